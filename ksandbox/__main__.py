@@ -1,0 +1,7 @@
+"""``python -m ksandbox`` is the ``ksandbox`` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,338 @@
+"""Decoding manifests into frozen attrs values, and encoding them back.
+
+An API type is an ``@api_type`` attrs class whose fields name their JSON key with
+``j("jsonName")``. The codec compiles, once per class, a decoder that walks a YAML mapping,
+checks each value's type, reports the first problem as a :class:`FieldError` with the full
+field path (``spec.containers[0].resources.requests.cpu``), and keeps keys it does not know in
+the ``extra`` field, so ``get -o yaml`` gives back what the user wrote.
+
+Supported annotations: ``str``, ``int``, ``float``, ``bool``, ``X | None``, ``tuple[X, ...]``,
+``FrozenDict[str, str]``, ``ResourceList`` (name → Quantity), ``IntOrString``, ``Any`` (kept
+as given) and nested API types. Not here: semantic validation (label syntax, enums) — each type
+may define ``_validate(self, path) -> list[FieldError]`` for that, and the API server runs it.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+import typing
+from typing import Any, Callable, Mapping, Union
+
+import attrs
+
+from .errors import FieldError
+
+_JSON = "ksandbox.json"
+_OMIT = "ksandbox.omit_empty"
+
+
+class FrozenDict(dict):
+    """A dict that refuses mutation and hashes by content: safe to share between objects."""
+
+    __slots__ = ()
+
+    def _immutable(self, *args, **kwargs):
+        raise TypeError("FrozenDict is immutable")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _immutable  # type: ignore
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __repr__(self) -> str:
+        return f"FrozenDict({dict.__repr__(self)})"
+
+    def set(self, key, value) -> "FrozenDict":
+        d = dict(self)
+        d[key] = value
+        return FrozenDict(d)
+
+    def without(self, key) -> "FrozenDict":
+        d = dict(self)
+        d.pop(key, None)
+        return FrozenDict(d)
+
+
+EMPTY: FrozenDict = FrozenDict()
+
+
+class ResourceListMarker:
+    """Annotation marker for ``{resourceName: Quantity}`` maps."""
+
+
+class IntOrStringMarker:
+    """Annotation marker for Kubernetes' IntOrString (``maxSurge: 25%`` or ``1``)."""
+
+
+ResourceList = typing.Annotated[FrozenDict, ResourceListMarker]
+IntOrString = typing.Annotated[Union[int, str], IntOrStringMarker]
+
+
+def j(name: str, default: Any = attrs.NOTHING, *, omit_empty: bool = True,
+      factory: Callable[[], Any] | None = None) -> Any:
+    """Declare a field's JSON key (and default). ``omit_empty`` drops zero values on encode."""
+    meta = {_JSON: name, _OMIT: omit_empty}
+    if factory is not None:
+        return attrs.field(factory=factory, metadata=meta)
+    return attrs.field(default=default, metadata=meta)
+
+
+def extra_field() -> Any:
+    """The catch-all of unknown keys (kept for round-tripping, never interpreted)."""
+    return attrs.field(default=EMPTY, metadata={_JSON: None}, repr=False, eq=False)
+
+
+def api_type(cls):
+    """Make ``cls`` a frozen, slotted attrs class known to the codec."""
+    return attrs.frozen(slots=True, cache_hash=False)(cls)
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null" if value is None else type(value).__name__
+
+
+def _wrong(path: str, value: Any, expected: str) -> FieldError:
+    return FieldError(path, value if not isinstance(value, (dict, list)) else _type_name(value),
+                      f"expected {expected}, got {_type_name(value)}")
+
+
+# -- decoders -------------------------------------------------------------------------------
+Decoder = Callable[[Any, str], Any]
+
+
+def _dec_str(v: Any, path: str) -> str:
+    if isinstance(v, str):
+        return v
+    raise _wrong(path, v, "string")
+
+
+def _dec_int(v: Any, path: str) -> int:
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    raise _wrong(path, v, "integer")
+
+
+def _dec_float(v: Any, path: str) -> float:
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return float(v)
+    raise _wrong(path, v, "number")
+
+
+def _dec_bool(v: Any, path: str) -> bool:
+    if isinstance(v, bool):
+        return v
+    raise _wrong(path, v, "boolean")
+
+
+def _dec_any(v: Any, path: str) -> Any:
+    return freeze(v)
+
+
+def _dec_int_or_string(v: Any, path: str) -> int | str:
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise _wrong(path, v, "integer or string")
+    return v
+
+
+def _dec_str_map(v: Any, path: str) -> FrozenDict:
+    if v is None:
+        return EMPTY
+    if not isinstance(v, dict):
+        raise _wrong(path, v, "object")
+    for k, val in v.items():
+        if not isinstance(k, str):
+            raise _wrong(path, k, "string key")
+        if not isinstance(val, str):
+            raise _wrong(f"{path}.{k}", val, "string")
+    return FrozenDict(v) if v else EMPTY
+
+
+def _dec_resource_list(v: Any, path: str) -> FrozenDict:
+    from .quantity import Quantity, QuantityError
+
+    if v is None:
+        return EMPTY
+    if not isinstance(v, dict):
+        raise _wrong(path, v, "object")
+    out = {}
+    for k, val in v.items():
+        if not isinstance(k, str):
+            raise _wrong(path, k, "string key")
+        if isinstance(val, bool) or not isinstance(val, (str, int, float)):
+            raise _wrong(f"{path}.{k}", val, "quantity")
+        try:
+            out[k] = Quantity.coerce(val)
+        except (QuantityError, ValueError) as exc:
+            raise FieldError(f"{path}.{k}", val, str(exc)) from None
+    return FrozenDict(out) if out else EMPTY
+
+
+def freeze(v: Any) -> Any:
+    """Deep-freeze plain YAML data (lists → tuples, dicts → FrozenDict)."""
+    if isinstance(v, dict):
+        return FrozenDict({k: freeze(x) for k, x in v.items()})
+    if isinstance(v, list):
+        return tuple(freeze(x) for x in v)
+    return v
+
+
+def thaw(v: Any) -> Any:
+    """The inverse of :func:`freeze`, for output."""
+    if isinstance(v, dict):
+        return {k: thaw(x) for k, x in v.items()}
+    if isinstance(v, tuple):
+        return [thaw(x) for x in v]
+    return v
+
+
+_SCALARS: dict[Any, Decoder] = {str: _dec_str, int: _dec_int, float: _dec_float,
+                                bool: _dec_bool, Any: _dec_any}
+
+
+def _decoder_for(tp: Any) -> Decoder:
+    if tp in _SCALARS:
+        return _SCALARS[tp]
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        marker = tp.__metadata__[0]
+        if marker is ResourceListMarker:
+            return _dec_resource_list
+        if marker is IntOrStringMarker:
+            return _dec_int_or_string
+    if origin in (Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            inner = _decoder_for(args[0])
+            return lambda v, path: None if v is None else inner(v, path)
+        if set(args) == {int, str}:
+            return _dec_int_or_string
+        raise TypeError(f"unsupported union {tp}")
+    if origin is tuple:
+        item = _decoder_for(typing.get_args(tp)[0])
+
+        def dec_tuple(v: Any, path: str) -> tuple:
+            if v is None:
+                return ()
+            if not isinstance(v, list):
+                raise _wrong(path, v, "array")
+            return tuple(item(x, f"{path}[{i}]") for i, x in enumerate(v))
+
+        return dec_tuple
+    if tp is FrozenDict or origin in (dict, Mapping, typing.Mapping) or tp is dict:
+        return _dec_str_map
+    if attrs.has(tp):
+        return lambda v, path: decode(tp, v, path)
+    raise TypeError(f"unsupported field type {tp!r}")
+
+
+class _Compiled:
+    __slots__ = ("fields", "by_json", "has_extra", "required")
+
+    def __init__(self, cls: type) -> None:
+        module = sys.modules[cls.__module__]
+        hints = typing.get_type_hints(cls, vars(module), include_extras=True)
+        self.fields: list[tuple[str, str, Decoder, bool, Any]] = []
+        self.by_json: dict[str, tuple[str, Decoder]] = {}
+        self.has_extra = False
+        for f in attrs.fields(cls):
+            if _JSON not in f.metadata:
+                continue
+            key = f.metadata[_JSON]
+            if key is None:
+                self.has_extra = True
+                continue
+            dec = _decoder_for(hints[f.name])
+            default = f.default
+            if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                default = default.factory()
+            self.fields.append((f.name, key, dec, f.metadata[_OMIT], default))
+            self.by_json[key] = (f.name, dec)
+
+
+_compiled: dict[type, _Compiled] = {}
+
+
+def _compile(cls: type) -> _Compiled:
+    c = _compiled.get(cls)
+    if c is None:
+        c = _compiled[cls] = _Compiled(cls)
+    return c
+
+
+def decode(cls: type, data: Any, path: str = "") -> Any:
+    """Build ``cls`` from a YAML mapping; raise FieldError naming the first bad field."""
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise _wrong(path or "<root>", data, "object")
+    c = _compile(cls)
+    kwargs: dict[str, Any] = {}
+    extra = None
+    prefix = f"{path}." if path else ""
+    by_json = c.by_json
+    for key, value in data.items():
+        spec = by_json.get(key)
+        if spec is None:
+            if extra is None:
+                extra = {}
+            extra[key] = freeze(value)
+            continue
+        name, dec = spec
+        if value is None:
+            continue
+        kwargs[name] = dec(value, prefix + key)
+    if extra and c.has_extra:
+        kwargs["extra"] = FrozenDict(extra)
+    try:
+        return cls(**kwargs)
+    except FieldError:
+        raise
+    except (TypeError, ValueError) as exc:  # a converter or validator refused a value
+        raise FieldError(path or "<root>", None, str(exc)) from None
+
+
+def _is_empty(v: Any) -> bool:
+    return v is None or v == "" or v == 0 and not isinstance(v, float) or v is False \
+        or (isinstance(v, (tuple, list, dict)) and not v)
+
+
+def encode(obj: Any) -> Any:
+    """The manifest form of an API value: camelCase keys, empty fields left out."""
+    if obj is None or isinstance(obj, (str, int, float)):
+        return obj
+    if hasattr(obj, "__ksandbox_encode__"):
+        return obj.__ksandbox_encode__()
+    if attrs.has(type(obj)):
+        c = _compile(type(obj))
+        out: dict[str, Any] = {}
+        for name, key, _dec, omit, _default in c.fields:
+            v = getattr(obj, name)
+            if omit and _is_empty(v):
+                continue
+            if v is None:
+                continue
+            out[key] = encode(v)
+        if c.has_extra:
+            for k, v in obj.extra.items():
+                out.setdefault(k, thaw(v))
+        return out
+    if isinstance(obj, tuple):
+        return [encode(x) for x in obj]
+    if isinstance(obj, dict):
+        return {k: encode(v) for k, v in obj.items()}
+    return str(obj)  # Quantity and other scalar-like values print their canonical form

@@ -1,0 +1,164 @@
+"""Field errors shaped like apimachinery's ``field.Error``.
+
+Every validation failure in ksandbox is a :class:`FieldError`: a field path, the bad value and a
+type, printed the way the API server prints them, e.g.
+``spec.taints[0].effect: Unsupported value: "NoSchedul": supported values: "NoExecute", ...``.
+A :class:`ValidationError` groups the errors of one object under kubectl's header
+``The Node "x" is invalid: ...``. A :class:`ManifestError` adds where in the input it happened
+(file and document), which is what the CLI prints after ``error: ``.
+
+Not here: kubectl's client-side errors (``invalid taint spec``) — those are plain
+:class:`CommandError` messages raised by the command layer.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+# pkg/util/validation/field/errors.go: the ErrorType strings.
+REQUIRED = "Required value"
+INVALID = "Invalid value"
+NOT_SUPPORTED = "Unsupported value"
+DUPLICATE = "Duplicate value"
+FORBIDDEN = "Forbidden"
+TOO_LONG = "Too long"
+NOT_FOUND = "Not found"
+
+_NO_VALUE_TYPES = (REQUIRED, FORBIDDEN, TOO_LONG)
+
+
+def go_repr(value: Any) -> str:
+    """Print a value as Go's %#v/%q would in a field error: strings quoted, numbers bare."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if value is None:
+        return "null"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (int, float)):
+        return str(value)
+    return json.dumps(value, default=str, sort_keys=True)
+
+
+class KsandboxError(Exception):
+    """Base of every error a user may see; ``str()`` is the kubectl-style line (no ``error:``)."""
+
+
+class FieldError(KsandboxError):
+    """One invalid field: ``path: <type>: <value>: <detail>`` as upstream prints it."""
+
+    def __init__(self, path: str, value: Any, detail: str = "", kind: str = INVALID,
+                 supported: Iterable[str] | None = None) -> None:
+        self.path = path
+        self.value = value
+        self.detail = detail
+        self.kind = kind
+        self.supported = tuple(supported) if supported is not None else None
+        super().__init__(str(self))
+
+    def body(self) -> str:
+        if self.kind in _NO_VALUE_TYPES:
+            text = self.kind
+        else:
+            text = f"{self.kind}: {go_repr(self.value)}"
+        if self.kind == NOT_SUPPORTED and self.supported is not None:
+            quoted = ", ".join(json.dumps(s) for s in sorted(self.supported))
+            return f"{text}: supported values: {quoted}"
+        if self.detail:
+            text = f"{text}: {self.detail}"
+        return text
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.body()}" if self.path else self.body()
+
+    @classmethod
+    def required(cls, path: str, detail: str = "") -> "FieldError":
+        return cls(path, None, detail, REQUIRED)
+
+    @classmethod
+    def not_supported(cls, path: str, value: Any, supported: Iterable[str]) -> "FieldError":
+        return cls(path, value, "", NOT_SUPPORTED, supported)
+
+    @classmethod
+    def duplicate(cls, path: str, value: Any) -> "FieldError":
+        return cls(path, value, "", DUPLICATE)
+
+    @classmethod
+    def forbidden(cls, path: str, detail: str) -> "FieldError":
+        return cls(path, None, detail, FORBIDDEN)
+
+
+class ValidationError(KsandboxError):
+    """An object the API server refuses: ``The Pod "web" is invalid: <errors>``."""
+
+    def __init__(self, kind: str, name: str, errors: list[FieldError]) -> None:
+        self.kind = kind
+        self.name = name
+        self.errors = list(errors)
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        if len(self.errors) == 1:
+            detail = str(self.errors[0])
+        else:
+            detail = "[" + ", ".join(str(e) for e in self.errors) + "]"
+        return f'The {self.kind} "{self.name}" is invalid: {detail}'
+
+
+class ManifestError(KsandboxError):
+    """Bad input in a file: names the file and document (1-based) before the cause."""
+
+    def __init__(self, source: str, document: int | None, message: str) -> None:
+        self.source = source
+        self.document = document
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.source
+        if self.document is not None:
+            where = f"{where} (document {self.document})"
+        return f"{where}: {self.message}"
+
+
+class ApiError(KsandboxError):
+    """An error the API server answers with, as kubectl prints it.
+
+    ``str()`` gives e.g. ``Error from server (NotFound): nodes "x" not found``.
+    """
+
+    def __init__(self, reason: str, message: str, code: int = 400) -> None:
+        self.reason = reason
+        self.message = message
+        self.code = code
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return f"Error from server ({self.reason}): {self.message}"
+
+    @classmethod
+    def not_found(cls, resource: str, name: str) -> "ApiError":
+        return cls("NotFound", f'{resource} "{name}" not found', 404)
+
+    @classmethod
+    def already_exists(cls, resource: str, name: str) -> "ApiError":
+        return cls("AlreadyExists", f'{resource} "{name}" already exists', 409)
+
+    @classmethod
+    def conflict(cls, resource: str, name: str, detail: str) -> "ApiError":
+        return cls("Conflict", f'Operation cannot be fulfilled on {resource} "{name}": {detail}', 409)
+
+
+class CommandError(KsandboxError):
+    """A client-side (kubectl) error: printed as ``error: <message>`` plus optional hint lines."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return self.message

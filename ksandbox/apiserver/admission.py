@@ -1,0 +1,275 @@
+"""Admission: what the API server fills in before it stores an object.
+
+Mirrors upstream's defaulting (pkg/apis/*/v1/defaults.go) and the admission plugins that matter
+to scheduling: DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds) and
+Priority (plugin/pkg/admission/priority). Also ``merge_apply``: how ``kubectl apply`` of an
+existing object changes it (the user's fields replace the stored spec; server-owned fields —
+status, uid, creation time — stay).
+
+Not here: refusing bad objects (``validation.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..api.codec import EMPTY, FrozenDict
+from ..api.errors import ApiError, FieldError, ValidationError
+from ..api.kinds import BY_KIND
+from ..api.taints import NO_EXECUTE, Toleration
+
+DEFAULT_SCHEDULER = "default-scheduler"
+
+# plugin/pkg/admission/defaulttolerationseconds: both defaults are 300 s
+# (--default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds).
+DEFAULT_NOT_READY_TOLERATION_SECONDS = 300
+DEFAULT_UNREACHABLE_TOLERATION_SECONDS = 300
+TAINT_NOT_READY = "node.kubernetes.io/not-ready"
+TAINT_UNREACHABLE = "node.kubernetes.io/unreachable"
+
+# pkg/apis/core/v1/defaults.go: SetDefaults_PodSpec.
+DEFAULT_TERMINATION_GRACE_PERIOD = 30
+# pkg/apis/scheduling: the priority of pods without a class when no class is globalDefault.
+DEFAULT_PRIORITY = 0
+PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
+# pkg/apis/scheduling: the two built-in classes every cluster has.
+SYSTEM_PRIORITY_CLASSES = {"system-cluster-critical": 2_000_000_000,
+                           "system-node-critical": 2_000_001_000}
+
+
+def _default_meta(store: Any, obj: Any) -> Any:
+    info = BY_KIND[obj.kind]
+    meta = obj.metadata
+    changes: dict[str, Any] = {}
+    if info.namespaced and not meta.namespace:
+        changes["namespace"] = "default"
+    if not info.namespaced and meta.namespace:
+        changes["namespace"] = ""
+    if not meta.name and meta.generate_name:
+        changes["name"] = meta.generate_name + store.rand.name_suffix()
+    # Server-owned fields from an exported manifest are not the user's to set.
+    changes.update(resource_version=None, deletion_timestamp=None)
+    if not isinstance(meta.creation_timestamp, (int, float)):
+        changes["creation_timestamp"] = None
+    if meta.uid and store.rand is not None and not _looks_like_ours(meta.uid):
+        changes["uid"] = ""
+    return attrs.evolve(obj, metadata=attrs.evolve(meta, **changes))
+
+
+def _looks_like_ours(uid: str) -> bool:
+    return len(uid) == 36
+
+
+def admit_create(store: Any, obj: Any) -> Any:
+    obj = _default_meta(store, obj)
+    fn = _CREATE.get(obj.kind)
+    return fn(store, obj) if fn else obj
+
+
+def admit_update(store: Any, old: Any, obj: Any) -> Any:
+    """Defaulting on update: the same spec defaults, never the create-only ones."""
+    fn = _UPDATE.get(obj.kind)
+    return fn(store, obj) if fn else obj
+
+
+# -- pods ---------------------------------------------------------------------------------------
+
+
+def default_tolerations(tolerations: tuple[Toleration, ...]) -> tuple[Toleration, ...]:
+    """DefaultTolerationSeconds: add 300 s not-ready/unreachable NoExecute tolerations unless
+    the pod already tolerates those taints (a toleration with that key or an empty key, and
+    effect NoExecute or empty)."""
+    not_ready = unreachable = False
+    for t in tolerations:
+        if t.effect in (NO_EXECUTE, ""):
+            if t.key in (TAINT_NOT_READY, ""):
+                not_ready = True
+            if t.key in (TAINT_UNREACHABLE, ""):
+                unreachable = True
+    extra = []
+    if not not_ready:
+        extra.append(Toleration(key=TAINT_NOT_READY, operator="Exists", effect=NO_EXECUTE,
+                                toleration_seconds=DEFAULT_NOT_READY_TOLERATION_SECONDS))
+    if not unreachable:
+        extra.append(Toleration(key=TAINT_UNREACHABLE, operator="Exists", effect=NO_EXECUTE,
+                                toleration_seconds=DEFAULT_UNREACHABLE_TOLERATION_SECONDS))
+    return tolerations + tuple(extra) if extra else tolerations
+
+
+def resolve_priority(store: Any, spec: Any, name: str) -> tuple[int, str]:
+    """The Priority admission plugin: (priority, preemptionPolicy) for a pod spec."""
+    pc_name = spec.priority_class_name
+    if pc_name:
+        if pc_name in SYSTEM_PRIORITY_CLASSES:
+            return SYSTEM_PRIORITY_CLASSES[pc_name], PREEMPT_LOWER_PRIORITY
+        pc = store.get("PriorityClass", pc_name)
+        if pc is None:
+            raise ApiError("Forbidden", f'pods "{name}" is forbidden: no PriorityClass with '
+                                        f'name {pc_name} was found', 403)
+        return pc.value, pc.preemption_policy or PREEMPT_LOWER_PRIORITY
+    for pc in store.list("PriorityClass"):
+        if pc.global_default:
+            return pc.value, pc.preemption_policy or PREEMPT_LOWER_PRIORITY
+    return DEFAULT_PRIORITY, PREEMPT_LOWER_PRIORITY
+
+
+def default_pod_spec(spec: Any) -> Any:
+    changes: dict[str, Any] = {}
+    if not spec.scheduler_name:
+        changes["scheduler_name"] = DEFAULT_SCHEDULER
+    if spec.termination_grace_period_seconds is None:
+        changes["termination_grace_period_seconds"] = DEFAULT_TERMINATION_GRACE_PERIOD
+    if not spec.restart_policy:
+        changes["restart_policy"] = "Always"
+    return attrs.evolve(spec, **changes) if changes else spec
+
+
+def _admit_pod(store: Any, pod: Any) -> Any:
+    spec = default_pod_spec(pod.spec)
+    # Static pods' mirrors keep what the kubelet wrote; every other pod gets the defaults.
+    tolerations = default_tolerations(spec.tolerations)
+    priority, policy = resolve_priority(store, spec, pod.metadata.name)
+    if spec.priority is not None and spec.priority != priority and spec.priority_class_name:
+        raise ValidationError("Pod", pod.metadata.name, [FieldError(
+            "spec.priority", spec.priority,
+            "the integer value of priority must be equal to the value of the PriorityClass")])
+    spec = attrs.evolve(spec, tolerations=tolerations, priority=priority,
+                        preemption_policy=spec.preemption_policy or policy)
+    status = pod.status
+    phase = status.phase if status.phase in ("Succeeded", "Failed") else "Pending"
+    status = attrs.evolve(status, phase=phase, qos_class=spec.qos_class,
+                          conditions=status.conditions if phase != "Pending" else ())
+    return attrs.evolve(pod, spec=spec, status=status)
+
+
+def _update_pod(store: Any, pod: Any) -> Any:
+    return pod
+
+
+# -- nodes --------------------------------------------------------------------------------------
+
+
+def _admit_node(store: Any, node: Any) -> Any:
+    meta = node.metadata
+    labels = dict(meta.labels)
+    # The kubelet sets these well-known labels on registration.
+    labels.setdefault("kubernetes.io/hostname", meta.name)
+    labels.setdefault("kubernetes.io/os", "linux")
+    labels.setdefault("kubernetes.io/arch", "amd64")
+    status = node.status
+    if not status.allocatable and status.capacity:
+        status = attrs.evolve(status, allocatable=status.capacity)
+    return attrs.evolve(node, metadata=meta.with_labels(labels), status=status)
+
+
+# -- workloads ----------------------------------------------------------------------------------
+
+
+def _admit_replicated(store: Any, obj: Any) -> Any:
+    spec = obj.spec
+    changes: dict[str, Any] = {}
+    if spec.replicas is None:
+        changes["replicas"] = 1
+    template = spec.template
+    tspec = default_pod_spec(template.spec)
+    if tspec is not template.spec:
+        changes["template"] = attrs.evolve(template, spec=tspec)
+    if obj.kind == "ReplicationController" and not spec.selector and template.metadata.labels:
+        changes["selector"] = template.metadata.labels
+    if obj.kind == "Deployment":
+        from ..api.apps import DeploymentStrategy, RollingUpdateDeployment
+
+        strategy = spec.strategy
+        if not strategy.type:
+            strategy = DeploymentStrategy(type="RollingUpdate")
+        if strategy.type == "RollingUpdate":
+            ru = strategy.rolling_update or RollingUpdateDeployment()
+            # pkg/apis/apps/v1/defaults.go: 25% surge, 25% unavailable.
+            ru = attrs.evolve(ru, max_surge="25%" if ru.max_surge is None else ru.max_surge,
+                              max_unavailable="25%" if ru.max_unavailable is None
+                              else ru.max_unavailable)
+            strategy = attrs.evolve(strategy, rolling_update=ru)
+        changes["strategy"] = strategy
+        if spec.revision_history_limit is None:
+            changes["revision_history_limit"] = 10
+        if spec.progress_deadline_seconds is None:
+            changes["progress_deadline_seconds"] = 600
+    return attrs.evolve(obj, spec=attrs.evolve(spec, **changes)) if changes else obj
+
+
+def _admit_daemonset(store: Any, ds: Any) -> Any:
+    spec = ds.spec
+    changes: dict[str, Any] = {}
+    tspec = default_pod_spec(spec.template.spec)
+    if tspec is not spec.template.spec:
+        changes["template"] = attrs.evolve(spec.template, spec=tspec)
+    if not spec.update_strategy.type:
+        changes["update_strategy"] = attrs.evolve(spec.update_strategy, type="RollingUpdate")
+    if spec.revision_history_limit is None:
+        changes["revision_history_limit"] = 10
+    return attrs.evolve(ds, spec=attrs.evolve(spec, **changes)) if changes else ds
+
+
+def _admit_hpa(store: Any, hpa: Any) -> Any:
+    if hpa.spec.min_replicas is None:
+        return attrs.evolve(hpa, spec=attrs.evolve(hpa.spec, min_replicas=1))
+    return hpa
+
+
+_CREATE = {"Pod": _admit_pod, "Node": _admit_node, "ReplicaSet": _admit_replicated,
+           "ReplicationController": _admit_replicated, "Deployment": _admit_replicated,
+           "DaemonSet": _admit_daemonset, "HorizontalPodAutoscaler": _admit_hpa}
+_UPDATE = {"Pod": _update_pod, "ReplicaSet": _admit_replicated,
+           "ReplicationController": _admit_replicated, "Deployment": _admit_replicated,
+           "DaemonSet": _admit_daemonset, "HorizontalPodAutoscaler": _admit_hpa}
+
+
+# -- kubectl apply on an existing object --------------------------------------------------------
+
+
+def merge_apply(current: Any, applied: Any) -> Any:
+    """The object ``kubectl apply`` leaves behind when ``applied`` meets ``current``.
+
+    The user's labels, annotations and spec replace the stored ones; status and identity stay
+    (a Node keeps its conditions but takes a new capacity if the manifest gives one). Pods only
+    accept the changes upstream allows on a running pod.
+    """
+    meta = attrs.evolve(current.metadata, labels=applied.metadata.labels or EMPTY,
+                        annotations=applied.metadata.annotations or EMPTY)
+    if current.kind == "Pod":
+        return _merge_pod(current, applied, meta)
+    changes: dict[str, Any] = {"metadata": meta}
+    if hasattr(current, "spec"):
+        changes["spec"] = applied.spec
+    if current.kind == "Node" and applied.status.capacity:
+        changes["status"] = attrs.evolve(current.status, capacity=applied.status.capacity,
+                                         allocatable=applied.status.allocatable
+                                         or applied.status.capacity)
+    if current.kind == "PriorityClass":
+        changes.update(value=applied.value, global_default=applied.global_default,
+                       description=applied.description)
+    return attrs.evolve(current, **changes)
+
+
+def _merge_pod(current: Any, applied: Any, meta: Any) -> Any:
+    cur, new = current.spec, default_pod_spec(applied.spec)
+    images = tuple(attrs.evolve(c, image=n.image) for c, n in zip(cur.containers, new.containers))
+    candidate = attrs.evolve(cur, containers=images,
+                             tolerations=default_tolerations(new.tolerations))
+    comparable = attrs.evolve(new, node_name=new.node_name or cur.node_name,
+                              priority=cur.priority, preemption_policy=cur.preemption_policy,
+                              tolerations=candidate.tolerations, containers=images)
+    if comparable != candidate or len(cur.containers) != len(new.containers):
+        raise ValidationError("Pod", current.metadata.name, [FieldError.forbidden(
+            "spec", "pod updates may not change fields other than `spec.containers[*].image`,"
+                    "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
+                    "`spec.tolerations` (only additions to existing tolerations),"
+                    "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was "
+                    "previously negative)")])
+    return attrs.evolve(current, metadata=meta, spec=candidate)
+
+
+def frozen_labels(labels: dict[str, str]) -> FrozenDict:
+    return FrozenDict(labels) if labels else EMPTY

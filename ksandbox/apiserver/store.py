@@ -1,0 +1,331 @@
+"""The in-memory API server: objects by kind, namespace and name, with watches.
+
+Every write goes through admission (defaulting) and validation and bumps one global
+``resourceVersion``; subscribers then hear ``ADDED`` / ``MODIFIED`` / ``DELETED`` synchronously,
+in write order. Subscribers are informers: they must only enqueue work, never write back from
+inside the callback (the clock runs their work later), which keeps the order deterministic.
+
+Objects are immutable, so a read hands out the stored value itself and :meth:`Store.fork` is a
+shallow copy of the index dicts. Pods are also indexed by node, because the scheduler cache,
+the kubelets, ``describe node`` and the node board all ask "which pods are on node X".
+
+Not here: the rules themselves (``admission.py``, ``validation.py``) and the event log's
+presentation (``ksandbox.views``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+import attrs
+
+from ..api.core import Event, ObjectReference
+from ..api.errors import ApiError
+from ..api.kinds import BY_KIND, KindInfo
+from ..api.meta import ObjectMeta
+from ..sim.rand import SimRandom
+from . import admission, validation
+
+ADDED, MODIFIED, DELETED = "ADDED", "MODIFIED", "DELETED"
+
+Key = tuple[str, str]  # (namespace, name); namespace "" for cluster-scoped kinds
+
+
+@attrs.frozen(slots=True)
+class WatchEvent:
+    type: str
+    obj: Any
+    old: Any = None
+
+    @property
+    def kind(self) -> str:
+        return self.obj.kind
+
+
+Handler = Callable[[WatchEvent], None]
+
+# Events kept in memory; older ones are dropped (upstream keeps events for 1 h by default).
+MAX_EVENTS = 20_000
+
+
+class Store:
+    def __init__(self, now: Callable[[], float], rand: SimRandom) -> None:
+        self._now = now
+        self.rand = rand
+        self.resource_version = 0
+        self._objects: dict[str, dict[Key, Any]] = {k: {} for k in BY_KIND}
+        self._pods_by_node: dict[str, dict[Key, Any]] = {}
+        self._handlers: dict[str, list[Handler]] = {}
+        self._all_handlers: list[Handler] = []
+        self.events: list[Event] = []
+        self._event_index: dict[tuple, int] = {}
+        self._event_seq = 0
+        # Simulated time of the last write that changed the cluster (heartbeats excluded):
+        # headless runs stop once the cluster has been quiet for a while.
+        self.last_change_time = 0.0
+
+    # -- reads ----------------------------------------------------------------------------
+    def now(self) -> float:
+        return self._now()
+
+    def get(self, kind: str, name: str, namespace: str = "") -> Any | None:
+        return self._objects[kind].get((namespace if _namespaced(kind) else "", name))
+
+    def list(self, kind: str, namespace: str | None = None) -> list[Any]:
+        if kind == "Event":
+            return [e for e in self.events
+                    if namespace is None or e.metadata.namespace == namespace]
+        objs = self._objects[kind]
+        if namespace is None or not _namespaced(kind):
+            return list(objs.values())
+        return [o for (ns, _), o in objs.items() if ns == namespace]
+
+    def count(self, kind: str) -> int:
+        return len(self._objects[kind])
+
+    def pods_on_node(self, node_name: str) -> list[Any]:
+        return list(self._pods_by_node.get(node_name, {}).values())
+
+    def nodes(self) -> list[Any]:
+        return list(self._objects["Node"].values())
+
+    # -- watches --------------------------------------------------------------------------
+    def subscribe(self, kind: str | None, handler: Handler) -> None:
+        """Hear every write of ``kind`` (or of every kind when None), in write order."""
+        if kind is None:
+            self._all_handlers.append(handler)
+        else:
+            self._handlers.setdefault(kind, []).append(handler)
+
+    def _notify(self, ev: WatchEvent) -> None:
+        for h in self._handlers.get(ev.obj.kind, ()):
+            h(ev)
+        for h in self._all_handlers:
+            h(ev)
+
+    # -- writes ---------------------------------------------------------------------------
+    def _next_rv(self) -> str:
+        self.resource_version += 1
+        return str(self.resource_version)
+
+    def admit(self, obj: Any) -> Any:
+        """Default and validate ``obj`` as a create would, without storing it (dry run)."""
+        obj = admission.admit_create(self, obj)
+        validation.validate(self, obj)
+        return obj
+
+    def check_namespace(self, obj: Any, extra: set[str] = frozenset()) -> None:
+        """NamespaceLifecycle admission: a namespaced object needs its namespace to exist."""
+        if not BY_KIND[obj.kind].namespaced or obj.kind == "Event":
+            return
+        ns = obj.metadata.namespace or "default"
+        if ns not in extra and self.get("Namespace", ns) is None:
+            raise ApiError.not_found("namespaces", ns)
+
+    def create(self, obj: Any, *, admitted: bool = False) -> Any:
+        info = BY_KIND[obj.kind]
+        if not admitted:
+            self.check_namespace(obj)
+            obj = self.admit(obj)
+        key = _key(info, obj.metadata)
+        table = self._objects[obj.kind]
+        if key in table:
+            raise ApiError.already_exists(info.display_resource, obj.metadata.name)
+        obj = attrs.evolve(obj, metadata=attrs.evolve(
+            obj.metadata, resource_version=self._next_rv(),
+            uid=obj.metadata.uid or self.rand.uid(),
+            creation_timestamp=self._now()))
+        table[key] = obj
+        if obj.kind == "Pod":
+            self._index_pod(key, None, obj)
+        self.last_change_time = self._now()
+        self._notify(WatchEvent(ADDED, obj))
+        return obj
+
+    def update(self, obj: Any, *, validate: bool = True, quiet: bool = False) -> Any:
+        """Replace a stored object; the caller built ``obj`` from the current one with evolve.
+
+        ``quiet`` marks routine writes (kubelet heartbeats) that do not count as a change when
+        deciding whether a headless run has settled.
+        """
+        info = BY_KIND[obj.kind]
+        key = _key(info, obj.metadata)
+        table = self._objects[obj.kind]
+        old = table.get(key)
+        if old is None:
+            raise ApiError.not_found(info.display_resource, obj.metadata.name)
+        if validate:
+            obj = admission.admit_update(self, old, obj)
+            validation.validate(self, obj, old)
+        meta = obj.metadata
+        generation = old.metadata.generation
+        if hasattr(obj, "spec") and getattr(obj, "spec", None) is not getattr(old, "spec", None) \
+                and obj.kind != "Pod" and obj.kind != "Node":
+            generation += 1
+        obj = attrs.evolve(obj, metadata=attrs.evolve(
+            meta, resource_version=self._next_rv(), uid=old.metadata.uid,
+            creation_timestamp=old.metadata.creation_timestamp, generation=generation))
+        table[key] = obj
+        if obj.kind == "Pod":
+            self._index_pod(key, old, obj)
+        if not quiet:
+            self.last_change_time = self._now()
+        self._notify(WatchEvent(MODIFIED, obj, old))
+        return obj
+
+    def remove(self, kind: str, name: str, namespace: str = "") -> Any:
+        """Take an object out of the store at once (the end of a graceful deletion)."""
+        info = BY_KIND[kind]
+        key = (namespace if info.namespaced else "", name)
+        table = self._objects[kind]
+        old = table.pop(key, None)
+        if old is None:
+            raise ApiError.not_found(info.display_resource, name)
+        if kind == "Pod":
+            self._index_pod(key, old, None)
+        self._next_rv()
+        self.last_change_time = self._now()
+        self._notify(WatchEvent(DELETED, old, old))
+        return old
+
+    def delete(self, kind: str, name: str, namespace: str = "",
+               grace_period: int | None = None) -> Any:
+        """Delete as the API server does.
+
+        A pod bound to a node is deleted gracefully: it gets a ``deletionTimestamp`` and the
+        node's kubelet removes it once its containers have stopped (or at once with
+        ``grace_period=0``, kubectl's ``--force``). Everything else goes at once.
+        """
+        info = BY_KIND[kind]
+        obj = self.get(kind, name, namespace)
+        if obj is None:
+            raise ApiError.not_found(info.display_resource, name)
+        if kind == "Pod" and obj.spec.node_name and not obj.is_terminated:
+            grace = grace_period
+            if grace is None or grace < 0:
+                grace = obj.spec.termination_grace_period_seconds
+                grace = 30 if grace is None else grace
+            if grace > 0:
+                if obj.metadata.deletion_timestamp is not None:
+                    return obj
+                marked = attrs.evolve(obj, metadata=attrs.evolve(
+                    obj.metadata, deletion_timestamp=self._now() + grace,
+                    deletion_grace_period_seconds=grace))
+                return self.update(marked, validate=False)
+        return self.remove(kind, name, namespace)
+
+    def _index_pod(self, key: Key, old: Any, new: Any) -> None:
+        old_node = old.spec.node_name if old is not None else ""
+        new_node = new.spec.node_name if new is not None else ""
+        if old_node and old_node != new_node:
+            bucket = self._pods_by_node.get(old_node)
+            if bucket is not None:
+                bucket.pop(key, None)
+                if not bucket:
+                    del self._pods_by_node[old_node]
+        if new_node:
+            self._pods_by_node.setdefault(new_node, {})[key] = new
+
+    # -- events ---------------------------------------------------------------------------
+    def record_event(self, obj: Any, type_: str, reason: str, message: str,
+                     component: str = "") -> Event:
+        """Record a core/v1 Event; a repeat of the same one bumps its count, as upstream's
+        event correlator does."""
+        meta = obj.metadata
+        ref = ObjectReference(kind=obj.kind, namespace=meta.namespace, name=meta.name,
+                              uid=meta.uid, api_version=obj.api_version)
+        now = self._now()
+        dedup = (obj.kind, meta.namespace, meta.name, meta.uid, type_, reason, message)
+        idx = self._event_index.get(dedup)
+        if idx is not None and idx < len(self.events) and self.events[idx].reason == reason:
+            ev = self.events[idx]
+            ev = attrs.evolve(ev, count=ev.count + 1, last_timestamp=now)
+            self.events[idx] = ev
+            self._notify(WatchEvent(MODIFIED, ev))
+            return ev
+        self._event_seq += 1
+        ev = Event(metadata=ObjectMeta(name=f"{meta.name}.{self._event_seq:x}",
+                                       namespace=meta.namespace or "default",
+                                       resource_version=self._next_rv()),
+                   involved_object=ref, reason=reason, message=message, type=type_,
+                   source_component=component, first_timestamp=now, last_timestamp=now)
+        if len(self.events) >= MAX_EVENTS:
+            drop = MAX_EVENTS // 10
+            self.events = self.events[drop:]
+            self._event_index = {k: i - drop for k, i in self._event_index.items() if i >= drop}
+        self._event_index[dedup] = len(self.events)
+        self.events.append(ev)
+        self._notify(WatchEvent(ADDED, ev))
+        return ev
+
+    def events_for(self, kind: str, name: str, namespace: str = "") -> list[Event]:
+        return [e for e in self.events if e.involved_object.kind == kind
+                and e.involved_object.name == name
+                and (not namespace or e.involved_object.namespace == namespace)]
+
+    # -- forking --------------------------------------------------------------------------
+    def fork(self, now: Callable[[], float], rand: SimRandom) -> "Store":
+        """A copy sharing every (immutable) object; subscribers are not copied."""
+        other = Store(now, rand)
+        other.resource_version = self.resource_version
+        other._objects = {k: dict(v) for k, v in self._objects.items()}
+        other._pods_by_node = {k: dict(v) for k, v in self._pods_by_node.items()}
+        other.events = list(self.events)
+        other._event_index = dict(self._event_index)
+        other._event_seq = self._event_seq
+        other.last_change_time = self.last_change_time
+        return other
+
+
+def _namespaced(kind: str) -> bool:
+    return BY_KIND[kind].namespaced
+
+
+def _key(info: KindInfo, meta: ObjectMeta) -> Key:
+    return (meta.namespace if info.namespaced else "", meta.name)
+
+
+def apply_all(store: Store, objects: Iterable[Any]) -> list[tuple[Any, str]]:
+    """Create or update every object, all or nothing.
+
+    Each object is admitted and validated first against the current state (and against the
+    objects before it in the same batch, for duplicates); only when every one passes are they
+    written. Returns (stored object, "created" | "configured" | "unchanged") in input order.
+    """
+    from ..api.codec import encode
+
+    staged: list[tuple[Any, Any]] = []
+    seen: set[tuple[str, str, str]] = set()
+    objects = list(objects)
+    new_namespaces = {o.metadata.name for o in objects if o.kind == "Namespace"}
+    for obj in objects:
+        store.check_namespace(obj, new_namespaces)
+        info = BY_KIND[obj.kind]
+        ns = (obj.metadata.namespace or "default") if info.namespaced else ""
+        ident = (obj.kind, ns, obj.metadata.name)
+        if obj.metadata.name and ident in seen:
+            raise ApiError("Invalid", f'{info.display_resource} "{obj.metadata.name}" is '
+                           f'defined twice in the input', 422)
+        seen.add(ident)
+        current = store.get(obj.kind, obj.metadata.name, ns) if obj.metadata.name else None
+        if current is None:
+            staged.append((store.admit(obj), None))
+        else:
+            merged = admission.merge_apply(current, obj)
+            merged = admission.admit_update(store, current, merged)
+            validation.validate(store, merged, current)
+            staged.append((merged, current))
+    results = []
+    for obj, current in staged:
+        if current is None:
+            results.append((store.create(obj, admitted=True), "created"))
+        elif encode(_comparable(obj)) == encode(_comparable(current)):
+            results.append((current, "unchanged"))
+        else:
+            results.append((store.update(obj, validate=False), "configured"))
+    return results
+
+
+def _comparable(obj: Any) -> Any:
+    return attrs.evolve(obj, metadata=attrs.evolve(obj.metadata, resource_version=None,
+                                                   generation=0))

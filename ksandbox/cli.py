@@ -1,0 +1,203 @@
+"""``ksandbox``: the command line (DESIGN.md §3; that contract is fixed).
+
+    ksandbox [FILE...]                     open the TUI (the built-in sample cluster by default)
+    ksandbox sim -f FILE [...] [--script S] [--until SECONDS] [--seed N] -o json|yaml|wide
+    ksandbox explain -f FILE [...] NAMESPACE/POD -o json|wide
+    ksandbox play RECORDING [--headless -o json] [--speed X]
+
+Bad input exits 1 with one ``error: ...`` line on stderr and no traceback. The TUI is imported
+only when it is needed, so the headless commands never load textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Sequence
+
+import yaml
+
+from .api.errors import KsandboxError
+from .resources import sample_cluster_path
+
+SUBCOMMANDS = ("sim", "explain", "play")
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage mistakes are one kubectl-style line and exit status 1."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def _sim_parser() -> _Parser:
+    p = _Parser(prog="ksandbox sim", description="Run the control plane headless and print "
+                                                 "the final state.")
+    p.add_argument("-f", "--filename", dest="files", action="append", required=True,
+                   metavar="FILE", help="manifests (multi-document YAML or kind: List)")
+    p.add_argument("--script", metavar="SCRIPT.yaml", help="timed command steps")
+    p.add_argument("--until", type=float, metavar="SECONDS",
+                   help="simulated seconds to run (default: until nothing is left, ≤ 3600)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--scheduler-config", metavar="FILE",
+                   help="a KubeSchedulerConfiguration (or legacy Policy) document")
+    p.add_argument("-o", "--output", choices=("json", "yaml", "wide"), default="json")
+    return p
+
+
+def _explain_parser() -> _Parser:
+    p = _Parser(prog="ksandbox explain", description="Explain the scheduling decision for a pod.")
+    p.add_argument("-f", "--filename", dest="files", action="append", required=True,
+                   metavar="FILE")
+    p.add_argument("pod", metavar="NAMESPACE/POD")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--scheduler-config", metavar="FILE")
+    p.add_argument("-o", "--output", choices=("json", "wide"), default="json")
+    return p
+
+
+def _play_parser() -> _Parser:
+    p = _Parser(prog="ksandbox play", description="Play a recording.")
+    p.add_argument("recording", metavar="RECORDING")
+    p.add_argument("--headless", action="store_true")
+    p.add_argument("-o", "--output", choices=("json", "yaml", "wide"), default="json")
+    p.add_argument("--speed", type=float, default=1.0)
+    return p
+
+
+def _tui_parser() -> _Parser:
+    p = _Parser(prog="ksandbox", description="A Kubernetes cluster in your terminal. "
+                                             "Subcommands: sim, explain, play.")
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--speed", type=float, default=1.0)
+    p.add_argument("--paused", action="store_true")
+    p.add_argument("--scheduler-config", metavar="FILE")
+    return p
+
+
+def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None = None):
+    from .api.manifest import load_file
+    from .session import Session
+
+    docs: list[Any] = []
+    for f in files:
+        docs.extend(load_file(f))
+    if scheduler_config:
+        from .api.manifest import ConfigDocument
+
+        extra = load_file(scheduler_config)
+        bad = [d for d in extra if not isinstance(d, ConfigDocument)]
+        if bad:
+            raise KsandboxError(f"{scheduler_config}: --scheduler-config takes a "
+                                f"KubeSchedulerConfiguration or Policy document, got {bad[0].kind}")
+        docs.extend(extra)
+    names = ",".join(_stem(f) for f in files) or "sandbox"
+    return Session.from_documents(docs, seed=seed, name=names)
+
+
+def _stem(path: str) -> str:
+    from pathlib import Path
+
+    return Path(path).name.split(".")[0]
+
+
+def _print_state(session: Any, output: str) -> None:
+    if output == "json":
+        sys.stdout.write(json.dumps(session.view(), indent=2) + "\n")
+    elif output == "yaml":
+        sys.stdout.write(yaml.safe_dump(session.view(), sort_keys=False))
+    else:
+        from .views.simwide import render_sim_wide
+
+        sys.stdout.write(render_sim_wide(session))
+
+
+def cmd_sim(argv: Sequence[str]) -> int:
+    from .recording.script import load_script, run_script
+
+    args = _sim_parser().parse_args(argv)
+    script = load_script(args.script) if args.script else None
+    session = _load_session(args.files, args.seed, args.scheduler_config)
+
+    def report(step: Any, result: Any) -> None:
+        if result.error:
+            sys.stderr.write(f"at {step.at:g}s: {step.command}\n{result.error.rstrip()}\n")
+
+    if script is not None:
+        run_script(session, script, until=args.until, on_result=report)
+    if args.until is not None:
+        session.run_until(args.until)
+    else:
+        session.settle()
+    _print_state(session, args.output)
+    return 0
+
+
+def cmd_explain(argv: Sequence[str]) -> int:
+    args = _explain_parser().parse_args(argv)
+    if args.pod.count("/") != 1 or not all(args.pod.split("/")):
+        raise UsageError(f'pod must be given as NAMESPACE/POD, got "{args.pod}"')
+    namespace, name = args.pod.split("/")
+    session = _load_session(args.files, args.seed, args.scheduler_config)
+    explanation = session.explain(namespace, name)
+    if args.output == "json":
+        sys.stdout.write(json.dumps(explanation.to_dict(), indent=2) + "\n")
+    else:
+        from .views.explain import render_explain_wide
+
+        sys.stdout.write(render_explain_wide(explanation))
+    return 0
+
+
+def cmd_play(argv: Sequence[str]) -> int:
+    from .recording.player import load_recording_session, play_headless
+
+    args = _play_parser().parse_args(argv)
+    if args.speed <= 0:
+        raise UsageError("--speed must be greater than 0")
+    recording, session = load_recording_session(args.recording)
+    if args.headless:
+        play_headless(session, recording)
+        _print_state(session, args.output)
+        return 0
+    from .tui.app import run_tui
+
+    return run_tui(session, recording=recording, speed=args.speed, paused=True)
+
+
+def cmd_tui(argv: Sequence[str]) -> int:
+    args = _tui_parser().parse_args(argv)
+    files = args.files or [str(sample_cluster_path("default"))]
+    session = _load_session(files, args.seed, args.scheduler_config)
+    from .tui.app import run_tui
+
+    return run_tui(session, speed=args.speed, paused=args.paused)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    handlers = {"sim": cmd_sim, "explain": cmd_explain, "play": cmd_play}
+    try:
+        if argv and argv[0] in handlers:
+            return handlers[argv[0]](argv[1:])
+        return cmd_tui(argv)
+    except UsageError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
+    except KsandboxError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 1
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

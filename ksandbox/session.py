@@ -1,0 +1,225 @@
+"""The Session: the one object the CLI, the TUI, playback and tests talk to.
+
+A session owns a store, a clock, the seeded random source and the control-plane components.
+``submit(text)`` runs one command (kubectl syntax or a sandbox verb) at the current simulated
+time and records it; ``run_until(t)`` advances the clock; ``settle()`` runs until nothing is
+left to do; ``fork()`` gives an independent what-if copy; ``view()`` is the state in the JSON
+contract of ``ksandbox sim -o json``.
+
+Nothing here draws or prints: presenters live in ``ksandbox.views``, the UI in ``ksandbox.tui``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+import attrs
+
+from .api.errors import KsandboxError, ManifestError
+from .api.manifest import ConfigDocument, load_file, load_manifests
+from .api.core import Namespace
+from .api.meta import ObjectMeta
+from .apiserver.store import Store, apply_all
+from .controlplane import ControlPlane, build_components
+from .sim.clock import Clock
+from .sim.rand import SimRandom
+
+# A headless run has settled when no foreground work is scheduled and nothing has changed for
+# this long. It must exceed node-monitor-grace-period (50 s) plus node-monitor-period (5 s), so
+# that a silent node is still noticed; components can ask for longer with busy_until().
+QUIET_SECONDS = 60.0
+DEFAULT_LIMIT = 3600.0
+# Namespaces every cluster starts with.
+SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
+
+
+@attrs.frozen
+class Step:
+    """One recorded command: what was typed, at which simulated second."""
+
+    at: float
+    command: str
+    stdin: str | None = None
+
+
+@attrs.frozen
+class CommandResult:
+    """What a command printed: ``output`` (stdout) and ``error`` (kubectl's stderr text)."""
+
+    command: str
+    output: str = ""
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+class Session:
+    def __init__(self, objects: Iterable[Any] = (), *, seed: int = 0,
+                 configs: Iterable[ConfigDocument] = (), name: str = "sandbox") -> None:
+        self.name = name
+        self.seed = seed
+        self.clock = Clock()
+        self.rand = SimRandom(seed)
+        self.store = Store(lambda: self.clock.now, self.rand.child("apiserver"))
+        self.cp = ControlPlane(self.store, self.clock, self.rand, list(configs))
+        self.history: list[Step] = []
+        self.components = build_components(self.cp)
+        for c in self.components:
+            self.cp.components[c.name] = c
+        for c in self.components:
+            c.start(self.cp)
+        objects = list(objects)
+        self._initial_objects = objects
+        for ns in SYSTEM_NAMESPACES:
+            self.store.create(Namespace(metadata=ObjectMeta(name=ns)))
+        if objects:
+            apply_all(self.store, _ordered(objects))
+        # Let the control plane react to the initial objects at t=0.
+        self.clock.run_until(0.0)
+
+    # -- construction -----------------------------------------------------------------------
+    @classmethod
+    def from_documents(cls, docs: Iterable[Any], *, seed: int = 0, name: str = "sandbox",
+                       extra_configs: Iterable[ConfigDocument] = ()) -> "Session":
+        objects, configs = [], list(extra_configs)
+        for d in docs:
+            (configs if isinstance(d, ConfigDocument) else objects).append(d)
+        return cls(objects, seed=seed, configs=configs, name=name)
+
+    @classmethod
+    def from_files(cls, paths: Iterable[str | Path], *, seed: int = 0) -> "Session":
+        docs: list[Any] = []
+        names = []
+        for p in paths:
+            docs.extend(load_file(p))
+            names.append(Path(p).stem)
+        return cls.from_documents(docs, seed=seed, name=",".join(names) or "sandbox")
+
+    @classmethod
+    def from_text(cls, text: str, *, seed: int = 0, source: str = "<input>") -> "Session":
+        return cls.from_documents(load_manifests(text, source), seed=seed)
+
+    # -- time -------------------------------------------------------------------------------
+    @property
+    def now(self) -> float:
+        return self.clock.now
+
+    def run_until(self, t: float) -> None:
+        self.clock.run_until(t)
+
+    def run_for(self, seconds: float) -> None:
+        self.clock.run_until(self.clock.now + seconds)
+
+    def step(self) -> bool:
+        """Jump to the next scheduled callback and run everything due then."""
+        t = self.clock.next_event_time()
+        if t is None:
+            return False
+        self.clock.run_until(t)
+        return True
+
+    def busy_until(self) -> float:
+        """The simulated time until which the sandbox expects activity."""
+        t = self.store.last_change_time + QUIET_SECONDS
+        for c in self.components:
+            hint = getattr(c, "busy_until", None)
+            if hint is not None:
+                h = hint()
+                if h is not None and h > t:
+                    t = h
+        return t
+
+    def settle(self, limit: float | None = None) -> None:
+        """Run until nothing is left to do (no foreground work, quiet for a while)."""
+        limit = self.clock.now + DEFAULT_LIMIT if limit is None else limit
+        clock = self.clock
+        while clock.now < limit:
+            if clock.foreground_pending:
+                nxt = clock.next_event_time()
+                if nxt is None or nxt > limit:
+                    break
+                clock.run_until(nxt)
+                continue
+            quiet_end = self.busy_until()
+            if quiet_end <= clock.now:
+                return
+            nxt = clock.next_event_time()
+            if nxt is None:
+                return
+            clock.run_until(min(max(nxt, clock.now), limit))
+            if nxt > quiet_end:
+                return
+        if clock.now < limit and clock.next_event_time() is None:
+            return
+
+    # -- commands ---------------------------------------------------------------------------
+    def submit(self, text: str, stdin: str | None = None, *, record: bool = True) -> CommandResult:
+        """Run one command now; never raises for bad input (the error is in the result)."""
+        from .commands import execute
+
+        text = text.strip()
+        result = execute(self, text, stdin)
+        if record and result.ok:
+            self.history.append(Step(self.clock.now, text, stdin))
+        if result.ok:
+            self.store.last_change_time = self.clock.now
+        return result
+
+    def apply_objects(self, objects: Iterable[Any]) -> list[tuple[Any, str]]:
+        return apply_all(self.store, _ordered(list(objects)))
+
+    # -- what-if ----------------------------------------------------------------------------
+    def fork(self) -> "Session":
+        """An independent copy at this moment, by replaying the history into a fresh session.
+
+        Replay is the honest fork: every component's private state (queues, timers, kubelet
+        start delays) is rebuilt exactly as it was, because the run is deterministic.
+        """
+        return self.replay(until=self.clock.now)
+
+    def replay(self, until: float | None = None) -> "Session":
+        other = Session(self._initial_objects, seed=self.seed, configs=self.cp.configs,
+                        name=self.name)
+        for step in self.history:
+            if until is not None and step.at > until:
+                break
+            other.run_until(step.at)
+            other.submit(step.command, step.stdin)
+        if until is not None:
+            other.run_until(until)
+        return other
+
+    # -- reading ----------------------------------------------------------------------------
+    def view(self) -> dict:
+        """The state as ``ksandbox sim -o json`` prints it (DESIGN.md §3)."""
+        from .views.state import state_dict
+
+        return state_dict(self)
+
+    def eviction_deadline(self, pod: Any) -> float | None:
+        """When a pod marked for NoExecute eviction will be deleted (None if not marked)."""
+        te = self.cp.component("tainteviction")
+        return te.deadline(pod) if te is not None else None
+
+    def explain(self, namespace: str, name: str) -> Any:
+        sched = self.cp.component("scheduler")
+        if sched is None:
+            raise KsandboxError("the scheduler is not available in this build")
+        pod = self.store.get("Pod", name, namespace)
+        if pod is None:
+            from .api.errors import ApiError
+
+            raise ApiError.not_found("pods", name)
+        return sched.explain(pod)
+
+
+def _ordered(objects: list[Any]) -> list[Any]:
+    """Create order that never trips admission: namespaces and priority classes first,
+    nodes next, workloads, then pods."""
+    rank = {"Namespace": 0, "PriorityClass": 1, "Node": 2, "PodDisruptionBudget": 3,
+            "Deployment": 4, "ReplicaSet": 5, "ReplicationController": 5, "DaemonSet": 6,
+            "HorizontalPodAutoscaler": 7, "Pod": 8}
+    return sorted(objects, key=lambda o: rank.get(o.kind, 9))

@@ -1,0 +1,135 @@
+"""The simulated clock: one deterministic event heap, the only notion of time in the sandbox.
+
+Every piece of the control plane (kubelets, controllers, the scheduler) asks the clock to call it
+back at a simulated second. Entries are ordered by ``(time, priority, seq)``: the sequence number
+makes same-time, same-priority callbacks run in the order they were scheduled, so a run is a pure
+function of its inputs. The clock never reads the wall clock; pacing against real time is the
+UI's business (it calls :meth:`Clock.run_until` with ``now + real_dt * speed``).
+
+Modelled on SimPy's ``Environment`` (``peek``/``step``/``run(until)``), without generators:
+callbacks are plain functions, which is cheaper and easier to fork.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any, Callable
+
+Callback = Callable[[], Any]
+
+# Priorities for callbacks due at the same simulated second; lower runs first. The order mirrors
+# how a real cluster reacts within one instant: the API write lands, controllers and the
+# scheduler see it, kubelets act on the result.
+PRIORITY_COMMAND = 0
+PRIORITY_CONTROLLER = 10
+PRIORITY_SCHEDULER = 20
+PRIORITY_KUBELET = 30
+PRIORITY_DEFAULT = 50
+
+
+class Timer:
+    """A handle on a scheduled callback; :meth:`cancel` makes the clock skip it."""
+
+    __slots__ = ("when", "callback", "cancelled", "label", "background", "done", "_clock")
+
+    def __init__(self, when: float, callback: Callback, label: str, background: bool,
+                 clock: "Clock") -> None:
+        self.when = when
+        self.callback = callback
+        self.cancelled = False
+        self.label = label
+        self.background = background
+        self.done = False
+        self._clock = clock
+
+    def cancel(self) -> None:
+        if not self.cancelled and not self.done and not self.background:
+            self._clock.foreground_pending -= 1
+        self.cancelled = True
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        state = " cancelled" if self.cancelled else ""
+        return f"<Timer {self.label} at {self.when}{state}>"
+
+
+class Clock:
+    """A heap of ``(time, priority, seq, Timer)``; ``now`` only moves forward.
+
+    A timer is *background* when it is housekeeping that recurs forever (heartbeats, lease
+    renewals, periodic monitors). Headless runs stop when only background work is left and the
+    cluster has been quiet for a while; ``foreground_pending`` counts the rest.
+    """
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.now: float = float(start)
+        self._heap: list[tuple[float, int, int, Timer]] = []
+        self._seq = 0
+        self.events_run = 0
+        self.foreground_pending = 0
+
+    # -- scheduling -----------------------------------------------------------------------
+    def call_at(self, when: float, callback: Callback, priority: int = PRIORITY_DEFAULT,
+                label: str = "", background: bool = False) -> Timer:
+        """Run ``callback`` at simulated second ``when`` (never earlier than now)."""
+        if when < self.now:
+            when = self.now
+        timer = Timer(when, callback, label, background, self)
+        if not background:
+            self.foreground_pending += 1
+        self._seq += 1
+        heapq.heappush(self._heap, (when, priority, self._seq, timer))
+        return timer
+
+    def call_later(self, delay: float, callback: Callback, priority: int = PRIORITY_DEFAULT,
+                   label: str = "", background: bool = False) -> Timer:
+        return self.call_at(self.now + max(0.0, delay), callback, priority, label, background)
+
+    def call_soon(self, callback: Callback, priority: int = PRIORITY_DEFAULT,
+                  label: str = "") -> Timer:
+        return self.call_at(self.now, callback, priority, label)
+
+    def _fire(self, when: float, timer: Timer) -> None:
+        self.now = when
+        self.events_run += 1
+        timer.done = True
+        if not timer.background:
+            self.foreground_pending -= 1
+        timer.callback()
+
+    # -- running --------------------------------------------------------------------------
+    def _drop_cancelled(self) -> None:
+        heap = self._heap
+        while heap and heap[0][3].cancelled:
+            heapq.heappop(heap)
+
+    def next_event_time(self) -> float | None:
+        """The simulated time of the next live callback, or None when nothing is scheduled."""
+        self._drop_cancelled()
+        return self._heap[0][0] if self._heap else None
+
+    def pending(self) -> int:
+        """How many callbacks are scheduled (cancelled ones included until they surface)."""
+        return len(self._heap)
+
+    def step(self) -> bool:
+        """Run the next live callback; False when there is none."""
+        self._drop_cancelled()
+        if not self._heap:
+            return False
+        when, _prio, _seq, timer = heapq.heappop(self._heap)
+        self._fire(when, timer)
+        return True
+
+    def run_until(self, until: float) -> None:
+        """Run every callback due at or before ``until``, then set ``now`` to ``until``."""
+        heap = self._heap
+        while heap:
+            when, _prio, _seq, timer = heap[0]
+            if when > until:
+                break
+            heapq.heappop(heap)
+            if timer.cancelled:
+                continue
+            self._fire(when, timer)
+        if until > self.now:
+            self.now = until

@@ -1,0 +1,57 @@
+"""The sandbox's one seeded random source.
+
+Everything that would be random in a real cluster (container start delays, pod name suffixes,
+uids, tie-breaks between equally scored nodes) draws from one :class:`SimRandom`, seeded from
+the session's seed, so the same inputs and seed give the same run, byte for byte. Components
+take a named child stream (:meth:`SimRandom.child`) so that adding draws in one component does
+not shift the numbers another one sees.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+# kubernetes/apimachinery pkg/util/rand: generated name suffixes use this alphabet
+# (no vowels, no confusable characters).
+_NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+
+
+class SimRandom:
+    def __init__(self, seed: int) -> None:
+        self.seed = int(seed)
+        self._rng = random.Random(self.seed)
+
+    def child(self, name: str) -> "SimRandom":
+        """An independent stream for one component, derived from the seed and a name."""
+        return SimRandom((self.seed * 1_000_003) ^ zlib.crc32(name.encode()))
+
+    def random(self) -> float:
+        return self._rng.random()
+
+    def uniform(self, a: float, b: float) -> float:
+        return self._rng.uniform(a, b)
+
+    def randrange(self, n: int) -> int:
+        return self._rng.randrange(n)
+
+    def choice(self, seq):
+        return seq[self._rng.randrange(len(seq))]
+
+    def name_suffix(self, length: int = 5) -> str:
+        """A suffix like upstream's generateName: ``web-7d9c8`` style."""
+        return "".join(_NAME_ALPHABET[self._rng.randrange(len(_NAME_ALPHABET))]
+                       for _ in range(length))
+
+    def hex(self, length: int) -> str:
+        return "".join("0123456789abcdef"[self._rng.randrange(16)] for _ in range(length))
+
+    def uid(self) -> str:
+        h = self.hex(32)
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+    def getstate(self):
+        return self._rng.getstate()
+
+    def setstate(self, state) -> None:
+        self._rng.setstate(state)

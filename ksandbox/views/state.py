@@ -1,0 +1,88 @@
+"""The sandbox state in the JSON contract of ``ksandbox sim -o json`` (DESIGN.md §3).
+
+Pure: reads a session, returns plain dicts and lists. Nodes sorted by name, pods by namespace
+and name, events in the order they happened.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.quantity import format_resource
+
+
+def node_requested(store: Any, node_name: str) -> dict[str, int]:
+    """Summed requests of the node's non-terminated pods, plus their count."""
+    total: dict[str, int] = {}
+    count = 0
+    for pod in store.pods_on_node(node_name):
+        if pod.is_terminated:
+            continue
+        count += 1
+        for name, amount in pod.spec.requests.items():
+            total[name] = total.get(name, 0) + amount
+    total["pods"] = count
+    return total
+
+
+def _resources(amounts: dict[str, int], keys: list[str]) -> dict[str, str]:
+    return {k: format_resource(k, amounts.get(k, 0)) for k in keys}
+
+
+def node_dict(store: Any, node: Any) -> dict:
+    alloc = node.allocatable_amounts
+    keys = sorted(set(alloc) | {"cpu", "memory", "pods"})
+    requested = node_requested(store, node.name)
+    return {
+        "name": node.name,
+        "ready": node.ready,
+        "unschedulable": bool(node.spec.unschedulable),
+        "taints": [{"key": t.key, "value": t.value, "effect": t.effect,
+                    "timeAdded": t.time_added} for t in node.spec.taints],
+        "labels": dict(sorted(node.metadata.labels.items())),
+        "allocatable": {k: str(node.status.allocatable[k]) if k in node.status.allocatable
+                        else format_resource(k, alloc.get(k, 0)) for k in keys},
+        "requested": _resources(requested, keys),
+    }
+
+
+def pod_reason(pod: Any) -> tuple[str, str]:
+    """The (reason, message) a user wants to see: the pod's own, else PodScheduled's."""
+    if pod.status.reason or pod.status.message:
+        return pod.status.reason, pod.status.message
+    cond = pod.status.condition("PodScheduled")
+    if cond is not None and cond.status == "False":
+        return cond.reason, cond.message
+    return "", ""
+
+
+def pod_dict(session: Any, pod: Any) -> dict:
+    ref = pod.metadata.controller_ref()
+    reason, message = pod_reason(pod)
+    return {
+        "namespace": pod.metadata.namespace,
+        "name": pod.metadata.name,
+        "node": pod.spec.node_name or None,
+        "phase": pod.status.phase or "Pending",
+        "reason": reason,
+        "message": message,
+        "owner": f"{ref.kind}/{ref.name}" if ref is not None else None,
+        "evictionAt": session.eviction_deadline(pod),
+    }
+
+
+def event_dict(ev: Any) -> dict:
+    return {"time": float(ev.first_timestamp), "type": ev.type, "reason": ev.reason,
+            "object": ev.object_path, "message": ev.message}
+
+
+def state_dict(session: Any) -> dict:
+    store = session.store
+    nodes = sorted(store.list("Node"), key=lambda n: n.name)
+    pods = sorted(store.list("Pod"), key=lambda p: (p.metadata.namespace, p.metadata.name))
+    return {
+        "time": float(session.now),
+        "nodes": [node_dict(store, n) for n in nodes],
+        "pods": [pod_dict(session, p) for p in pods],
+        "events": [event_dict(e) for e in store.events],
+    }
