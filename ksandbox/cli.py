@@ -82,23 +82,22 @@ def _tui_parser() -> _Parser:
 
 
 def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None = None):
-    from .api.manifest import load_file
+    from .api.manifest import ConfigDocument, load_file_with_origins
     from .session import Session
 
-    docs: list[Any] = []
+    loaded: list[tuple[Any, Any]] = []
     for f in files:
-        docs.extend(load_file(f))
+        loaded.extend(load_file_with_origins(f))
     if scheduler_config:
-        from .api.manifest import ConfigDocument
-
-        extra = load_file(scheduler_config)
-        bad = [d for d in extra if not isinstance(d, ConfigDocument)]
+        extra = load_file_with_origins(scheduler_config)
+        bad = [d for d, _ in extra if not isinstance(d, ConfigDocument)]
         if bad:
             raise KsandboxError(f"{scheduler_config}: --scheduler-config takes a "
                                 f"KubeSchedulerConfiguration or Policy document, got {bad[0].kind}")
-        docs.extend(extra)
+        loaded.extend(extra)
     names = ",".join(_stem(f) for f in files) or "sandbox"
-    return Session.from_documents(docs, seed=seed, name=names)
+    return Session.from_documents([d for d, _ in loaded], seed=seed, name=names,
+                                  origins=[o for _, o in loaded])
 
 
 def _stem(path: str) -> str:

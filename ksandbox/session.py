@@ -17,7 +17,7 @@ from typing import Any, Iterable
 import attrs
 
 from .api.errors import KsandboxError, ManifestError
-from .api.manifest import ConfigDocument, load_file, load_manifests
+from .api.manifest import ConfigDocument, load_file_with_origins, load_manifests
 from .api.core import Namespace
 from .api.meta import ObjectMeta
 from .apiserver.store import Store, apply_all
@@ -58,7 +58,8 @@ class CommandResult:
 
 class Session:
     def __init__(self, objects: Iterable[Any] = (), *, seed: int = 0,
-                 configs: Iterable[ConfigDocument] = (), name: str = "sandbox") -> None:
+                 configs: Iterable[ConfigDocument] = (), name: str = "sandbox",
+                 origins: list[Any] | None = None) -> None:
         self.name = name
         self.seed = seed
         self.clock = Clock()
@@ -76,27 +77,40 @@ class Session:
         for ns in SYSTEM_NAMESPACES:
             self.store.create(Namespace(metadata=ObjectMeta(name=ns)))
         if objects:
-            apply_all(self.store, _ordered(objects))
+            order = _order(objects)
+            apply_all(self.store, [objects[i] for i in order],
+                      [origins[i] for i in order] if origins is not None else None)
         # Let the control plane react to the initial objects at t=0.
         self.clock.run_until(0.0)
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
     def from_documents(cls, docs: Iterable[Any], *, seed: int = 0, name: str = "sandbox",
-                       extra_configs: Iterable[ConfigDocument] = ()) -> "Session":
-        objects, configs = [], list(extra_configs)
-        for d in docs:
-            (configs if isinstance(d, ConfigDocument) else objects).append(d)
-        return cls(objects, seed=seed, configs=configs, name=name)
+                       origins: list[Any] | None = None) -> "Session":
+        """A session from loaded documents; ``origins`` (parallel to ``docs``) lets a refusal
+        name the file and document it came from."""
+        objects, configs, object_origins = [], [], []
+        for i, d in enumerate(docs):
+            if isinstance(d, ConfigDocument):
+                configs.append(d)
+            else:
+                objects.append(d)
+                object_origins.append(origins[i] if origins is not None else None)
+        return cls(objects, seed=seed, configs=configs, name=name,
+                   origins=object_origins if origins is not None else None)
 
     @classmethod
     def from_files(cls, paths: Iterable[str | Path], *, seed: int = 0) -> "Session":
         docs: list[Any] = []
+        origins: list[Any] = []
         names = []
         for p in paths:
-            docs.extend(load_file(p))
-            names.append(Path(p).stem)
-        return cls.from_documents(docs, seed=seed, name=",".join(names) or "sandbox")
+            for obj, origin in load_file_with_origins(p):
+                docs.append(obj)
+                origins.append(origin)
+            names.append(Path(p).name.split(".")[0])
+        return cls.from_documents(docs, seed=seed, name=",".join(names) or "sandbox",
+                                  origins=origins)
 
     @classmethod
     def from_text(cls, text: str, *, seed: int = 0, source: str = "<input>") -> "Session":
@@ -168,8 +182,17 @@ class Session:
             self.store.last_change_time = self.clock.now
         return result
 
-    def apply_objects(self, objects: Iterable[Any]) -> list[tuple[Any, str]]:
-        return apply_all(self.store, _ordered(list(objects)))
+    def apply_objects(self, objects: Iterable[Any],
+                      origins: list[Any] | None = None) -> list[tuple[Any, str]]:
+        """kubectl apply of several objects: all or nothing, results in input order."""
+        objects = list(objects)
+        order = _order(objects)
+        results = apply_all(self.store, [objects[i] for i in order],
+                            [origins[i] for i in order] if origins is not None else None)
+        out: list[Any] = [None] * len(objects)
+        for i, r in zip(order, results):
+            out[i] = r
+        return out
 
     # -- what-if ----------------------------------------------------------------------------
     def fork(self) -> "Session":
@@ -216,10 +239,12 @@ class Session:
         return sched.explain(pod)
 
 
-def _ordered(objects: list[Any]) -> list[Any]:
-    """Create order that never trips admission: namespaces and priority classes first,
-    nodes next, workloads, then pods."""
-    rank = {"Namespace": 0, "PriorityClass": 1, "Node": 2, "PodDisruptionBudget": 3,
-            "Deployment": 4, "ReplicaSet": 5, "ReplicationController": 5, "DaemonSet": 6,
-            "HorizontalPodAutoscaler": 7, "Pod": 8}
-    return sorted(objects, key=lambda o: rank.get(o.kind, 9))
+_CREATE_RANK = {"Namespace": 0, "PriorityClass": 1, "Node": 2, "PodDisruptionBudget": 3,
+                "Deployment": 4, "ReplicaSet": 5, "ReplicationController": 5, "DaemonSet": 6,
+                "HorizontalPodAutoscaler": 7, "Pod": 8}
+
+
+def _order(objects: list[Any]) -> list[int]:
+    """Indexes in a create order that never trips admission: namespaces and priority classes
+    first, nodes next, workloads, then pods (stable within a kind)."""
+    return sorted(range(len(objects)), key=lambda i: _CREATE_RANK.get(objects[i].kind, 9))

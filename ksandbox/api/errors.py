@@ -121,7 +121,7 @@ class ManifestError(KsandboxError):
         where = self.source
         if self.document is not None:
             where = f"{where} (document {self.document})"
-        return f"{where}: {self.message}"
+        return f"{where}: {self.message}" if where else self.message
 
 
 class ApiError(KsandboxError):

@@ -83,29 +83,56 @@ def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
     return obj
 
 
-def load_manifests(text: str, source: str = "<stdin>") -> list[Any]:
-    """Every object in a YAML text (``kind: List`` expanded), or one ManifestError."""
-    out: list[Any] = []
+@attrs.frozen
+class Origin:
+    """Where an object came from, so a later refusal can name the file and document."""
+
+    source: str
+    document: int | None = None
+    path: str = ""
+
+    def error(self, message: str) -> ManifestError:
+        where = f"{self.path}: " if self.path else ""
+        return ManifestError(self.source, self.document, where + message)
+
+
+def load_manifests_with_origins(text: str, source: str = "<stdin>") -> list[tuple[Any, Origin]]:
+    """Every object in a YAML text (``kind: List`` expanded) with its origin."""
+    out: list[tuple[Any, Origin]] = []
     for doc, data in iter_documents(text, source):
         if isinstance(data, dict) and data.get("kind") == "List" and "items" in data:
             items = data.get("items") or []
             if not isinstance(items, list):
                 raise ManifestError(source, doc, "items: expected a list")
             for i, item in enumerate(items):
-                out.append(decode_object(item, source, doc, f"items[{i}]"))
+                path = f"items[{i}]"
+                out.append((decode_object(item, source, doc, path), Origin(source, doc, path)))
         else:
-            out.append(decode_object(data, source, doc))
+            out.append((decode_object(data, source, doc), Origin(source, doc)))
     return out
 
 
-def load_file(path: str | Path) -> list[Any]:
+def load_manifests(text: str, source: str = "<stdin>") -> list[Any]:
+    """Every object in a YAML text (``kind: List`` expanded), or one ManifestError."""
+    return [obj for obj, _ in load_manifests_with_origins(text, source)]
+
+
+def read_text(path: str | Path) -> str:
+    """A manifest file's text, or kubectl's error for a path that does not exist."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ManifestError(str(path), None, "no such file or directory") from None
+        raise ManifestError("", None, f'the path "{path}" does not exist') from None
     except IsADirectoryError:
-        raise ManifestError(str(path), None, "is a directory") from None
+        raise ManifestError(str(path), None, "is a directory, not a manifest file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError(str(path), None, f"cannot read: {exc}") from None
-    return load_manifests(text, str(path))
+
+
+def load_file_with_origins(path: str | Path) -> list[tuple[Any, Origin]]:
+    return load_manifests_with_origins(read_text(path), str(path))
+
+
+def load_file(path: str | Path) -> list[Any]:
+    return load_manifests(read_text(path), str(path))

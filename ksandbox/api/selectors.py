@@ -586,8 +586,8 @@ def _new_requirement(key: str, op: str, values: list[str]) -> tuple[str, str, li
     if op in (_S_GT, _S_LT):
         for i, v in enumerate(values):
             if parse_int64(v) is None:
-                errs.append(str(FieldError(f"values[{i}]", v,
-                                           "for 'Gt', 'Lt' operators, the value must be an integer")))
+                errs.append(str(FieldError(
+                    f"values[{i}]", v, "for 'Gt', 'Lt' operators, the value must be an integer")))
     for i, v in enumerate(values):
         msgs = is_valid_label_value(v)
         if msgs:

@@ -221,7 +221,7 @@ def _admit_hpa(store: Any, hpa: Any) -> Any:
 _CREATE = {"Pod": _admit_pod, "Node": _admit_node, "ReplicaSet": _admit_replicated,
            "ReplicationController": _admit_replicated, "Deployment": _admit_replicated,
            "DaemonSet": _admit_daemonset, "HorizontalPodAutoscaler": _admit_hpa}
-_UPDATE = {"Pod": _update_pod, "ReplicaSet": _admit_replicated,
+_UPDATE = {"Pod": _update_pod, "Node": _admit_node, "ReplicaSet": _admit_replicated,
            "ReplicationController": _admit_replicated, "Deployment": _admit_replicated,
            "DaemonSet": _admit_daemonset, "HorizontalPodAutoscaler": _admit_hpa}
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable
 import attrs
 
 from ..api.core import Event, ObjectReference
-from ..api.errors import ApiError
+from ..api.errors import ApiError, KsandboxError
 from ..api.kinds import BY_KIND, KindInfo
 from ..api.meta import ObjectMeta
 from ..sim.rand import SimRandom
@@ -285,36 +285,46 @@ def _key(info: KindInfo, meta: ObjectMeta) -> Key:
     return (meta.namespace if info.namespaced else "", meta.name)
 
 
-def apply_all(store: Store, objects: Iterable[Any]) -> list[tuple[Any, str]]:
+def apply_all(store: Store, objects: Iterable[Any],
+              origins: list[Any] | None = None) -> list[tuple[Any, str]]:
     """Create or update every object, all or nothing.
 
     Each object is admitted and validated first against the current state (and against the
     objects before it in the same batch, for duplicates); only when every one passes are they
     written. Returns (stored object, "created" | "configured" | "unchanged") in input order.
+    With ``origins`` (one ``manifest.Origin`` per object), a refusal is re-raised as a
+    ManifestError naming the file and document of the object refused.
     """
+    objects = list(objects)
+    try:
+        return _apply_all(store, objects)
+    except KsandboxError as exc:
+        index = getattr(exc, "object_index", None)
+        if origins is None or index is None:
+            raise
+        raise origins[index].error(str(exc)) from None
+
+
+def _apply_all(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
+    """Stage every object in a scratch copy of the store (so later objects see earlier ones:
+    a PriorityClass before the pods that name it), then write them for real."""
     from ..api.codec import encode
 
+    scratch = store.fork(store._now, store.rand)
     staged: list[tuple[Any, Any]] = []
     seen: set[tuple[str, str, str]] = set()
-    objects = list(objects)
     new_namespaces = {o.metadata.name for o in objects if o.kind == "Namespace"}
-    for obj in objects:
-        store.check_namespace(obj, new_namespaces)
-        info = BY_KIND[obj.kind]
-        ns = (obj.metadata.namespace or "default") if info.namespaced else ""
-        ident = (obj.kind, ns, obj.metadata.name)
-        if obj.metadata.name and ident in seen:
-            raise ApiError("Invalid", f'{info.display_resource} "{obj.metadata.name}" is '
-                           f'defined twice in the input', 422)
-        seen.add(ident)
-        current = store.get(obj.kind, obj.metadata.name, ns) if obj.metadata.name else None
-        if current is None:
-            staged.append((store.admit(obj), None))
-        else:
-            merged = admission.merge_apply(current, obj)
-            merged = admission.admit_update(store, current, merged)
-            validation.validate(store, merged, current)
-            staged.append((merged, current))
+    for index, obj in enumerate(objects):
+        try:
+            admitted, current = _stage(scratch, obj, seen, new_namespaces)
+            if current is None:
+                scratch.create(admitted, admitted=True)
+            else:
+                scratch.update(admitted, validate=False)
+            staged.append((admitted, current))
+        except KsandboxError as exc:
+            exc.object_index = index  # type: ignore[attr-defined]
+            raise
     results = []
     for obj, current in staged:
         if current is None:
@@ -324,6 +334,25 @@ def apply_all(store: Store, objects: Iterable[Any]) -> list[tuple[Any, str]]:
         else:
             results.append((store.update(obj, validate=False), "configured"))
     return results
+
+
+def _stage(store: Store, obj: Any, seen: set, new_namespaces: set) -> tuple[Any, Any]:
+    """Admit and validate one object of an apply: (object to write, current object or None)."""
+    store.check_namespace(obj, new_namespaces)
+    info = BY_KIND[obj.kind]
+    ns = (obj.metadata.namespace or "default") if info.namespaced else ""
+    ident = (obj.kind, ns, obj.metadata.name)
+    if obj.metadata.name and ident in seen:
+        raise ApiError("Invalid", f'{info.display_resource} "{obj.metadata.name}" is '
+                       f'defined twice in the input', 422)
+    seen.add(ident)
+    current = store.get(obj.kind, obj.metadata.name, ns) if obj.metadata.name else None
+    if current is None:
+        return store.admit(obj), None
+    merged = admission.merge_apply(current, obj)
+    merged = admission.admit_update(store, current, merged)
+    validation.validate(store, merged, current)
+    return merged, current
 
 
 def _comparable(obj: Any) -> Any:

@@ -1,0 +1,195 @@
+"""The store: watches, resourceVersion, admission defaults, atomic apply, graceful delete."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from ksandbox.api.errors import ApiError, ManifestError, ValidationError
+from ksandbox.api.manifest import load_manifests, load_manifests_with_origins
+from ksandbox.apiserver.store import ADDED, DELETED, MODIFIED, Store, apply_all
+from ksandbox.session import Session
+from ksandbox.sim.clock import Clock
+from ksandbox.sim.rand import SimRandom
+
+NODES = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+status: {capacity: {cpu: "2", memory: 4Gi, pods: "110"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-2}
+status: {capacity: {cpu: "2", memory: 4Gi, pods: "110"}}
+"""
+
+POD = """
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  containers: [{name: app, image: nginx, resources: {requests: {cpu: 100m}}}]
+"""
+
+
+def fresh_store() -> tuple[Store, Clock]:
+    clock = Clock()
+    store = Store(lambda: clock.now, SimRandom(1))
+    apply_all(store, load_manifests("apiVersion: v1\nkind: Namespace\nmetadata: {name: default}"))
+    return store, clock
+
+
+def test_watchers_hear_every_write_in_order_with_rising_resource_versions():
+    store, _ = fresh_store()
+    seen = []
+    store.subscribe("Node", lambda ev: seen.append((ev.type, ev.obj.metadata.name,
+                                                     int(ev.obj.metadata.resource_version))))
+    apply_all(store, load_manifests(NODES))
+    node = store.get("Node", "node-1")
+    store.update(attrs.evolve(node, spec=attrs.evolve(node.spec, unschedulable=True)))
+    store.delete("Node", "node-2")
+    assert [(t, n) for t, n, _ in seen] == [(ADDED, "node-1"), (ADDED, "node-2"),
+                                          (MODIFIED, "node-1"), (DELETED, "node-2")]
+    versions = [rv for _, _, rv in seen[:3]]
+    assert versions == sorted(versions) and len(set(versions)) == 3
+
+
+def test_apply_is_all_or_nothing():
+    store, _ = fresh_store()
+    bad = NODES + "---\n" + NODES.split("---")[0].replace("node-1", "node-3").replace(
+        'cpu: "2"', "cpu: two")
+    rv = store.resource_version
+    with pytest.raises(ManifestError):
+        apply_all(store, load_manifests(bad))
+    assert store.resource_version == rv
+    assert store.list("Node") == []
+
+
+def test_a_refused_object_is_reported_with_its_file_and_document():
+    store, _ = fresh_store()
+    text = NODES + "---\n" + POD.replace("image: nginx", "image: ''")
+    loaded = load_manifests_with_origins(text, "cluster.yaml")
+    with pytest.raises(ManifestError) as err:
+        apply_all(store, [o for o, _ in loaded], [g for _, g in loaded])
+    assert str(err.value).startswith('cluster.yaml (document 3): The Pod "web" is invalid: '
+                                     'spec.containers[0].image: Required value')
+    assert store.list("Node") == []
+
+
+def test_pod_admission_adds_default_tolerations_scheduler_and_priority():
+    store, _ = fresh_store()
+    (pod, _), = apply_all(store, load_manifests(POD))
+    assert pod.spec.scheduler_name == "default-scheduler"
+    assert pod.spec.priority == 0
+    assert pod.status.phase == "Pending"
+    assert pod.spec.termination_grace_period_seconds == 30
+    tol = {(t.key, t.effect, t.toleration_seconds, t.operator) for t in pod.spec.tolerations}
+    assert tol == {("node.kubernetes.io/not-ready", "NoExecute", 300, "Exists"),
+                   ("node.kubernetes.io/unreachable", "NoExecute", 300, "Exists")}
+    assert pod.metadata.uid and pod.metadata.creation_timestamp == 0.0
+
+
+def test_a_pod_that_already_tolerates_unreachable_keeps_its_own_seconds():
+    store, _ = fresh_store()
+    text = POD.replace("containers:", "tolerations: [{key: node.kubernetes.io/unreachable, "
+                                      "operator: Exists, effect: NoExecute, "
+                                      "tolerationSeconds: 6000}]\n  containers:")
+    (pod, _), = apply_all(store, load_manifests(text))
+    secs = {t.key: t.toleration_seconds for t in pod.spec.tolerations}
+    assert secs == {"node.kubernetes.io/unreachable": 6000, "node.kubernetes.io/not-ready": 300}
+
+
+def test_priority_comes_from_the_priority_class_and_a_missing_class_is_refused():
+    store, _ = fresh_store()
+    pc = ("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\n"
+          "value: 1000\n---\n")
+    with_class = POD.replace("containers:", "priorityClassName: high\n  containers:")
+    results = apply_all(store, load_manifests(pc + with_class))
+    assert results[1][0].spec.priority == 1000
+    other = with_class.replace("name: web", "name: web2").replace("high", "missing")
+    with pytest.raises(ApiError, match="no PriorityClass with name missing was found"):
+        apply_all(store, load_manifests(other))
+
+
+def test_reapplying_the_same_manifest_is_unchanged_and_a_change_is_configured():
+    store, _ = fresh_store()
+    assert [r for _, r in apply_all(store, load_manifests(NODES))] == ["created", "created"]
+    assert [r for _, r in apply_all(store, load_manifests(NODES))] == ["unchanged", "unchanged"]
+    changed = NODES.replace("metadata: {name: node-1}",
+                            "metadata: {name: node-1, labels: {disktype: ssd}}")
+    assert [r for _, r in apply_all(store, load_manifests(changed))] == ["configured",
+                                                                         "unchanged"]
+    assert store.get("Node", "node-1").metadata.labels["disktype"] == "ssd"
+
+
+def test_creating_twice_is_already_exists_and_missing_is_not_found():
+    store, _ = fresh_store()
+    apply_all(store, load_manifests(NODES))
+    node = store.get("Node", "node-1")
+    with pytest.raises(ApiError, match=r'nodes "node-1" already exists'):
+        store.create(node)
+    with pytest.raises(ApiError, match=r'Error from server \(NotFound\): nodes "x" not found'):
+        store.delete("Node", "x")
+
+
+def test_updates_are_validated():
+    store, _ = fresh_store()
+    apply_all(store, load_manifests(NODES))
+    node = store.get("Node", "node-1")
+    from ksandbox.api.taints import Taint
+
+    bad = attrs.evolve(node, spec=attrs.evolve(node.spec, taints=(Taint("k", "v", "Sometimes"),)))
+    with pytest.raises(ValidationError, match='Unsupported value: "Sometimes"'):
+        store.update(bad)
+    assert store.get("Node", "node-1").spec.taints == ()
+
+
+def test_a_bound_pod_is_deleted_gracefully_and_an_unbound_one_at_once():
+    store, clock = fresh_store()
+    apply_all(store, load_manifests(NODES))
+    bound = POD.replace("containers:", "nodeName: node-1\n  containers:")
+    apply_all(store, load_manifests(bound))
+    apply_all(store, load_manifests(POD.replace("name: web", "name: loose")))
+    marked = store.delete("Pod", "web", "default")
+    assert marked.metadata.deletion_timestamp == clock.now + 30
+    assert store.get("Pod", "web", "default") is not None
+    store.delete("Pod", "loose", "default")
+    assert store.get("Pod", "loose", "default") is None
+    store.remove("Pod", "web", "default")
+    assert store.pods_on_node("node-1") == []
+
+
+def test_pods_are_indexed_by_node():
+    store, _ = fresh_store()
+    apply_all(store, load_manifests(NODES))
+    apply_all(store, load_manifests(POD.replace("containers:", "nodeName: node-2\n  containers:")))
+    assert [p.metadata.name for p in store.pods_on_node("node-2")] == ["web"]
+    assert store.pods_on_node("node-1") == []
+
+
+def test_events_are_deduplicated_with_a_count():
+    store, clock = fresh_store()
+    apply_all(store, load_manifests(NODES))
+    node = store.get("Node", "node-1")
+    store.record_event(node, "Normal", "NodeNotReady", "Node node-1 status is now: NodeNotReady")
+    clock.run_until(5)
+    ev = store.record_event(node, "Normal", "NodeNotReady",
+                            "Node node-1 status is now: NodeNotReady")
+    assert ev.count == 2 and ev.first_timestamp == 0 and ev.last_timestamp == 5
+    assert len(store.events) == 1
+
+
+def test_fork_shares_objects_but_not_future_writes():
+    store, clock = fresh_store()
+    apply_all(store, load_manifests(NODES))
+    other = store.fork(lambda: clock.now, SimRandom(2))
+    other.delete("Node", "node-1")
+    assert store.get("Node", "node-1") is not None
+    assert other.get("Node", "node-1") is None
+
+
+def test_session_replay_gives_the_same_state():
+    s = Session.from_text(NODES + "---\n" + POD)
+    s.run_until(100)
+    assert s.replay(until=100).view() == s.view()
