@@ -30,7 +30,7 @@ _OMIT = "ksandbox.omit_empty"
 class FrozenDict(dict):
     """A dict that refuses mutation and hashes by content: safe to share between objects."""
 
-    __slots__ = ()
+    __slots__ = ("_hash",)
 
     def _immutable(self, *args, **kwargs):
         raise TypeError("FrozenDict is immutable")
@@ -38,7 +38,11 @@ class FrozenDict(dict):
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _immutable  # type: ignore
 
     def __hash__(self) -> int:  # type: ignore[override]
-        return hash(frozenset(self.items()))
+        try:
+            return self._hash
+        except AttributeError:
+            h = self._hash = hash(frozenset(self.items()))
+            return h
 
     def __repr__(self) -> str:
         return f"FrozenDict({dict.__repr__(self)})"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import attrs
 
 from .apps import DaemonSet, Deployment, ReplicaSet, ReplicationController
+from .coordination import Lease
 from .core import Event, Namespace, Node, Pod
 from .policy import HorizontalPodAutoscaler, PodDisruptionBudget, PriorityClass
 
@@ -61,6 +62,8 @@ KINDS: tuple[KindInfo, ...] = (
     KindInfo("PodDisruptionBudget", "policy", ("policy/v1",), "poddisruptionbudgets",
              "poddisruptionbudget", ("pdb",), True, PodDisruptionBudget),
     KindInfo("Event", "", ("v1", "events.k8s.io/v1"), "events", "event", ("ev",), True, Event),
+    KindInfo("Lease", "coordination.k8s.io", ("coordination.k8s.io/v1",), "leases", "lease", (),
+             True, Lease),
 )
 
 BY_KIND: dict[str, KindInfo] = {k.kind: k for k in KINDS}

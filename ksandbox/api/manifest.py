@@ -9,6 +9,7 @@ KubeletConfiguration) come back as :class:`ConfigDocument` for their component t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -18,6 +19,11 @@ import yaml
 from .codec import decode
 from .errors import FieldError, ManifestError
 from .kinds import BY_KIND, CONFIG_KINDS
+
+
+# libyaml's safe loader when present (about 10× faster than the pure-Python one); both only
+# build plain data — never arbitrary Python objects.
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @attrs.frozen
@@ -41,8 +47,18 @@ def _yaml_error(exc: yaml.YAMLError) -> str:
 
 def iter_documents(text: str, source: str) -> Iterator[tuple[int, Any]]:
     """Yield (document number, data) for each non-empty YAML document."""
+    if text.lstrip().startswith(("{", "[")):
+        # `kubectl get -o json` output: JSON is YAML, and the json module is ~30× faster.
+        try:
+            data = json.loads(text)
+        except ValueError:
+            pass
+        else:
+            if data is not None:
+                yield 1, data
+            return
     try:
-        docs = list(yaml.safe_load_all(text))
+        docs = list(yaml.load_all(text, Loader=_SafeLoader))
     except yaml.YAMLError as exc:
         raise ManifestError(source, None, _yaml_error(exc)) from None
     for i, data in enumerate(docs, start=1):

@@ -318,7 +318,8 @@ def _apply_all(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
         try:
             admitted, current = _stage(scratch, obj, seen, new_namespaces)
             if current is None:
-                scratch.create(admitted, admitted=True)
+                # Keep the uid drawn here, so the real write does not draw another.
+                admitted = scratch.create(admitted, admitted=True)
             else:
                 scratch.update(admitted, validate=False)
             staged.append((admitted, current))

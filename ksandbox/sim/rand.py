@@ -47,7 +47,7 @@ class SimRandom:
         return "".join("0123456789abcdef"[self._rng.randrange(16)] for _ in range(length))
 
     def uid(self) -> str:
-        h = self.hex(32)
+        h = f"{self._rng.getrandbits(128):032x}"
         return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
     def getstate(self):

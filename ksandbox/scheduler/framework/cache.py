@@ -1,0 +1,216 @@
+"""The scheduler cache: NodeInfos kept current from watch events, and the node order.
+
+Upstream ``backend/cache/cache.go`` + ``snapshot.go`` + ``node_tree.go``. Each assigned,
+non-terminal pod is added to its node's NodeInfo once and removed once; a node update swaps
+the node object and keeps the pods. Nothing is rebuilt from the store per pod: a scheduling
+cycle reads the cache as its snapshot (the sandbox is single-threaded, so nothing changes
+under a cycle; binding updates the cache through the same watch events as everything else).
+
+The node list is ordered like upstream's nodeTree: zones in order of appearance, nodes taken
+round-robin across zones, so that sampling (percentageOfNodesToScore) spreads over zones.
+
+``static_version`` changes whenever something a per-template cache may depend on changes
+(the node set, labels, taints, unschedulable, allocatable, images); ``version`` changes on
+every modification.
+
+Not here: scheduling, queueing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable
+
+from .node_info import LABEL_REGION, LABEL_ZONE, NodeInfo, PodInfo
+
+
+def zone_key(node: Any) -> str:
+    """utilnode.GetZoneKey: region and zone labels joined (empty when neither is set)."""
+    labels = node.metadata.labels
+    region, zone = labels.get(LABEL_REGION, ""), labels.get(LABEL_ZONE, "")
+    if not region and not zone:
+        return ""
+    return f"{region}:\x00:{zone}"
+
+
+class SchedulerCache:
+    def __init__(self) -> None:
+        self.node_infos: dict[str, NodeInfo] = {}
+        self._zones: dict[str, list[str]] = {}
+        self._node_list: list[NodeInfo] | None = []
+        self.image_nodes: Counter = Counter()
+        self.version = 0
+        self.static_version = 0
+        self.pods_with_affinity_nodes = 0  # nodes hosting at least one pod with affinity
+        # Pods the cache knows, by key -> node name (to find them again on update/delete).
+        self._pod_node: dict[str, str] = {}
+        # Pods bound to a node the cache does not have (yet, or any more), by node name.
+        self._orphans: dict[str, dict[str, Any]] = {}
+        # Called with the NodeInfo after its pods changed (the fast path's arrays listen).
+        self.on_node_changed: list[Callable[[NodeInfo], None]] = []
+
+    # -- reads --------------------------------------------------------------------------------
+    def node_list(self) -> list[NodeInfo]:
+        """Every NodeInfo in nodeTree order."""
+        if self._node_list is None:
+            out: list[NodeInfo] = []
+            zones = list(self._zones.values())
+            i = 0
+            remaining = len(self.node_infos)
+            while len(out) < remaining:
+                for names in zones:
+                    if i < len(names):
+                        out.append(self.node_infos[names[i]])
+                i += 1
+            for idx, ni in enumerate(out):
+                ni.index = idx
+            self._node_list = out
+        return self._node_list
+
+    def get(self, name: str) -> NodeInfo | None:
+        return self.node_infos.get(name)
+
+    def num_nodes(self) -> int:
+        return len(self.node_infos)
+
+    def have_pods_with_affinity(self) -> list[NodeInfo]:
+        return [ni for ni in self.node_list() if ni.pods_with_affinity]
+
+    def have_pods_with_required_anti_affinity(self) -> list[NodeInfo]:
+        return [ni for ni in self.node_list() if ni.pods_with_required_anti_affinity]
+
+    # -- nodes --------------------------------------------------------------------------------
+    def add_node(self, node: Any) -> None:
+        name = node.metadata.name
+        ni = self.node_infos.get(name)
+        if ni is not None:
+            self.update_node(ni.node, node)
+            return
+        ni = NodeInfo(node)
+        self.node_infos[name] = ni
+        self._zones.setdefault(zone_key(node), []).append(name)
+        self._add_images(ni, 1)
+        self._node_list = None
+        self._bump(static=True)
+        for pod in self._orphans.pop(name, {}).values():
+            self.add_pod(pod)
+
+    def update_node(self, old: Any, node: Any) -> None:
+        name = node.metadata.name
+        ni = self.node_infos.get(name)
+        if ni is None:
+            self.add_node(node)
+            return
+        old_node = ni.node
+        old_zone = zone_key(old_node)
+        new_zone = zone_key(node)
+        if old_zone != new_zone:
+            self._remove_from_zone(old_zone, name)
+            self._zones.setdefault(new_zone, []).append(name)
+            self._node_list = None
+        static = _static_changed(old_node, node)
+        if static:
+            self._add_images(ni, -1)
+        ni.set_node(node)
+        if static:
+            self._add_images(ni, 1)
+        self._bump(static=static)
+        if not static:
+            return
+        for fn in self.on_node_changed:
+            fn(ni)
+
+    def remove_node(self, node: Any) -> None:
+        name = node.metadata.name
+        ni = self.node_infos.pop(name, None)
+        if ni is None:
+            return
+        self._remove_from_zone(zone_key(ni.node), name)
+        self._add_images(ni, -1)
+        # Its pods wait for the node to come back (or for their own deletion).
+        orphans = self._orphans.setdefault(name, {})
+        for key, pi in ni.pods.items():
+            orphans[key] = pi.pod
+        self._node_list = None
+        self._bump(static=True)
+
+    def _remove_from_zone(self, zone: str, name: str) -> None:
+        names = self._zones.get(zone)
+        if names is not None and name in names:
+            names.remove(name)
+            if not names:
+                del self._zones[zone]
+
+    def _add_images(self, ni: NodeInfo, sign: int) -> None:
+        for name in ni.images:
+            self.image_nodes[name] += sign
+            if self.image_nodes[name] <= 0:
+                del self.image_nodes[name]
+
+    # -- pods ---------------------------------------------------------------------------------
+    def add_pod(self, pod: Any) -> None:
+        """An assigned, non-terminal pod appeared (or changed); others are ignored."""
+        key = f"{pod.metadata.namespace}/{pod.metadata.name}"
+        if key in self._pod_node:
+            self._remove_pod_key(key)
+        if not pod.spec.node_name or pod.is_terminated:
+            return
+        ni = self.node_infos.get(pod.spec.node_name)
+        if ni is None:
+            # Upstream keeps such pods in a NodeInfo without a Node until the node appears.
+            self._orphans.setdefault(pod.spec.node_name, {})[key] = pod
+            self._pod_node[key] = pod.spec.node_name
+            return
+        had_affinity = bool(ni.pods_with_affinity)
+        ni.add_pod(PodInfo(pod))
+        self._pod_node[key] = ni.name
+        if not had_affinity and ni.pods_with_affinity:
+            self.pods_with_affinity_nodes += 1
+        self._bump(static=False)
+        for fn in self.on_node_changed:
+            fn(ni)
+
+    def remove_pod(self, pod: Any) -> None:
+        key = f"{pod.metadata.namespace}/{pod.metadata.name}"
+        if key in self._pod_node:
+            self._remove_pod_key(key)
+            self._bump(static=False)
+
+    def _remove_pod_key(self, key: str) -> None:
+        node_name = self._pod_node.pop(key)
+        ni = self.node_infos.get(node_name)
+        if ni is None or key not in ni.pods:
+            orphans = self._orphans.get(node_name)
+            if orphans is not None:
+                orphans.pop(key, None)
+                if not orphans:
+                    del self._orphans[node_name]
+            return
+        had_affinity = bool(ni.pods_with_affinity)
+        ni.remove_pod(key)
+        if had_affinity and not ni.pods_with_affinity:
+            self.pods_with_affinity_nodes -= 1
+        for fn in self.on_node_changed:
+            fn(ni)
+
+    def _bump(self, static: bool) -> None:
+        self.version += 1
+        if static:
+            self.static_version += 1
+
+
+def _static_changed(old: Any, new: Any) -> bool:
+    """Whether a node update changes anything but status heartbeats (conditions excluded:
+    the scheduler does not read them; condition taints arrive as taints)."""
+    if old is None:
+        return True
+    if old.metadata.labels != new.metadata.labels:
+        return True
+    if old.spec is not new.spec and old.spec != new.spec:
+        return True
+    if old.status.allocatable != new.status.allocatable or \
+            old.status.capacity != new.status.capacity:
+        return True
+    if old.status.images != new.status.images:
+        return True
+    return False

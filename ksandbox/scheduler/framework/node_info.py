@@ -1,0 +1,314 @@
+"""PodInfo and NodeInfo: what the scheduler knows about a pod and about a node.
+
+Upstream ``framework/types.go``: a PodInfo is a pod with its parsed affinity terms; a NodeInfo
+is a node with the pods on it and running totals — requested resources, the "non-zero"
+requested resources used for scoring (a container without a cpu/memory request counts as
+100m / 200Mi), used host ports, and the images present. Totals change by adding and removing
+one pod (O(1)), never by re-summing, so the cache keeps them up to date from watch events.
+
+Not here: keeping NodeInfos current (``cache.py``); the plugins that read them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable
+
+from ...api.codec import FrozenDict
+from ...api.core import Pod
+from ...api.quantity import resource_amount
+from ...api.selectors import IN, NOT_IN, LabelSelector, LabelSelectorRequirement
+
+# pkg/scheduler/util/pod_resources.go: the request a container without one counts as, for
+# scoring only (DefaultMilliCPURequest, DefaultMemoryRequest).
+DEFAULT_MILLI_CPU_REQUEST = 100
+DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024
+# The kubelet's default maxPods (--max-pods): assumed when a node reports no "pods" allocatable.
+DEFAULT_MAX_PODS = 110
+
+CPU, MEMORY, EPHEMERAL_STORAGE, PODS = "cpu", "memory", "ephemeral-storage", "pods"
+_NATIVE = frozenset((CPU, MEMORY, EPHEMERAL_STORAGE, PODS))
+LABEL_HOSTNAME = "kubernetes.io/hostname"
+LABEL_ZONE = "topology.kubernetes.io/zone"
+LABEL_REGION = "topology.kubernetes.io/region"
+
+
+def is_scalar_resource(name: str) -> bool:
+    """Extended resources (nvidia.com/gpu), hugepages-*, attachable volumes."""
+    return name not in _NATIVE
+
+
+_NON_ZERO_CACHE: dict[int, tuple[Any, tuple[int, int]]] = {}
+
+
+def non_zero_requests(spec: Any) -> tuple[int, int]:
+    """(milli-cpu, memory bytes) with 100m / 200Mi for each container that requests none.
+
+    component-helpers PodRequests with NonMissingContainerRequests: the default replaces a
+    *missing* request per container (init containers and sidecars included), then the usual
+    max-of-init rule and the overhead. Cached per spec object (pods of a template share it).
+    """
+    hit = _NON_ZERO_CACHE.get(id(spec))
+    if hit is not None and hit[0] is spec:
+        return hit[1]
+    out = []
+    for name, default in ((CPU, DEFAULT_MILLI_CPU_REQUEST), (MEMORY, DEFAULT_MEMORY_REQUEST)):
+        def req(c: Any) -> int:
+            q = c.resources.requests.get(name)
+            return default if q is None else resource_amount(name, q)
+        total = sum(req(c) for c in spec.containers)
+        init_max = 0
+        sidecars = 0
+        for c in spec.init_containers:
+            v = req(c)
+            if c.restart_policy == "Always":
+                sidecars += v
+                init_max = max(init_max, sidecars)
+            else:
+                init_max = max(init_max, v + sidecars)
+        total += sidecars
+        total = max(total, init_max)
+        q = spec.overhead.get(name)
+        if q is not None:
+            total += resource_amount(name, q)
+        out.append(total)
+    result = (out[0], out[1])
+    if len(_NON_ZERO_CACHE) > 50_000:
+        _NON_ZERO_CACHE.clear()
+    _NON_ZERO_CACHE[id(spec)] = (spec, result)
+    return result
+
+
+# -- pod affinity terms -------------------------------------------------------------------------
+
+class AffinityTerm:
+    """A parsed PodAffinityTerm (framework.AffinityTerm): namespaces, selector, topology key.
+
+    A missing labelSelector or namespaceSelector matches nothing (LabelSelectorAsSelector(nil));
+    with neither ``namespaces`` nor ``namespaceSelector`` the term means the owner's namespace.
+    """
+
+    __slots__ = ("namespaces", "selector", "topology_key", "namespace_selector", "weight")
+
+    def __init__(self, owner: Any, term: Any, weight: int = 0) -> None:
+        if not term.namespaces and term.namespace_selector is None:
+            self.namespaces = frozenset((owner.metadata.namespace,))
+        else:
+            self.namespaces = frozenset(term.namespaces)
+        self.selector = _merge_label_keys(term.label_selector, term.match_label_keys,
+                                          term.mismatch_label_keys, owner.metadata.labels)
+        self.topology_key = term.topology_key
+        self.namespace_selector = term.namespace_selector
+        self.weight = weight
+
+    def matches(self, pod: Any, ns_labels: Any) -> bool:
+        """Whether ``pod`` (in a namespace labelled ``ns_labels``) is selected by the term."""
+        if self.selector is None:
+            return False
+        if pod.metadata.namespace in self.namespaces or (
+                self.namespace_selector is not None and ns_labels is not None
+                and self.namespace_selector.matches(ns_labels)):
+            return self.selector.matches(pod.metadata.labels)
+        return False
+
+
+def _merge_label_keys(selector: LabelSelector | None, match_keys: tuple, mismatch_keys: tuple,
+                      labels: Any) -> LabelSelector | None:
+    """matchLabelKeys / mismatchLabelKeys: add ``key In/NotIn (own value)`` to the selector."""
+    if selector is None or not (match_keys or mismatch_keys):
+        return selector
+    extra = [LabelSelectorRequirement(k, IN, (labels[k],)) for k in match_keys if k in labels]
+    extra += [LabelSelectorRequirement(k, NOT_IN, (labels[k],))
+              for k in mismatch_keys if k in labels]
+    if not extra:
+        return selector
+    return LabelSelector(match_labels=selector.match_labels,
+                         match_expressions=selector.match_expressions + tuple(extra))
+
+
+class PodInfo:
+    """A pod plus what the plugins ask of it again and again."""
+
+    __slots__ = ("pod", "key", "namespace", "labels", "priority", "start_time", "requests",
+                 "non_zero_cpu", "non_zero_mem", "host_ports", "required_affinity",
+                 "required_anti_affinity", "preferred_affinity", "preferred_anti_affinity",
+                 "terminating")
+
+    def __init__(self, pod: Pod) -> None:
+        self.pod = pod
+        meta = pod.metadata
+        spec = pod.spec
+        self.key = f"{meta.namespace}/{meta.name}"
+        self.namespace = meta.namespace
+        self.labels = meta.labels
+        self.priority = spec.priority or 0
+        st = pod.status.start_time
+        self.start_time = float(st) if isinstance(st, (int, float)) else None
+        self.requests = spec.requests
+        self.non_zero_cpu, self.non_zero_mem = non_zero_requests(spec)
+        self.host_ports = spec.host_ports
+        self.terminating = meta.deletion_timestamp is not None
+        aff = spec.affinity
+        pa = aff.pod_affinity if aff is not None else None
+        paa = aff.pod_anti_affinity if aff is not None else None
+        self.required_affinity = tuple(AffinityTerm(pod, t) for t in pa.required) if pa else ()
+        self.required_anti_affinity = (tuple(AffinityTerm(pod, t) for t in paa.required)
+                                       if paa else ())
+        self.preferred_affinity = (tuple(AffinityTerm(pod, w.pod_affinity_term, w.weight)
+                                         for w in pa.preferred) if pa else ())
+        self.preferred_anti_affinity = (tuple(AffinityTerm(pod, w.pod_affinity_term, w.weight)
+                                              for w in paa.preferred) if paa else ())
+
+    @property
+    def has_affinity(self) -> bool:
+        """Any pod (anti-)affinity at all (upstream podWithAffinity)."""
+        aff = self.pod.spec.affinity
+        return aff is not None and (aff.pod_affinity is not None
+                                    or aff.pod_anti_affinity is not None)
+
+    def __repr__(self) -> str:
+        return f"<PodInfo {self.key}>"
+
+
+# -- nodes --------------------------------------------------------------------------------------
+
+class NodeInfo:
+    """A node and the pods on it, with running totals (framework.NodeInfo)."""
+
+    __slots__ = ("node", "name", "labels", "pods", "pods_with_affinity",
+                 "pods_with_required_anti_affinity", "req_cpu", "req_mem", "req_eph",
+                 "req_scalar", "nz_cpu", "nz_mem", "alloc_cpu", "alloc_mem", "alloc_eph",
+                 "alloc_pods", "alloc_scalar", "used_ports", "images", "generation", "index")
+
+    def __init__(self, node: Any = None) -> None:
+        self.pods: dict[str, PodInfo] = {}
+        self.pods_with_affinity: dict[str, PodInfo] = {}
+        self.pods_with_required_anti_affinity: dict[str, PodInfo] = {}
+        self.req_cpu = self.req_mem = self.req_eph = 0
+        self.req_scalar: dict[str, int] = {}
+        self.nz_cpu = self.nz_mem = 0
+        self.used_ports: Counter = Counter()
+        self.generation = 0
+        self.index = -1
+        self.node = None
+        self.set_node(node)
+
+    def set_node(self, node: Any) -> None:
+        self.node = node
+        self.name = node.metadata.name if node is not None else ""
+        self.labels = node.metadata.labels if node is not None else FrozenDict()
+        alloc = node.allocatable_amounts if node is not None else {}
+        self.alloc_cpu = alloc.get(CPU, 0)
+        self.alloc_mem = alloc.get(MEMORY, 0)
+        self.alloc_eph = alloc.get(EPHEMERAL_STORAGE, 0)
+        self.alloc_pods = alloc.get(PODS, DEFAULT_MAX_PODS if node is not None else 0)
+        self.alloc_scalar = {k: v for k, v in alloc.items() if k not in _NATIVE}
+        imgs: dict[str, int] = {}
+        if node is not None:
+            for image in node.status.images:
+                for name in image.names:
+                    imgs[name] = image.size_bytes
+        self.images = imgs
+        self.generation += 1
+
+    # -- pods --
+    def add_pod(self, pi: PodInfo) -> None:
+        self.pods[pi.key] = pi
+        if pi.has_affinity:
+            self.pods_with_affinity[pi.key] = pi
+        if pi.required_anti_affinity:
+            self.pods_with_required_anti_affinity[pi.key] = pi
+        self._update(pi, 1)
+
+    def remove_pod(self, key: str) -> PodInfo | None:
+        pi = self.pods.pop(key, None)
+        if pi is None:
+            return None
+        self.pods_with_affinity.pop(key, None)
+        self.pods_with_required_anti_affinity.pop(key, None)
+        self._update(pi, -1)
+        return pi
+
+    def _update(self, pi: PodInfo, sign: int) -> None:
+        r = pi.requests
+        for name, v in r.items():
+            if name == CPU:
+                self.req_cpu += sign * v
+            elif name == MEMORY:
+                self.req_mem += sign * v
+            elif name == EPHEMERAL_STORAGE:
+                self.req_eph += sign * v
+            elif name != PODS:
+                self.req_scalar[name] = self.req_scalar.get(name, 0) + sign * v
+        self.nz_cpu += sign * pi.non_zero_cpu
+        self.nz_mem += sign * pi.non_zero_mem
+        for hp in pi.host_ports:
+            self.used_ports[hp] += sign
+            if self.used_ports[hp] <= 0:
+                del self.used_ports[hp]
+        self.generation += 1
+
+    def requested(self, name: str) -> int:
+        if name == CPU:
+            return self.req_cpu
+        if name == MEMORY:
+            return self.req_mem
+        if name == EPHEMERAL_STORAGE:
+            return self.req_eph
+        if name == PODS:
+            return len(self.pods)
+        return self.req_scalar.get(name, 0)
+
+    def allocatable(self, name: str) -> int:
+        if name == CPU:
+            return self.alloc_cpu
+        if name == MEMORY:
+            return self.alloc_mem
+        if name == EPHEMERAL_STORAGE:
+            return self.alloc_eph
+        if name == PODS:
+            return self.alloc_pods
+        return self.alloc_scalar.get(name, 0)
+
+    def port_conflict(self, ip: str, protocol: str, port: int) -> bool:
+        """HostPortInfo.CheckConflict: 0.0.0.0 clashes with any IP on the same port."""
+        if port <= 0:
+            return False
+        if ip == "0.0.0.0":
+            return any(p == port and proto == protocol for (_, proto, p) in self.used_ports)
+        return ((ip, protocol, port) in self.used_ports
+                or ("0.0.0.0", protocol, port) in self.used_ports)
+
+    def clone(self) -> "NodeInfo":
+        """A copy whose pod set can change without touching this one (preemption's dry run)."""
+        c = NodeInfo.__new__(NodeInfo)
+        c.node, c.name, c.labels = self.node, self.name, self.labels
+        c.pods = dict(self.pods)
+        c.pods_with_affinity = dict(self.pods_with_affinity)
+        c.pods_with_required_anti_affinity = dict(self.pods_with_required_anti_affinity)
+        c.req_cpu, c.req_mem, c.req_eph = self.req_cpu, self.req_mem, self.req_eph
+        c.req_scalar = dict(self.req_scalar)
+        c.nz_cpu, c.nz_mem = self.nz_cpu, self.nz_mem
+        c.alloc_cpu, c.alloc_mem, c.alloc_eph = self.alloc_cpu, self.alloc_mem, self.alloc_eph
+        c.alloc_pods, c.alloc_scalar = self.alloc_pods, self.alloc_scalar
+        c.used_ports = Counter(self.used_ports)
+        c.images = self.images
+        c.generation = self.generation
+        c.index = self.index
+        return c
+
+    def __repr__(self) -> str:
+        return f"<NodeInfo {self.name} pods={len(self.pods)}>"
+
+
+def build_node_infos(nodes: Iterable[Any], pods: Iterable[Any]) -> list[NodeInfo]:
+    """NodeInfos for a fixed set of nodes and pods (tests; the cache does this incrementally)."""
+    infos = {n.metadata.name: NodeInfo(n) for n in nodes}
+    for p in pods:
+        ni = infos.get(p.spec.node_name)
+        if ni is not None and not p.is_terminated:
+            ni.add_pod(PodInfo(p))
+    out = list(infos.values())
+    for i, ni in enumerate(out):
+        ni.index = i
+    return out

@@ -1,0 +1,45 @@
+"""NodeName: a pod that names a node fits only that node.
+
+Upstream ``plugins/nodename/node_name.go``. (A pod created with ``spec.nodeName`` set never
+reaches the scheduler — the kubelet takes it directly — so this filter matters for explain and
+for profiles that re-run it.)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..framework.interface import ActionType, ClusterEvent, ClusterEventWithHint, NODE, Status
+from . import names
+
+NAME = names.NODE_NAME
+ERR_REASON = "node(s) didn't match the requested node name"
+
+
+def fits(pod: Any, node_info: Any) -> bool:
+    return not pod.spec.node_name or pod.spec.node_name == node_info.name
+
+
+class NodeName:
+    name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return [ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD))]
+
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+        if fits(pod, node_info):
+            return None
+        return Status.unresolvable(ERR_REASON)
+
+    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+        want = pod.spec.node_name
+        if not want:
+            return None
+        codes = np.array([ni.name != want for ni in ctx.infos], dtype=np.int32)
+        return codes, {1: Status.unresolvable(ERR_REASON)}
+
+
+def new(args: Any, handle: Any) -> NodeName:
+    return NodeName()

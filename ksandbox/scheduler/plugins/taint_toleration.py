@@ -1,0 +1,105 @@
+"""TaintToleration: NoSchedule/NoExecute taints filter, PreferNoSchedule taints score.
+
+Upstream ``plugins/tainttoleration/taint_toleration.go``. The filter fails on the first taint
+with effect NoSchedule or NoExecute that no toleration tolerates; the reason is upstream's
+current generic ``node(s) had untolerated taint(s)`` (v1.35), and the status ``detail`` names
+the taint as older releases printed it (``{dedicated: gpu}``) for explain's wide form. The
+score counts PreferNoSchedule taints the pod does not tolerate (only its tolerations with
+effect PreferNoSchedule or empty count), normalized in reverse: fewer is better.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...api.taints import (NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE, find_untolerated_taint,
+                           tolerations_tolerate_taint)
+from ..framework.interface import (MAX_NODE_SCORE, ActionType, ClusterEvent,
+                                   ClusterEventWithHint, NODE, QueueingHint, Status)
+from . import names
+from .helper import default_normalize_score, default_normalize_vec
+
+NAME = names.TAINT_TOLERATION
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+ERR_REASON_NOT_MATCH = "node(s) had untolerated taint(s)"
+_DO_NOT_SCHEDULE = (NO_SCHEDULE, NO_EXECUTE)
+
+
+def untolerated_reason(taint: Any) -> str:
+    """The older per-taint wording: ``node(s) had untolerated taint {key: value}``."""
+    return f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}"
+
+
+def _prefer_no_schedule_tolerations(pod: Any) -> tuple:
+    return tuple(t for t in pod.spec.tolerations
+                 if not t.effect or t.effect == PREFER_NO_SCHEDULE)
+
+
+def count_intolerable_prefer_no_schedule(taints: Any, tolerations: tuple) -> int:
+    return sum(1 for t in taints if t.effect == PREFER_NO_SCHEDULE
+               and not tolerations_tolerate_taint(tolerations, t))
+
+
+class TaintToleration:
+    name = NAME
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return [ClusterEventWithHint(
+            ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT), self._hint)]
+
+    def _hint(self, pod: Any, old: Any, new: Any) -> QueueingHint:
+        """Queue when the node went from untolerated (or absent) to tolerated."""
+        tol = pod.spec.tolerations
+        was = old is None or find_untolerated_taint(old.spec.taints, tol, _DO_NOT_SCHEDULE)
+        now = find_untolerated_taint(new.spec.taints, tol, _DO_NOT_SCHEDULE)
+        return QueueingHint.QUEUE if was and now is None else QueueingHint.QUEUE_SKIP
+
+    # -- Filter --
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+        taint = find_untolerated_taint(node_info.node.spec.taints, pod.spec.tolerations,
+                                       _DO_NOT_SCHEDULE)
+        if taint is None:
+            return None
+        return Status.unresolvable(ERR_REASON_NOT_MATCH, detail=untolerated_reason(taint))
+
+    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+        tol = pod.spec.tolerations
+
+        def compute() -> np.ndarray:
+            out = np.zeros(ctx.n, dtype=np.int32)
+            for i, ni in enumerate(ctx.infos):
+                taints = ni.node.spec.taints
+                if taints and find_untolerated_taint(taints, tol, _DO_NOT_SCHEDULE) is not None:
+                    out[i] = 1
+            return out
+
+        codes = ctx.static((NAME, "filter", tol), compute)
+        return codes, {1: Status.unresolvable(ERR_REASON_NOT_MATCH)}
+
+    # -- PreScore / Score --
+    def pre_score(self, state: Any, pod: Any, nodes: list) -> Status | None:
+        state.write(PRE_SCORE_STATE_KEY, _prefer_no_schedule_tolerations(pod))
+        return None
+
+    def score(self, state: Any, pod: Any, node_info: Any) -> int:
+        tolerations = state.read(PRE_SCORE_STATE_KEY)
+        return count_intolerable_prefer_no_schedule(node_info.node.spec.taints, tolerations)
+
+    def normalize_score(self, state: Any, pod: Any, scores: list[int]) -> None:
+        default_normalize_score(MAX_NODE_SCORE, True, scores)
+
+    def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
+        tolerations = state.read(PRE_SCORE_STATE_KEY)
+        full = ctx.static((NAME, "score", tolerations), lambda: np.array(
+            [count_intolerable_prefer_no_schedule(ni.node.spec.taints, tolerations)
+             for ni in ctx.infos], dtype=np.int64))
+        return full[idx]
+
+    def normalize_vec(self, state: Any, pod: Any, scores: np.ndarray) -> np.ndarray:
+        return default_normalize_vec(MAX_NODE_SCORE, True, scores)
+
+
+def new(args: Any, handle: Any) -> TaintToleration:
+    return TaintToleration()

@@ -1,0 +1,204 @@
+"""What a node's card on the board shows, as a comparable value.
+
+:func:`summarize` reads one node and its pods into a :class:`NodeSummary` — status, roles, key
+labels, taints, conditions, requested vs allocatable, and a :class:`PodMark` per pod (phase,
+DaemonSet / static / placeholder marker, eviction deadline and tolerationSeconds). Summaries
+are frozen and compare by value, so the board redraws a card only when what it shows changed:
+a kubelet heartbeat rewrites the Node object every ten simulated seconds but leaves its summary
+equal. :func:`card_height` says how many lines a card takes at a width without drawing it, so
+the board can lay out 1,000 cards and draw only the visible ones.
+
+No Textual here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..api.core import MIRROR_ANNOTATION
+from ..api.taints import NO_EXECUTE
+from .rows import node_roles
+
+# Labels worth a glance on a card, in this order (the zone and the seeds' hw-type first).
+KEY_LABELS = ("topology.kubernetes.io/zone", "hw-type", "node.kubernetes.io/instance-type",
+              "disktype", "gpu")
+LABEL_SHORT = {"topology.kubernetes.io/zone": "", "node.kubernetes.io/instance-type": ""}
+# Pods that only hold resources for containers the cluster does not manage (seed 001): a
+# pause image, or marked explicitly.
+PLACEHOLDER_ANNOTATION = "ksandbox.dev/placeholder"
+# Conditions that are bad when True (everything but Ready).
+PROBLEM_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable")
+
+# Fixed lines of a card: top border, roles/labels, cpu, memory and pods bars, bottom border.
+FIXED_LINES = 6
+
+
+@attrs.frozen
+class PodMark:
+    namespace: str
+    name: str
+    state: str          # running | pending | failed | terminating | succeeded
+    marker: str         # "" | "ds" | "static" | "placeholder"
+    deadline: float | None = None
+    toleration_seconds: int | None = None
+
+    @property
+    def sort_key(self) -> tuple:
+        # Countdowns first (soonest first), then terminating, then by name.
+        if self.deadline is not None:
+            return (0, self.deadline, self.name)
+        if self.state == "terminating":
+            return (1, 0.0, self.name)
+        return (2, 0.0, self.namespace, self.name)
+
+
+@attrs.frozen
+class NodeSummary:
+    name: str
+    status: str                          # Ready | NotReady | Unknown
+    cordoned: bool
+    roles: str
+    labels: tuple[str, ...]
+    taints: tuple[tuple[str, str, str], ...]   # (text, effect, key)
+    conditions: tuple[str, ...]
+    cpu: tuple[int, int]                 # (requested millicores, allocatable)
+    memory: tuple[int, int]
+    pods_used: tuple[int, int]
+    pods: tuple[PodMark, ...]
+
+    @property
+    def failed(self) -> bool:
+        return self.status != "Ready"
+
+    @property
+    def has_countdown(self) -> bool:
+        return any(p.deadline is not None for p in self.pods)
+
+    @property
+    def state(self) -> str:
+        """The card's look: ``failed`` (NotReady/Unknown), ``cordoned`` or ``ok``."""
+        if self.failed:
+            return "failed"
+        return "cordoned" if self.cordoned else "ok"
+
+
+def pod_marker(pod: Any) -> str:
+    if MIRROR_ANNOTATION in pod.metadata.annotations:
+        return "static"
+    if pod.metadata.annotations.get(PLACEHOLDER_ANNOTATION, "").lower() == "true":
+        return "placeholder"
+    containers = pod.spec.containers
+    if containers and all("/pause" in c.image or c.image.startswith("pause")
+                          for c in containers):
+        return "placeholder"
+    ref = pod.metadata.controller_ref()
+    if ref is not None and ref.kind == "DaemonSet":
+        return "ds"
+    return ""
+
+
+def pod_card_state(pod: Any) -> str:
+    if pod.metadata.deletion_timestamp is not None:
+        return "terminating"
+    phase = pod.status.phase or "Pending"
+    if phase == "Running":
+        return "running"
+    if phase == "Succeeded":
+        return "succeeded"
+    if phase == "Failed":
+        return "failed"
+    return "pending"
+
+
+def toleration_seconds_for(pod: Any, taints: Any) -> int | None:
+    """The tolerationSeconds that sets the pod's eviction deadline: the smallest among its
+    tolerations of the node's NoExecute taints (pkg/controller/tainteviction getMinTolerationTime)."""
+    best: int | None = None
+    for taint in taints:
+        if taint.effect != NO_EXECUTE:
+            continue
+        for tol in pod.spec.tolerations:
+            if tol.toleration_seconds is not None and tol.tolerates(taint):
+                if best is None or tol.toleration_seconds < best:
+                    best = tol.toleration_seconds
+    return best
+
+
+def summarize(session: Any, node: Any) -> NodeSummary:
+    store = session.store
+    labels = node.metadata.labels
+    shown = []
+    for key in KEY_LABELS:
+        if key in labels:
+            value = labels[key]
+            prefix = LABEL_SHORT.get(key, f"{key}=")
+            shown.append(f"{prefix}{value}" if value else key)
+    taints = tuple((t.to_string(), t.effect, t.key) for t in node.spec.taints)
+    conditions = []
+    ready = node.status.condition("Ready")
+    if ready is not None and ready.status != "True" and ready.reason:
+        conditions.append(ready.reason)
+    for name in PROBLEM_CONDITIONS:
+        c = node.status.condition(name)
+        if c is not None and c.status == "True":
+            conditions.append(name)
+    has_no_execute = any(t.effect == NO_EXECUTE for t in node.spec.taints)
+    alloc = node.allocatable_amounts
+    cpu = mem = count = 0
+    marks = []
+    for pod in store.pods_on_node(node.name):
+        if pod.is_terminated:
+            state = pod_card_state(pod)
+            marks.append(PodMark(pod.metadata.namespace, pod.metadata.name, state,
+                                 pod_marker(pod)))
+            continue
+        count += 1
+        req = pod.spec.requests
+        cpu += req.get("cpu", 0)
+        mem += req.get("memory", 0)
+        deadline = secs = None
+        if has_no_execute:
+            deadline = session.eviction_deadline(pod)
+            if deadline is not None:
+                secs = toleration_seconds_for(pod, node.spec.taints)
+        marks.append(PodMark(pod.metadata.namespace, pod.metadata.name, pod_card_state(pod),
+                             pod_marker(pod), deadline, secs))
+    marks.sort(key=lambda m: m.sort_key)
+    return NodeSummary(
+        name=node.name, status={"True": "Ready", "False": "NotReady"}.get(node.ready, "Unknown"),
+        cordoned=bool(node.spec.unschedulable), roles=node_roles(node), labels=tuple(shown),
+        taints=taints, conditions=tuple(conditions), cpu=(cpu, alloc.get("cpu", 0)),
+        memory=(mem, alloc.get("memory", 0)), pods_used=(count, alloc.get("pods", 0)),
+        pods=tuple(marks))
+
+
+def chip_lines(taints: tuple[tuple[str, str, str], ...], inner: int) -> int:
+    """Lines the taint chips take when wrapped into ``inner`` cells (one space between)."""
+    if not taints:
+        return 0
+    lines, used = 1, 0
+    for text, _effect, _key in taints:
+        w = min(len(text), inner)
+        if used and used + 1 + w > inner:
+            lines += 1
+            used = w
+        else:
+            used = w if not used else used + 1 + w
+    return lines
+
+
+def shown_pods(summary: NodeSummary, max_pods: int) -> tuple[int, int]:
+    """(pod lines drawn, pods left out). A "+N more" line replaces the last one when needed."""
+    n = len(summary.pods)
+    if n <= max_pods:
+        return n, 0
+    return max_pods - 1, n - (max_pods - 1)
+
+
+def card_height(summary: NodeSummary, width: int, max_pods: int) -> int:
+    inner = max(1, width - 4)
+    shown, more = shown_pods(summary, max_pods)
+    return (FIXED_LINES + chip_lines(summary.taints, inner) + (1 if summary.conditions else 0)
+            + max(1, shown + (1 if more else 0)))
