@@ -11,6 +11,7 @@ Nothing here draws or prints: presenters live in ``ksandbox.views``, the UI in `
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -30,6 +31,7 @@ from .sim.rand import SimRandom
 # that a silent node is still noticed; components can ask for longer with busy_until().
 QUIET_SECONDS = 60.0
 DEFAULT_LIMIT = 3600.0
+CHANGE_LOG_SIZE = 50_000
 # Namespaces every cluster starts with.
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 
@@ -67,6 +69,9 @@ class Session:
         self.store = Store(lambda: self.clock.now, self.rand.child("apiserver"))
         self.cp = ControlPlane(self.store, self.clock, self.rand, list(configs))
         self.history: list[Step] = []
+        # (resourceVersion, kind, namespace, name) of recent writes, for changes_since().
+        self._changes: deque[tuple[int, str, str, str]] = deque(maxlen=CHANGE_LOG_SIZE)
+        self.store.subscribe(None, self._note_change)
         self.components = build_components(self.cp)
         for c in self.components:
             self.cp.components[c.name] = c
@@ -216,6 +221,32 @@ class Session:
         return other
 
     # -- reading ----------------------------------------------------------------------------
+    def _note_change(self, ev: Any) -> None:
+        meta = ev.obj.metadata
+        self._changes.append((self.store.resource_version, ev.obj.kind, meta.namespace,
+                              meta.name))
+
+    @property
+    def resource_version(self) -> int:
+        return self.store.resource_version
+
+    def changes_since(self, resource_version: int) -> set[tuple[str, str, str]] | None:
+        """(kind, namespace, name) of every object written after ``resource_version``.
+
+        None when the log no longer reaches back that far: the caller should redraw all.
+        """
+        log = self._changes
+        if resource_version >= self.store.resource_version:
+            return set()
+        if not log or log[0][0] > resource_version + 1:
+            return None
+        out: set[tuple[str, str, str]] = set()
+        for rv, kind, ns, name in reversed(log):
+            if rv <= resource_version:
+                break
+            out.add((kind, ns, name))
+        return out
+
     def view(self) -> dict:
         """The state as ``ksandbox sim -o json`` prints it (DESIGN.md §3)."""
         from .views.state import state_dict

@@ -193,3 +193,13 @@ def test_session_replay_gives_the_same_state():
     s = Session.from_text(NODES + "---\n" + POD)
     s.run_until(100)
     assert s.replay(until=100).view() == s.view()
+
+
+def test_session_reports_changes_since_a_resource_version():
+    s = Session.from_text(NODES)
+    rv = s.resource_version
+    assert s.changes_since(rv) == set()
+    node = s.store.get("Node", "node-1")
+    s.store.update(attrs.evolve(node, spec=attrs.evolve(node.spec, unschedulable=True)))
+    assert ("Node", "", "node-1") in s.changes_since(rv)
+    assert s.changes_since(-10_000_000) is None or isinstance(s.changes_since(0), set)
