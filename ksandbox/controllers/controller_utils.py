@@ -1,0 +1,325 @@
+"""What the workload controllers share: a work queue on the simulated clock, a watch-fed index of
+objects by their controller, pod readiness and availability, generated names, the template hash,
+and the required-node-affinity match a DaemonSet needs.
+
+The counterpart of upstream ``pkg/controller/controller_utils.go`` (plus the small pieces of
+client-go's workqueue, apimachinery's name generator and ``intstr`` the controllers lean on).
+Ported in our own words, not copied.
+
+Not here: any controller's business logic (``replicaset.py``, ``deployment.py``, ...), and the
+scheduler's NodeAffinity plugin (the scheduler package may not be imported from controllers, so
+the DaemonSet's small "does this node match" check lives here).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Callable, Hashable
+
+from ..api.codec import encode
+from ..api.core import FAILED, SUCCEEDED
+from ..apiserver.store import DELETED, WatchEvent
+from ..sim.clock import PRIORITY_CONTROLLER, Clock, Timer
+
+# apimachinery pkg/util/rand: the alphabet of generated names and of SafeEncodeString.
+_ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"
+# apiserver pkg/storage/names: a generated name is at most 63 characters, 5 of them random.
+MAX_NAME_LENGTH = 63
+RANDOM_LENGTH = 5
+MAX_GENERATED_NAME_LENGTH = MAX_NAME_LENGTH - RANDOM_LENGTH
+# pkg/apis/core: the Ready pod condition.
+POD_READY = "Ready"
+# apimachinery pkg/apis/meta/v1: the field path node affinity's matchFields can name.
+OBJECT_NAME_FIELD = "metadata.name"
+# A controller that keeps finding work at one instant is stopped from spinning the clock forever:
+# past this many drains at the same simulated second, the next drain is pushed one second on.
+_MAX_DRAINS_PER_INSTANT = 10_000
+
+
+# -- the work queue ------------------------------------------------------------------------------
+
+
+class WorkQueue:
+    """client-go's workqueue on the simulated clock: keys are deduplicated while they wait, and
+    the queue drains at the current instant (priority PRIORITY_CONTROLLER) after the watch
+    handler that added them has returned. Keys added while draining wait for the next drain,
+    which is scheduled at the same instant, so a controller reacting to its own writes settles
+    within one simulated second, as a real one does within milliseconds.
+    """
+
+    def __init__(self, clock: Clock, sync: Callable[[Any], None], label: str) -> None:
+        self._clock = clock
+        self._sync = sync
+        self._label = label
+        self._pending: dict[Hashable, None] = {}
+        self._timer: Timer | None = None
+        self._delayed: dict[Hashable, Timer] = {}
+        self._instant = -1.0
+        self._drains = 0
+
+    def add(self, key: Hashable) -> None:
+        if key in self._pending:
+            return
+        self._pending[key] = None
+        if self._timer is None:
+            when = self._clock.now
+            if when == self._instant and self._drains >= _MAX_DRAINS_PER_INSTANT:
+                when += 1.0
+            self._timer = self._clock.call_at(when, self._drain, PRIORITY_CONTROLLER,
+                                              self._label)
+
+    def add_after(self, key: Hashable, delay: float, background: bool = False) -> None:
+        """Add ``key`` after ``delay`` seconds (the earliest request wins)."""
+        when = self._clock.now + max(0.0, delay)
+        old = self._delayed.get(key)
+        if old is not None and not old.cancelled and not old.done:
+            if old.when <= when:
+                return
+            old.cancel()
+
+        def fire() -> None:
+            self._delayed.pop(key, None)
+            self.add(key)
+
+        self._delayed[key] = self._clock.call_at(when, fire, PRIORITY_CONTROLLER,
+                                                 f"{self._label} {key}", background)
+
+    def _drain(self) -> None:
+        self._timer = None
+        now = self._clock.now
+        if now != self._instant:
+            self._instant, self._drains = now, 0
+        self._drains += 1
+        keys = list(self._pending)
+        self._pending.clear()
+        for key in keys:
+            self._sync(key)
+
+
+# -- an index of objects by their controller -----------------------------------------------------
+
+
+class OwnerIndex:
+    """Objects of one kind grouped by the uid of their controller of ``owner_kind``, fed by the
+    store's watch (so a sync never lists the store), plus the orphans (no controller at all) by
+    namespace, which the owner may adopt.
+
+    ``on_change(namespace, owner_name_or_None, event)`` is called after the index has been
+    updated, once for the old controller and once for the new one when they differ; owner name
+    None means an orphan changed. Handlers only enqueue keys.
+    """
+
+    def __init__(self, owner_kind: str,
+                 on_change: Callable[[str, str | None, WatchEvent], None]) -> None:
+        self.owner_kind = owner_kind
+        self._on_change = on_change
+        self.by_owner: dict[str, dict[str, Any]] = {}
+        self.orphans: dict[str, dict[str, Any]] = {}
+
+    def owned(self, uid: str) -> dict[str, Any]:
+        """name → object for every object whose controller has this uid (do not mutate)."""
+        return self.by_owner.get(uid, _NONE)
+
+    def handle(self, ev: WatchEvent) -> None:
+        meta = ev.obj.metadata
+        ns, name = meta.namespace, meta.name
+        old_ref = _ref_of(ev.old, self.owner_kind) if ev.old is not None else _NOT_INDEXED
+        new_ref = _ref_of(ev.obj, self.owner_kind) if ev.type != DELETED else _NOT_INDEXED
+        old_slot, new_slot = _slot(old_ref), _slot(new_ref)
+        if old_slot != new_slot:
+            self._remove(old_slot, ns, name)
+            if old_ref is not _NOT_INDEXED:
+                self._on_change(ns, old_ref.name if old_ref is not None else None, ev)
+        if new_ref is not _NOT_INDEXED:
+            self._insert(new_slot, ns, name, ev.obj)
+            self._on_change(ns, new_ref.name if new_ref is not None else None, ev)
+
+    def _remove(self, uid: Any, ns: str, name: str) -> None:
+        if uid is _NOT_INDEXED:
+            return
+        table = self.orphans.get(ns) if uid is None else self.by_owner.get(uid)
+        if table is not None:
+            table.pop(name, None)
+            if not table:
+                (self.orphans if uid is None else self.by_owner).pop(ns if uid is None else uid)
+
+    def _insert(self, uid: Any, ns: str, name: str, obj: Any) -> None:
+        if uid is _NOT_INDEXED:
+            return
+        if uid is None:
+            self.orphans.setdefault(ns, {})[name] = obj
+        else:
+            self.by_owner.setdefault(uid, {})[name] = obj
+
+
+_NONE: dict = {}
+_NOT_INDEXED = object()
+
+
+def _slot(ref: Any) -> Any:
+    return ref if ref is None or ref is _NOT_INDEXED else ref.uid
+
+
+def _ref_of(obj: Any, owner_kind: str) -> Any:
+    """The controller ref if it is of ``owner_kind``; None for an orphan; _NOT_INDEXED when some
+    other kind controls the object (a Node for mirror pods, a Job, ...)."""
+    for ref in obj.metadata.owner_references:
+        if ref.controller:
+            return ref if ref.kind == owner_kind else _NOT_INDEXED
+    return None
+
+
+# -- pods ----------------------------------------------------------------------------------------
+
+
+def pod_active(pod: Any) -> bool:
+    """IsPodActive: not Succeeded, not Failed, not being deleted."""
+    return pod.metadata.deletion_timestamp is None and pod.status.phase not in (SUCCEEDED, FAILED)
+
+
+def pod_ready(pod: Any) -> bool:
+    """podutil.IsPodReady: the Ready condition is True."""
+    for c in pod.status.conditions:
+        if c.type == POD_READY:
+            return c.status == "True"
+    return False
+
+
+def ready_since(pod: Any) -> float | None:
+    """When the Ready condition last became True (None when not ready or unknown)."""
+    for c in pod.status.conditions:
+        if c.type == POD_READY:
+            if c.status == "True" and isinstance(c.last_transition_time, (int, float)):
+                return float(c.last_transition_time)
+            return None
+    return None
+
+
+def pod_available(pod: Any, min_ready_seconds: int, now: float) -> bool:
+    """podutil.IsPodAvailable: ready, and ready for at least minReadySeconds.
+
+    Upstream requires the deadline to be strictly before now; on a simulated clock that would
+    make a re-check scheduled exactly at the deadline miss it, so the deadline itself counts.
+    """
+    if not pod_ready(pod):
+        return False
+    if not min_ready_seconds:
+        return True
+    since = ready_since(pod)
+    return since is not None and since + min_ready_seconds <= now
+
+
+def available_at(pod: Any, min_ready_seconds: int) -> float | None:
+    """When a ready pod becomes available (None when it is not ready)."""
+    since = ready_since(pod)
+    return None if since is None else since + min_ready_seconds
+
+
+# -- names and hashes ----------------------------------------------------------------------------
+
+
+def generate_name(base: str, rand: Any) -> str:
+    """apiserver's SimpleNameGenerator: ``base`` (cut to 58 characters) plus 5 random ones."""
+    if len(base) > MAX_GENERATED_NAME_LENGTH:
+        base = base[:MAX_GENERATED_NAME_LENGTH]
+    return base + rand.name_suffix(RANDOM_LENGTH)
+
+
+def safe_encode_string(s: str) -> str:
+    """apimachinery rand.SafeEncodeString: each byte mapped into the vowel-free alphabet."""
+    return "".join(_ALPHANUMS[b % len(_ALPHANUMS)] for b in s.encode())
+
+
+def fnv32a(data: bytes) -> int:
+    """The 32-bit FNV-1a hash (Go's hash/fnv New32a)."""
+    h = 0x811C9DC5
+    for b in data:
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def template_key(template: Any, drop_label: str = "") -> str:
+    """The canonical encoded form of a pod template (sorted JSON), without one label."""
+    data = encode(template)
+    if drop_label:
+        labels = (data.get("metadata") or {}).get("labels")
+        if labels and drop_label in labels:
+            labels = {k: v for k, v in labels.items() if k != drop_label}
+            meta = {k: v for k, v in data["metadata"].items() if k != "labels"}
+            if labels:
+                meta["labels"] = labels
+            data = dict(data, metadata=meta)
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def compute_hash(template: Any, collision_count: int | None = None) -> str:
+    """controller.ComputeHash: FNV-32a of the template (plus the collision count, as a 4-byte
+    little-endian integer), its decimal digits safe-encoded — ``7d9c8f6b5c``-style. Upstream
+    hashes Go's spew dump of the struct; we hash the sorted JSON, so values differ from a real
+    cluster's but are stable and in the same alphabet."""
+    data = template_key(template).encode()
+    if collision_count:
+        data += int(collision_count).to_bytes(4, "little", signed=False)
+    return safe_encode_string(str(fnv32a(data)))
+
+
+# -- numbers -------------------------------------------------------------------------------------
+
+
+def scaled_value(value: Any, total: int, round_up: bool) -> int:
+    """intstr.GetScaledValueFromIntOrPercent: an int as is, ``"25%"`` of ``total`` rounded up
+    or down."""
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value
+    text = str(value).strip()
+    if text.endswith("%"):
+        pct = int(text[:-1])
+        exact = pct * total
+        return -(-exact // 100) if round_up else exact // 100
+    return int(text)
+
+
+def log2_rank(duration: float) -> int:
+    """The logarithmic bucket upstream compares ages in (log2 of nanoseconds; -1 if none)."""
+    if duration <= 0:
+        return -1
+    return int(math.log2(duration * 1e9))
+
+
+# -- node affinity (the subset a DaemonSet needs) ------------------------------------------------
+
+
+def node_matches_pod_affinity(spec: Any, node: Any) -> bool:
+    """nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): the pod's nodeSelector and every
+    required node-affinity term set (terms ORed, requirements ANDed; matchFields may name
+    ``metadata.name``)."""
+    labels = node.metadata.labels
+    for k, v in spec.node_selector.items():
+        if labels.get(k) != v:
+            return False
+    aff = spec.affinity
+    na = aff.node_affinity if aff is not None else None
+    req = na.required if na is not None else None
+    if req is None:
+        return True
+    return any(_term_matches(t, node) for t in req.node_selector_terms)
+
+
+def _term_matches(term: Any, node: Any) -> bool:
+    from ..api.selectors import requirement_matches
+
+    if not term.match_expressions and not term.match_fields:
+        return False  # an empty term selects nothing
+    labels = node.metadata.labels
+    for r in term.match_expressions:
+        if not requirement_matches(r.operator, r.key, r.values, labels):
+            return False
+    for r in term.match_fields:
+        if r.key != OBJECT_NAME_FIELD or r.operator not in ("In", "NotIn") or len(r.values) != 1:
+            return False
+        if not requirement_matches(r.operator, r.key, r.values, {OBJECT_NAME_FIELD: node.name}):
+            return False
+    return True

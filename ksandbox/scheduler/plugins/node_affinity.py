@@ -1,0 +1,228 @@
+"""NodeAffinity: nodeSelector and required node affinity filter; preferred terms score.
+
+Upstream ``plugins/nodeaffinity/node_affinity.go`` and component-helpers'
+``scheduling/corev1/nodeaffinity``: the pod's ``nodeSelector`` (every label equal) AND its
+required terms (ORed; within a term every expression and field ANDed; an empty term selects
+nothing; a term that does not parse selects nothing). ``matchFields`` knows ``metadata.name``
+with In/NotIn and one value. PreFilter narrows the nodes to those named by ``metadata.name``
+In-fields when every term has one. The score sums the weights of matching preferred terms,
+normalized so the best node gets 100. ``addedAffinity`` (plugin args) applies to every pod.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...api.selectors import (DOES_NOT_EXIST, EXISTS, GT, IN, LT, NOT_IN, parse_int64,
+                              requirement_matches)
+from ...api.validation import is_qualified_name, is_valid_label_value
+from ..framework.interface import (MAX_NODE_SCORE, ActionType, ClusterEvent,
+                                   ClusterEventWithHint, NODE, PreFilterResult, QueueingHint,
+                                   Status)
+from . import names
+from .helper import default_normalize_score, default_normalize_vec
+
+NAME = names.NODE_AFFINITY
+PRE_FILTER_STATE_KEY = "PreFilter" + NAME
+PRE_SCORE_STATE_KEY = "PreScore" + NAME
+ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
+ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity"
+ERR_REASON_CONFLICT = "pod affinity terms conflict"
+OBJECT_NAME_FIELD = "metadata.name"
+
+
+# -- node selector terms (component-helpers nodeaffinity) --------------------------------------
+
+def _requirement_ok(r: Any) -> bool:
+    """Whether NewRequirement would accept a matchExpressions entry."""
+    if is_qualified_name(r.key):
+        return False
+    op, vals = r.operator, r.values
+    if op in (IN, NOT_IN):
+        if not vals:
+            return False
+    elif op in (EXISTS, DOES_NOT_EXIST):
+        if vals:
+            return False
+    elif op in (GT, LT):
+        if len(vals) != 1 or parse_int64(vals[0]) is None:
+            return False
+    else:
+        return False
+    return all(not is_valid_label_value(v) for v in vals)
+
+
+def term_is_empty(term: Any) -> bool:
+    return not term.match_expressions and not term.match_fields
+
+
+def term_matches(term: Any, node: Any) -> bool:
+    """One NodeSelectorTerm against a node (an unparsable term matches nothing)."""
+    labels = node.metadata.labels
+    for r in term.match_expressions:
+        if not _requirement_ok(r):
+            return False
+    for r in term.match_fields:
+        if r.operator not in (IN, NOT_IN) or len(r.values) != 1:
+            return False
+    for r in term.match_expressions:
+        if not requirement_matches(r.operator, r.key, r.values, labels):
+            return False
+    for r in term.match_fields:
+        have = node.metadata.name if r.key == OBJECT_NAME_FIELD else ""
+        if (have == r.values[0]) != (r.operator == IN):
+            return False
+    return True
+
+
+def node_selector_matches(selector: Any, node: Any) -> bool:
+    """A NodeSelector: any non-empty term matches (no terms: nothing matches)."""
+    for term in selector.node_selector_terms:
+        if not term_is_empty(term) and term_matches(term, node):
+            return True
+    return False
+
+
+def required_node_affinity_matches(pod: Any, node: Any) -> bool:
+    """GetRequiredNodeAffinity(pod).Match(node): nodeSelector AND required affinity."""
+    labels = node.metadata.labels
+    for k, v in pod.spec.node_selector.items():
+        if labels.get(k) != v:
+            return False
+    aff = pod.spec.affinity
+    req = aff.node_affinity.required if aff is not None and aff.node_affinity is not None else None
+    if req is not None:
+        return node_selector_matches(req, node)
+    return True
+
+
+def preferred_score(terms: Any, node: Any) -> int:
+    """PreferredSchedulingTerms.Score: the sum of the weights of the terms that match."""
+    total = 0
+    for t in terms:
+        if t.weight == 0 or term_is_empty(t.preference):
+            continue
+        if term_matches(t.preference, node):
+            total += t.weight
+    return total
+
+
+def _required(pod: Any) -> Any:
+    aff = pod.spec.affinity
+    if aff is None or aff.node_affinity is None:
+        return None
+    return aff.node_affinity.required
+
+
+def _preferred(pod: Any) -> tuple:
+    aff = pod.spec.affinity
+    if aff is None or aff.node_affinity is None:
+        return ()
+    return aff.node_affinity.preferred
+
+
+class NodeAffinity:
+    name = NAME
+
+    def __init__(self, added_required: Any = None, added_preferred: tuple = ()) -> None:
+        self.added_required = added_required
+        self.added_preferred = added_preferred
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return [ClusterEventWithHint(
+            ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL), self._hint)]
+
+    def _hint(self, pod: Any, old: Any, new: Any) -> QueueingHint:
+        if self.added_required is not None and not node_selector_matches(self.added_required, new):
+            return QueueingHint.QUEUE_SKIP
+        if not required_node_affinity_matches(pod, new):
+            return QueueingHint.QUEUE_SKIP
+        if old is not None and required_node_affinity_matches(pod, old) and (
+                self.added_required is None or node_selector_matches(self.added_required, old)):
+            return QueueingHint.QUEUE_SKIP
+        return QueueingHint.QUEUE
+
+    # -- PreFilter / Filter --
+    def pre_filter(self, state: Any, pod: Any, nodes: list):
+        req = _required(pod)
+        if req is None and self.added_required is None and not pod.spec.node_selector:
+            return None, Status.skip()
+        if req is None or self.added_required is not None:
+            return None, None
+        node_names: set[str] | None = None
+        for term in req.node_selector_terms:
+            term_names: set[str] | None = None
+            for r in term.match_fields:
+                if r.key == OBJECT_NAME_FIELD and r.operator == IN:
+                    s = set(r.values)
+                    term_names = s if term_names is None else term_names & s
+            if term_names is None:
+                return None, None  # a term without a name restriction: every node may do
+            node_names = term_names if node_names is None else node_names | term_names
+        if node_names is not None and not node_names:
+            return None, Status.unresolvable(ERR_REASON_CONFLICT)
+        if node_names:
+            return PreFilterResult(node_names), None
+        return None, None
+
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+        node = node_info.node
+        if self.added_required is not None and not node_selector_matches(self.added_required,
+                                                                         node):
+            return Status.unresolvable(ERR_REASON_ENFORCED)
+        if not required_node_affinity_matches(pod, node):
+            return Status.unresolvable(ERR_REASON_POD)
+        return None
+
+    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+        key = (NAME, "filter", pod.spec.node_selector, _required(pod))
+
+        def compute() -> np.ndarray:
+            out = np.zeros(ctx.n, dtype=np.int32)
+            for i, ni in enumerate(ctx.infos):
+                st = self.filter(state, pod, ni)
+                if st is not None:
+                    out[i] = 1 if st.reasons[0] == ERR_REASON_ENFORCED else 2
+            return out
+
+        codes = ctx.static(key, compute)
+        return codes, {1: Status.unresolvable(ERR_REASON_ENFORCED),
+                       2: Status.unresolvable(ERR_REASON_POD)}
+
+    # -- PreScore / Score --
+    def pre_score(self, state: Any, pod: Any, nodes: list) -> Status | None:
+        preferred = _preferred(pod)
+        if not preferred and not self.added_preferred:
+            return Status.skip()
+        state.write(PRE_SCORE_STATE_KEY, preferred)
+        return None
+
+    def score(self, state: Any, pod: Any, node_info: Any) -> int:
+        count = preferred_score(self.added_preferred, node_info.node) if self.added_preferred else 0
+        return count + preferred_score(state.read(PRE_SCORE_STATE_KEY), node_info.node)
+
+    def normalize_score(self, state: Any, pod: Any, scores: list[int]) -> None:
+        default_normalize_score(MAX_NODE_SCORE, False, scores)
+
+    def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
+        preferred = state.read(PRE_SCORE_STATE_KEY)
+        full = ctx.static((NAME, "score", preferred), lambda: np.array(
+            [self.score(state, pod, ni) for ni in ctx.infos], dtype=np.int64))
+        return full[idx]
+
+    def normalize_vec(self, state: Any, pod: Any, scores: np.ndarray) -> np.ndarray:
+        return default_normalize_vec(MAX_NODE_SCORE, False, scores)
+
+
+def new(args: Any, handle: Any) -> NodeAffinity:
+    """NodeAffinityArgs: ``addedAffinity`` (a NodeAffinity applied to every pod)."""
+    added = (args or {}).get("addedAffinity")
+    if not added:
+        return NodeAffinity()
+    from ...api.codec import decode
+    from ...api.core import NodeAffinity as NodeAffinityType
+
+    na = decode(NodeAffinityType, added, "addedAffinity")
+    return NodeAffinity(na.required, na.preferred)
