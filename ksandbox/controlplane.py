@@ -48,4 +48,22 @@ def build_components(cp: ControlPlane) -> list[Any]:
     """Every component of a sandbox, in start order (controllers, scheduler, kubelets)."""
     components: list[Any] = []
     # -- components register below, one line each -------------------------------------------
+    from .controllers import daemonset, deployment, hpa, metrics, replicaset, replicationcontroller
+    components.append(metrics.Metrics())
+    components.append(replicaset.ReplicaSetController())
+    components.append(replicationcontroller.ReplicationControllerController())
+    components.append(deployment.DeploymentController())
+    components.append(daemonset.DaemonSetController())
+    components.append(hpa.HorizontalPodAutoscalerController())
+    from .controllers import disruption, nodelifecycle, podgc, tainteviction
+    components.append(nodelifecycle.NodeLifecycleController())
+    components.append(tainteviction.TaintEvictionController())
+    components.append(podgc.PodGCController())
+    components.append(disruption.DisruptionController())
+    from .commands.drain_run import DrainRunner
+    components.append(DrainRunner())
+    from .scheduler import Scheduler
+    components.append(Scheduler())
+    from .kubelet.manager import KubeletManager
+    components.append(KubeletManager())  # kubelets last: they act on what controllers decided
     return components

@@ -1,0 +1,155 @@
+"""The command language: one line of kubectl (or a sandbox verb) in, kubectl's output out.
+
+``parse(text)`` turns a line — ``kubectl taint nodes node-1 k=v:NoSchedule``, with or without
+the leading ``kubectl`` (or ``k``), or ``ksandbox fail node node-2`` — into a frozen command
+object, or raises :class:`CommandError` with kubectl's words (scripts are checked with it
+before they run). ``execute(session, text, stdin)`` parses and runs it against the session's
+store and returns a :class:`~ksandbox.session.CommandResult`:
+
+* ``output`` — what kubectl writes to stdout, lines ending in ``\\n``; also kubectl's stderr
+  notices that do not mean failure (``No resources found in default namespace.``, deprecation
+  and force-deletion warnings), so that ``error`` is empty exactly when the command worked;
+* ``error`` — what kubectl writes to stderr on failure: ``error: <message>`` (plus hint lines
+  such as ``See 'kubectl taint -h' for help and examples``) for client-side errors, or the API
+  server's own ``Error from server (NotFound): ...`` / ``The Pod "x" is invalid: ...``.
+
+``execute`` never raises: an unexpected exception is reported as ``error: internal: ...``.
+A failed command changes nothing (every verb checks all its objects before writing).
+
+One module per verb group: ``apply`` (apply, create), ``delete``, ``run``, ``label``,
+``taint``, ``cordon`` (cordon, uncordon), ``drain`` (flags only; the run is ``drain_run``),
+``scale`` (scale, autoscale), ``get``, ``describe``, ``sandbox`` (the ``ksandbox`` verbs).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
+from . import apply, cordon, delete, describe, drain, get, label, run, sandbox, scale, taint
+from .parse import tokenize
+
+__all__ = ["execute", "parse", "CommandError", "VERBS"]
+
+# verb -> (parse(tokens) -> command, run(session, command, stdin) -> output)
+VERBS: dict[str, tuple[Callable[[list[str]], Any], Callable[..., Any]]] = {
+    "apply": (apply.parse, apply.run),
+    "create": (lambda t: apply.parse(t, create=True), apply.run),
+    "delete": (delete.parse, delete.run),
+    "run": (run.parse, run.run),
+    "label": (label.parse, label.run),
+    "taint": (taint.parse, taint.run),
+    "cordon": (cordon.parse, cordon.run),
+    "uncordon": (lambda t: cordon.parse(t, cordon=False), cordon.run),
+    "drain": (drain.parse, drain.run),
+    "scale": (scale.parse_scale, scale.run_scale),
+    "autoscale": (scale.parse_autoscale, scale.run_autoscale),
+    "get": (get.parse_get, get.run_get),
+    "describe": (describe.parse, describe.run),
+}
+_RUNNERS: dict[type, Callable[..., Any]] = {
+    apply.ApplyCommand: apply.run, delete.DeleteCommand: delete.run, run.RunCommand: run.run,
+    label.LabelCommand: label.run, taint.TaintCommand: taint.run,
+    cordon.CordonCommand: cordon.run, drain.DrainCommand: drain.run,
+    scale.ScaleCommand: scale.run_scale, scale.AutoscaleCommand: scale.run_autoscale,
+    get.GetCommand: get.run_get, describe.DescribeCommand: describe.run,
+    sandbox.NodeFault: sandbox.run, sandbox.NodePressure: sandbox.run,
+    sandbox.AddNode: sandbox.run, sandbox.SetLoad: sandbox.run,
+}
+# kubectl verbs the sandbox does not model: a clearer answer than "unknown command".
+UNSUPPORTED = ("annotate", "api-resources", "api-versions", "attach", "auth", "certificate",
+               "cluster-info", "completion", "config", "cp", "debug", "diff", "edit", "events",
+               "exec", "explain", "expose", "kustomize", "logs", "patch", "plugin",
+               "port-forward", "proxy", "replace", "rollout", "set", "top", "version", "wait")
+
+
+def _levenshtein(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+def _unknown(verb: str) -> CommandError:
+    """cobra's unknown-command error, with its "Did you mean this?" suggestions (distance 2,
+    or a prefix; ``rm`` suggests ``delete`` as kubectl's SuggestFor does)."""
+    names = sorted(VERBS)
+    hits = [n for n in names if _levenshtein(verb.lower(), n) <= 2
+            or n.startswith(verb.lower())]
+    if verb == "rm":
+        hits = ["delete"]
+    text = f'unknown command "{verb}" for "kubectl"'
+    if hits:
+        text += "\n\nDid you mean this?" + "".join(f"\n\t{h}" for h in hits)
+    return CommandError(text)
+
+
+def _hoist_global_flags(tokens: list[str]) -> list[str]:
+    """``kubectl -n ns get pods``: kubectl's persistent ``-n`` may come before the verb."""
+    moved: list[str] = []
+    while tokens and tokens[0].startswith("-"):
+        tok = tokens.pop(0)
+        if tok in ("-n", "--namespace"):
+            if not tokens:
+                raise CommandError(f"flag needs an argument: {tok}")
+            moved += [tok, tokens.pop(0)]
+        elif tok.startswith(("--namespace=", "-n")):
+            moved.append(tok)
+        else:
+            raise CommandError(f"unknown flag: {tok}")
+    return tokens[:1] + moved + tokens[1:] if tokens else moved
+
+
+def parse(text: str) -> Any:
+    """A frozen command object for one line, or :class:`CommandError`."""
+    tokens = tokenize(text)
+    if tokens and tokens[0] == "ksandbox":
+        return sandbox.parse(tokens[1:])
+    if tokens and tokens[0] in ("kubectl", "k"):
+        tokens = tokens[1:]
+    tokens = _hoist_global_flags(tokens)
+    if not tokens or tokens[0].startswith("-"):
+        raise CommandError("a command is required, e.g. \"kubectl get pods\"; verbs: "
+                           + ", ".join(sorted(VERBS)))
+    verb = tokens[0]
+    if verb in VERBS:
+        return VERBS[verb][0](tokens[1:])
+    if verb in UNSUPPORTED:
+        raise CommandError(f'"kubectl {verb}" is not supported by ksandbox; the verbs are: '
+                           + ", ".join(sorted(VERBS)))
+    raise _unknown(verb)
+
+
+def format_error(exc: BaseException) -> str:
+    """The stderr text kubectl would print for ``exc``."""
+    if isinstance(exc, CommandError):
+        text = getattr(exc, "preamble", "") + f"error: {exc.message.rstrip()}\n"
+        if exc.hint:
+            text += exc.hint.rstrip("\n") + "\n"
+        return text
+    if isinstance(exc, (ApiError, ValidationError)):
+        return f"{exc}\n"
+    if isinstance(exc, KsandboxError):
+        return f"error: {exc}\n"
+    return f"error: internal: {type(exc).__name__}: {exc}\n"
+
+
+def execute(session: Any, text: str, stdin: str | None = None) -> Any:
+    """Run one command line now; never raises (see the module docstring)."""
+    from ..session import CommandResult
+
+    try:
+        cmd = parse(text)
+        result = _RUNNERS[type(cmd)](session, cmd, stdin)
+    except Exception as exc:  # noqa: BLE001 - every failure becomes kubectl-style text
+        return CommandResult(text, "", format_error(exc))
+    if isinstance(result, str):
+        return CommandResult(text, result, "")
+    if isinstance(result, tuple):
+        return CommandResult(text, result[0], result[1])
+    return attrs.evolve(result, command=text)

@@ -107,13 +107,20 @@ class OwnerIndex:
 
     ``on_change(namespace, owner_name_or_None, event)`` is called after the index has been
     updated, once for the old controller and once for the new one when they differ; owner name
-    None means an orphan changed. Handlers only enqueue keys.
+    None means an orphan changed. ``account(uid, obj, +1 | -1)``, if given, hears every object
+    entering or leaving an owner's set (an update is a leave then an enter), for controllers
+    that keep running counts. Orphans are only kept when ``track_orphans`` (one index per kind
+    is enough; other controllers ask that one). Handlers only enqueue keys.
     """
 
     def __init__(self, owner_kind: str,
-                 on_change: Callable[[str, str | None, WatchEvent], None]) -> None:
+                 on_change: Callable[[str, str | None, WatchEvent], None],
+                 account: Callable[[str, Any, int], None] | None = None,
+                 track_orphans: bool = False) -> None:
         self.owner_kind = owner_kind
         self._on_change = on_change
+        self._account = account
+        self._track_orphans = track_orphans
         self.by_owner: dict[str, dict[str, Any]] = {}
         self.orphans: dict[str, dict[str, Any]] = {}
 
@@ -127,6 +134,12 @@ class OwnerIndex:
         old_ref = _ref_of(ev.old, self.owner_kind) if ev.old is not None else _NOT_INDEXED
         new_ref = _ref_of(ev.obj, self.owner_kind) if ev.type != DELETED else _NOT_INDEXED
         old_slot, new_slot = _slot(old_ref), _slot(new_ref)
+        account = self._account
+        if account is not None:
+            if isinstance(old_slot, str):
+                account(old_slot, ev.old, -1)
+            if isinstance(new_slot, str):
+                account(new_slot, ev.obj, 1)
         if old_slot != new_slot:
             self._remove(old_slot, ns, name)
             if old_ref is not _NOT_INDEXED:
@@ -136,7 +149,7 @@ class OwnerIndex:
             self._on_change(ns, new_ref.name if new_ref is not None else None, ev)
 
     def _remove(self, uid: Any, ns: str, name: str) -> None:
-        if uid is _NOT_INDEXED:
+        if uid is _NOT_INDEXED or (uid is None and not self._track_orphans):
             return
         table = self.orphans.get(ns) if uid is None else self.by_owner.get(uid)
         if table is not None:
@@ -145,7 +158,7 @@ class OwnerIndex:
                 (self.orphans if uid is None else self.by_owner).pop(ns if uid is None else uid)
 
     def _insert(self, uid: Any, ns: str, name: str, obj: Any) -> None:
-        if uid is _NOT_INDEXED:
+        if uid is _NOT_INDEXED or (uid is None and not self._track_orphans):
             return
         if uid is None:
             self.orphans.setdefault(ns, {})[name] = obj

@@ -37,7 +37,7 @@ from ..api.codec import EMPTY, FrozenDict
 from ..api.core import Pod
 from ..api.errors import ManifestError
 from ..api.manifest import ConfigDocument, decode_object
-from ..api.quantity import Quantity, QuantityError, resource_amount
+from ..api.quantity import BINARY_SI, Quantity, QuantityError
 
 # pkg/kubelet/apis/config/v1beta1/defaults.go (SetDefaults_KubeletConfiguration).
 DEFAULT_NODE_STATUS_UPDATE_FREQUENCY = 10.0      # nodeStatusUpdateFrequency: 10s
@@ -146,30 +146,35 @@ class KubeletConfig:
             return True
         return all(labels.get(k) == v for k, v in sel.items())
 
-    def reservation(self, capacity: Mapping[str, int]) -> dict[str, int]:
-        """GetNodeAllocatableReservation: what is held back from each capacity resource."""
-        evict: dict[str, int] = {}
+    def breakdown(self, capacity: Mapping[str, Quantity]) -> dict[str, dict[str, Quantity]]:
+        """Per capacity resource: what each of kubeReserved, systemReserved and the hard eviction
+        threshold holds back, and the allocatable that is left (GetNodeAllocatableReservation)."""
+        evict: dict[str, Quantity] = {}
         for t in self.eviction_hard:
             resource = _RESERVING_SIGNALS.get(t.signal)
-            if resource is not None:
-                evict[resource] = t.amount(capacity.get(resource, 0))
-        out: dict[str, int] = {}
-        for name in capacity:
-            value = (_amount(self.system_reserved, name) + _amount(self.kube_reserved, name)
-                     + evict.get(name, 0))
-            if value:
-                out[name] = value
+            if resource is not None and resource in capacity:
+                evict[resource] = Quantity.from_int(t.amount(capacity[resource].value()),
+                                                    BINARY_SI)
+        out: dict[str, dict[str, Quantity]] = {}
+        for name, cap in capacity.items():
+            parts = {"capacity": cap}
+            alloc = cap
+            for label, source in (("kubeReserved", self.kube_reserved),
+                                  ("systemReserved", self.system_reserved),
+                                  ("evictionHard", evict)):
+                q = source.get(name)
+                if q is not None and not q.is_zero():
+                    parts[label] = q
+                    alloc = alloc - q
+            if alloc.sign() < 0:  # negative allocatable makes no sense: upstream clamps to 0
+                alloc = Quantity.from_int(0, cap.format)
+            parts["allocatable"] = alloc
+            out[name] = parts
         return out
 
-    def allocatable(self, capacity: Mapping[str, int]) -> dict[str, int]:
-        """capacity − reservation per resource, never below zero."""
-        reserved = self.reservation(capacity)
-        return {name: max(0, amount - reserved.get(name, 0)) for name, amount in capacity.items()}
-
-
-def _amount(reserved: Mapping[str, Quantity], name: str) -> int:
-    q = reserved.get(name)
-    return resource_amount(name, q) if q is not None else 0
+    def allocatable(self, capacity: Mapping[str, Quantity]) -> dict[str, Quantity]:
+        """capacity − kubeReserved − systemReserved − hard eviction threshold, per resource."""
+        return {name: parts["allocatable"] for name, parts in self.breakdown(capacity).items()}
 
 
 def _split_value(value: str) -> tuple[Quantity | None, float | None]:

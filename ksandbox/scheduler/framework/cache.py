@@ -46,8 +46,11 @@ class SchedulerCache:
         self._pod_node: dict[str, str] = {}
         # Pods bound to a node the cache does not have (yet, or any more), by node name.
         self._orphans: dict[str, dict[str, Any]] = {}
-        # Called with the NodeInfo after its pods changed (the fast path's arrays listen).
+        # Called with the NodeInfo after its pods changed (the fast path's arrays listen),
+        # and with (NodeInfo, PodInfo) when one pod is added or removed (its counters listen).
         self.on_node_changed: list[Callable[[NodeInfo], None]] = []
+        self.on_pod_added: list[Callable[[NodeInfo, PodInfo], None]] = []
+        self.on_pod_removed: list[Callable[[NodeInfo, PodInfo], None]] = []
 
     # -- reads --------------------------------------------------------------------------------
     def node_list(self) -> list[NodeInfo]:
@@ -162,8 +165,11 @@ class SchedulerCache:
             self._pod_node[key] = pod.spec.node_name
             return
         had_affinity = bool(ni.pods_with_affinity)
-        ni.add_pod(PodInfo(pod))
+        pi = PodInfo(pod)
+        ni.add_pod(pi)
         self._pod_node[key] = ni.name
+        for fn in self.on_pod_added:
+            fn(ni, pi)
         if not had_affinity and ni.pods_with_affinity:
             self.pods_with_affinity_nodes += 1
         self._bump(static=False)
@@ -187,7 +193,9 @@ class SchedulerCache:
                     del self._orphans[node_name]
             return
         had_affinity = bool(ni.pods_with_affinity)
-        ni.remove_pod(key)
+        pi = ni.remove_pod(key)
+        for fn in self.on_pod_removed:
+            fn(ni, pi)
         if had_affinity and not ni.pods_with_affinity:
             self.pods_with_affinity_nodes -= 1
         for fn in self.on_node_changed:

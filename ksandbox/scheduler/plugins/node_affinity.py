@@ -203,7 +203,7 @@ class NodeAffinity:
         count = preferred_score(self.added_preferred, node_info.node) if self.added_preferred else 0
         return count + preferred_score(state.read(PRE_SCORE_STATE_KEY), node_info.node)
 
-    def normalize_score(self, state: Any, pod: Any, scores: list[int]) -> None:
+    def normalize_score(self, state: Any, pod: Any, scores: list[int], nodes: list) -> None:
         default_normalize_score(MAX_NODE_SCORE, False, scores)
 
     def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
@@ -212,7 +212,8 @@ class NodeAffinity:
             [self.score(state, pod, ni) for ni in ctx.infos], dtype=np.int64))
         return full[idx]
 
-    def normalize_vec(self, state: Any, pod: Any, scores: np.ndarray) -> np.ndarray:
+    def normalize_vec(self, state: Any, pod: Any, scores: np.ndarray, ctx: Any,
+                      idx: np.ndarray) -> np.ndarray:
         return default_normalize_vec(MAX_NODE_SCORE, False, scores)
 
 

@@ -87,7 +87,7 @@ class TaintToleration:
         tolerations = state.read(PRE_SCORE_STATE_KEY)
         return count_intolerable_prefer_no_schedule(node_info.node.spec.taints, tolerations)
 
-    def normalize_score(self, state: Any, pod: Any, scores: list[int]) -> None:
+    def normalize_score(self, state: Any, pod: Any, scores: list[int], nodes: list) -> None:
         default_normalize_score(MAX_NODE_SCORE, True, scores)
 
     def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
@@ -97,7 +97,8 @@ class TaintToleration:
              for ni in ctx.infos], dtype=np.int64))
         return full[idx]
 
-    def normalize_vec(self, state: Any, pod: Any, scores: np.ndarray) -> np.ndarray:
+    def normalize_vec(self, state: Any, pod: Any, scores: np.ndarray, ctx: Any,
+                      idx: np.ndarray) -> np.ndarray:
         return default_normalize_vec(MAX_NODE_SCORE, True, scores)
 
 

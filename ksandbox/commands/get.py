@@ -1,0 +1,116 @@
+"""``kubectl get``: tables and whole objects, read from the store.
+
+get (``kubernetes/kubectl`` ``pkg/cmd/get/get.go``): tables (``ksandbox.views.printers``),
+``-o wide|name|yaml|json``, ``-A``, ``-l``, ``--show-labels``, ``--no-headers``,
+``--ignore-not-found``, several types at once (``pods,deployments``, or ``all``) with
+``kind/name`` names; names that are not found are reported after the rest is printed, as
+kubectl does. An empty answer is kubectl's ``No resources found in default namespace.`` — on
+stderr for kubectl, in ``output`` here so that a success never carries an error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..api.errors import ApiError, CommandError
+from ..api.kinds import BY_KIND
+from ..views import serialize
+from ..views.printers import PrintOptions, render_table
+from .common import list_kind, no_resources, selector_of
+from .parse import (ALL_NAMESPACES, BOOL, NAMESPACE, OUTPUT, SELECTOR, Flag, Target, namespace_of,
+                    parse_flags, parse_targets)
+
+# `kubectl get all`: the "all" category, restricted to the kinds the sandbox models.
+ALL_CATEGORY = ("Pod", "ReplicationController", "DaemonSet", "Deployment", "ReplicaSet",
+                "HorizontalPodAutoscaler")
+PRINTER_FORMATS = ("custom-columns", "custom-columns-file", "go-template", "go-template-file",
+                   "json", "jsonpath", "jsonpath-as-json", "jsonpath-file", "name", "template",
+                   "templatefile", "wide", "yaml")
+SUGGEST_API_RESOURCES = 'Use "kubectl api-resources" for a complete list of supported resources.'
+
+
+class MissingResourceType(CommandError):
+    """get's long-winded "You must specify the type of resource" error (with a preamble)."""
+
+    preamble = f"You must specify the type of resource to get. {SUGGEST_API_RESOURCES}\n\n"
+
+
+@attrs.frozen
+class GetCommand:
+    targets: tuple[Target, ...]
+    namespace: str = "default"
+    all_namespaces: bool = False
+    selector: str = ""
+    output: str = ""
+    show_labels: bool = False
+    no_headers: bool = False
+    ignore_not_found: bool = False
+
+
+def targets_of(verb: str, positionals: tuple[str, ...]) -> tuple[Target, ...]:
+    if positionals and positionals[0].lower() == "all":
+        return tuple(Target(BY_KIND[k], tuple(positionals[1:])) for k in ALL_CATEGORY)
+    return parse_targets(verb, positionals)
+
+
+def parse_get(tokens: list[str]) -> GetCommand:
+    flags = (NAMESPACE, ALL_NAMESPACES, SELECTOR, OUTPUT, Flag("show-labels", BOOL, "", False),
+             Flag("no-headers", BOOL, "", False), Flag("ignore-not-found", BOOL, "", False))
+    a = parse_flags("get", tokens, flags)
+    if not a.positionals:
+        raise MissingResourceType(
+            "Required resource not specified.\nUse \"kubectl explain <resource>\" for a "
+            "detailed description of that resource (e.g. kubectl explain pods).",
+            hint="See 'kubectl get -h' for help and examples")
+    output = a["output"]
+    fmt = output.split("=", 1)[0]
+    if output and fmt not in PRINTER_FORMATS:
+        raise CommandError(f'unable to match a printer suitable for the output format "{output}"'
+                           f', allowed formats are: {",".join(PRINTER_FORMATS)}')
+    if output not in ("", "wide", "name", "yaml", "json"):
+        raise CommandError(f'output format "{output}" is not supported by ksandbox (use wide, '
+                           'name, yaml or json)')
+    selector_of(a["selector"])
+    return GetCommand(targets_of("get", a.positionals), namespace_of(a), a["all-namespaces"],
+                      a["selector"], output, a["show-labels"], a["no-headers"],
+                      a["ignore-not-found"])
+
+
+def run_get(session: Any, cmd: GetCommand, stdin: str | None) -> tuple[str, str]:
+    store = session.store
+    selector = selector_of(cmd.selector)
+    ns = None if cmd.all_namespaces else cmd.namespace
+    found: list[tuple[Any, list[Any]]] = []
+    errors: list[str] = []
+    for t in cmd.targets:
+        if t.names:
+            objs = []
+            for name in t.names:
+                obj = store.get(t.info.kind, name, cmd.namespace if t.info.namespaced else "")
+                if obj is None:
+                    if not cmd.ignore_not_found:
+                        errors.append(str(ApiError.not_found(t.info.display_resource, name)))
+                    continue
+                objs.append(obj)
+        else:
+            objs = list_kind(store, t.info, ns, selector)
+        found.append((t.info, objs))
+    err = "".join(e + "\n" for e in errors)
+    everything = [o for _, objs in found for o in objs]
+    if cmd.output in ("yaml", "json") or (cmd.output == "name" and everything):
+        single = len(cmd.targets) == 1 and len(cmd.targets[0].names) == 1
+        return serialize.render(everything, cmd.output, single), err
+    if not everything:
+        if errors or cmd.ignore_not_found:
+            return "", err
+        namespaced = any(info.namespaced for info, _ in found)
+        return no_resources(ns, namespaced), err
+    kinds = {info.kind for info, _ in found}
+    options = PrintOptions(wide=cmd.output == "wide", with_namespace=cmd.all_namespaces,
+                           show_labels=cmd.show_labels, no_headers=cmd.no_headers,
+                           kind_prefix=len(kinds) > 1)
+    tables = [render_table(info.kind, objs, session.now, options)
+              for info, objs in found if objs]
+    return "\n".join(tables), err

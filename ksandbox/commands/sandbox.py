@@ -1,0 +1,172 @@
+"""The sandbox's own verbs: ``ksandbox fail|recover|pressure|add node ...`` and ``ksandbox load``.
+
+These are what a real cluster does to you rather than what you type into kubectl, so they have
+no upstream syntax; they follow kubectl's manners instead: strict arguments, the API's
+``Error from server (NotFound): nodes "x" not found``, one short line per change
+(``node/node-2 failed (kubelet stopped posting status)``).
+
+The work is done by control-plane components another part of the sandbox provides: the
+``kubelets`` component (``fail_node``, ``recover_node``, ``set_pressure``, ``add_node``) and
+the ``metrics`` component (``set_load``). When one is not part of the build the verb says so
+instead of failing obscurely.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+
+from ..api.errors import ApiError, CommandError, FieldError, ValidationError
+from ..api.kinds import BY_KIND
+from ..api.validation import is_dns1123_subdomain
+from .common import component, get_object
+from .parse import NAMESPACE, STR, Flag, namespace_of, parse_flags, resolve_kind
+
+PRESSURE_KINDS = {"memory": "MemoryPressure", "disk": "DiskPressure", "pid": "PIDPressure"}
+LOAD_KINDS = ("Deployment", "ReplicaSet", "ReplicationController")
+USAGE = {
+    "fail": "ksandbox fail node NAME",
+    "recover": "ksandbox recover node NAME",
+    "pressure": "ksandbox pressure node NAME memory|disk|pid on|off",
+    "add": "ksandbox add node NAME [--like NODE]",
+    "load": "ksandbox load deployment/NAME CPU_PERCENT",
+}
+KUBELETS_MISSING = "the kubelet emulators are not part of this build"
+METRICS_MISSING = "the metrics emulator is not part of this build"
+
+
+@attrs.frozen
+class NodeFault:
+    """``ksandbox fail node`` / ``ksandbox recover node``."""
+
+    action: str            # "fail" | "recover"
+    node: str
+
+
+@attrs.frozen
+class NodePressure:
+    node: str
+    kind: str              # memory | disk | pid
+    on: bool
+
+
+@attrs.frozen
+class AddNode:
+    node: str
+    like: str | None = None
+
+
+@attrs.frozen
+class SetLoad:
+    namespace: str
+    kind: str              # Deployment | ReplicaSet | ReplicationController
+    name: str
+    percent: int
+
+
+def _usage(verb: str) -> CommandError:
+    return CommandError(f"usage: {USAGE[verb]}")
+
+
+def _node_arg(verb: str, args: tuple[str, ...], count: int) -> tuple[str, ...]:
+    """``node NAME ...`` or ``node/NAME ...``: the words after the type."""
+    if not args:
+        raise _usage(verb)
+    first = args[0]
+    kind, sep, name = first.partition("/")
+    rest = ((name,) if sep else ()) + args[1:]
+    try:
+        info = resolve_kind(kind)
+    except CommandError:
+        info = None
+    if info is None or info.kind != "Node":
+        raise CommandError(f'"ksandbox {verb}" works on nodes: {USAGE[verb]}')
+    if len(rest) != count or not rest[0]:
+        raise _usage(verb)
+    return rest
+
+
+def parse(tokens: list[str]) -> Any:
+    if not tokens:
+        raise CommandError('a sandbox verb is required: fail, recover, pressure, add or load')
+    verb, words = tokens[0], tokens[1:]
+    if verb not in USAGE:
+        raise CommandError(f'unknown command "{verb}" for "ksandbox"')
+    flags = [NAMESPACE]
+    if verb == "add":
+        flags.append(Flag("like", STR, "", ""))
+    a = parse_flags(f"ksandbox {verb}", words, flags, hint=f"usage: {USAGE[verb]}")
+    if verb in ("fail", "recover"):
+        (node,) = _node_arg(verb, a.positionals, 1)
+        return NodeFault(verb, node)
+    if verb == "pressure":
+        node, kind, state = _node_arg(verb, a.positionals, 3)
+        if kind not in PRESSURE_KINDS:
+            raise CommandError(f'invalid pressure kind "{kind}": must be one of memory, disk, '
+                               'pid')
+        if state not in ("on", "off"):
+            raise CommandError(f'invalid pressure state "{state}": must be on or off')
+        return NodePressure(node, kind, state == "on")
+    if verb == "add":
+        (node,) = _node_arg(verb, a.positionals, 1)
+        return AddNode(node, a["like"] or None)
+    return _parse_load(a)
+
+
+def _parse_load(a: Any) -> SetLoad:
+    args = a.positionals
+    if len(args) == 3 and "/" not in args[0]:
+        args = (f"{args[0]}/{args[1]}", args[2])
+    if len(args) != 2 or "/" not in args[0]:
+        raise _usage("load")
+    kind, _, name = args[0].partition("/")
+    info = resolve_kind(kind)
+    if info.kind not in LOAD_KINDS or not name:
+        raise CommandError(f'"ksandbox load" works on deployments, replica sets and '
+                           f'replication controllers: {USAGE["load"]}')
+    m = re.fullmatch(r"([0-9]+)%?", args[1])
+    if m is None:
+        raise CommandError(f'invalid CPU percent "{args[1]}": must be a whole number, 0 or '
+                           'more (e.g. 80 or 80%)')
+    return SetLoad(namespace_of(a), info.kind, name, int(m.group(1)))
+
+
+def run(session: Any, cmd: Any, stdin: str | None) -> str:
+    store = session.store
+    node_info = BY_KIND["Node"]
+    if isinstance(cmd, NodeFault):
+        get_object(store, node_info, cmd.node, "")
+        kubelets = component(session, "kubelets", f"ksandbox {cmd.action} node",
+                             KUBELETS_MISSING)
+        if cmd.action == "fail":
+            kubelets.fail_node(cmd.node)
+            return f"node/{cmd.node} failed (kubelet stopped posting status)\n"
+        kubelets.recover_node(cmd.node)
+        return f"node/{cmd.node} recovered\n"
+    if isinstance(cmd, NodePressure):
+        get_object(store, node_info, cmd.node, "")
+        kubelets = component(session, "kubelets", "ksandbox pressure node", KUBELETS_MISSING)
+        kubelets.set_pressure(cmd.node, cmd.kind, cmd.on)
+        state = "on" if cmd.on else "off"
+        return (f"node/{cmd.node} {cmd.kind} pressure {state} "
+                f"({PRESSURE_KINDS[cmd.kind]}={'True' if cmd.on else 'False'})\n")
+    if isinstance(cmd, AddNode):
+        errs = is_dns1123_subdomain(cmd.node)
+        if errs:
+            raise ValidationError("Node", cmd.node,
+                                  [FieldError("metadata.name", cmd.node, m) for m in errs])
+        if store.get("Node", cmd.node) is not None:
+            raise ApiError.already_exists("nodes", cmd.node)
+        if cmd.like is not None:
+            get_object(store, node_info, cmd.like, "")
+        kubelets = component(session, "kubelets", "ksandbox add node", KUBELETS_MISSING)
+        kubelets.add_node(cmd.node, cmd.like)
+        like = f" (like {cmd.like})" if cmd.like else ""
+        return f"node/{cmd.node} created{like}\n"
+    info = BY_KIND[cmd.kind]
+    get_object(store, info, cmd.name, cmd.namespace)
+    metrics = component(session, "metrics", "ksandbox load", METRICS_MISSING)
+    metrics.set_load(cmd.namespace, cmd.kind, cmd.name, cmd.percent)
+    return f"{info.qualified}/{cmd.name} load set to {cmd.percent}% CPU\n"

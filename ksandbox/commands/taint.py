@@ -1,0 +1,102 @@
+"""``kubectl taint``: add, replace and remove node taints.
+
+Parsing follows ``kubernetes/kubectl`` ``pkg/cmd/taint/taint.go`` (Complete, Validate,
+validateFlags): resources come first, then taint changes (a word is a taint change if it holds
+``=`` or ``:`` or ends in ``-``); only nodes may be tainted; ``--all`` and ``-l`` select nodes.
+The taint grammar and the merge with a node's current taints are
+``ksandbox.api.taints.parse_taint_args`` / ``apply_taint_changes``. Every node named must
+exist and every change must apply before any node is written.
+
+Output: ``node/foo tainted``, ``untainted`` or ``modified`` (name printer), with ``(dry run)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..api.errors import CommandError
+from ..api.taints import Taint, apply_taint_changes, parse_taint_args
+from .common import check_output, commit_updates, list_kind, printed, selector_of
+from .parse import (ALL, DRY_RUN, NAMESPACE, OUTPUT, OVERWRITE, SELECTOR, Args, dry_run_strategy,
+                    parse_flags, resolve_kind)
+
+FLAGS = (NAMESPACE, SELECTOR, ALL, OVERWRITE, OUTPUT, DRY_RUN)
+
+
+@attrs.frozen
+class TaintCommand:
+    names: tuple[str, ...]
+    to_add: tuple[Taint, ...]
+    to_remove: tuple[Taint, ...]
+    overwrite: bool = False
+    selector: str = ""
+    all: bool = False
+    dry_run: str = "none"
+    output: str = ""
+
+
+def parse(tokens: list[str]) -> TaintCommand:
+    a: Args = parse_flags("taint", tokens, FLAGS)
+    check_output("taint", a["output"], ("", "name", "yaml", "json"))
+    resources: list[str] = []
+    changes: list[str] = []
+    for s in a.positionals:
+        is_taint = "=" in s or ":" in s or s.endswith("-")
+        if is_taint:
+            changes.append(s)
+        elif changes:
+            raise CommandError(f"all resources must be specified before taint changes: {s}")
+        else:
+            resources.append(s)
+    if not resources:
+        raise CommandError("one or more resources must be specified as <resource> <name>")
+    if not changes:
+        raise CommandError("at least one taint update is required")
+    to_add, to_remove = parse_taint_args(changes)
+    dry_run = dry_run_strategy(a)
+    # Validate: the resource type must be nodes. `node/foo` is accepted as well.
+    kind_word, _, slash_name = resources[0].partition("/")
+    info = resolve_kind(kind_word) if kind_word else None
+    if info is None or info.kind != "Node":
+        raise CommandError(f"invalid resource type {resources[0]}, only node types are "
+                           "supported")
+    names = [slash_name] if slash_name else []
+    for r in resources[1:]:
+        k, sep, n = r.partition("/")
+        if sep:
+            if resolve_kind(k).kind != "Node":
+                raise CommandError(f"invalid resource type {r}, only node types are supported")
+            names.append(n)
+        else:
+            names.append(r)
+    if a["all"] and a["selector"]:
+        raise CommandError("setting 'all' parameter with a non empty selector is prohibited")
+    if not a["all"] and not a["selector"] and not names:
+        raise CommandError("at least one resource name must be specified since 'all' "
+                           "parameter is not set")
+    selector_of(a["selector"])  # a bad selector fails now
+    return TaintCommand(tuple(names), tuple(to_add), tuple(to_remove), a["overwrite"],
+                        a["selector"], a["all"], dry_run, a["output"])
+
+
+def run(session: Any, cmd: TaintCommand, stdin: str | None) -> str:
+    store = session.store
+    from ..api.kinds import BY_KIND
+
+    info = BY_KIND["Node"]
+    if cmd.names:
+        from .common import get_object
+
+        nodes = [get_object(store, info, n, "") for n in cmd.names]
+    else:
+        nodes = list_kind(store, info, None, selector_of(cmd.selector))
+    updates, words = [], []
+    for node in nodes:
+        taints, word = apply_taint_changes(node.spec.taints, cmd.to_add, cmd.to_remove,
+                                           cmd.overwrite, node.name, session.now)
+        updates.append(attrs.evolve(node, spec=attrs.evolve(node.spec, taints=taints)))
+        words.append(word)
+    written = commit_updates(store, updates, cmd.dry_run)
+    return "".join(printed(n, w, cmd.output, cmd.dry_run) for n, w in zip(written, words))

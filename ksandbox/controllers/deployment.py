@@ -1,0 +1,445 @@
+"""The Deployment controller: rolls a pod template out through ReplicaSets.
+
+A Deployment owns ReplicaSets named ``<deployment>-<pod-template-hash>``; the one whose template
+equals the Deployment's is the new one, the rest are old. RollingUpdate grows the new one while
+the total stays within replicas + maxSurge, and shrinks the old ones while at least
+replicas − maxUnavailable pods stay available; Recreate scales every old one to zero, waits for
+their pods to be gone, then creates the new one at full size. A change of ``spec.replicas``
+alone (``kubectl scale``, the HPA) is a scaling event: the sizes change in proportion, without a
+rollout.
+
+Ported from upstream ``pkg/controller/deployment/`` — ``deployment_controller.go``
+(syncDeployment, the handlers), ``sync.go`` (getNewReplicaSet, scale, cleanupDeployment,
+syncDeploymentStatus), ``rolling.go`` and ``recreate.go`` — in our own words; the arithmetic
+lives in ``deployment_util.py``. Events: ``ScalingReplicaSet`` with upstream's wording.
+
+Not here: rollback (``kubectl rollout undo``), progress-deadline conditions, the revision
+history annotation, and the Deployment's own ``conditions`` (not modelled by the API types).
+Cascading deletion of a deleted Deployment's ReplicaSets is the garbage collector's business
+(the ``kubectl delete`` command does it when no garbage collector runs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..api.apps import ReplicaSet, ReplicaSetSpec
+from ..api.codec import FrozenDict
+from ..api.errors import ApiError
+from ..api.meta import ObjectMeta, owner_ref_for
+from ..apiserver.store import DELETED, WatchEvent
+from . import deployment_util as du
+from .controller_utils import OwnerIndex, WorkQueue, compute_hash
+
+COMPONENT = "deployment-controller"
+# How many names a hash collision may burn before the controller gives up for this sync.
+_MAX_COLLISIONS = 8
+
+
+class DeploymentController:
+    name = "deployment"
+
+    def start(self, cp: Any) -> None:
+        self.cp = cp
+        self.store = cp.store
+        self.queue = WorkQueue(cp.clock, self.sync, self.name)
+        self.rss = OwnerIndex("Deployment", self._rs_changed, track_orphans=True)
+        self.deployments: dict[str, dict[str, Any]] = {}
+        self.templates = du.TemplateKeys()
+        self.store.subscribe("ReplicaSet", self.rss.handle)
+        self.store.subscribe("Deployment", self._deployment_event)
+        self.store.subscribe("Pod", self._pod_event)
+
+    # -- watch handlers: they only enqueue ---------------------------------------------------
+    def _deployment_event(self, ev: WatchEvent) -> None:
+        d = ev.obj
+        ns, name = d.metadata.namespace, d.metadata.name
+        if ev.type == DELETED:
+            self.deployments.get(ns, {}).pop(name, None)
+            return
+        self.deployments.setdefault(ns, {})[name] = d
+        # Every update, our own status writes included, as upstream's updateDeployment: the
+        # sync after a status write is where a finished rollout cleans up its history.
+        self.queue.add((ns, name))
+
+    def _rs_changed(self, ns: str, owner: str | None, ev: WatchEvent) -> None:
+        if owner is not None:
+            self.queue.add((ns, owner))
+            return
+        if ev.type == DELETED:
+            return
+        labels = ev.obj.metadata.labels
+        for d in self.deployments.get(ns, {}).values():
+            sel = d.spec.selector
+            if sel is not None and not sel.empty and sel.matches(labels):
+                self.queue.add((ns, d.metadata.name))
+
+    def _pod_event(self, ev: WatchEvent) -> None:
+        # Recreate waits for the old pods to be gone: hear them go (upstream's deletePod).
+        if ev.type != DELETED:
+            return
+        ref = ev.obj.metadata.controller_ref()
+        if ref is None or ref.kind != "ReplicaSet":
+            return
+        rs = self.store.get("ReplicaSet", ref.name, ev.obj.metadata.namespace)
+        parent = rs.metadata.controller_ref() if rs is not None else None
+        if parent is not None and parent.kind == "Deployment":
+            d = self.deployments.get(rs.metadata.namespace, {}).get(parent.name)
+            if d is not None and not du.is_rolling(d):
+                self.queue.add((rs.metadata.namespace, parent.name))
+
+    # -- syncDeployment ----------------------------------------------------------------------
+    def sync(self, key: tuple[str, str]) -> None:
+        ns, name = key
+        d = self.store.get("Deployment", name, ns)
+        if d is None or d.metadata.deletion_timestamp is not None:
+            return
+        sel = d.spec.selector
+        if sel is None or sel.empty:
+            self.store.record_event(d, "Warning", "SelectingAll", "This deployment is selecting "
+                                    "all pods. A non-empty selector is required.", COMPONENT)
+            return
+        rs_list = self._claim(d)
+        if d.spec.paused or self._is_scaling_event(d, rs_list):
+            self._sync(d, rs_list)
+        elif du.is_rolling(d):
+            self._rollout_rolling(d, rs_list)
+        else:
+            self._rollout_recreate(d, rs_list)
+
+    def _claim(self, d: Any) -> list[Any]:
+        """ClaimReplicaSets, simply: adopt matching orphans, release those that stopped matching."""
+        sel = d.spec.selector
+        owned = []
+        for rs in list(self.rss.owned(d.metadata.uid).values()):
+            if sel.matches(rs.metadata.labels):
+                owned.append(rs)
+            else:
+                refs = tuple(r for r in rs.metadata.owner_references if r.uid != d.metadata.uid)
+                self._write(rs, metadata=attrs.evolve(rs.metadata, owner_references=refs))
+        ref = owner_ref_for(d, "apps/v1")
+        for rs in list(self.rss.orphans.get(d.metadata.namespace, {}).values()):
+            if rs.metadata.deletion_timestamp is None and sel.matches(rs.metadata.labels):
+                adopted = self._write(rs, metadata=attrs.evolve(
+                    rs.metadata, owner_references=rs.metadata.owner_references + (ref,)))
+                if adopted is not None:
+                    owned.append(adopted)
+        return owned
+
+    def _is_scaling_event(self, d: Any, rs_list: list[Any]) -> bool:
+        """isScalingEvent: an active ReplicaSet was sized for a different replica count."""
+        for rs in du.filter_active(rs_list):
+            desired = rs.metadata.annotations.get(du.DESIRED_REPLICAS)
+            if desired is not None and desired != str(du.replicas(d)):
+                return True
+        return False
+
+    # -- the new and the old ReplicaSets (sync.go) -------------------------------------------
+    def _all_rss(self, d: Any, rs_list: list[Any], create: bool) -> tuple[Any, list[Any]]:
+        """getAllReplicaSetsAndSyncRevision: (new or None, every old one)."""
+        new_rs = None
+        for rs in du.by_creation(rs_list):
+            if self.templates.equal_ignore_hash(rs.spec.template, d.spec.template):
+                new_rs = rs
+                break
+        old_rss = [rs for rs in rs_list if rs is not new_rs]
+        return self._new_rs(d, old_rss, new_rs, create), old_rss
+
+    def _new_rs(self, d: Any, old_rss: list[Any], existing: Any, create: bool) -> Any:
+        new_revision = str(du.max_revision(old_rss) + 1)
+        if existing is not None:
+            rs = existing
+            meta, spec = rs.metadata, rs.spec
+            if du.revision(rs) < int(new_revision):
+                meta = attrs.evolve(meta, annotations=meta.annotations.set(du.REVISION,
+                                                                           new_revision))
+            if spec.min_ready_seconds != d.spec.min_ready_seconds:
+                spec = attrs.evolve(spec, min_ready_seconds=d.spec.min_ready_seconds)
+            if meta is not rs.metadata or spec is not rs.spec:
+                rs = self._write(rs, metadata=meta, spec=spec) or rs
+            self._set_deployment_revision(d, rs.metadata.annotations.get(du.REVISION, ""))
+            return rs
+        if not create:
+            return None
+        collisions = int(d.status.extra.get("collisionCount", 0) or 0)
+        for _ in range(_MAX_COLLISIONS):
+            rs, clash = self._create_rs(d, old_rss, new_revision, collisions)
+            if not clash:
+                break
+            collisions += 1
+        else:
+            return None
+        if collisions != int(d.status.extra.get("collisionCount", 0) or 0):
+            fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace) or d
+            self._write(fresh, status=attrs.evolve(fresh.status, extra=fresh.status.extra.set(
+                "collisionCount", collisions)))
+        if rs is not None:
+            self._set_deployment_revision(d, new_revision)
+        return rs
+
+    def _create_rs(self, d: Any, old_rss: list[Any], new_revision: str,
+                   collisions: int) -> tuple[Any, bool]:
+        """Create ``<deployment>-<hash>``; (rs, clash) where clash means the name was taken by a
+        ReplicaSet with another template (a hash collision)."""
+        template = d.spec.template
+        pod_hash = compute_hash(template, collisions)
+        labels = FrozenDict({**template.metadata.labels, du.POD_TEMPLATE_HASH: pod_hash})
+        new_template = attrs.evolve(template, metadata=attrs.evolve(template.metadata,
+                                                                    labels=labels))
+        sel = d.spec.selector
+        selector = attrs.evolve(sel, match_labels=FrozenDict(
+            {**sel.match_labels, du.POD_TEMPLATE_HASH: pod_hash}))
+        name = f"{d.metadata.name}-{pod_hash}"
+        annotations = FrozenDict({du.REVISION: new_revision,
+                                  du.DESIRED_REPLICAS: str(du.replicas(d)),
+                                  du.MAX_REPLICAS: str(du.replicas(d) + du.max_surge(d))})
+        rs = ReplicaSet(
+            metadata=ObjectMeta(name=name, namespace=d.metadata.namespace, labels=labels,
+                                annotations=annotations,
+                                owner_references=(owner_ref_for(d, "apps/v1"),)),
+            spec=ReplicaSetSpec(replicas=0, selector=selector, template=new_template,
+                                min_ready_seconds=d.spec.min_ready_seconds))
+        size = du.new_rs_new_replicas(d, old_rss + [rs], rs)
+        rs = attrs.evolve(rs, spec=attrs.evolve(rs.spec, replicas=size))
+        try:
+            created = self.store.create(rs)
+        except ApiError as err:
+            if err.reason != "AlreadyExists":
+                self.store.record_event(d, "Warning", "FailedCreate",
+                                        f"Failed to create new replica set \"{name}\": {err}",
+                                        COMPONENT)
+                return None, False
+            other = self.store.get("ReplicaSet", name, d.metadata.namespace)
+            ref = other.metadata.controller_ref() if other is not None else None
+            if ref is not None and ref.uid == d.metadata.uid and \
+                    self.templates.equal_ignore_hash(other.spec.template, template):
+                return other, False
+            return None, True
+        if size > 0:
+            self._scaled_event(d, created, 0, size)
+        return created, False
+
+    def _set_deployment_revision(self, d: Any, rev: str) -> None:
+        fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
+        if fresh is not None and rev and fresh.metadata.annotations.get(du.REVISION) != rev:
+            self._write(fresh, metadata=attrs.evolve(
+                fresh.metadata, annotations=fresh.metadata.annotations.set(du.REVISION, rev)))
+
+    # -- scaling -----------------------------------------------------------------------------
+    def _scale_rs(self, rs: Any, size: int, d: Any) -> bool:
+        """scaleReplicaSet: set the size and the desired/max-replicas annotations."""
+        size = max(0, size)
+        want_desired = str(du.replicas(d))
+        want_max = str(du.replicas(d) + du.max_surge(d))
+        ann = rs.metadata.annotations
+        resize = du.replicas(rs) != size
+        if not resize and ann.get(du.DESIRED_REPLICAS) == want_desired and \
+                ann.get(du.MAX_REPLICAS) == want_max:
+            return False
+        meta = attrs.evolve(rs.metadata, annotations=FrozenDict(
+            {**ann, du.DESIRED_REPLICAS: want_desired, du.MAX_REPLICAS: want_max}))
+        spec = attrs.evolve(rs.spec, replicas=size) if resize else rs.spec
+        if self._write(rs, metadata=meta, spec=spec) is None:
+            return False
+        if resize:
+            self._scaled_event(d, rs, du.replicas(rs), size)
+        return resize
+
+    def _scale_rs_and_event(self, rs: Any, size: int, d: Any) -> bool:
+        """scaleReplicaSetAndRecordEvent: nothing to do at the right size."""
+        if du.replicas(rs) == size:
+            return False
+        return self._scale_rs(rs, size, d)
+
+    def _scaled_event(self, d: Any, rs: Any, old: int, new: int) -> None:
+        direction = "up" if new > old else "down"
+        self.store.record_event(d, "Normal", "ScalingReplicaSet",
+                                f"Scaled {direction} replica set {rs.metadata.name} "
+                                f"from {old} to {new}", COMPONENT)
+
+    def _sync(self, d: Any, rs_list: list[Any]) -> None:
+        """sync: a paused Deployment or a scaling event — resize, no rollout."""
+        new_rs, old_rss = self._all_rss(d, rs_list, create=False)
+        self._scale(d, new_rs, old_rss)
+        if d.spec.paused:
+            self._cleanup(d, self._fresh(old_rss))
+        self._sync_status(d)
+
+    def _scale(self, d: Any, new_rs: Any, old_rss: list[Any]) -> None:
+        """scale: one active ReplicaSet takes the new size; a saturated new one empties the old
+        ones; otherwise (mid-rollout) every active one grows or shrinks in proportion."""
+        target = du.find_active_or_latest(new_rs, old_rss)
+        if target is not None:
+            self._scale_rs_and_event(target, du.replicas(d), d)
+            return
+        if du.is_saturated(d, new_rs):
+            for rs in du.filter_active(old_rss):
+                self._scale_rs_and_event(rs, 0, d)
+            return
+        if not du.is_rolling(d):
+            return
+        active = du.filter_active(old_rss + ([new_rs] if new_rs is not None else []))
+        allowed = du.replicas(d) + du.max_surge(d) if du.replicas(d) > 0 else 0
+        to_add = allowed - du.total_replicas(active)
+        if to_add > 0:
+            active = du.by_size_newer(active)
+        elif to_add < 0:
+            active = du.by_size_older(active)
+        sizes: dict[str, int] = {}
+        added = 0
+        for rs in active:
+            share = du.proportion(rs, d, to_add, added) if to_add else 0
+            sizes[rs.metadata.name] = du.replicas(rs) + share
+            added += share
+        if to_add and active:
+            first = active[0].metadata.name
+            sizes[first] = max(0, sizes[first] + to_add - added)
+        for rs in active:
+            self._scale_rs(rs, sizes[rs.metadata.name], d)
+
+    # -- rollouts (rolling.go, recreate.go) --------------------------------------------------
+    def _rollout_rolling(self, d: Any, rs_list: list[Any]) -> None:
+        new_rs, old_rss = self._all_rss(d, rs_list, create=True)
+        if new_rs is None:
+            return
+        if self._reconcile_new(d, new_rs, old_rss + [new_rs]):
+            self._sync_status(d)
+            return
+        new_rs, old_rss = self._fresh([new_rs])[0], self._fresh(old_rss)
+        if self._reconcile_old(d, new_rs, old_rss):
+            self._sync_status(d)
+            return
+        if du.deployment_complete(d, d.status):
+            self._cleanup(d, old_rss)
+        self._sync_status(d)
+
+    def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any]) -> bool:
+        if du.replicas(new_rs) == du.replicas(d):
+            return False
+        if du.replicas(new_rs) > du.replicas(d):
+            return self._scale_rs_and_event(new_rs, du.replicas(d), d)
+        return self._scale_rs_and_event(new_rs, du.new_rs_new_replicas(d, all_rss, new_rs), d)
+
+    def _reconcile_old(self, d: Any, new_rs: Any, old_rss: list[Any]) -> bool:
+        """reconcileOldReplicaSets: first drop old pods that are not available anyway, then
+        scale the old ReplicaSets down as far as availability allows, oldest first."""
+        old_active = du.filter_active(old_rss)
+        if du.total_replicas(old_active) == 0:
+            return False
+        all_count = du.total_replicas(old_active + [new_rs])
+        min_available = du.replicas(d) - du.max_unavailable(d)
+        new_unavailable = du.replicas(new_rs) - new_rs.status.available_replicas
+        max_scaled_down = all_count - min_available - new_unavailable
+        if max_scaled_down <= 0:
+            return False
+        cleaned = 0
+        for rs in du.by_creation(old_active):
+            if cleaned >= max_scaled_down:
+                break
+            unhealthy = du.replicas(rs) - rs.status.available_replicas
+            if du.replicas(rs) == 0 or unhealthy <= 0:
+                continue
+            n = min(max_scaled_down - cleaned, unhealthy)
+            if self._scale_rs_and_event(rs, du.replicas(rs) - n, d):
+                cleaned += n
+        old_active = self._fresh(old_active)
+        available = sum(rs.status.available_replicas for rs in old_active + [new_rs])
+        budget = available - min_available
+        scaled = 0
+        if budget > 0:
+            for rs in du.by_creation(old_active):
+                if scaled >= budget:
+                    break
+                if du.replicas(rs) == 0:
+                    continue
+                n = min(du.replicas(rs), budget - scaled)
+                if self._scale_rs_and_event(rs, du.replicas(rs) - n, d):
+                    scaled += n
+        return cleaned + scaled > 0
+
+    def _rollout_recreate(self, d: Any, rs_list: list[Any]) -> None:
+        new_rs, old_rss = self._all_rss(d, rs_list, create=False)
+        scaled_down = False
+        for rs in du.filter_active(old_rss):
+            scaled_down |= self._scale_rs_and_event(rs, 0, d)
+        if scaled_down or self._old_pods_running(new_rs, self._fresh(old_rss)):
+            self._sync_status(d)
+            return
+        if new_rs is None:
+            new_rs, old_rss = self._all_rss(d, self._fresh(rs_list), create=True)
+            if new_rs is None:
+                return
+        self._scale_rs_and_event(new_rs, du.replicas(d), d)
+        if du.deployment_complete(d, d.status):
+            self._cleanup(d, self._fresh(old_rss))
+        self._sync_status(d)
+
+    def _old_pods_running(self, new_rs: Any, old_rss: list[Any]) -> bool:
+        """oldPodsRunning: any old pod not yet Succeeded or Failed (terminating ones count)."""
+        if sum(rs.status.replicas for rs in old_rss) > 0:
+            return True
+        rsc = self.cp.component("replicaset")
+        if rsc is None:
+            return False
+        for rs in old_rss:
+            for pod in rsc.pods_of(rs.metadata.uid).values():
+                if pod.status.phase not in ("Failed", "Succeeded"):
+                    return True
+        return False
+
+    # -- cleanup and status ------------------------------------------------------------------
+    def _cleanup(self, d: Any, old_rss: list[Any]) -> None:
+        """cleanupDeployment: keep revisionHistoryLimit old ReplicaSets, deleting the oldest
+        revisions among those that are empty and settled."""
+        limit = d.spec.revision_history_limit
+        if limit is None:
+            return
+        alive = [rs for rs in old_rss if rs.metadata.deletion_timestamp is None]
+        diff = len(alive) - limit
+        if diff <= 0:
+            return
+        for rs in du.by_revision(alive)[:diff]:
+            if rs.status.replicas != 0 or du.replicas(rs) != 0 or \
+                    rs.metadata.generation > rs.status.observed_generation:
+                continue
+            self._delete_rs(rs)
+
+    def _sync_status(self, d: Any) -> None:
+        fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
+        if fresh is None:
+            return
+        rss = [rs for rs in self.rss.owned(fresh.metadata.uid).values()
+               if fresh.spec.selector.matches(rs.metadata.labels)]
+        new_rs = None
+        for rs in du.by_creation(rss):
+            if self.templates.equal_ignore_hash(rs.spec.template, fresh.spec.template):
+                new_rs = rs
+                break
+        want = du.calculate_status(fresh, rss, new_rs)
+        st = fresh.status
+        if all(getattr(st, k) == v for k, v in want.items()):
+            return
+        self._write(fresh, status=attrs.evolve(st, **want))
+
+    # -- writes ------------------------------------------------------------------------------
+    def _fresh(self, rss: list[Any]) -> list[Any]:
+        out = []
+        for rs in rss:
+            cur = self.store.get("ReplicaSet", rs.metadata.name, rs.metadata.namespace)
+            out.append(cur if cur is not None else rs)
+        return out
+
+    def _write(self, obj: Any, **changes: Any) -> Any:
+        """Update ``obj`` with ``changes``; None when it has gone meanwhile."""
+        try:
+            return self.store.update(attrs.evolve(obj, **changes), validate=False)
+        except ApiError:
+            return None
+
+    def _delete_rs(self, rs: Any) -> None:
+        try:
+            self.store.delete("ReplicaSet", rs.metadata.name, rs.metadata.namespace)
+        except ApiError:
+            pass

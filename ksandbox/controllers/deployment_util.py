@@ -1,0 +1,245 @@
+"""Pure helpers of the Deployment controller: surge and unavailability fenceposts, the size of a
+new ReplicaSet, proportional scaling, ReplicaSet orderings, revisions and the status.
+
+Ported from upstream ``pkg/controller/deployment/util/deployment_util.go`` and the sorting
+types of ``pkg/controller/controller_utils.go``, in our own words. Everything here reads
+values and returns numbers or lists; nothing writes the store (``deployment.py`` does).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+from ..api.core import PodTemplateSpec
+from .controller_utils import scaled_value, template_key
+
+# pkg/apis/apps: the annotations and label a Deployment puts on its ReplicaSets.
+REVISION = "deployment.kubernetes.io/revision"
+DESIRED_REPLICAS = "deployment.kubernetes.io/desired-replicas"
+MAX_REPLICAS = "deployment.kubernetes.io/max-replicas"
+POD_TEMPLATE_HASH = "pod-template-hash"
+RECREATE, ROLLING_UPDATE = "Recreate", "RollingUpdate"
+
+
+def replicas(obj: Any) -> int:
+    """``spec.replicas`` with the API default of 1 for an unset value."""
+    r = obj.spec.replicas
+    return 1 if r is None else r
+
+
+def is_rolling(d: Any) -> bool:
+    return d.spec.strategy.type != RECREATE
+
+
+def resolve_fenceposts(max_surge: Any, max_unavailable: Any, desired: int) -> tuple[int, int]:
+    """ResolveFenceposts: surge rounds up, unavailability rounds down; both zero would block a
+    rollout forever, so unavailability then becomes 1."""
+    surge = scaled_value(max_surge, desired, True)
+    unavailable = scaled_value(max_unavailable, desired, False)
+    if surge == 0 and unavailable == 0:
+        unavailable = 1
+    return surge, unavailable
+
+
+def _fenceposts(d: Any) -> tuple[int, int]:
+    ru = d.spec.strategy.rolling_update
+    surge = ru.max_surge if ru is not None else None
+    unavailable = ru.max_unavailable if ru is not None else None
+    # pkg/apis/apps/v1/defaults.go: 25% each (admission sets them; this covers raw objects).
+    return resolve_fenceposts("25%" if surge is None else surge,
+                              "25%" if unavailable is None else unavailable, replicas(d))
+
+
+def max_surge(d: Any) -> int:
+    return _fenceposts(d)[0] if is_rolling(d) else 0
+
+
+def max_unavailable(d: Any) -> int:
+    if not is_rolling(d) or replicas(d) == 0:
+        return 0
+    return min(_fenceposts(d)[1], replicas(d))
+
+
+def total_replicas(rss: Iterable[Any]) -> int:
+    """GetReplicaCountForReplicaSets: the sum of spec.replicas."""
+    return sum(replicas(rs) for rs in rss if rs is not None)
+
+
+def new_rs_new_replicas(d: Any, all_rss: list[Any], new_rs: Any) -> int:
+    """NewRSNewReplicas: how big the new ReplicaSet may be now.
+
+    RollingUpdate: grow until every ReplicaSet together reaches replicas + maxSurge, never past
+    the Deployment's replicas. Recreate: the full size at once.
+    """
+    if not is_rolling(d):
+        return replicas(d)
+    current = total_replicas(all_rss)
+    max_total = replicas(d) + max_surge(d)
+    if current >= max_total:
+        return replicas(new_rs)
+    up = min(max_total - current, replicas(d) - replicas(new_rs))
+    return replicas(new_rs) + up
+
+
+def is_saturated(d: Any, rs: Any) -> bool:
+    """IsSaturated: the new ReplicaSet alone runs the Deployment at full size."""
+    if rs is None:
+        return False
+    desired = rs.metadata.annotations.get(DESIRED_REPLICAS)
+    return (desired == str(replicas(d)) and rs.status.available_replicas == replicas(d)
+            and replicas(rs) == replicas(d))
+
+
+def deployment_complete(d: Any, status: Any) -> bool:
+    """DeploymentComplete: every replica updated and available, the spec observed."""
+    want = replicas(d)
+    return (status.updated_replicas == want and status.replicas == want
+            and status.available_replicas == want
+            and status.observed_generation >= d.metadata.generation)
+
+
+# -- orderings (controller_utils.go) ---------------------------------------------------------
+
+
+def by_creation(rss: Iterable[Any]) -> list[Any]:
+    """ReplicaSetsByCreationTimestamp: oldest first, names breaking ties."""
+    return sorted(rss, key=lambda rs: (rs.metadata.creation_timestamp or 0.0, rs.metadata.name))
+
+
+def by_size_older(rss: Iterable[Any]) -> list[Any]:
+    """ReplicaSetsBySizeOlder: largest first, then oldest."""
+    return sorted(rss, key=lambda rs: (-replicas(rs), rs.metadata.creation_timestamp or 0.0,
+                                       rs.metadata.name))
+
+
+def by_size_newer(rss: Iterable[Any]) -> list[Any]:
+    """ReplicaSetsBySizeNewer: largest first, then newest."""
+    older = sorted(rss, key=lambda rs: (rs.metadata.creation_timestamp or 0.0, rs.metadata.name),
+                   reverse=True)
+    return sorted(older, key=lambda rs: -replicas(rs))
+
+
+def filter_active(rss: Iterable[Any]) -> list[Any]:
+    """FilterActiveReplicaSets: those asked to run at least one pod."""
+    return [rs for rs in rss if rs is not None and replicas(rs) > 0]
+
+
+def revision(rs: Any) -> int:
+    try:
+        return int(rs.metadata.annotations.get(REVISION, "0"))
+    except ValueError:
+        return 0
+
+
+def max_revision(rss: Iterable[Any]) -> int:
+    return max((revision(rs) for rs in rss), default=0)
+
+
+def by_revision(rss: Iterable[Any]) -> list[Any]:
+    """ReplicaSetsByRevision: oldest revision first, creation time breaking ties."""
+    return sorted(rss, key=lambda rs: (revision(rs), rs.metadata.creation_timestamp or 0.0,
+                                       rs.metadata.name))
+
+
+def find_active_or_latest(new_rs: Any, old_rss: list[Any]) -> Any:
+    """FindActiveOrLatest: the one ReplicaSet with pods, or the newest when none has any;
+    None when several are active (a rollout is under way)."""
+    if new_rs is None and not old_rss:
+        return None
+    old_sorted = by_size_newer(old_rss)
+    active = filter_active(old_sorted + ([new_rs] if new_rs is not None else []))
+    if not active:
+        return new_rs if new_rs is not None else old_sorted[0]
+    if len(active) == 1:
+        return active[0]
+    return None
+
+
+# -- proportional scaling (sync.go / deployment_util.go) -------------------------------------
+
+
+def _round(x: float) -> int:
+    """integer.RoundToInt32: halves away from zero."""
+    return int(math.floor(x + 0.5)) if x >= 0 else -int(math.floor(-x + 0.5))
+
+
+def _annotated_max(rs: Any) -> int | None:
+    raw = rs.metadata.annotations.get(MAX_REPLICAS)
+    try:
+        return int(raw) if raw is not None else None
+    except ValueError:
+        return None
+
+
+def rs_fraction(rs: Any, d: Any) -> int:
+    """getReplicaSetFraction: this ReplicaSet's share of a resize, from the size the Deployment
+    had (max-replicas annotation) to the size it has now."""
+    if replicas(d) == 0:
+        return -replicas(rs)
+    deployment_replicas = replicas(d) + max_surge(d)
+    annotated = _annotated_max(rs)
+    if annotated is None:
+        annotated = d.status.replicas
+    if annotated <= 0:
+        return 0
+    return _round(replicas(rs) * deployment_replicas / annotated) - replicas(rs)
+
+
+def proportion(rs: Any, d: Any, to_add: int, added: int) -> int:
+    """GetProportion: the share, bounded by what is left to add (or remove)."""
+    if rs is None or replicas(rs) == 0 or to_add == 0 or to_add == added:
+        return 0
+    fraction = rs_fraction(rs, d)
+    allowed = to_add - added
+    return min(fraction, allowed) if to_add > 0 else max(fraction, allowed)
+
+
+# -- templates -----------------------------------------------------------------------------
+
+
+class TemplateKeys:
+    """EqualIgnoreHash with a cache: templates compared by their encoded form minus the
+    pod-template-hash label; the same spec object short-cuts the encoding."""
+
+    def __init__(self) -> None:
+        self._keys: dict[int, tuple[Any, str]] = {}
+
+    def key(self, template: PodTemplateSpec) -> str:
+        hit = self._keys.get(id(template))
+        if hit is not None and hit[0] is template:
+            return hit[1]
+        if len(self._keys) > 4096:
+            self._keys.clear()
+        k = template_key(template, POD_TEMPLATE_HASH)
+        self._keys[id(template)] = (template, k)
+        return k
+
+    def equal_ignore_hash(self, a: PodTemplateSpec, b: PodTemplateSpec) -> bool:
+        if a.spec is b.spec:
+            la = a.metadata.labels
+            if POD_TEMPLATE_HASH in la:
+                la = la.without(POD_TEMPLATE_HASH)
+            lb = b.metadata.labels
+            if POD_TEMPLATE_HASH in lb:
+                lb = lb.without(POD_TEMPLATE_HASH)
+            if la == lb and a.metadata.annotations == b.metadata.annotations:
+                return True
+        return self.key(a) == self.key(b)
+
+
+# -- status --------------------------------------------------------------------------------
+
+
+def calculate_status(d: Any, all_rss: list[Any], new_rs: Any) -> dict[str, int]:
+    """calculateStatus: counts summed over the ReplicaSets; unavailable never below zero."""
+    available = sum(rs.status.available_replicas for rs in all_rss)
+    total = total_replicas(all_rss)
+    return {
+        "replicas": sum(rs.status.replicas for rs in all_rss),
+        "updated_replicas": new_rs.status.replicas if new_rs is not None else 0,
+        "ready_replicas": sum(rs.status.ready_replicas for rs in all_rss),
+        "available_replicas": available,
+        "unavailable_replicas": max(0, total - available),
+        "observed_generation": d.metadata.generation,
+    }

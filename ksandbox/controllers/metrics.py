@@ -1,0 +1,149 @@
+"""The sandbox's stand-in for metrics-server: the simulated CPU usage of pods.
+
+Nothing in the sandbox burns CPU, so usage is what the user says it is. ``set_load(namespace,
+kind, name, cpu_percent)`` (the ``ksandbox load deployment/NAME CPU_PERCENT`` verb) declares
+that the workload's pods run at ``cpu_percent`` of their CPU request *now*. The work behind
+that figure is then treated as a fixed demand spread over the workload's serving pods, the way
+a steady request rate behind a Service is: when the HPA doubles the replicas, each pod's usage
+halves, so autoscaling settles instead of running away to maxReplicas. A pod's usage is capped
+at its CPU limit. Workloads without a load idle at 0 %.
+
+``usage(pod) -> percent | None`` answers for a single pod: None unless it is Running (as
+metrics-server reports only running pods), else its share of its workload's load. A load may
+be set on a Deployment, ReplicaSet, ReplicationController, DaemonSet or a bare Pod; a pod takes
+the load of the nearest owner that has one.
+
+Serving pod counts are kept from the store's watch (one dict update per pod write), so
+``usage`` is O(1).
+
+Not here: memory or custom metrics, the metrics API's timestamps and windows (the HPA
+controller models those), node-level usage.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.errors import ApiError
+from ..api.kinds import lookup_resource
+from ..apiserver.store import DELETED, WatchEvent
+from .controller_utils import POD_READY
+
+# What an idle pod uses, as a percent of its request.
+IDLE_PERCENT = 0.0
+
+Level = tuple[str, str, str]  # (namespace, kind, name)
+
+
+def _serving(pod: Any) -> bool:
+    """Running, not terminating, and not marked unready: the pods a Service sends work to."""
+    if pod.status.phase != "Running" or pod.metadata.deletion_timestamp is not None:
+        return False
+    for c in pod.status.conditions:
+        if c.type == POD_READY:
+            return c.status == "True"
+    return True
+
+
+class Metrics:
+    name = "metrics"
+
+    def start(self, cp: Any) -> None:
+        self.store = cp.store
+        self._loads: dict[Level, tuple[float, int]] = {}
+        self._serving: dict[Level, int] = {}
+        self._counted: dict[tuple[str, str], tuple[Level, ...]] = {}
+        self._chains: dict[tuple[str, str], tuple[Level, ...]] = {}
+        self.store.subscribe("Pod", self._pod_event)
+        self.store.subscribe("ReplicaSet", self._owner_event)
+        self.store.subscribe("ReplicationController", self._owner_event)
+
+    # -- the load ------------------------------------------------------------------------------
+    def set_load(self, namespace: str, kind: str, name: str, cpu_percent: float) -> None:
+        """Make the workload's pods run at ``cpu_percent`` of their CPU request from now on."""
+        info = lookup_resource(kind)
+        kind = info.kind if info is not None else kind
+        obj = self.store.get(kind, name, namespace)
+        if obj is None:
+            raise ApiError.not_found(info.display_resource if info else kind.lower(), name)
+        level = (namespace, kind, name)
+        basis = self._serving.get(level, 0)
+        if basis == 0:
+            replicas = getattr(getattr(obj, "spec", None), "replicas", None)
+            basis = replicas if isinstance(replicas, int) and replicas > 0 else 1
+        self._loads[level] = (max(0.0, float(cpu_percent)), basis)
+
+    def load(self, namespace: str, kind: str, name: str) -> float | None:
+        """The percent last set for a workload (None when never set)."""
+        info = lookup_resource(kind)
+        hit = self._loads.get((namespace, info.kind if info else kind, name))
+        return hit[0] if hit is not None else None
+
+    def usage(self, pod: Any) -> float | None:
+        """The pod's CPU usage as a percent of its request; None unless it is Running."""
+        if pod.status.phase != "Running":
+            return None
+        ns = pod.metadata.namespace
+        for level in ((ns, "Pod", pod.metadata.name),) + self._chain(pod):
+            load = self._loads.get(level)
+            if load is None:
+                continue
+            if not _serving(pod):
+                return IDLE_PERCENT
+            percent, basis = load
+            share = percent * basis / max(1, self._serving.get(level, 0))
+            return min(share, self._limit_percent(pod))
+        return IDLE_PERCENT
+
+    @staticmethod
+    def _limit_percent(pod: Any) -> float:
+        request = pod.spec.requests.get("cpu")
+        limit = pod.spec.limits.get("cpu")
+        if not request or not limit:
+            return float("inf")
+        return limit * 100.0 / request
+
+    # -- serving counts, fed by the watch ------------------------------------------------------
+    def _chain(self, pod: Any) -> tuple[Level, ...]:
+        """The pod's controllers, nearest first: ReplicaSet then Deployment, and so on."""
+        ref = pod.metadata.controller_ref()
+        if ref is None:
+            return ()
+        ns = pod.metadata.namespace
+        hit = self._chains.get((ns, ref.uid))
+        if hit is not None:
+            return hit
+        levels = [(ns, ref.kind, ref.name)]
+        owner = self.store.get(ref.kind, ref.name, ns) if lookup_resource(ref.kind) else None
+        parent = owner.metadata.controller_ref() if owner is not None else None
+        if parent is not None:
+            levels.append((ns, parent.kind, parent.name))
+        chain = tuple(levels)
+        if owner is not None:
+            self._chains[(ns, ref.uid)] = chain
+        return chain
+
+    def _pod_event(self, ev: WatchEvent) -> None:
+        pod = ev.obj
+        key = (pod.metadata.namespace, pod.metadata.name)
+        old_levels = self._counted.pop(key, None)
+        if old_levels is not None:
+            for level in old_levels:
+                n = self._serving.get(level, 0) - 1
+                if n > 0:
+                    self._serving[level] = n
+                else:
+                    self._serving.pop(level, None)
+        if ev.type == DELETED or not _serving(pod):
+            return
+        levels = ((key[0], "Pod", key[1]),) + self._chain(pod)
+        self._counted[key] = levels
+        for level in levels:
+            self._serving[level] = self._serving.get(level, 0) + 1
+
+    def _owner_event(self, ev: WatchEvent) -> None:
+        old = ev.old
+        if ev.type == DELETED or (old is not None and
+                                  old.metadata.owner_references
+                                  != ev.obj.metadata.owner_references):
+            self._chains.pop((ev.obj.metadata.namespace, ev.obj.metadata.uid), None)

@@ -1,0 +1,375 @@
+"""The ReplicaSet controller: keeps ``spec.replicas`` active pods stamped from the template.
+
+Ported from upstream ``pkg/controller/replicaset/replica_set.go`` (syncReplicaSet,
+manageReplicas, getPodsToDelete, calculateStatus) and ``pkg/controller/controller_utils.go``
+(ActivePodsWithRanks, the order in which surplus pods are deleted). The same class serves
+ReplicationControllers (``replicationcontroller.py``), as upstream wraps this controller.
+
+How it differs from a real one, on purpose:
+
+* Pods are indexed by their controller's uid from the store's watch, with running counts
+  (active, ready, fully labeled, per node), so a sync is O(1) unless it has to pick pods to
+  delete; a real controller lists its informer cache.
+* Upstream creates in slow-start batches (1, 2, 4, ...) capped by a burst of 500 per sync;
+  creation never fails half-way here, so each sync creates up to 500 at once and requeues.
+* Every pod stamped from one template shares one admitted spec object (the template's spec
+  after the API server's pod defaulting), so 15,000 replicas cost 15,000 metadata objects.
+* Adoption: orphans whose labels match are adopted; owned pods whose labels stop matching are
+  released. Cascading deletion of a deleted ReplicaSet's pods is the garbage collector's
+  business (the ``kubectl delete`` command does it when no garbage collector runs).
+
+Not here: Deployments (``deployment.py``), container restart counts (not modelled, so the
+"more restarts first" rule never decides).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..api.core import Pod
+from ..api.errors import ApiError, KsandboxError
+from ..api.meta import ObjectMeta, owner_ref_for
+from ..api.selectors import LabelSelector
+from ..apiserver.store import DELETED, WatchEvent
+from .controller_utils import (OwnerIndex, WorkQueue, available_at, generate_name, log2_rank,
+                               pod_active, pod_ready, ready_since)
+
+# pkg/controller/replicaset: BurstReplicas, the most pods created or deleted in one sync.
+BURST_REPLICAS = 500
+# pkg/apis/core: the annotation that makes a pod cheaper (or dearer) to delete.
+POD_DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
+# pkg/controller/controller_utils.go: podPhaseToOrdinal (unknown phases count as 0).
+_PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}
+# client-go workqueue DefaultControllerRateLimiter: per-item backoff 5 ms doubling to 1000 s.
+RETRY_BASE, RETRY_MAX = 0.005, 1000.0
+
+
+class _Counts:
+    """Running counts over one owner's pods, kept by the watch handler."""
+
+    __slots__ = ("active", "ready", "labeled", "labels", "on_node")
+
+    def __init__(self) -> None:
+        self.active = self.ready = self.labeled = 0
+        self.labels: Any = None  # the template labels ``labeled`` was counted against
+        self.on_node: dict[str, int] = {}
+
+
+def _labels_cover(labels: Any, wanted: Any) -> bool:
+    if labels is wanted:
+        return True
+    for k, v in wanted.items():
+        if labels.get(k) != v:
+            return False
+    return True
+
+
+class ReplicaSetController:
+    name = "replicaset"
+    kind = "ReplicaSet"
+    api_version = "apps/v1"
+    component = "replicaset-controller"
+
+    def start(self, cp: Any) -> None:
+        self.cp = cp
+        self.store = cp.store
+        self.clock = cp.clock
+        self.rand = cp.rand.child(self.name)
+        self.queue = WorkQueue(cp.clock, self.sync, self.name)
+        self.pods = OwnerIndex(self.kind, self._pod_changed, self._account,
+                               track_orphans=self.kind == "ReplicaSet")
+        self.counts: dict[str, _Counts] = {}
+        self.owners: dict[str, dict[str, Any]] = {}   # namespace → name → owner
+        self._parent: dict[str, str] = {}             # owner uid → its own controller's uid
+        self._siblings: dict[str, set[str]] = {}      # controller uid → owner uids
+        self._relabeled: dict[str, set[str]] = {}
+        self._templates: dict[int, tuple[Any, Any, Any]] = {}
+        self._selectors: dict[int, tuple[Any, LabelSelector]] = {}
+        self._retries: dict[tuple[str, str], int] = {}
+        self.store.subscribe("Pod", self.pods.handle)
+        self.store.subscribe(self.kind, self._owner_event)
+        self.store.subscribe("PriorityClass", self._priority_class_event)
+
+    # -- reads other controllers use ---------------------------------------------------------
+    def pods_of(self, uid: str) -> dict[str, Any]:
+        """name → pod for the pods this owner controls (do not mutate)."""
+        return self.pods.owned(uid)
+
+    def orphans(self, namespace: str) -> dict[str, Any]:
+        return self.pods.orphans.get(namespace, {})
+
+    # -- watch handlers: they only enqueue ---------------------------------------------------
+    def _owner_event(self, ev: WatchEvent) -> None:
+        obj = ev.obj
+        ns, name, uid = obj.metadata.namespace, obj.metadata.name, obj.metadata.uid
+        parent = obj.metadata.controller_ref()
+        old_parent = self._parent.pop(uid, None)
+        if old_parent is not None:
+            self._siblings.get(old_parent, set()).discard(uid)
+        if ev.type == DELETED:
+            self.owners.get(ns, {}).pop(name, None)
+            if not self.pods.owned(uid):
+                self.counts.pop(uid, None)
+            return
+        if parent is not None:
+            self._parent[uid] = parent.uid
+            self._siblings.setdefault(parent.uid, set()).add(uid)
+        self.owners.setdefault(ns, {})[name] = obj
+        old = ev.old
+        if old is None or old.spec is not obj.spec or \
+                old.metadata.deletion_timestamp != obj.metadata.deletion_timestamp:
+            self.queue.add((ns, name))
+
+    def _priority_class_event(self, ev: WatchEvent) -> None:
+        # Admission resolves a pod's priority from the classes: re-admit templates, and retry
+        # owners that failed (a missing class is the usual reason).
+        self._templates.clear()
+        for key in list(self._retries):
+            self.queue.add(key)
+
+    def _account(self, uid: str, pod: Any, sign: int) -> None:
+        c = self.counts.get(uid)
+        if c is None:
+            c = self.counts[uid] = _Counts()
+        if not pod_active(pod):
+            return
+        c.active += sign
+        if pod_ready(pod):
+            c.ready += sign
+        if c.labels is not None and _labels_cover(pod.metadata.labels, c.labels):
+            c.labeled += sign
+        node = pod.spec.node_name
+        n = c.on_node.get(node, 0) + sign
+        if n:
+            c.on_node[node] = n
+        else:
+            c.on_node.pop(node, None)
+
+    def _pod_changed(self, ns: str, owner: str | None, ev: WatchEvent) -> None:
+        if owner is not None:
+            old, new = ev.old, ev.obj
+            if ev.type != DELETED and old is not None and \
+                    old.metadata.labels is not new.metadata.labels:
+                ref = new.metadata.controller_ref()
+                if ref is not None:
+                    self._relabeled.setdefault(ref.uid, set()).add(new.metadata.name)
+            self.queue.add((ns, owner))
+            return
+        if ev.type == DELETED or not pod_active(ev.obj):
+            return
+        labels = ev.obj.metadata.labels
+        for rs in self.owners.get(ns, {}).values():
+            if self._selector(rs).matches(labels) and rs.metadata.deletion_timestamp is None:
+                self.queue.add((ns, rs.metadata.name))
+
+    # -- sync --------------------------------------------------------------------------------
+    def sync(self, key: tuple[str, str]) -> None:
+        ns, name = key
+        rs = self.store.get(self.kind, name, ns)
+        if rs is None:
+            return
+        if rs.metadata.deletion_timestamp is None:
+            self._claim(rs)
+            active = self._counts(rs).active
+            want = rs.spec.replicas if rs.spec.replicas is not None else 1
+            diff = active - want
+            if diff < 0:
+                ok = self._create(rs, min(-diff, BURST_REPLICAS))
+                if ok and -diff > BURST_REPLICAS:
+                    self.queue.add(key)
+            elif diff > 0:
+                self._delete(rs, min(diff, BURST_REPLICAS))
+                if diff > BURST_REPLICAS:
+                    self.queue.add(key)
+        self._update_status(self.store.get(self.kind, name, ns) or rs)
+
+    def _selector(self, rs: Any) -> LabelSelector:
+        sel = rs.spec.selector
+        if isinstance(sel, LabelSelector):
+            return sel
+        hit = self._selectors.get(id(sel))
+        if hit is None or hit[0] is not sel:
+            hit = (sel, LabelSelector(match_labels=sel))
+            self._selectors[id(sel)] = hit
+        return hit[1]
+
+    def _counts(self, rs: Any) -> _Counts:
+        uid = rs.metadata.uid
+        c = self.counts.get(uid)
+        if c is None:
+            c = self.counts[uid] = _Counts()
+        labels = rs.spec.template.metadata.labels
+        if c.labels is not labels:
+            if c.labels is None or c.labels != labels:
+                c.labeled = sum(1 for p in self.pods.owned(uid).values()
+                                if pod_active(p) and _labels_cover(p.metadata.labels, labels))
+            c.labels = labels
+        return c
+
+    def _claim(self, rs: Any) -> None:
+        """ClaimPods, simply: adopt matching orphans, release owned pods that stopped matching."""
+        uid = rs.metadata.uid
+        selector = self._selector(rs)
+        if selector.empty:
+            return  # an empty selector would adopt the whole namespace; upstream refuses too
+        owned = self.pods.owned(uid)
+        for pod_name in self._relabeled.pop(uid, ()):
+            pod = owned.get(pod_name)
+            if pod is not None and not selector.matches(pod.metadata.labels):
+                refs = tuple(r for r in pod.metadata.owner_references if r.uid != uid)
+                self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
+                    pod.metadata, owner_references=refs)))
+        orphans = self._orphans(rs.metadata.namespace)
+        if not orphans:
+            return
+        ref = owner_ref_for(rs, self.api_version)
+        for pod in list(orphans.values()):
+            if pod_active(pod) and selector.matches(pod.metadata.labels):
+                self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
+                    pod.metadata, owner_references=pod.metadata.owner_references + (ref,))))
+
+    def _orphans(self, namespace: str) -> dict[str, Any]:
+        if self.kind == "ReplicaSet":
+            return self.orphans(namespace)
+        rsc = self.cp.component("replicaset")
+        return rsc.orphans(namespace) if rsc is not None else {}
+
+    def _write_pod(self, pod: Any) -> None:
+        try:
+            self.store.update(pod, validate=False)
+        except ApiError:
+            pass  # gone meanwhile
+
+    # -- manageReplicas ----------------------------------------------------------------------
+    def _admitted(self, rs: Any, pod: Any) -> tuple[Any, Any]:
+        """The template's spec and status after pod admission, computed once per template."""
+        tspec = rs.spec.template.spec
+        hit = self._templates.get(id(tspec))
+        if hit is not None and hit[0] is tspec:
+            return hit[1], hit[2]
+        admitted = self.store.admit(pod)
+        self._templates[id(tspec)] = (tspec, admitted.spec, admitted.status)
+        return admitted.spec, admitted.status
+
+    def _create(self, rs: Any, count: int) -> bool:
+        meta = rs.metadata
+        ns = meta.namespace
+        tmpl = rs.spec.template
+        refs = (owner_ref_for(rs, self.api_version),)
+        base = f"{meta.name}-"
+        for _ in range(count):
+            name = generate_name(base, self.rand)
+            while self.store.get("Pod", name, ns) is not None:
+                name = generate_name(base, self.rand)
+            pod = Pod(metadata=ObjectMeta(name=name, namespace=ns, labels=tmpl.metadata.labels,
+                                          annotations=tmpl.metadata.annotations,
+                                          owner_references=refs), spec=tmpl.spec)
+            try:
+                spec, status = self._admitted(rs, pod)
+                self.store.create(attrs.evolve(pod, spec=spec, status=status), admitted=True)
+            except KsandboxError as err:
+                self.store.record_event(rs, "Warning", "FailedCreate", f"Error creating: {err}",
+                                        self.component)
+                self._retry((ns, meta.name))
+                return False
+            self.store.record_event(rs, "Normal", "SuccessfulCreate", f"Created pod: {name}",
+                                    self.component)
+        self._retries.pop((ns, meta.name), None)
+        return True
+
+    def _retry(self, key: tuple[str, str]) -> None:
+        n = self._retries.get(key, 0)
+        self._retries[key] = n + 1
+        self.queue.add_after(key, min(RETRY_BASE * (2 ** n), RETRY_MAX), background=True)
+
+    def _delete(self, rs: Any, count: int) -> None:
+        ns = rs.metadata.namespace
+        for pod in self.pods_to_delete(rs, count):
+            name = pod.metadata.name
+            try:
+                self.store.delete("Pod", name, ns)
+            except ApiError:
+                continue
+            self.store.record_event(rs, "Normal", "SuccessfulDelete", f"Deleted pod: {name}",
+                                    self.component)
+
+    def pods_to_delete(self, rs: Any, count: int) -> list[Any]:
+        """getPodsToDelete: the ``count`` active pods ActivePodsWithRanks puts first.
+
+        The rank of a pod is how many active pods of the same owner family (the ReplicaSets of
+        one Deployment) share its node: doubled-up pods go first.
+        """
+        uid = rs.metadata.uid
+        pods = [p for p in self.pods.owned(uid).values() if pod_active(p)]
+        if count >= len(pods):
+            return pods
+        on_node = self._related_on_node(uid)
+        now = self.clock.now
+        pods.sort(key=lambda p: _deletion_key(p, on_node, now))
+        return pods[:count]
+
+    def _related_on_node(self, uid: str) -> dict[str, int]:
+        parent = self._parent.get(uid)
+        family = self._siblings.get(parent, ()) if parent is not None else ()
+        if len(family) <= 1:
+            c = self.counts.get(uid)
+            return c.on_node if c is not None else {}
+        total: dict[str, int] = {}
+        for member in family:
+            c = self.counts.get(member)
+            if c is not None:
+                for node, n in c.on_node.items():
+                    total[node] = total.get(node, 0) + n
+        return total
+
+    # -- status ------------------------------------------------------------------------------
+    def _update_status(self, rs: Any) -> None:
+        c = self._counts(rs)
+        available = c.ready
+        mrs = rs.spec.min_ready_seconds
+        if mrs and c.ready:
+            now, available, soonest = self.clock.now, 0, None
+            for p in self.pods.owned(rs.metadata.uid).values():
+                if pod_active(p) and pod_ready(p):
+                    at = available_at(p, mrs)
+                    if at is not None and at <= now:
+                        available += 1
+                    elif at is not None and (soonest is None or at < soonest):
+                        soonest = at
+            if soonest is not None:
+                self.queue.add_after((rs.metadata.namespace, rs.metadata.name), soonest - now)
+        st = rs.status
+        new = (c.active, c.labeled, c.ready, available, rs.metadata.generation)
+        if new == (st.replicas, st.fully_labeled_replicas, st.ready_replicas,
+                   st.available_replicas, st.observed_generation):
+            return
+        status = attrs.evolve(st, replicas=c.active, fully_labeled_replicas=c.labeled,
+                              ready_replicas=c.ready, available_replicas=available,
+                              observed_generation=rs.metadata.generation)
+        self.store.update(attrs.evolve(rs, status=status), validate=False)
+
+
+def _deletion_key(pod: Any, on_node: dict[str, int], now: float) -> tuple:
+    """ActivePodsWithRanks.Less as a sort key (smaller = deleted first): unassigned, then
+    Pending < Unknown < Running, not ready, lower pod-deletion-cost, more doubled-up, ready
+    more recently, created more recently (ages compared on upstream's log2 scale, the
+    LogarithmicScaleDown feature, on by default since 1.22), then the uid."""
+    node = pod.spec.node_name
+    ready = pod_ready(pod)
+    cost = 0
+    raw = pod.metadata.annotations.get(POD_DELETION_COST)
+    if raw is not None:
+        try:
+            cost = int(raw)
+        except ValueError:
+            cost = 0
+    ready_rank = 0
+    if ready:
+        since = ready_since(pod)
+        ready_rank = -2 if since is None else log2_rank(now - since)
+    created = pod.metadata.creation_timestamp
+    created_rank = -2 if created is None else log2_rank(now - created)
+    return (1 if node else 0, _PHASE_ORDINAL.get(pod.status.phase, 0), 1 if ready else 0, cost,
+            -on_node.get(node, 0), ready_rank, created_rank, pod.metadata.uid)

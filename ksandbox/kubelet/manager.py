@@ -1,0 +1,229 @@
+"""The ``kubelets`` component: one :class:`Kubelet` per Node, and the sandbox's node faults.
+
+Every Node that appears gets a kubelet (registered at that simulated instant); a deleted Node's
+kubelet stops and its Lease goes (as the garbage collector would remove it, the Node being its
+owner). Pod writes are routed to the kubelet of the pod's node, which only queues the key.
+
+The sandbox verbs call in here (``ksandbox fail node``, ``recover node``, ``pressure node``,
+``add node``): :meth:`fail_node`, :meth:`recover_node`, :meth:`set_pressure`, :meth:`add_node`.
+They raise :class:`ApiError` (unknown node) or :class:`CommandError` (a fault that is already in
+the requested state, an unknown pressure kind).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..api.codec import FrozenDict
+from ..api.coordination import NAMESPACE_NODE_LEASE
+from ..api.core import Node, NodeSpec, NodeStatus
+from ..api.errors import ApiError, CommandError
+from ..api.meta import ObjectMeta
+from ..api.quantity import Quantity
+from ..api.taints import (TAINT_NODE_DISK_PRESSURE, TAINT_NODE_MEMORY_PRESSURE,
+                          TAINT_NODE_NETWORK_UNAVAILABLE, TAINT_NODE_NOT_READY,
+                          TAINT_NODE_OUT_OF_SERVICE, TAINT_NODE_PID_PRESSURE,
+                          TAINT_NODE_UNREACHABLE, TAINT_NODE_UNSCHEDULABLE)
+from ..apiserver.store import ADDED, DELETED, WatchEvent
+from ..sim.clock import PRIORITY_KUBELET
+from .config import KubeletConfig, config_for, read_configs
+from .eviction import PRESSURE_KINDS
+from .kubelet import Kubelet
+
+# Taints the control plane manages; a node added "like" another does not inherit them.
+_CONTROLLER_TAINTS = frozenset((
+    TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE, TAINT_NODE_UNSCHEDULABLE,
+    TAINT_NODE_MEMORY_PRESSURE, TAINT_NODE_DISK_PRESSURE, TAINT_NODE_PID_PRESSURE,
+    TAINT_NODE_NETWORK_UNAVAILABLE, TAINT_NODE_OUT_OF_SERVICE))
+# The shape of a node added without --like.
+DEFAULT_NODE_CAPACITY = {"cpu": "4", "memory": "8Gi", "pods": "110",
+                         "ephemeral-storage": "100Gi"}
+# Labels that name a particular machine; not copied by --like.
+_UNIQUE_LABELS = ("kubernetes.io/hostname",)
+
+
+class KubeletManager:
+    name = "kubelets"
+
+    def __init__(self) -> None:
+        self.kubelets: dict[str, Kubelet] = {}
+        self.configs: list[KubeletConfig] = []
+        self._index = 0
+        # Periodic kubelet loops, grouped by (period, phase): one clock timer per group fires
+        # every member due, instead of one timer per kubelet and loop.
+        self._groups: dict[tuple[float, float], dict[tuple[str, str], tuple[float, Any]]] = {}
+
+    def start(self, cp: Any) -> None:
+        self.cp = cp
+        self.store = cp.store
+        self.clock = cp.clock
+        self.rand = cp.rand.child("kubelet")
+        self.configs = read_configs(cp.configs_of("KubeletConfiguration"))
+        self.store.subscribe("Node", self._on_node)
+        self.store.subscribe("Pod", self._on_pod)
+
+    # -- watches --------------------------------------------------------------------------
+    def _on_node(self, ev: WatchEvent) -> None:
+        name = ev.obj.metadata.name
+        if ev.type == ADDED:
+            old = self.kubelets.pop(name, None)
+            if old is not None:
+                old.stop()
+            kubelet = Kubelet(self, name, config_for(self.configs, ev.obj.metadata.labels),
+                              self._index)
+            self._index += 1
+            self.kubelets[name] = kubelet
+            self.clock.call_soon(kubelet.register, PRIORITY_KUBELET, f"kubelet/{name}/register")
+        elif ev.type == DELETED:
+            kubelet = self.kubelets.pop(name, None)
+            if kubelet is not None:
+                kubelet.stop()
+            self.clock.call_soon(lambda: self._remove_lease(name), PRIORITY_KUBELET,
+                                 f"kubelet/{name}/lease-gc")
+
+    def _remove_lease(self, name: str) -> None:
+        if name not in self.kubelets and \
+                self.store.get("Lease", name, NAMESPACE_NODE_LEASE) is not None:
+            self.store.remove("Lease", name, NAMESPACE_NODE_LEASE)
+
+    def _on_pod(self, ev: WatchEvent) -> None:
+        pod, old = ev.obj, ev.old
+        node = pod.spec.node_name
+        if ev.type == DELETED or ev.type == ADDED or old is None:
+            relevant = True
+        else:
+            # Skip the kubelet's own status writes; react to what changes its work.
+            relevant = (old.spec.node_name != node
+                        or old.metadata.deletion_timestamp != pod.metadata.deletion_timestamp
+                        or old.is_terminated != pod.is_terminated
+                        or old.metadata.uid != pod.metadata.uid)
+        if not relevant:
+            return
+        key = (pod.metadata.namespace, pod.metadata.name)
+        if node:
+            kubelet = self.kubelets.get(node)
+            if kubelet is not None:
+                kubelet.enqueue(key)
+        if old is not None and old.spec.node_name and old.spec.node_name != node:
+            kubelet = self.kubelets.get(old.spec.node_name)
+            if kubelet is not None:
+                kubelet.enqueue(key)
+
+    # -- periodic loops -------------------------------------------------------------------
+    def every(self, kubelet: Kubelet, period: float, fn: Any) -> None:
+        """Call ``fn`` every ``period`` seconds from now, while ``kubelet`` runs (background:
+        heartbeats never end)."""
+        now = self.clock.now
+        key = (period, round(now % period, 6))
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = {}
+            self.clock.call_later(period, lambda: self._fire(key), PRIORITY_KUBELET,
+                                  f"kubelets/every-{period:g}s", background=True)
+        group[(kubelet.name, fn.__name__)] = (now + period, fn)
+
+    def leave(self, kubelet: Kubelet) -> None:
+        for group in self._groups.values():
+            for k in [k for k in group if k[0] == kubelet.name]:
+                del group[k]
+
+    def _fire(self, key: tuple[float, float]) -> None:
+        group = self._groups.get(key)
+        if not group:
+            self._groups.pop(key, None)
+            return
+        now = self.clock.now
+        for due, fn in list(group.values()):
+            if due <= now + 1e-9:
+                fn()
+        self.clock.call_later(key[0], lambda: self._fire(key), PRIORITY_KUBELET,
+                              f"kubelets/every-{key[0]:g}s", background=True)
+
+    # -- queries --------------------------------------------------------------------------
+    def kubelet(self, name: str) -> Kubelet:
+        k = self.kubelets.get(name)
+        if k is None or self.store.get("Node", name) is None:
+            raise ApiError.not_found("nodes", name)
+        return k
+
+    def is_failed(self, name: str) -> bool:
+        k = self.kubelets.get(name)
+        return k is not None and k.failed
+
+    def pressures(self, name: str) -> tuple[str, ...]:
+        """The pressure faults switched on for a node (``memory``, ``disk``, ``pid``)."""
+        k = self.kubelets.get(name)
+        return tuple(sorted(k.faults)) if k is not None else ()
+
+    def allocatable_breakdown(self, name: str) -> dict[str, dict[str, Quantity]]:
+        """Per resource: capacity, kubeReserved, systemReserved, evictionHard, allocatable —
+        the formula behind the node's allocatable (empty when no KubeletConfiguration applies
+        and the manifest's allocatable is used as given)."""
+        k = self.kubelet(name)
+        if not k.config.explicit:
+            return {}
+        node = self.store.get("Node", name)
+        return k.config.breakdown(node.status.capacity)
+
+    def config_of(self, name: str) -> KubeletConfig:
+        return self.kubelet(name).config
+
+    # -- faults ---------------------------------------------------------------------------
+    def fail_node(self, name: str) -> None:
+        k = self.kubelet(name)
+        if k.failed:
+            raise CommandError(f'node "{name}" has already failed')
+        k.fail()
+
+    def recover_node(self, name: str) -> None:
+        k = self.kubelet(name)
+        if not k.failed:
+            raise CommandError(f'node "{name}" has not failed')
+        k.recover()
+
+    def set_pressure(self, name: str, kind: str, on: bool) -> None:
+        if kind not in PRESSURE_KINDS:
+            raise CommandError(f'unknown pressure "{kind}": must be one of memory, disk, pid')
+        k = self.kubelet(name)
+        if on and kind in k.faults:
+            raise CommandError(f'node "{name}" is already under {kind} pressure')
+        if not on and kind not in k.faults:
+            raise CommandError(f'node "{name}" is not under {kind} pressure')
+        k.set_pressure(kind, on)
+
+    def add_node(self, name: str, like: str | None = None) -> Any:
+        """Create a Node shaped like ``like`` (labels, capacity, its own taints), or a default
+        4-CPU / 8Gi node; its kubelet registers it at once."""
+        if self.store.get("Node", name) is not None:
+            raise ApiError.already_exists("nodes", name)
+        if like is not None:
+            src = self.store.get("Node", like)
+            if src is None:
+                raise ApiError.not_found("nodes", like)
+            labels = {k: v for k, v in src.metadata.labels.items() if k not in _UNIQUE_LABELS}
+            taints = tuple(attrs.evolve(t, time_added=None) for t in src.spec.taints
+                           if t.key not in _CONTROLLER_TAINTS)
+            status = NodeStatus(capacity=src.status.capacity,
+                                allocatable=src.status.allocatable,
+                                node_info=src.status.node_info)
+        else:
+            labels = {}
+            taints = ()
+            cap = FrozenDict({k: Quantity.parse(v) for k, v in DEFAULT_NODE_CAPACITY.items()})
+            status = NodeStatus(capacity=cap, allocatable=cap)
+        labels["kubernetes.io/hostname"] = name
+        node = Node(metadata=ObjectMeta(name=name, labels=FrozenDict(labels)),
+                    spec=NodeSpec(taints=taints), status=status)
+        return self.store.create(node)
+
+    # -- headless runs --------------------------------------------------------------------
+    def busy_until(self) -> float | None:
+        """A pressure condition still held after its fault ended clears later: wait for it."""
+        latest = None
+        for k in self.kubelets.values():
+            t = k.pressure_clears_at()
+            if t is not None and (latest is None or t > latest):
+                latest = t
+        return latest

@@ -1,0 +1,231 @@
+"""Explain: the scheduler's decision for one pod, per node and per plugin, computed on demand.
+
+``explain_pod`` runs the very algorithm the scheduler would run now (same profile, same node
+order and start index, a *copy* of the random source so the simulation is not disturbed) and
+records, for every node, each filter plugin's verdict and, for every scored node, each score
+plugin's normalized score and the weighted total. A bound pod is explained as if it were
+pending (taken off its node). Nothing is stored on any object.
+
+``Explanation.to_dict()`` is the ``ksandbox explain -o json`` contract (DESIGN.md §3); the
+text matrix lives in ``ksandbox.views.explain``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..sim.rand import SimRandom
+from .framework.interface import Code
+from .framework.types import FitError
+from .schedule_one import (NoNodesAvailable, SchedulingError, new_cycle_state, schedule_pod)
+
+
+@attrs.frozen
+class FilterVerdict:
+    plugin: str
+    status: str                 # Success | Skip | Unschedulable | UnschedulableAndUnresolvable
+    reason: str = ""            # the node's reason (the specific one when known)
+    summary: str = ""           # upstream's aggregate wording (what FailedScheduling counts)
+
+
+@attrs.frozen
+class NodeExplanation:
+    name: str
+    feasible: bool
+    filters: tuple[FilterVerdict, ...]
+    scores: dict
+    total: int
+    weights: dict = attrs.field(factory=dict)
+    scored: bool = False
+    evaluated: bool = True
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "feasible": self.feasible,
+                "filters": [{"plugin": f.plugin, "status": f.status, "reason": f.reason}
+                            for f in self.filters],
+                "scores": dict(self.scores), "total": self.total}
+
+
+@attrs.frozen
+class Explanation:
+    pod: str
+    scheduler: str
+    selected: str | None
+    message: str
+    nodes: tuple[NodeExplanation, ...]
+    filter_plugins: tuple[str, ...] = ()
+    score_plugins: tuple[tuple[str, int], ...] = ()
+    nominated: str | None = None
+    served: bool = True
+
+    def to_dict(self) -> dict:
+        return {"pod": self.pod, "scheduler": self.scheduler, "selected": self.selected,
+                "message": self.message, "nodes": [n.to_dict() for n in self.nodes]}
+
+
+class _ShadowCache:
+    """The cache as it would be without ``key`` on ``node`` (explaining a bound pod)."""
+
+    def __init__(self, real: Any, node: str, key: str) -> None:
+        self.real = real
+        self.image_nodes = real.image_nodes
+        self.version = real.version
+        self.static_version = real.static_version
+        base = real.get(node)
+        self.shadow = base.clone() if base is not None else None
+        if self.shadow is not None:
+            self.shadow.remove_pod(key)
+
+    def node_list(self) -> list:
+        out = self.real.node_list()
+        if self.shadow is None:
+            return out
+        out = list(out)
+        out[self.shadow.index] = self.shadow
+        return out
+
+    def get(self, name: str) -> Any:
+        if self.shadow is not None and name == self.shadow.name:
+            return self.shadow
+        return self.real.get(name)
+
+    def num_nodes(self) -> int:
+        return self.real.num_nodes()
+
+    def have_pods_with_affinity(self) -> list:
+        return [ni for ni in self.node_list() if ni.pods_with_affinity]
+
+    def have_pods_with_required_anti_affinity(self) -> list:
+        return [ni for ni in self.node_list() if ni.pods_with_required_anti_affinity]
+
+
+class _Ctx:
+    """A scheduling context that leaves the scheduler untouched."""
+
+    def __init__(self, sched: Any, cache: Any, use_fast: bool) -> None:
+        self.cache = cache
+        self.sched = sched
+        self.rand = SimRandom(0)
+        self.rand.setstate(sched.rand.getstate())
+        self.next_start_node_index = sched.next_start_node_index
+        self.percentage_of_nodes_to_score = sched.percentage_of_nodes_to_score
+        self.use_fast = use_fast
+
+    def fast_for(self, fwk: Any) -> Any:
+        return self.sched.fast_for(fwk)
+
+
+def explain_pod(sched: Any, pod: Any) -> Explanation:
+    key = f"{pod.metadata.namespace}/{pod.metadata.name}"
+    name = pod.spec.scheduler_name
+    fwk = sched.profiles.get(name)
+    all_names = sorted(ni.name for ni in sched.cache.node_list())
+    if fwk is None:
+        msg = (f'no scheduler named "{name}" runs in this sandbox: no profile serves this '
+               "pod, so it stays Pending (the sandbox's scheduler profiles are "
+               + ", ".join(sorted(sched.profiles)) + ")")
+        return Explanation(key, name, None, msg, tuple(
+            NodeExplanation(n, False, (), {}, 0) for n in all_names), served=False)
+    cache = sched.cache
+    if pod.spec.node_name:
+        cache = _ShadowCache(sched.cache, pod.spec.node_name, key)
+        pod = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=""),
+                           status=attrs.evolve(pod.status, nominated_node_name=""))
+    ctx = _Ctx(sched, cache, use_fast=sched.use_fast and cache is sched.cache)
+    handle = fwk.handle
+    saved = handle.cache
+    handle.cache = cache
+    try:
+        return _explain(sched, ctx, fwk, pod, key)
+    finally:
+        handle.cache = saved
+
+
+def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Any, key: str) -> Explanation:
+    from .scheduler import PreemptionContext
+
+    state, _ = new_cycle_state(pod)
+    selected = None
+    res = None
+    diagnosis = None
+    nominated = None
+    try:
+        res = schedule_pod(ctx, fwk, state, pod, keep_scores=True)
+        selected = res.host
+        message = f"Successfully assigned {key} to {selected}"
+    except FitError as fe:
+        diagnosis = fe.diagnosis
+        if fwk.post_filter_plugins:
+            rand = SimRandom(0)
+            rand.setstate(ctx.rand.getstate())
+            pctx = PreemptionContext(sched, fwk, dry_run=True, rand=rand)
+            pctx.nodes = ctx.cache.node_list()
+            result, st = fwk.run_post_filter(state, pod, fe.diagnosis.node_to_status, pctx)
+            fe.diagnosis.post_filter_msg = st.message() if st is not None else ""
+            nominated = result or None
+        message = str(fe)
+    except NoNodesAvailable as exc:
+        message = str(exc)
+    except SchedulingError as exc:
+        message = str(exc)
+    filter_names = [p.name for p in fwk.filter_plugins]
+    score_names = [(p.name, fwk.weights[p.name]) for p in fwk.score_plugins]
+    nodes = []
+    feasible = {ni.name for ni in res.feasible} if res is not None else set()
+    scored: dict[str, dict] = {}
+    totals: dict[str, int] = {}
+    if res is not None and res.totals is not None and len(res.totals):
+        idx = {n: i for i, n in enumerate(res.plugin_names)}
+        for j, ni in enumerate(res.feasible):
+            scored[ni.name] = {pname: int(res.per_plugin[idx[pname]][j]) if pname in idx else 0
+                               for pname, _ in score_names}
+            totals[ni.name] = int(res.totals[j])
+    weights = dict(score_names)
+    for ni in sorted(ctx.cache.node_list(), key=lambda n: n.name):
+        verdicts, ok, evaluated = _filters_for(fwk, state, pod, ni, diagnosis, feasible)
+        nodes.append(NodeExplanation(
+            ni.name, ni.name in feasible or ok, tuple(verdicts), scored.get(ni.name, {}),
+            totals.get(ni.name, 0), weights, scored=ni.name in scored, evaluated=evaluated))
+    return Explanation(key, fwk.scheduler_name, selected, message, tuple(nodes),
+                       tuple(filter_names), tuple(score_names), nominated)
+
+
+def _filters_for(fwk: Any, state: Any, pod: Any, ni: Any, diagnosis: Any,
+                 feasible: set) -> tuple[list[FilterVerdict], bool, bool]:
+    """Each filter plugin's verdict on one node, stopping at the first failure as upstream."""
+    verdicts: list[FilterVerdict] = []
+    if diagnosis is not None and diagnosis.pre_filter_msg:
+        st = diagnosis.node_to_status.absent
+        verdicts.append(FilterVerdict(st.plugin or "PreFilter", str(st.code), st.message(),
+                                      st.message()))
+        return verdicts, False, True
+    evaluated = True
+    known = None
+    if diagnosis is not None:
+        if ni.name in diagnosis.node_to_status.statuses:
+            known = diagnosis.node_to_status.statuses[ni.name]
+        elif ni.name not in feasible and diagnosis.node_to_status.absent.reasons:
+            st = diagnosis.node_to_status.absent
+            verdicts.append(FilterVerdict("PreFilter", str(st.code), st.message(), st.message()))
+            return verdicts, False, True
+    if ni.name not in feasible and known is None:
+        evaluated = False
+    for pl in fwk.filter_plugins:
+        if pl.name in state.skip_filter:
+            verdicts.append(FilterVerdict(pl.name, "Skip"))
+            continue
+        st = pl.filter(state, pod, ni)
+        if known is not None and pl.name == known.plugin:
+            detail = st.detail if st is not None and st.code == known.code else ""
+            verdicts.append(FilterVerdict(pl.name, str(known.code), detail or known.message(),
+                                          known.message()))
+            return verdicts, False, evaluated
+        if st is None or st.code == Code.SUCCESS:
+            verdicts.append(FilterVerdict(pl.name, "Success"))
+            continue
+        verdicts.append(FilterVerdict(pl.name, str(st.code), st.detail or st.message(),
+                                      st.message()))
+        return verdicts, False, evaluated
+    return verdicts, True, evaluated

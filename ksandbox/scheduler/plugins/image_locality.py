@@ -1,0 +1,69 @@
+"""ImageLocality: prefer nodes that already have the pod's container images.
+
+Upstream ``plugins/imagelocality/image_locality.go``: each image present on the node adds its
+size scaled by the fraction of nodes that have it (so an image on every node counts little),
+clamped between 23 MiB and 1000 MiB per container, then mapped onto 0..100.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..framework.interface import MAX_NODE_SCORE
+from . import names
+
+NAME = names.IMAGE_LOCALITY
+MB = 1024 * 1024
+MIN_THRESHOLD = 23 * MB
+MAX_CONTAINER_THRESHOLD = 1000 * MB
+
+
+def normalized_image_name(name: str) -> str:
+    """Add ``:latest`` when the image names no tag."""
+    if name.rfind(":") <= name.rfind("/"):
+        return name + ":latest"
+    return name
+
+
+def calculate_priority(sum_scores: int, num_containers: int) -> int:
+    max_threshold = MAX_CONTAINER_THRESHOLD * num_containers
+    if sum_scores < MIN_THRESHOLD:
+        sum_scores = MIN_THRESHOLD
+    elif sum_scores > max_threshold:
+        sum_scores = max_threshold
+    return MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
+
+
+class ImageLocality:
+    name = NAME
+
+    def __init__(self, handle: Any) -> None:
+        self.handle = handle
+
+    def _images(self, pod: Any) -> tuple[str, ...]:
+        spec = pod.spec
+        return tuple(normalized_image_name(c.image) for c in spec.init_containers + spec.containers)
+
+    def score(self, state: Any, pod: Any, node_info: Any) -> int:
+        images = self._images(pod)
+        total = self.handle.num_nodes()
+        counts = self.handle.image_nodes()
+        s = 0
+        for image in images:
+            size = node_info.images.get(image)
+            if size is not None:
+                # scaledImageScore: int64(float64(size) * float64(numNodes)/float64(total))
+                s += int(float(size) * (counts.get(image, 0) / total))
+        return calculate_priority(s, len(images))
+
+    def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
+        images = self._images(pod)
+        full = ctx.static((NAME, images), lambda: np.array(
+            [self.score(state, pod, ni) for ni in ctx.infos], dtype=np.int64))
+        return full[idx]
+
+
+def new(args: Any, handle: Any) -> ImageLocality:
+    return ImageLocality(handle)

@@ -1,0 +1,207 @@
+"""One scheduling attempt: filter, score, select — the algorithm of upstream's schedule_one.go.
+
+``schedule_pod`` runs PreFilter; tries the pod's nominated node first; filters nodes starting
+where the previous attempt stopped (``next_start_node_index``) until enough feasible nodes are
+found (``num_feasible_nodes_to_find``: all below 100 nodes, else an adaptive
+``max(50 - nodes/125, 5)`` %, at least 100, unless percentageOfNodesToScore says otherwise);
+then PreScore, Score and NormalizeScore; the highest weighted total wins and ties are broken
+by the seeded random source (one draw, uniform over the tied nodes in evaluation order).
+
+Both the reference path (``Framework`` per node) and the fast path (``fast.FastPath`` over
+arrays) go through here; they must agree exactly, including the random draws.
+
+Not here: binding, events, queueing (``scheduler.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .framework.cycle_state import CycleState
+from .framework.interface import Code, Status
+from .framework.node_info import NodeInfo, PodInfo
+from .framework.types import ERR_NO_NODES_AVAILABLE, Diagnosis, FitError
+
+# schedule_one.go
+MIN_FEASIBLE_NODES_TO_FIND = 100
+MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5
+
+
+class NoNodesAvailable(Exception):
+    def __str__(self) -> str:
+        return ERR_NO_NODES_AVAILABLE
+
+
+class ScheduleResult:
+    __slots__ = ("host", "evaluated", "feasible", "plugin_names", "per_plugin", "totals")
+
+    def __init__(self, host: str, evaluated: int, feasible: list) -> None:
+        self.host = host
+        self.evaluated = evaluated
+        self.feasible = feasible
+        self.plugin_names: list[str] = []
+        self.per_plugin: list = []
+        self.totals: list[int] = []
+
+
+def num_feasible_nodes_to_find(percentage: int | None, num_all: int) -> int:
+    """numFeasibleNodesToFind (Go int32 arithmetic)."""
+    if num_all < MIN_FEASIBLE_NODES_TO_FIND:
+        return num_all
+    pct = percentage or 0
+    if pct == 0:
+        pct = 50 - num_all // 125
+        if pct < MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND:
+            pct = MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND
+    num = num_all * pct // 100
+    return max(num, MIN_FEASIBLE_NODES_TO_FIND)
+
+
+def new_cycle_state(pod: Any) -> tuple[CycleState, PodInfo]:
+    state = CycleState()
+    pi = PodInfo(pod)
+    state.write("PodInfo", pi)
+    return state, pi
+
+
+def percentage_for(ctx: Any, fwk: Any) -> int | None:
+    p = fwk.percentage_of_nodes_to_score
+    return p if p is not None else ctx.percentage_of_nodes_to_score
+
+
+def schedule_pod(ctx: Any, fwk: Any, state: CycleState, pod: Any,
+                 keep_scores: bool = False) -> ScheduleResult:
+    """SchedulePod: the chosen node, or FitError / NoNodesAvailable."""
+    if ctx.cache.num_nodes() == 0:
+        raise NoNodesAvailable()
+    fast = ctx.fast_for(fwk) if ctx.use_fast else None
+    if fast is not None:
+        feasible, diagnosis = fast.find_nodes_that_fit(ctx, fwk, state, pod)
+    else:
+        feasible, diagnosis = find_nodes_that_fit(ctx, fwk, state, pod)
+    if not feasible:
+        raise FitError(pod, ctx.cache.num_nodes(), diagnosis)
+    evaluated = len(feasible) + len(diagnosis.node_to_status)
+    if len(feasible) == 1 and not keep_scores:
+        return ScheduleResult(feasible[0].name, evaluated, feasible)
+    if fast is not None:
+        names, per_plugin, totals = fast.prioritize(fwk, state, pod, feasible)
+    else:
+        names, per_plugin, totals = prioritize(fwk, state, pod, feasible)
+    host = feasible[0].name if len(feasible) == 1 else select_host(feasible, totals, ctx.rand)
+    res = ScheduleResult(host, evaluated, feasible)
+    res.plugin_names, res.per_plugin, res.totals = names, per_plugin, totals
+    return res
+
+
+def find_nodes_that_fit(ctx: Any, fwk: Any, state: CycleState,
+                        pod: Any) -> tuple[list[NodeInfo], Diagnosis]:
+    diagnosis = Diagnosis()
+    all_nodes = ctx.cache.node_list()
+    result, st, plugins = fwk.run_pre_filter(state, pod, all_nodes)
+    diagnosis.unschedulable_plugins = set(plugins)
+    if st is not None:
+        if not st.is_rejected():
+            raise SchedulingError(st.message())
+        diagnosis.node_to_status.absent = st
+        diagnosis.pre_filter_msg = st.message()
+        diagnosis.add_plugin_status(st)
+        return [], diagnosis
+    feasible = evaluate_nominated_node(ctx, fwk, state, pod, diagnosis)
+    if feasible:
+        return feasible, diagnosis
+    nodes = all_nodes
+    if result is not None and not result.all_nodes():
+        nodes = restrict_nodes(ctx, result.node_names)
+        diagnosis.node_to_status.absent = prefilter_absent_status(plugins)
+    feasible = find_nodes_that_pass_filters(ctx, fwk, state, pod, diagnosis, nodes)
+    processed = len(feasible) + len(diagnosis.node_to_status)
+    ctx.next_start_node_index = (ctx.next_start_node_index + processed) % len(all_nodes)
+    return feasible, diagnosis
+
+
+def restrict_nodes(ctx: Any, names: Any) -> list[NodeInfo]:
+    """PreFilterResult's nodes that exist, in node-list order."""
+    infos = [ctx.cache.get(n) for n in names]
+    return sorted((ni for ni in infos if ni is not None), key=lambda ni: ni.index)
+
+
+def prefilter_absent_status(plugins: set[str]) -> Status:
+    return Status.unresolvable(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(plugins))}]")
+
+
+def evaluate_nominated_node(ctx: Any, fwk: Any, state: CycleState, pod: Any,
+                            diagnosis: Diagnosis) -> list[NodeInfo]:
+    """A nominated node (set by an earlier preemption) is tried first, alone."""
+    nnn = pod.status.nominated_node_name
+    if not nnn:
+        return []
+    ni = ctx.cache.get(nnn)
+    if ni is None:
+        return []
+    prio = pod.spec.priority or 0
+    key = f"{pod.metadata.namespace}/{pod.metadata.name}"
+    st = fwk.run_filter_with_nominated(state, pod, ni, prio, key) if fwk.filter_plugins else None
+    if st is None:
+        return [ni]
+    diagnosis.node_to_status.set(ni.name, st)
+    diagnosis.add_plugin_status(st)
+    return []
+
+
+def find_nodes_that_pass_filters(ctx: Any, fwk: Any, state: CycleState, pod: Any,
+                                 diagnosis: Diagnosis, nodes: list[NodeInfo]) -> list[NodeInfo]:
+    n = len(nodes)
+    if n == 0:
+        return []
+    to_find = num_feasible_nodes_to_find(percentage_for(ctx, fwk), n)
+    if not fwk.has_score_plugins():
+        to_find = 1
+    start = ctx.next_start_node_index
+    if not fwk.has_filter_plugins():
+        return [nodes[(start + i) % n] for i in range(min(to_find, n))]
+    prio = pod.spec.priority or 0
+    key = f"{pod.metadata.namespace}/{pod.metadata.name}"
+    feasible: list[NodeInfo] = []
+    nts = diagnosis.node_to_status
+    for i in range(n):
+        ni = nodes[(start + i) % n]
+        st = fwk.run_filter_with_nominated(state, pod, ni, prio, key)
+        if st is None:
+            feasible.append(ni)
+            if len(feasible) >= to_find:
+                break
+        else:
+            if st.code == Code.ERROR:
+                raise SchedulingError(st.message())
+            nts.set(ni.name, st)
+            diagnosis.add_plugin_status(st)
+    return feasible
+
+
+def prioritize(fwk: Any, state: CycleState, pod: Any,
+               nodes: list[NodeInfo]) -> tuple[list[str], list[list[int]], list[int]]:
+    if not fwk.has_score_plugins():
+        return [], [], [1] * len(nodes)
+    st = fwk.run_pre_score(state, pod, nodes)
+    if st is not None:
+        raise SchedulingError(st.message())
+    return fwk.run_score(state, pod, nodes)
+
+
+def select_host(nodes: list, totals: Any, rand: Any) -> str:
+    """The highest total; ties broken uniformly by one draw from the seeded source."""
+    if isinstance(totals, np.ndarray):
+        ties = np.flatnonzero(totals == totals.max()).tolist()
+    else:
+        best = max(totals)
+        ties = [i for i, t in enumerate(totals) if t == best]
+    if len(ties) == 1:
+        return nodes[ties[0]].name
+    return nodes[ties[rand.randrange(len(ties))]].name
+
+
+class SchedulingError(Exception):
+    """An Error status: the attempt aborts and the pod is retried after backoff."""

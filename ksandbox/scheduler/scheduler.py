@@ -1,0 +1,394 @@
+"""The scheduler component: watches, queue, cycles on the clock, binding and failure.
+
+Upstream ``pkg/scheduler/scheduler.go``, ``eventhandlers.go`` and the binding / failure
+halves of ``schedule_one.go``. Watch handlers keep the cache (NodeInfos) current and turn
+changes into cluster events for the queue; they never write the store. Pending pods whose
+``schedulerName`` matches a profile are queued; others are left alone (as upstream: no event,
+no condition — explain says why). One clock callback drains activeQ; backoff expiries arm a
+timer; the 5-minute leftover flush recurs in the background.
+
+Binding sets ``spec.nodeName`` and ``PodScheduled=True`` and records ``Scheduled``. A failure
+records ``FailedScheduling`` with the FitError text, sets ``PodScheduled=False`` (reason
+Unschedulable, or SchedulerError), and the nominated node preemption chose.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..api.core import PodCondition
+from ..apiserver.store import ADDED, DELETED, WatchEvent
+from ..sim.clock import PRIORITY_SCHEDULER
+from .framework.cache import SchedulerCache
+from .framework.config import load_config
+from .framework.interface import (ASSIGNED_POD, NODE, ActionType, ClusterEvent, Code)
+from .framework.node_info import PodInfo
+from .framework.runtime import Framework, Handle, build_framework
+from .framework.types import FitError
+from .plugins.default_preemption import REASON_PREEMPTION_BY_SCHEDULER, pdb_views
+from .queue import UNSCHEDULABLE_FLUSH_PERIOD, QueuedPodInfo, SchedulingQueue
+from .schedule_one import (NoNodesAvailable, SchedulingError, new_cycle_state, schedule_pod)
+
+COMPONENT = "scheduler"
+POD_SCHEDULED = "PodScheduled"
+REASON_UNSCHEDULABLE = "Unschedulable"
+REASON_SCHEDULER_ERROR = "SchedulerError"
+# pkg/apis/core/validation: NoteLengthLimit, the longest event message.
+NOTE_LENGTH_LIMIT = 1024
+
+
+def truncate_message(msg: str) -> str:
+    if len(msg) <= NOTE_LENGTH_LIMIT:
+        return msg
+    return msg[:NOTE_LENGTH_LIMIT - 4] + " ..."
+
+
+def _node_update_action(old: Any, new: Any) -> ActionType:
+    """nodeSchedulingPropertiesChange: which scheduling-relevant parts of a node changed."""
+    a = ActionType(0)
+    if old.status.allocatable != new.status.allocatable:
+        a |= ActionType.UPDATE_NODE_ALLOCATABLE
+    if old.metadata.labels != new.metadata.labels:
+        a |= ActionType.UPDATE_NODE_LABEL
+    if old.spec.taints != new.spec.taints or old.spec.unschedulable != new.spec.unschedulable:
+        a |= ActionType.UPDATE_NODE_TAINT
+    if [(c.type, c.status) for c in old.status.conditions] != \
+            [(c.type, c.status) for c in new.status.conditions]:
+        a |= ActionType.UPDATE_NODE_CONDITION
+    if old.metadata.annotations != new.metadata.annotations:
+        a |= ActionType.UPDATE_NODE_ANNOTATION
+    return a
+
+
+def _pod_update_action(old: Any, new: Any) -> ActionType:
+    a = ActionType(0)
+    if old.metadata.labels != new.metadata.labels:
+        a |= ActionType.UPDATE_POD_LABEL
+    if old.spec.tolerations != new.spec.tolerations:
+        a |= ActionType.UPDATE_POD_TOLERATION
+    if any(v < old.spec.requests.get(k, 0) for k, v in new.spec.requests.items()):
+        a |= ActionType.UPDATE_POD_SCALE_DOWN
+    return a or ActionType.UPDATE_POD_OTHER
+
+
+class Scheduler:
+    name = COMPONENT
+
+    def __init__(self, use_fast: bool = True) -> None:
+        self.use_fast = use_fast
+        self.cp: Any = None
+        self.profiles: dict[str, Framework] = {}
+        self.warnings: list[str] = []
+        self.next_start_node_index = 0
+        self.percentage_of_nodes_to_score: int | None = None
+        self._run_timer: Any = None
+        self._backoff_timer: Any = None
+        self._fast: dict[str, Any] = {}
+
+    # -- wiring -------------------------------------------------------------------------------
+    def start(self, cp: Any) -> None:
+        self.cp = cp
+        self.store = cp.store
+        self.clock = cp.clock
+        self.rand = cp.rand.child("scheduler")
+        config = load_config(cp.configs_of("KubeSchedulerConfiguration"),
+                             cp.configs_of("Policy"))
+        self.warnings = list(config.warnings)
+        self.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score
+        self.cache = SchedulerCache()
+        self.handle = Handle(self.cache, self.store)
+        self.profiles = {spec.scheduler_name: build_framework(spec, self.handle)
+                         for spec in config.profiles}
+        self.queue = SchedulingQueue(lambda: self.clock.now, config.pod_initial_backoff,
+                                     config.pod_max_backoff)
+        self.queue.events = {name: fwk.events() for name, fwk in self.profiles.items()}
+        self.store.subscribe("Node", self._on_node)
+        self.store.subscribe("Pod", self._on_pod)
+        self.store.subscribe("Namespace", self._on_namespace)
+        for node in self.store.nodes():
+            self._on_node(WatchEvent(ADDED, node))
+        for pod in self.store.list("Pod"):
+            self._on_pod(WatchEvent(ADDED, pod))
+        self.clock.call_later(UNSCHEDULABLE_FLUSH_PERIOD, self._flush_leftover,
+                              PRIORITY_SCHEDULER, "scheduler-flush", background=True)
+
+    def fast_for(self, fwk: Framework) -> Any:
+        fp = self._fast.get(fwk.scheduler_name)
+        if fp is None:
+            from .framework.fast import FastPath
+
+            fp = self._fast[fwk.scheduler_name] = FastPath(self.cache, fwk)
+        return fp
+
+    def busy_until(self) -> float | None:
+        return None
+
+    # -- watch handlers -----------------------------------------------------------------------
+    def _on_namespace(self, ev: WatchEvent) -> None:
+        for fp in self._fast.values():
+            fp.invalidate_counters()
+
+    def _on_node(self, ev: WatchEvent) -> None:
+        node = ev.obj
+        if ev.type == ADDED:
+            self.cache.add_node(node)
+            self._event(ClusterEvent(NODE, ActionType.ADD), None, node)
+        elif ev.type == DELETED:
+            self.cache.remove_node(node)
+            self._event(ClusterEvent(NODE, ActionType.DELETE), node, None)
+        else:
+            old = ev.old
+            self.cache.update_node(old, node)
+            action = _node_update_action(old, node)
+            if action:
+                self._event(ClusterEvent(NODE, action), old, node)
+
+    def _on_pod(self, ev: WatchEvent) -> None:
+        pod, old = ev.obj, ev.old
+        key = f"{pod.metadata.namespace}/{pod.metadata.name}"
+        if ev.type == DELETED:
+            self._forget_nomination(key)
+            self.queue.delete(key)
+            if pod.spec.node_name:
+                self.cache.remove_pod(pod)
+                self._event(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), pod, None)
+            return
+        if pod.spec.node_name:
+            was_assigned = old is not None and bool(old.spec.node_name) and not old.is_terminated
+            if self.queue._infos.get(key) is not None and key not in self.queue.in_flight:
+                self.queue.done(key)
+            self._forget_nomination(key)
+            if pod.is_terminated:
+                if was_assigned:
+                    self.cache.remove_pod(pod)
+                    self._event(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), old, None)
+                return
+            self.cache.add_pod(pod)
+            if not was_assigned:
+                self._event(ClusterEvent(ASSIGNED_POD, ActionType.ADD), None, pod)
+            elif old.metadata.labels != pod.metadata.labels or old.spec is not pod.spec:
+                self._event(ClusterEvent(ASSIGNED_POD, _pod_update_action(old, pod)), old, pod)
+            return
+        # An unscheduled pod.
+        if pod.is_terminated or pod.metadata.deletion_timestamp is not None:
+            self.queue.delete(key)
+            self._forget_nomination(key)
+            return
+        profile = pod.spec.scheduler_name
+        if profile not in self.profiles:
+            return
+        pi = PodInfo(pod)
+        self._track_nomination(pi)
+        if ev.type == ADDED or key not in self.queue._infos and key not in self.queue.in_flight:
+            self.queue.add(pi, profile)
+            self._kick()
+        elif old.spec is not pod.spec and old.spec != pod.spec or \
+                old.metadata.labels != pod.metadata.labels:
+            self.queue.update(pi)
+            self._kick()
+        else:
+            self.queue.update_info(pi)
+
+    def _event(self, ev: ClusterEvent, old: Any, new: Any) -> None:
+        if self.queue.unschedulable or self.queue.in_flight:
+            if self.queue.move_on_event(ev, old, new):
+                self._kick()
+                self._arm_backoff()
+
+    # -- nominations --------------------------------------------------------------------------
+    def _track_nomination(self, pi: PodInfo) -> None:
+        self._forget_nomination(pi.key)
+        nnn = pi.pod.status.nominated_node_name
+        if nnn:
+            self.handle.nominated.setdefault(nnn, {})[pi.key] = pi
+
+    def _forget_nomination(self, key: str) -> None:
+        for node, pods in list(self.handle.nominated.items()):
+            if pods.pop(key, None) is not None and not pods:
+                del self.handle.nominated[node]
+
+    # -- the loop -----------------------------------------------------------------------------
+    def _kick(self) -> None:
+        if self._run_timer is None and self.queue.has_active():
+            self._run_timer = self.clock.call_soon(self._run, PRIORITY_SCHEDULER,
+                                                   "scheduler-cycle")
+
+    def _run(self) -> None:
+        self._run_timer = None
+        self.queue.flush_backoff_completed()
+        while True:
+            q = self.queue.pop()
+            if q is None:
+                break
+            self.schedule_one(q)
+        self._arm_backoff()
+
+    def _arm_backoff(self) -> None:
+        t = self.queue.next_backoff_expiry()
+        if t is None:
+            return
+        timer = self._backoff_timer
+        if timer is not None and not timer.done and not timer.cancelled and timer.when <= t:
+            return
+        if timer is not None:
+            timer.cancel()
+        self._backoff_timer = self.clock.call_at(t, self._on_backoff, PRIORITY_SCHEDULER,
+                                                 "scheduler-backoff")
+
+    def _on_backoff(self) -> None:
+        self._backoff_timer = None
+        self.queue.flush_backoff_completed()
+        self._kick()
+        self._arm_backoff()
+
+    def _flush_leftover(self) -> None:
+        self.queue.flush_unschedulable_leftover()
+        self._kick()
+        self._arm_backoff()
+        self.clock.call_later(UNSCHEDULABLE_FLUSH_PERIOD, self._flush_leftover,
+                              PRIORITY_SCHEDULER, "scheduler-flush", background=True)
+
+    # -- one pod ------------------------------------------------------------------------------
+    def schedule_one(self, q: QueuedPodInfo) -> None:
+        pod = self.store.get("Pod", q.pi.pod.metadata.name, q.pi.namespace)
+        if pod is None or pod.spec.node_name or pod.metadata.deletion_timestamp is not None:
+            self.queue.done(q.key)
+            return
+        fwk = self.profiles.get(pod.spec.scheduler_name)
+        if fwk is None:
+            self.queue.done(q.key)
+            return
+        state, _ = new_cycle_state(pod)
+        try:
+            res = schedule_pod(self, fwk, state, pod)
+        except FitError as fe:
+            nominated = None
+            if fwk.post_filter_plugins:
+                result, st = fwk.run_post_filter(state, pod, fe.diagnosis.node_to_status,
+                                                 PreemptionContext(self, fwk, dry_run=False))
+                fe.diagnosis.post_filter_msg = st.message() if st is not None else ""
+                nominated = result
+            self._fail(q, pod, fwk, str(fe), True, fe.diagnosis.unschedulable_plugins,
+                       nominated)
+            return
+        except NoNodesAvailable as exc:
+            self._fail(q, pod, fwk, str(exc), True, set(), "")
+            return
+        except SchedulingError as exc:
+            self._fail(q, pod, fwk, str(exc), False, set(), "")
+            return
+        self._bind(q, pod, fwk, res.host)
+
+    def _bind(self, q: QueuedPodInfo, pod: Any, fwk: Framework, host: str) -> None:
+        now = self.clock.now
+        status = attrs.evolve(pod.status, nominated_node_name="", conditions=_set_condition(
+            pod.status.conditions, PodCondition(type=POD_SCHEDULED, status="True",
+                                                last_transition_time=now), now))
+        bound = self.store.update(attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=host),
+                                               status=status))
+        self.queue.done(q.key)
+        self.store.record_event(bound, "Normal", "Scheduled",
+                                f"Successfully assigned {pod.metadata.namespace}/"
+                                f"{pod.metadata.name} to {host}", fwk.scheduler_name)
+
+    def _fail(self, q: QueuedPodInfo, pod: Any, fwk: Framework, message: str, rejected: bool,
+              plugins: set[str], nominated: str | None) -> None:
+        q.unschedulable_plugins = set(plugins)
+        self.queue.add_unschedulable_if_not_present(q, rejected)
+        self._arm_backoff()
+        now = self.clock.now
+        msg = truncate_message(message)
+        reason = REASON_UNSCHEDULABLE if rejected else REASON_SCHEDULER_ERROR
+        self.store.record_event(pod, "Warning", "FailedScheduling", msg, fwk.scheduler_name)
+        cond = PodCondition(type=POD_SCHEDULED, status="False", reason=reason, message=message)
+        conditions = _set_condition(pod.status.conditions, cond, now)
+        nnn = pod.status.nominated_node_name if nominated is None else nominated
+        if conditions is pod.status.conditions and nnn == pod.status.nominated_node_name:
+            return
+        updated = self.store.update(attrs.evolve(pod, status=attrs.evolve(
+            pod.status, conditions=conditions, nominated_node_name=nnn)), validate=False)
+        self._track_nomination(PodInfo(updated))
+
+    # -- preemption ---------------------------------------------------------------------------
+    def preempt_victim(self, victim: Any, preemptor: Any, node: str, fwk: Framework) -> None:
+        cur = self.store.get("Pod", victim.metadata.name, victim.metadata.namespace)
+        if cur is None:
+            return
+        cond = PodCondition(type="DisruptionTarget", status="True",
+                            reason=REASON_PREEMPTION_BY_SCHEDULER,
+                            message=f"{fwk.scheduler_name}: preempting to accommodate a higher "
+                                    "priority pod")
+        now = self.clock.now
+        cur = self.store.update(attrs.evolve(cur, status=attrs.evolve(
+            cur.status, conditions=_set_condition(cur.status.conditions, cond, now))),
+            validate=False)
+        self.store.delete("Pod", cur.metadata.name, cur.metadata.namespace)
+        self.store.record_event(cur, "Normal", "Preempted",
+                                f"Preempted by pod {preemptor.metadata.uid} on node {node}",
+                                fwk.scheduler_name)
+
+    def clear_lower_nominations(self, pod: Any, node: str) -> None:
+        prio = pod.spec.priority or 0
+        for pi in self.handle.nominated_pods_for(node):
+            if pi.priority >= prio:
+                continue
+            cur = self.store.get("Pod", pi.pod.metadata.name, pi.namespace)
+            self._forget_nomination(pi.key)
+            if cur is not None and cur.status.nominated_node_name:
+                self.store.update(attrs.evolve(cur, status=attrs.evolve(
+                    cur.status, nominated_node_name="")), validate=False)
+            q = self.queue._infos.get(pi.key)
+            if q is not None and pi.key in self.queue.unschedulable:
+                self.queue._to_active(q)
+        self._kick()
+
+    # -- explain ------------------------------------------------------------------------------
+    def explain(self, pod: Any) -> Any:
+        from .explain import explain_pod
+
+        return explain_pod(self, pod)
+
+
+class PreemptionContext:
+    """What DefaultPreemption needs from the scheduler; a dry run evicts nothing and draws
+    from a copy of the random source."""
+
+    def __init__(self, sched: Scheduler, fwk: Framework, dry_run: bool, rand: Any = None) -> None:
+        self.sched = sched
+        self.fwk = fwk
+        self.dry_run = dry_run
+        self.nodes = sched.cache.node_list()
+        self.rand = rand if rand is not None else sched.rand
+        self.chosen: Any = None
+
+    def pdbs(self) -> list:
+        return pdb_views(self.sched.store)
+
+    def prepare_candidate(self, candidate: Any, pod: Any) -> None:
+        self.chosen = candidate
+        if self.dry_run:
+            return
+        for v in candidate.victims:
+            self.sched.preempt_victim(v.pod, pod, candidate.name, self.fwk)
+        self.sched.clear_lower_nominations(pod, candidate.name)
+
+
+def _set_condition(conditions: tuple, cond: PodCondition, now: float) -> tuple:
+    """podutil.UpdatePodCondition: replace the condition of that type; keep the transition
+    time when the status did not change; the same tuple back when nothing changed."""
+    out = []
+    found = False
+    for c in conditions:
+        if c.type != cond.type:
+            out.append(c)
+            continue
+        found = True
+        if (c.status, c.reason, c.message) == (cond.status, cond.reason, cond.message):
+            return conditions
+        t = c.last_transition_time if c.status == cond.status else now
+        out.append(attrs.evolve(cond, last_transition_time=t))
+    if not found:
+        out.append(attrs.evolve(cond, last_transition_time=now))
+    return tuple(out)

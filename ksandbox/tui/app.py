@@ -1,0 +1,374 @@
+"""The ksandbox App: wires a Session to the screens. It draws nothing itself.
+
+What it owns: the :class:`~ksandbox.tui.model.ClusterModel` (the UI's informer), the
+:class:`~ksandbox.tui.pacer.Pacer` driven by a Textual timer (the only place the wall clock is
+read, for pacing), the themes and key map from the user's config, and the one door into the
+sandbox — :meth:`KsandboxApp.submit`, which every key, dialog and command line goes through as
+command text. After each tick or command it posts one coalesced ``ClusterChanged`` to the
+screens that are on show.
+
+``make_app(session, **opts)`` is the factory the CLI and the tests share (STYLE.md example 9);
+``run_tui`` is what ``ksandbox`` calls.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
+
+from ..api.errors import KsandboxError
+from .commandline import (BoardCommand, ExplainCommand, HelpCommand, QuitCommand,
+                          SubmitCommand, ViewCommand, parse_command_line)
+from .config import UserConfig, load_config, save_theme
+from .messages import ClusterChanged
+from .model import ClusterModel
+from .pacer import Pacer
+from .themes import VARIABLE_DEFAULTS, load_themes, stylesheet
+from .widgets.header import HeaderState
+
+# Ticks per real second while the clock runs (the header's time and the countdowns move at
+# this rate; the sandbox work per tick is bounded by the pacer's budget).
+TICK_HZ = 20
+READ_VERBS = ("get", "describe")
+
+
+class ScriptFeed:
+    """Replays a recording's steps (``ksandbox.recording.script.Script``) through the pacer."""
+
+    def __init__(self, script: Any) -> None:
+        self.script = script
+        self.steps = [s for s in script.steps if s.command or s.caption or s.marker]
+        self.index = 0
+        self.caption = ""
+
+    def next_at(self) -> float | None:
+        return self.steps[self.index].at if self.index < len(self.steps) else None
+
+    def fire(self, session: Any) -> Any:
+        step = self.steps[self.index]
+        self.index += 1
+        if step.caption:
+            self.caption = step.caption
+        if step.command:
+            return session.submit(step.command, step.stdin)
+        return None
+
+    @property
+    def label(self) -> str:
+        title = getattr(self.script, "title", "") or "recording"
+        return f"▶ {title} {self.index}/{len(self.steps)}"
+
+
+class KsandboxApp(App):
+    """A Kubernetes cluster in one terminal."""
+
+    TITLE = "ksandbox"
+    CSS_PATH = str(stylesheet())
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        Binding("space", "toggle_pause", "Pause", id="clock.pause"),
+        Binding("less_than_sign", "slower", "Slower", show=False, id="clock.slower"),
+        Binding("greater_than_sign", "faster", "Faster", show=False, id="clock.faster"),
+        Binding("full_stop", "step", "Next event", show=False, id="clock.step"),
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True, id="app.quit"),
+    ]
+
+    def __init__(self, session: Any, *, recording: Any = None, speed: float = 1.0,
+                 paused: bool = False, config: UserConfig | None = None,
+                 ticking: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self.model = ClusterModel(session)
+        self.feed = ScriptFeed(recording) if recording is not None else None
+        self.pacer = Pacer(session, speed=speed, paused=paused, feed=self.feed,
+                           on_step=self._on_step)
+        self.config = config if config is not None else load_config()
+        self.ticking = ticking
+        """Drive the clock from a real-time timer (tests turn it off and step by hand)."""
+        self.recording = False
+        self.command_history: list[str] = []
+        self.last_result: Any = None
+        self._last_tick = time.perf_counter()
+        self._save_theme = False
+
+    # -- setup ----------------------------------------------------------------------------
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(VARIABLE_DEFAULTS)
+
+    def on_mount(self) -> None:
+        for theme in load_themes():
+            self.register_theme(theme)
+        wanted = self.config.theme
+        self.theme = wanted if wanted in self.available_themes else "ksandbox-dark" \
+            if "ksandbox-dark" in self.available_themes else "textual-dark"
+        if self.config.keymap:
+            self.set_keymap(self.config.keymap)
+        if self.config.problem:
+            self.notify(self.config.problem, title="config", severity="warning")
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self._save_theme = True
+        from .screens.main import MainScreen
+
+        self.push_screen(MainScreen())
+        if self.ticking:
+            self._last_tick = time.perf_counter()
+            self.set_interval(1 / TICK_HZ, self._tick, name="clock")
+
+    def _theme_changed(self, theme: Any) -> None:
+        if self._save_theme and not save_theme(theme.name):
+            self.notify("Theme not saved: fix the config file first", severity="warning")
+
+    # -- the clock ------------------------------------------------------------------------
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        real_dt, self._last_tick = now - self._last_tick, now
+        try:
+            moved = self.pacer.tick(real_dt)
+        except Exception as exc:  # a control-plane bug pauses the clock, never the UI
+            self.pacer.paused = True
+            self.notify(f"the simulation stopped: {exc!r}; clock paused", severity="error")
+            moved = True
+        if moved:
+            self.publish()
+
+    def publish(self) -> None:
+        """Seal the model's changes and tell the screens on show."""
+        cs = self.model.flush()
+        for screen in reversed(self.screen_stack):
+            screen.post_message(ClusterChanged(cs.generation))
+            if not isinstance(screen, ModalScreen):
+                break
+
+    def advance(self, seconds: float) -> None:
+        """Run the sandbox ``seconds`` of simulated time now (tests, the palette)."""
+        self.session.run_until(self.session.now + seconds)
+        self.publish()
+
+    def action_toggle_pause(self) -> None:
+        self.pacer.toggle()
+        self._last_tick = time.perf_counter()
+        self.publish()
+
+    def action_slower(self) -> None:
+        self.pacer.slower()
+        self.publish()
+
+    def action_faster(self) -> None:
+        self.pacer.faster()
+        self.publish()
+
+    def action_step(self) -> None:
+        try:
+            t = self.pacer.step_next()
+        except Exception as exc:
+            self.notify(f"the simulation stopped: {exc!r}", severity="error")
+            return
+        if t is None:
+            self.notify("Nothing is scheduled: the cluster is idle", timeout=2)
+        self.publish()
+
+    def _on_step(self, result: Any) -> None:
+        if result is not None and getattr(result, "error", ""):
+            self.notify(result.error.strip(), severity="error")
+        elif self.feed is not None and self.feed.caption:
+            self.notify(self.feed.caption, title="recording", timeout=6)
+            self.feed.caption = ""
+
+    def header_state(self) -> HeaderState:
+        m = self.model
+        return HeaderState(
+            cluster=getattr(self.session, "name", "sandbox"), time=float(self.session.now),
+            speed=self.pacer.label, paused=self.pacer.paused, lagging=self.pacer.lagging,
+            nodes_ready=m.ready_nodes, nodes_total=m.node_total, running=m.running,
+            pending=len(m.pending), recording=self.recording,
+            playback=self.feed.label if self.feed is not None else "")
+
+    # -- the one door into the sandbox ----------------------------------------------------
+    def submit(self, text: str, *, quiet: bool = False) -> Any:
+        """Run a command, show kubectl's words for the result, tell the screens."""
+        try:
+            result = self.session.submit(text)
+        except Exception as exc:  # the core promises not to raise; the UI never trusts it
+            self.notify(f"error: {exc}", severity="error")
+            return None
+        self.last_result = result
+        if result.error:
+            self.notify(result.error.strip(), severity="error", markup=False)
+        elif not quiet and result.output.strip():
+            self.notify(result.output.strip(), markup=False, timeout=4)
+        self.publish()
+        return result
+
+    def submit_from_dialog(self, text: str | None) -> None:
+        if text:
+            self.submit(text)
+
+    def run_read(self, text: str) -> Any:
+        """A read command (get, describe): run it without recording it."""
+        from ..session import CommandResult
+
+        try:
+            return self.session.submit(text, record=False)
+        except Exception as exc:
+            return CommandResult(text, "", f"error: {exc}")
+
+    def show_output(self, command: str, *, title: str = "", language: str | None = None) -> None:
+        from .screens.text import TextScreen
+
+        self.push_screen(TextScreen(command, title=title, language=language))
+
+    def run_command_line(self, line: str) -> None:
+        """What the `:` bar does with a line."""
+        try:
+            parsed = parse_command_line(line)
+        except Exception as exc:
+            self.notify(f"error: {exc}", severity="error", markup=False)
+            return
+        if parsed is None:
+            return
+        if isinstance(parsed, QuitCommand):
+            self.exit(0)
+        elif isinstance(parsed, BoardCommand):
+            self.go_board()
+        elif isinstance(parsed, HelpCommand):
+            self.screen.action_help() if hasattr(self.screen, "action_help") else None
+        elif isinstance(parsed, ExplainCommand):
+            self.open_explain(parsed.namespace, parsed.name)
+        elif isinstance(parsed, ViewCommand):
+            self.open_view(parsed.kind, namespace=parsed.namespace, filter_text=parsed.filter)
+        elif isinstance(parsed, SubmitCommand):
+            words = parsed.text.split()
+            verb = words[1] if len(words) > 1 else ""
+            if verb in READ_VERBS and "-w" not in words and "--watch" not in words:
+                language = "yaml" if "yaml" in parsed.text else None
+                self.show_output(parsed.text, title=parsed.text, language=language)
+            else:
+                self.submit(parsed.text)
+
+    # -- navigation -----------------------------------------------------------------------
+    def go_board(self) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+
+    def open_view(self, kind: str, *, namespace: str | None = None, filter_text: str = "",
+                  node: str | None = None) -> None:
+        from .screens.resources import ResourceScreen
+
+        screen = ResourceScreen(kind, namespace=namespace, node=node, filter_text=filter_text)
+        # `:` from a list view switches views (k9s); from the board it stacks, esc returns.
+        if isinstance(self.screen, ResourceScreen) and len(self.screen_stack) > 2:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def open_node_pods(self, node: str) -> None:
+        from .screens.resources import ResourceScreen
+
+        self.push_screen(ResourceScreen("Pod", node=node))
+
+    def open_explain(self, namespace: str, name: str) -> None:
+        from .screens.explain import ExplainScreen
+
+        self.push_screen(ExplainScreen(namespace, name))
+
+    # -- palette --------------------------------------------------------------------------
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for title, help_, action in _palette_actions(screen):
+            yield SystemCommand(title, help_, _runner(screen, action))
+        views = (("Nodes", "Node"), ("Pods", "Pod"), ("Deployments", "Deployment"),
+                 ("DaemonSets", "DaemonSet"), ("ReplicaSets", "ReplicaSet"),
+                 ("Events", "Event"), ("HorizontalPodAutoscalers", "HorizontalPodAutoscaler"),
+                 ("Namespaces", "Namespace"))
+        for label, kind in views:
+            yield SystemCommand(f"View: {label}", f"List {label.lower()} (k9s :{kind.lower()})",
+                                lambda k=kind: self.open_view(k))
+        yield SystemCommand("View: Node board", "Back to the node board", self.go_board)
+        yield SystemCommand("Clock: pause / resume", "space", self.action_toggle_pause)
+        yield SystemCommand("Clock: faster", ">", self.action_faster)
+        yield SystemCommand("Clock: slower", "<", self.action_slower)
+        yield SystemCommand("Clock: jump to the next event", ".", self.action_step)
+        for name in sorted(self.available_themes):
+            if name.startswith("ksandbox-"):
+                yield SystemCommand(f"Theme: {name}", "Switch theme (remembered)",
+                                    lambda n=name: setattr(self, "theme", n))
+        if self.recording:
+            yield SystemCommand("Recording: save", "Write the session so far as a recording",
+                                self.save_recording)
+        else:
+            yield SystemCommand("Recording: start", "Mark the session as being recorded",
+                                self.start_recording)
+
+    def start_recording(self) -> None:
+        self.recording = True
+        self.publish()
+        self.notify("Recording: every command from the start is kept; save from the palette")
+
+    def save_recording(self, path: Path | None = None) -> Path | None:
+        try:
+            from ..recording.player import dump_recording
+
+            text = dump_recording(self.session, terminal=(self.size.width, self.size.height))
+            path = path or _free_path(Path.cwd(), "ksandbox-recording")
+            path.write_text(text, encoding="utf-8")
+        except (OSError, KsandboxError, ImportError) as exc:
+            self.notify(f"error: could not save the recording: {exc}", severity="error")
+            return None
+        self.recording = False
+        self.publish()
+        self.notify(f"Recording saved to {path}")
+        return path
+
+
+def _free_path(folder: Path, stem: str) -> Path:
+    n = 1
+    while (folder / f"{stem}-{n}.yaml").exists():
+        n += 1
+    return folder / f"{stem}-{n}.yaml"
+
+
+def _palette_actions(screen: Screen) -> list[tuple[str, str, str]]:
+    """The screen's own key actions, as palette entries ("Taint node node-2")."""
+    out = []
+    check = getattr(screen, "check_action", None)
+    for binding in screen._bindings.key_to_bindings.values():
+        for b in binding:
+            if not b.description or b.action in ("command", "filter", "back", "help"):
+                continue
+            if check is not None and check(b.action, ()) is False:
+                continue
+            subject = ""
+            target = getattr(screen, "node_target", None)
+            if b.id and b.id.startswith("node.") and target is not None:
+                subject = f" node {target()}"
+            elif hasattr(screen, "target") and (t := screen.target()) is not None \
+                    and b.id and not b.id.startswith("node."):
+                subject = f" {t.resource} {t.name}"
+            out.append((f"{b.description}{subject}", f"key: {b.key}", b.action))
+    return out
+
+
+def _runner(screen: Screen, action: str):
+    def run() -> None:
+        method = getattr(screen, f"action_{action}", None)
+        if method is not None:
+            method()
+    return run
+
+
+def make_app(session: Any, **opts: Any) -> KsandboxApp:
+    """The App for ``session`` (the CLI and the tests build it the same way)."""
+    return KsandboxApp(session, **opts)
+
+
+def run_tui(session: Any, *, recording: Any = None, speed: float = 1.0,
+            paused: bool = False) -> int:
+    """Open the TUI on ``session``; returns the exit status."""
+    app = make_app(session, recording=recording, speed=speed, paused=paused)
+    app.run()
+    return app.return_code or 0

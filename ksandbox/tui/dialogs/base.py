@@ -1,0 +1,78 @@
+"""CommandDialog: the shape every dialog shares (frogmouth's typed modal screen).
+
+A dialog is a ``ModalScreen[str | None]``: it dismisses with the command text it built —
+exactly what the `:` bar would take — or with None when cancelled. Escape and the Cancel button
+cancel; Enter in a field or the OK button confirm. The caller passes the text to
+``session.submit``; the dialog itself never touches the sandbox.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label
+
+
+class CommandDialog(ModalScreen[str | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
+
+    title_text = "Command"
+    ok_label = "OK"
+    ok_variant = "primary"
+    focus_cancel = False
+    """Start with Cancel focused (destructive dialogs: the less destructive action wins)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield from self.compose_fields()
+            yield Label("", id="preview", classes="dialog-preview")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button(self.ok_label, id="ok", variant=self.ok_variant)
+
+    def compose_fields(self) -> ComposeResult:
+        yield from ()
+
+    def command(self) -> str | None:
+        """The command text the fields describe (None if they describe nothing yet)."""
+        return None
+
+    def on_mount(self) -> None:
+        self.update_preview()
+        if self.focus_cancel:
+            self.query_one("#cancel", Button).focus()
+
+    def update_preview(self) -> None:
+        text = self.command()
+        self.query_one("#preview", Label).update(f"$ {text}" if text else "")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.update_preview()
+
+    def on_checkbox_changed(self) -> None:
+        self.update_preview()
+
+    def on_radio_set_changed(self) -> None:
+        self.update_preview()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.confirm()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ok":
+            self.confirm()
+        else:
+            self.dismiss(None)
+
+    def confirm(self) -> None:
+        text = self.command()
+        if text:
+            self.dismiss(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

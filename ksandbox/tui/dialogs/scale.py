@@ -1,0 +1,34 @@
+"""ScaleDialog: "Scale deployment web?" with the replica count prefilled."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import Input
+
+from .base import CommandDialog
+
+
+class ScaleDialog(CommandDialog):
+    ok_label = "Scale"
+
+    def __init__(self, resource: str, namespace: str, name: str, replicas: int) -> None:
+        super().__init__()
+        self.resource = resource
+        self.namespace = namespace
+        self.name_ = name
+        self.replicas = replicas
+        self.title_text = f"Scale {resource} {name}?"
+
+    def compose_fields(self) -> ComposeResult:
+        yield Input(str(self.replicas), id="replicas", restrict=r"[0-9]*", placeholder="replicas")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#replicas", Input).focus()
+
+    def command(self) -> str | None:
+        value = self.query_one("#replicas", Input).value.strip()
+        if not value:
+            return None
+        ns = f" -n {self.namespace}" if self.namespace and self.namespace != "default" else ""
+        return f"kubectl scale {self.resource}/{self.name_}{ns} --replicas={value}"

@@ -1,0 +1,49 @@
+"""TaintDialog: ``key=value:Effect`` for one node, the effect picked from the three."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import Checkbox, Input, RadioButton, RadioSet
+
+from ...api.taints import TAINT_EFFECTS
+from .base import CommandDialog
+
+
+def split_effect(spec: str) -> tuple[str, str]:
+    """``key=value:NoSchedule`` → (``key=value``, ``NoSchedule``)."""
+    head, sep, effect = spec.rpartition(":")
+    return (head, effect) if sep else (spec, "")
+
+
+class TaintDialog(CommandDialog):
+    ok_label = "Taint"
+
+    def __init__(self, node: str, spec: str = "key=value:NoSchedule") -> None:
+        super().__init__()
+        self.node = node
+        self.spec = spec
+        self.title_text = f"Taint node {node}"
+
+    def compose_fields(self) -> ComposeResult:
+        yield Input(self.spec, id="spec", placeholder="key=value:Effect")
+        _, effect = split_effect(self.spec)
+        with RadioSet(id="effect"):
+            for e in TAINT_EFFECTS:
+                yield RadioButton(e, value=(e == effect), name=e)
+        yield Checkbox("--overwrite", id="overwrite")
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        effect = event.pressed.name or str(event.pressed.label)
+        field = self.query_one("#spec", Input)
+        head, _ = split_effect(field.value)
+        field.value = f"{head}:{effect}"
+        self.update_preview()
+
+    def command(self) -> str | None:
+        spec = self.query_one("#spec", Input).value.strip()
+        if not spec:
+            return None
+        text = f"kubectl taint nodes {self.node} {spec}"
+        if self.query_one("#overwrite", Checkbox).value:
+            text += " --overwrite"
+        return text

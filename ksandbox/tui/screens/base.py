@@ -1,0 +1,326 @@
+"""KsScreen: what every full screen shares — header, command bar, footer, and the actions.
+
+Each action turns a key into command text and hands it to the App's ``submit`` (which calls
+``session.submit``), directly (``c`` → ``kubectl cordon node-2``) or through a dialog that
+returns the text (``t`` → TaintDialog → ``kubectl taint nodes node-2 key=value:NoSchedule``).
+A subclass says what the keys act on by overriding :meth:`target` (the highlighted object) and
+draws its body in :meth:`compose_body`; :meth:`refresh_view` is called with each coalesced
+change set.
+
+Binding ids (``node.taint``, ``object.delete`` …) are what users remap in their config.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from ..commandline import Vocabulary
+from ..filtering import RowFilter, parse_filter
+from ..messages import ClusterChanged
+from ..model import ChangeSet
+from ..widgets.command_bar import CommandBar
+from ..widgets.header import ClusterHeader
+
+
+@attrs.frozen
+class Target:
+    """The object the keys act on."""
+
+    kind: str
+    namespace: str
+    name: str
+
+    @property
+    def resource(self) -> str:
+        return {"Node": "node", "Pod": "pod", "Deployment": "deployment",
+                "ReplicaSet": "replicaset", "DaemonSet": "daemonset",
+                "HorizontalPodAutoscaler": "hpa", "Namespace": "namespace",
+                "PodDisruptionBudget": "pdb", "PriorityClass": "priorityclass",
+                "Event": "event"}.get(self.kind, self.kind.lower())
+
+    @property
+    def ns_flag(self) -> str:
+        return f" -n {self.namespace}" if self.namespace else ""
+
+
+NODE_BINDINGS = [
+    Binding("t", "taint", "Taint", id="node.taint"),
+    Binding("T", "untaint", "Untaint", show=False, id="node.untaint"),
+    Binding("c", "cordon", "Cordon", id="node.cordon"),
+    Binding("u", "uncordon", "Uncordon", show=False, id="node.uncordon"),
+    Binding("r", "drain", "Drain", id="node.drain"),
+    Binding("x", "fail", "Fail", id="node.fail"),
+    Binding("X", "recover", "Recover", show=False, id="node.recover"),
+    Binding("p", "pressure", "Pressure", show=False, id="node.pressure"),
+    Binding("l", "label", "Label", show=False, id="node.label"),
+]
+OBJECT_BINDINGS = [
+    Binding("e", "explain", "Explain", id="pod.explain"),
+    Binding("s", "scale", "Scale", id="workload.scale"),
+    Binding("d", "describe", "Describe", show=False, id="object.describe"),
+    Binding("y", "yaml", "YAML", show=False, id="object.yaml"),
+    Binding("ctrl+d", "delete", "Delete", show=False, id="object.delete"),
+]
+VIEW_BINDINGS = [
+    Binding("colon", "command", "Cmd", id="app.command"),
+    Binding("slash", "filter", "Filter", show=False, id="app.filter"),
+    Binding("question_mark", "help", "Help", id="app.help"),
+    Binding("escape", "back", "Back", show=False, id="view.back"),
+]
+NODE_ACTIONS = {"taint", "untaint", "cordon", "uncordon", "drain", "fail", "recover",
+                "pressure", "label"}
+
+
+class KsScreen(Screen):
+    """Base of the main board, the list views, the explain and text views."""
+
+    BINDINGS = VIEW_BINDINGS
+    view_name = "view"
+    """Shown in the help screen and the crumbs."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.generation = 0
+        self.row_filter: RowFilter = parse_filter("")
+
+    # -- the App's objects ----------------------------------------------------------------
+    @property
+    def session(self) -> Any:
+        return self.app.session
+
+    @property
+    def model(self) -> Any:
+        return self.app.model
+
+    # -- layout ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield ClusterHeader()
+        yield from self.compose_body()
+        yield CommandBar(self.vocabulary(), self.app.command_history)
+        yield Footer(compact=True)
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def vocabulary(self) -> Vocabulary:
+        store = self.app.session.store
+        return Vocabulary(
+            nodes=lambda: [n.name for n in store.nodes()],
+            pods=lambda: [p.metadata.name for p in store.list("Pod")],
+            workloads=lambda: [f"deployment/{d.metadata.name}" for d in store.list("Deployment")]
+            + [f"replicaset/{r.metadata.name}" for r in store.list("ReplicaSet")])
+
+    def on_mount(self) -> None:
+        self.generation = self.model.generation
+        self.query_one(ClusterHeader).state = self.app.header_state()
+
+    # -- change feed ----------------------------------------------------------------------
+    def on_cluster_changed(self, message: ClusterChanged) -> None:
+        self.catch_up()
+
+    def on_screen_resume(self) -> None:
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        if not self.is_mounted:
+            return
+        changes = self.model.changes_since(self.generation)
+        self.generation = changes.generation
+        try:
+            self.query_one(ClusterHeader).state = self.app.header_state()
+        except Exception:
+            return
+        self.refresh_view(changes)
+
+    def refresh_view(self, changes: ChangeSet) -> None:
+        """Redraw what ``changes`` touched."""
+
+    # -- targets --------------------------------------------------------------------------
+    def target(self) -> Target | None:
+        return None
+
+    def node_target(self) -> str | None:
+        t = self.target()
+        return t.name if t is not None and t.kind == "Node" else None
+
+    def pod_target(self) -> Target | None:
+        t = self.target()
+        return t if t is not None and t.kind == "Pod" else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in NODE_ACTIONS:
+            return self.node_target() is not None
+        if action == "scale":
+            t = self.target()
+            return t is not None and t.kind in ("Deployment", "ReplicaSet")
+        if action == "explain":
+            return self.pod_target() is not None or bool(self.model.pending)
+        if action in ("describe", "yaml", "delete"):
+            return self.target() is not None
+        return True
+
+    # -- node actions ---------------------------------------------------------------------
+    def _node(self) -> str | None:
+        name = self.node_target()
+        if name is None:
+            self.app.notify("Select a node first", severity="warning")
+        return name
+
+    def action_taint(self) -> None:
+        from ..dialogs import TaintDialog
+
+        if (node := self._node()) is not None:
+            self.app.push_screen(TaintDialog(node), self.app.submit_from_dialog)
+
+    def action_untaint(self) -> None:
+        from ..dialogs import UntaintDialog
+
+        if (node := self._node()) is None:
+            return
+        obj = self.session.store.get("Node", node)
+        taints = [(t.to_string(), t.key, t.effect) for t in obj.spec.taints] if obj else []
+        if not taints:
+            self.app.notify(f"node/{node} has no taints", severity="warning")
+            return
+        self.app.push_screen(UntaintDialog(node, taints), self.app.submit_from_dialog)
+
+    def action_cordon(self) -> None:
+        if (node := self._node()) is not None:
+            self.app.submit(f"kubectl cordon {node}")
+
+    def action_uncordon(self) -> None:
+        if (node := self._node()) is not None:
+            self.app.submit(f"kubectl uncordon {node}")
+
+    def action_drain(self) -> None:
+        from ..dialogs import DrainDialog
+
+        if (node := self._node()) is not None:
+            self.app.push_screen(DrainDialog(node), self.app.submit_from_dialog)
+
+    def action_fail(self) -> None:
+        if (node := self._node()) is not None:
+            self.app.submit(f"ksandbox fail node {node}")
+
+    def action_recover(self) -> None:
+        if (node := self._node()) is not None:
+            self.app.submit(f"ksandbox recover node {node}")
+
+    def action_pressure(self) -> None:
+        from ..dialogs import PressureDialog
+
+        if (node := self._node()) is None:
+            return
+        obj = self.session.store.get("Node", node)
+        active = ()
+        if obj is not None:
+            names = {"MemoryPressure": "memory", "DiskPressure": "disk", "PIDPressure": "pid"}
+            active = tuple(v for k, v in names.items()
+                           if (c := obj.status.condition(k)) is not None and c.status == "True")
+        self.app.push_screen(PressureDialog(node, active), self.app.submit_from_dialog)
+
+    def action_label(self) -> None:
+        from ..dialogs import LabelDialog
+
+        if (node := self._node()) is not None:
+            self.app.push_screen(LabelDialog(node), self.app.submit_from_dialog)
+
+    # -- object actions -------------------------------------------------------------------
+    def _target(self) -> Target | None:
+        t = self.target()
+        if t is None:
+            self.app.notify("Nothing selected", severity="warning")
+        return t
+
+    def action_describe(self) -> None:
+        if (t := self._target()) is not None:
+            self.app.show_output(f"kubectl describe {t.resource} {t.name}{t.ns_flag}",
+                                 title=f"describe {t.resource}/{t.name}")
+
+    def action_yaml(self) -> None:
+        if (t := self._target()) is not None:
+            self.app.show_output(f"kubectl get {t.resource} {t.name}{t.ns_flag} -o yaml",
+                                 title=f"{t.resource}/{t.name}", language="yaml")
+
+    def action_delete(self) -> None:
+        from ..dialogs import ConfirmDialog
+
+        if (t := self._target()) is None:
+            return
+        command = f"kubectl delete {t.resource} {t.name}{t.ns_flag}"
+        self.app.push_screen(ConfirmDialog("<Delete>", f"Delete {t.resource}/{t.name}?",
+                                           command, ok_label="Delete"),
+                             self.app.submit_from_dialog)
+
+    def action_scale(self) -> None:
+        from ..dialogs import ScaleDialog
+
+        t = self.target()
+        if t is None or t.kind not in ("Deployment", "ReplicaSet"):
+            self.app.notify("Scale works on a deployment or a replicaset", severity="warning")
+            return
+        obj = self.session.store.get(t.kind, t.name, t.namespace)
+        replicas = obj.spec.replicas if obj is not None and obj.spec.replicas is not None else 1
+        self.app.push_screen(ScaleDialog(t.resource, t.namespace, t.name, replicas),
+                             self.app.submit_from_dialog)
+
+    def explain_target(self) -> Target | None:
+        return self.pod_target()
+
+    def action_explain(self) -> None:
+        t = self.explain_target()
+        if t is None:
+            self.app.notify("Select a pod to explain (enter on a node lists its pods)",
+                            severity="warning")
+            return
+        self.app.open_explain(t.namespace, t.name)
+
+    # -- the command bar ------------------------------------------------------------------
+    def action_command(self) -> None:
+        self.query_one(CommandBar).open("command")
+
+    def action_filter(self) -> None:
+        self.query_one(CommandBar).open("filter", self.row_filter.text)
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self))
+
+    def action_back(self) -> None:
+        if self.row_filter.active:
+            self.apply_filter("")
+            return
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+
+    def on_command_bar_submitted(self, message: CommandBar.Submitted) -> None:
+        if message.mode == "command":
+            if message.value:
+                self.app.run_command_line(message.value)
+        else:
+            self.apply_filter(message.value)
+
+    def on_command_bar_filter_changed(self, message: CommandBar.FilterChanged) -> None:
+        self.apply_filter(message.value)
+
+    def on_command_bar_closed(self, message: CommandBar.Closed) -> None:
+        self.focus_body()
+
+    def focus_body(self) -> None:
+        """Give the focus back to the main widget after the bar closes."""
+
+    def apply_filter(self, text: str) -> None:
+        self.row_filter = parse_filter(text)
+        if self.row_filter.error:
+            self.app.notify(self.row_filter.error, severity="error", timeout=3)
+        self.filter_changed()
+
+    def filter_changed(self) -> None:
+        """Re-filter the body (subclasses)."""

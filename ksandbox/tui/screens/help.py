@@ -1,0 +1,92 @@
+"""HelpScreen: every key of the view it was opened from, k9s style.
+
+Sections: the view's own keys (node actions, object actions), the view keys (command,
+filter, back), the clock, and navigation. Keys shown are the live ones, so a remapped key shows
+its new binding. Closes on esc, q, ? or enter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+NAVIGATION = [("↑ ↓ ← → / j k", "move"), ("g / G", "first / last"),
+              ("ctrl+f / ctrl+b", "page down / up"), ("tab", "next pane"),
+              ("enter", "drill in"), ("esc", "back / clear filter")]
+COMMANDS = [(":no :po :deploy :ds :rs :ev :hpa :ns", "switch view (k9s aliases)"),
+            (":po /regex  :po app=web  :po kube-system", "view with filter / labels / namespace"),
+            (":kubectl taint nodes node-2 k=v:NoSchedule", "any kubectl command"),
+            (":taint nodes …  :fail node node-2", "without kubectl / ksandbox"),
+            (":explain default/web-1", "open the explain view"), (":board  :q", "board / quit"),
+            ("/regex  /!regex  /-l app=web", "filter, inverse, label selector")]
+
+
+HIDDEN_ACTIONS = {"screen.copy_text", "app.focus_next", "app.focus_previous"}
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,question_mark,enter", "close", "Close", id="help.close")]
+
+    def __init__(self, origin: Any) -> None:
+        super().__init__()
+        self.origin = origin
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(self._table(), id="help-body")
+
+    def _table(self) -> Table:
+        app = self.app
+        origin = self.origin
+        bindings = origin.active_bindings
+        view = origin.view_name.upper()
+        sections: dict[str, list[tuple[str, str]]] = {view: [], "GENERAL": []}
+        seen: set[tuple[str, str]] = set()
+        for key, active in bindings.items():
+            b = active.binding
+            node = active.node
+            if node is origin:
+                section = view
+            elif node is app:
+                section = "GENERAL"
+            else:
+                continue  # widget keys (moving the cursor) are in NAVIGATION below
+            if b.action in HIDDEN_ACTIONS:
+                continue
+            display = app.get_key_display(b)
+            label = b.description or b.action
+            if (display, label) in seen:
+                continue
+            seen.add((display, label))
+            enabled = origin.check_action(b.action, ()) if node is origin else True
+            if enabled is False:
+                continue
+            sections[section].append((display, label))
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold")
+        table.add_column()
+        for title, rows in sections.items():
+            if not rows:
+                continue
+            table.add_row(Text(title, "bold underline"), "")
+            for k, label in sorted(rows, key=lambda r: r[1].lower()):
+                table.add_row(k, label)
+            table.add_row("", "")
+        table.add_row(Text("NAVIGATION", "bold underline"), "")
+        for k, label in NAVIGATION:
+            table.add_row(k, label)
+        table.add_row("", "")
+        table.add_row(Text("COMMAND BAR", "bold underline"), "")
+        for k, label in COMMANDS:
+            table.add_row(k, label)
+        return table
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,120 @@
+"""ResourceScreen: a k9s list view of one kind (``:no``, ``:po``, ``:deploy`` …).
+
+The table is :class:`~ksandbox.tui.widgets.resource_table.ResourceTable`; the title follows
+k9s (``pods(default)[12] </web>``). ``enter`` drills in: a node lists its pods, a workload its
+pods, a namespace its pods, a pod or an event describes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+
+from ...api.kinds import BY_KIND
+from ..model import ChangeSet
+from ..rows import spec_for
+from ..widgets.resource_table import ResourceTable
+from .base import NODE_BINDINGS, OBJECT_BINDINGS, KsScreen, Target
+
+
+def owned_by(kind: str, name: str, store: Any):
+    """A predicate: pods whose controller is ``kind/name`` (through its ReplicaSets for a
+    Deployment)."""
+    if kind == "Deployment":
+        owners = {("ReplicaSet", rs.metadata.name) for rs in store.list("ReplicaSet")
+                  if (ref := rs.metadata.controller_ref()) is not None
+                  and ref.kind == "Deployment" and ref.name == name}
+    else:
+        owners = {(kind, name)}
+
+    def pred(pod: Any) -> bool:
+        ref = pod.metadata.controller_ref()
+        return ref is not None and (ref.kind, ref.name) in owners
+
+    return pred
+
+
+class ResourceScreen(KsScreen):
+    BINDINGS = [*NODE_BINDINGS, *OBJECT_BINDINGS,
+                Binding("enter", "drill", "View", id="view.enter")]
+
+    def __init__(self, kind: str, *, namespace: str | None = None, node: str | None = None,
+                 owner: tuple[str, str, str] | None = None, filter_text: str = "") -> None:
+        super().__init__()
+        self.kind = kind
+        self.namespace = namespace
+        self.node = node
+        self.owner = owner
+        self.initial_filter = filter_text
+        self.view_name = BY_KIND[kind].resource
+
+    def compose_body(self) -> ComposeResult:
+        where = None
+        if self.owner is not None:
+            kind, ns, name = self.owner
+            where = owned_by(kind, name, self.app.session.store)
+        yield ResourceTable(self.app.session, spec_for(self.kind), namespace=self.namespace,
+                            node=self.node, where=where, id="table")
+
+    @property
+    def table(self) -> ResourceTable:
+        return self.query_one(ResourceTable)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.initial_filter:
+            self.apply_filter(self.initial_filter)
+        else:
+            self.table.reload()
+        self._title()
+        self.table.focus()
+
+    def _title(self) -> None:
+        scope = ""
+        if self.node is not None:
+            scope = f"(node={self.node})"
+        elif self.owner is not None:
+            scope = f"({self.owner[0].lower()}={self.owner[2]})"
+        elif BY_KIND[self.kind].namespaced:
+            scope = f"({self.namespace or 'all'})"
+        title = f"{self.view_name}{scope}[{self.table.row_count()}]"
+        if self.row_filter.active:
+            title += f" {self.row_filter.title}"
+        self.table.border_title = title
+
+    def refresh_view(self, changes: ChangeSet) -> None:
+        self.table.apply_changes(changes)
+        self._title()
+
+    def filter_changed(self) -> None:
+        self.table.set_filter(self.row_filter)
+        self._title()
+
+    def focus_body(self) -> None:
+        self.table.focus()
+
+    def target(self) -> Target | None:
+        obj = self.table.selected_object
+        if obj is None:
+            return None
+        if self.kind == "Event":
+            o = obj.involved_object
+            return Target(o.kind, o.namespace, o.name)
+        return Target(self.kind, obj.metadata.namespace or "", obj.metadata.name)
+
+    def action_drill(self) -> None:
+        obj = self.table.selected_object
+        if obj is None:
+            return
+        app = self.app
+        if self.kind == "Node":
+            app.open_node_pods(obj.metadata.name)
+        elif self.kind in ("Deployment", "ReplicaSet", "DaemonSet"):
+            app.push_screen(ResourceScreen("Pod", owner=(self.kind, obj.metadata.namespace,
+                                                        obj.metadata.name)))
+        elif self.kind == "Namespace":
+            app.push_screen(ResourceScreen("Pod", namespace=obj.metadata.name))
+        else:
+            self.action_describe()

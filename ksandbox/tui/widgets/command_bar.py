@@ -1,0 +1,162 @@
+"""CommandBar: the k9s prompt at the bottom — ``:`` for commands, ``/`` for the filter.
+
+In command mode Enter runs the line (the screen decides what it means), ↑/↓ walk the history,
+Tab or → accepts the greyed completion (verbs, resources, node and pod names). In filter mode
+every keystroke re-filters the view (filter as you type); Enter keeps the filter, Escape
+clears it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.suggester import Suggester
+from textual.widgets import Input, Label
+
+from ..commandline import Vocabulary, complete
+
+
+class CommandSuggester(Suggester):
+    def __init__(self, vocab: Vocabulary) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.vocab = vocab
+
+    async def get_suggestion(self, value: str) -> str | None:
+        try:
+            return complete(value, self.vocab)
+        except Exception:  # completion must never break typing
+            return None
+
+
+class CommandInput(Input):
+    BINDINGS = [
+        Binding("tab", "accept_suggestion", "Complete", show=False),
+        Binding("up", "history(-1)", "Previous", show=False),
+        Binding("down", "history(1)", "Next", show=False),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("ctrl+u", "clear", "Clear", show=False),
+    ]
+
+    def action_accept_suggestion(self) -> None:
+        if self._suggestion:
+            self.value = self._suggestion
+            self.cursor_position = len(self.value)
+
+    def action_history(self, delta: int) -> None:
+        bar = self.parent
+        if isinstance(bar, CommandBar):
+            bar.walk_history(delta)
+
+    def action_cancel(self) -> None:
+        bar = self.parent
+        if isinstance(bar, CommandBar):
+            bar.cancel()
+
+    def action_clear(self) -> None:
+        self.value = ""
+
+
+class CommandBar(Horizontal):
+    """Hidden until ``open`` is called; posts :class:`Submitted`, :class:`FilterChanged`."""
+
+    DEFAULT_CSS = """
+    CommandBar {
+        dock: bottom;
+        height: 1;
+        display: none;
+        background: $panel;
+    }
+    CommandBar.-open { display: block; }
+    CommandBar > Label { width: 2; padding: 0 0 0 1; color: $accent; text-style: bold; }
+    CommandBar > Input {
+        border: none; height: 1; padding: 0; width: 1fr; background: $panel;
+    }
+    CommandBar > Input:focus { border: none; }
+    """
+
+    class Submitted(Message):
+        def __init__(self, mode: str, value: str) -> None:
+            super().__init__()
+            self.mode = mode
+            self.value = value
+
+    class FilterChanged(Message):
+        def __init__(self, value: str) -> None:
+            super().__init__()
+            self.value = value
+
+    class Closed(Message):
+        def __init__(self, mode: str, cancelled: bool) -> None:
+            super().__init__()
+            self.mode = mode
+            self.cancelled = cancelled
+
+    def __init__(self, vocab: Vocabulary, history: list[str] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.vocab = vocab
+        self.history = history if history is not None else []
+        """Command lines entered this run (the App shares one list between screens)."""
+        self.mode = "command"
+        self._history_pos = 0
+
+    def compose(self) -> ComposeResult:
+        yield Label(":")
+        yield CommandInput(suggester=CommandSuggester(self.vocab), id="command-input",
+                           select_on_focus=False)
+
+    @property
+    def input(self) -> CommandInput:
+        return self.query_one(CommandInput)
+
+    @property
+    def is_open(self) -> bool:
+        return self.has_class("-open")
+
+    def open(self, mode: str, value: str = "") -> None:
+        self.mode = mode
+        self.query_one(Label).update(":" if mode == "command" else "/")
+        self.add_class("-open")
+        field = self.input
+        field.suggester = CommandSuggester(self.vocab) if mode == "command" else None
+        field.value = value
+        field.cursor_position = len(value)
+        self._history_pos = len(self.history)
+        field.focus()
+
+    def close(self, cancelled: bool) -> None:
+        self.remove_class("-open")
+        self.post_message(self.Closed(self.mode, cancelled))
+
+    def cancel(self) -> None:
+        if self.mode == "filter":
+            self.input.value = ""
+            self.post_message(self.FilterChanged(""))
+        self.close(cancelled=True)
+
+    def walk_history(self, delta: int) -> None:
+        if self.mode != "command" or not self.history:
+            return
+        self._history_pos = max(0, min(len(self.history), self._history_pos + delta))
+        field = self.input
+        field.value = self.history[self._history_pos] if self._history_pos < len(
+            self.history) else ""
+        field.cursor_position = len(field.value)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self.mode == "filter" and self.is_open:
+            self.post_message(self.FilterChanged(event.value))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        value = event.value.strip()
+        if self.mode == "command" and value:
+            if not self.history or self.history[-1] != value:
+                self.history.append(value)
+        self.post_message(self.Submitted(self.mode, value))
+        self.close(cancelled=False)

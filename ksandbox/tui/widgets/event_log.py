@@ -1,0 +1,73 @@
+"""EventLog: the cluster's events as they happen (``kubectl get events``, newest last).
+
+Reads ``store.events`` in place — no copy — and draws only the visible lines. It follows the
+newest event unless the user has moved the cursor up to read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.strip import Strip
+
+from .header import sim_time_text
+from .line_list import LineList
+
+
+class EventLog(LineList):
+    COMPONENT_CLASSES = LineList.COMPONENT_CLASSES | {
+        "event-log--time", "event-log--warning", "event-log--reason", "event-log--object"}
+
+    def __init__(self, session: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session = session
+        self.follow = True
+        self.show_cursor = False
+
+    def row_count(self) -> int:
+        return len(self.session.store.events)
+
+    def on_focus(self) -> None:
+        self.show_cursor = True
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.show_cursor = False
+        self.follow = True
+        self.events_changed()
+
+    def watch_cursor(self, old: int, new: int) -> None:
+        super().watch_cursor(old, new)
+        if self.has_focus:  # the user is reading: follow again once back at the end
+            self.follow = new >= self.row_count() - 1
+
+    def events_changed(self) -> None:
+        self.update_virtual_size()
+        if self.follow:
+            last = max(0, self.row_count() - 1)
+            if self.cursor != last:
+                self.set_reactive(EventLog.cursor, last)
+            self._scroll_to_end()
+            self.call_after_refresh(self._scroll_to_end)
+        self.refresh()
+
+    def _scroll_to_end(self) -> None:
+        if self.follow:
+            target = max(0, self.row_count() - self.body_height)
+            if int(self.scroll_y) != target:
+                self.scroll_to(y=target, animate=False, immediate=True)
+
+    def render_row(self, index: int, width: int, selected: bool) -> Strip:
+        ev = self.session.store.events[index]
+        style = self.get_component_rich_style
+        o = ev.involved_object
+        t = Text(no_wrap=True)
+        t.append(sim_time_text(ev.last_timestamp)[2:] + " ", style("event-log--time"))
+        warn = ev.type == "Warning"
+        t.append(f"{ev.reason} ", style("event-log--warning" if warn else "event-log--reason"))
+        t.append(f"{o.kind.lower()}/{o.name} ", style("event-log--object"))
+        t.append(ev.message)
+        if ev.count > 1:
+            t.append(f" (x{ev.count})", style("event-log--time"))
+        return self.text_strip(t, width, selected)

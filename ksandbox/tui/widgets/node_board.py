@@ -1,0 +1,498 @@
+"""NodeBoard: one card per node, in a grid that scrolls, drawn line by line.
+
+Each card shows the node's status (a cordoned node has a dashed yellow frame, a failed one a
+double red frame — cordoned is not failure), roles and key labels, its taints as
+``key=value:Effect`` chips coloured by effect, problem conditions, requested vs allocatable
+bars for cpu, memory and pods, and its pods coloured by phase with DaemonSet / static /
+placeholder markers and a live countdown on every pod marked for NoExecute eviction.
+
+It is a Line API widget: cards are laid out from their computed heights
+(:func:`~ksandbox.tui.cards.card_height`) and only the cards on screen are drawn, each cached
+until its :class:`~ksandbox.tui.cards.NodeSummary` changes. With 1,000 nodes the board costs
+what the dozen visible cards cost; the selected card is always scrolled into view.
+
+Keys here move the selection; node actions (taint, cordon, drain …) are bound by the screen so
+the list view of nodes shares them.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import Any
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ..cards import NodeSummary, PodMark, card_height, chip_lines, shown_pods, summarize
+from ..filtering import NO_FILTER, RowFilter
+from ..model import ChangeSet
+
+MIN_CARD_WIDTH = 34
+MAX_CARD_WIDTH = 56
+
+_BORDERS = {
+    # (top-left, horizontal, top-right, vertical, bottom-left, bottom-right)
+    "ok": ("╭", "─", "╮", "│", "╰", "╯"),
+    "cordoned": ("╭", "╌", "╮", "┊", "╰", "╯"),
+    "failed": ("╔", "═", "╗", "║", "╚", "╝"),
+    "selected": ("┏", "━", "┓", "┃", "┗", "┛"),
+}
+_POD_GLYPH = {"running": "●", "pending": "○", "failed": "✕", "terminating": "◌",
+              "succeeded": "✓"}
+_MARKER_TEXT = {"ds": "ds", "static": "static", "placeholder": "placeholder"}
+
+
+def natural_key(name: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` cells with an ellipsis."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > width - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+def clock_text(seconds: float) -> str:
+    """A countdown as ``4:32`` (or ``1:02:03`` past an hour)."""
+    s = max(0, int(seconds + 0.999))
+    h, rem = divmod(s, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def amount_text(resource: str, used: int, total: int) -> str:
+    if resource == "cpu":
+        return f"{used / 1000:.1f}/{total / 1000:g}"
+    if resource == "memory":
+        gi = 1024 ** 3
+        return f"{used / gi:.1f}/{total / gi:.0f}Gi"
+    return f"{used}/{total}"
+
+
+class NodeBoard(ScrollView, can_focus=True):
+    """The node cards; ``selected`` is the node the node keys act on."""
+
+    DEFAULT_CSS = """
+    NodeBoard {
+        background: $background;
+        overflow-y: auto;
+        overflow-x: hidden;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
+    COMPONENT_CLASSES = {
+        "node-board--frame", "node-board--selected", "node-board--title",
+        "node-board--ready", "node-board--notready", "node-board--unknown",
+        "node-board--cordoned", "node-board--noschedule", "node-board--prefernoschedule",
+        "node-board--noexecute", "node-board--running", "node-board--pending",
+        "node-board--failed", "node-board--terminating", "node-board--countdown",
+        "node-board--bar-fill", "node-board--bar-high", "node-board--bar-empty",
+        "node-board--marker", "node-board--muted", "node-board--condition",
+    }
+
+    BINDINGS = [
+        Binding("right", "move(1)", "Next", show=False),
+        Binding("left", "move(-1)", "Previous", show=False),
+        Binding("down,j", "move_row(1)", "Down", show=False),
+        Binding("up,k", "move_row(-1)", "Up", show=False),
+        Binding("pagedown,ctrl+f", "move_row(3)", "Page down", show=False),
+        Binding("pageup,ctrl+b", "move_row(-3)", "Page up", show=False),
+        Binding("home,g", "first", "First", show=False),
+        Binding("end,G", "last", "Last", show=False),
+    ]
+
+    selected: reactive[str | None] = reactive(None, repaint=False)
+    """Name of the selected node."""
+    max_pods: reactive[int] = reactive(8, repaint=False)
+    """Pod lines per card before "+N more"."""
+
+    class Selected(Message):
+        def __init__(self, board: "NodeBoard", name: str | None) -> None:
+            super().__init__()
+            self.board = board
+            self.name = name
+
+        @property
+        def control(self) -> "NodeBoard":
+            return self.board
+
+    class Activated(Message):
+        """Enter on a node (drill into its pods)."""
+
+        def __init__(self, board: "NodeBoard", name: str) -> None:
+            super().__init__()
+            self.board = board
+            self.name = name
+
+    def __init__(self, session: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session = session
+        self.summaries: dict[str, NodeSummary] = {}
+        self.order: list[str] = []
+        """Visible node names (filtered), in board order."""
+        self.row_filter: RowFilter = NO_FILTER
+        self._strips: dict[str, list[Strip]] = {}
+        self._row_tops: list[int] = [0]
+        self._row_heights: list[int] = []
+        self._cols = 1
+        self._card_width = MIN_CARD_WIDTH
+        self._layout_width = -1
+        self._styles: dict[str, Style] | None = None
+        self.countdown_nodes: set[str] = set()
+
+    # -- data -----------------------------------------------------------------------------
+    def load_all(self) -> None:
+        """Summarize every node (first screen, a node added or removed, a filter)."""
+        nodes = self.session.store.nodes()
+        self.summaries = {n.name: summarize(self.session, n) for n in nodes}
+        self.countdown_nodes = {n for n, s in self.summaries.items() if s.has_countdown}
+        self._strips.clear()
+        self._reorder()
+
+    def _reorder(self) -> None:
+        store = self.session.store
+        names = sorted(self.summaries, key=natural_key)
+        if self.row_filter.active:
+            kept = []
+            for name in names:
+                s = self.summaries[name]
+                node = store.get("Node", name)
+                labels = node.metadata.labels if node is not None else {}
+                text = " ".join((name, s.status, s.roles, *s.labels, *(t[0] for t in s.taints),
+                                 *(f"{k}={v}" for k, v in labels.items())))
+                if self.row_filter.matches(text, labels):
+                    kept.append(name)
+            names = kept
+        self.order = names
+        if self.selected not in self.summaries or self.selected not in names:
+            self.selected = names[0] if names else None
+        self._layout(force=True)
+
+    def set_filter(self, row_filter: RowFilter) -> None:
+        self.row_filter = row_filter
+        self._reorder()
+        self.refresh()
+
+    def apply_changes(self, changes: ChangeSet) -> None:
+        """Bring the cards up to date with one coalesced change set."""
+        if changes.everything or changes.structure:
+            self.load_all()
+            self.refresh()
+            return
+        store = self.session.store
+        relayout = False
+        repaint = False
+        visible = self.visible_names()
+        for name in changes.nodes | self.countdown_nodes:
+            node = store.get("Node", name)
+            if node is None:
+                continue
+            old = self.summaries.get(name)
+            new = summarize(self.session, node)
+            if new != old or new.has_countdown:
+                self.summaries[name] = new
+                self._strips.pop(name, None)
+                if new.has_countdown:
+                    self.countdown_nodes.add(name)
+                else:
+                    self.countdown_nodes.discard(name)
+                if old is None or card_height(old, self._card_width, self.max_pods) != \
+                        card_height(new, self._card_width, self.max_pods):
+                    relayout = True
+                if name in visible:
+                    repaint = True
+        if self.row_filter.active and changes.nodes:
+            self._reorder()
+            relayout = False
+            repaint = True
+        if relayout:
+            self._layout(force=True)
+            repaint = True
+        if repaint:
+            self.refresh()
+
+    # -- layout ---------------------------------------------------------------------------
+    def _layout(self, force: bool = False) -> None:
+        width = self.scrollable_content_region.width or self.size.width or 80
+        if not force and width == self._layout_width:
+            return
+        if width != self._layout_width:
+            self._strips.clear()
+        self._layout_width = width
+        n = max(1, len(self.order))
+        cols = max(1, min(n, width // MIN_CARD_WIDTH))
+        self._cols = cols
+        self._card_width = min(MAX_CARD_WIDTH, width // cols) if n > 1 else min(width, 72)
+        tops, heights = [0], []
+        for r in range(0, len(self.order), cols):
+            names = self.order[r:r + cols]
+            h = max(card_height(self.summaries[nm], self._card_width, self.max_pods)
+                    for nm in names)
+            heights.append(h)
+            tops.append(tops[-1] + h)
+        self._row_tops, self._row_heights = tops, heights
+        self.virtual_size = Size(width, tops[-1])
+
+    def on_resize(self) -> None:
+        self._layout()
+        self.scroll_to_selected()
+
+    def watch_max_pods(self) -> None:
+        self._strips.clear()
+        self._layout(force=True)
+        self.refresh()
+
+    def visible_names(self) -> set[str]:
+        top = int(self.scroll_y)
+        bottom = top + self.size.height
+        r0 = max(0, bisect_right(self._row_tops, top) - 1)
+        out: set[str] = set()
+        for r in range(r0, len(self._row_heights)):
+            if self._row_tops[r] >= bottom:
+                break
+            out.update(self.order[r * self._cols:(r + 1) * self._cols])
+        return out
+
+    # -- selection ------------------------------------------------------------------------
+    def watch_selected(self, old: str | None, new: str | None) -> None:
+        for name in (old, new):
+            if name is not None:
+                self._strips.pop(name, None)
+        self.scroll_to_selected()
+        self.refresh()
+        self.post_message(self.Selected(self, new))
+
+    def select_index(self, index: int) -> None:
+        if self.order:
+            self.selected = self.order[max(0, min(len(self.order) - 1, index))]
+
+    @property
+    def selected_index(self) -> int:
+        try:
+            return self.order.index(self.selected) if self.selected is not None else 0
+        except ValueError:
+            return 0
+
+    def scroll_to_selected(self) -> None:
+        if self.selected is None or self.selected not in self.order:
+            return
+        r = self.order.index(self.selected) // self._cols
+        if r >= len(self._row_heights):
+            return
+        top, h = self._row_tops[r], self._row_heights[r]
+        view_top, view_h = int(self.scroll_y), self.size.height or 1
+        if top < view_top or h > view_h:
+            self.scroll_to(y=top, animate=False, immediate=True)
+        elif top + h > view_top + view_h:
+            self.scroll_to(y=top + h - view_h, animate=False, immediate=True)
+
+    def action_move(self, delta: int) -> None:
+        self.select_index(self.selected_index + delta)
+
+    def action_move_row(self, rows: int) -> None:
+        self.select_index(self.selected_index + rows * self._cols)
+
+    def action_first(self) -> None:
+        self.select_index(0)
+
+    def action_last(self) -> None:
+        self.select_index(len(self.order) - 1)
+
+    def on_click(self, event: Any) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        vy = int(self.scroll_y) + offset.y
+        r = bisect_right(self._row_tops, vy) - 1
+        c = offset.x // max(1, self._card_width)
+        index = r * self._cols + c
+        if 0 <= r < len(self._row_heights) and c < self._cols and index < len(self.order):
+            if self.order[index] == self.selected and event.chain >= 2:
+                self.post_message(self.Activated(self, self.selected))
+            self.selected = self.order[index]
+
+    # -- drawing --------------------------------------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+        self._strips.clear()
+        self.refresh()
+
+    def _style(self, name: str) -> Style:
+        if self._styles is None:
+            self._styles = {}
+        style = self._styles.get(name)
+        if style is None:
+            style = self.get_component_rich_style(f"node-board--{name}")
+            self._styles[name] = style
+        return style
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        if width != self._layout_width:
+            self._layout()
+        vy = int(self.scroll_y) + y
+        base = self.rich_style
+        r = bisect_right(self._row_tops, vy) - 1
+        if r < 0 or r >= len(self._row_heights):
+            return Strip.blank(width, base)
+        line = vy - self._row_tops[r]
+        pieces = []
+        for name in self.order[r * self._cols:(r + 1) * self._cols]:
+            strips = self._strips.get(name)
+            if strips is None:
+                strips = self._render_card(self.summaries[name], name == self.selected)
+                self._strips[name] = strips
+            pieces.append(strips[line] if line < len(strips)
+                          else Strip.blank(self._card_width, base))
+        return Strip.join(pieces).extend_cell_length(width, base).crop(0, width)
+
+    def _render_card(self, s: NodeSummary, selected: bool) -> list[Strip]:
+        w = self._card_width
+        inner = max(1, w - 4)
+        base = self.rich_style
+        state = s.state
+        frame_style = self._style("frame")
+        if state == "failed":
+            frame_style = self._style("notready" if s.status == "NotReady" else "unknown")
+        elif state == "cordoned":
+            frame_style = self._style("cordoned")
+        if selected:
+            frame_style = frame_style + self._style("selected")
+        tl, hz, tr, vt, bl, br = _BORDERS["selected" if selected else state]
+        frame = base + frame_style
+
+        lines: list[list[Segment]] = []
+
+        # Title: ╭─ name ───── Status ─╮
+        status = s.status
+        status_style = self._style({"Ready": "ready", "NotReady": "notready"}.get(status,
+                                                                                   "unknown"))
+        status_text = status + (" · cordoned" if s.cordoned else "")
+        if s.cordoned and status == "Ready":
+            status_style = self._style("cordoned")
+        # tl hz ␠ name ␠ fill ␠ status ␠ hz tr  →  fill = w - 8 - |name| - |status|
+        status_text = fit(status_text, max(1, w - 12))
+        name = fit(s.name, max(1, w - 9 - cell_len(status_text)))
+        fill = max(1, w - 8 - cell_len(name) - cell_len(status_text))
+        title = [Segment(tl + hz + " ", frame), Segment(name, base + self._style("title")),
+                 Segment(" " + hz * fill + " ", frame),
+                 Segment(status_text, base + status_style), Segment(" " + hz + tr, frame)]
+        lines.append(title)
+
+        def body(segs: list[Segment]) -> list[Segment]:
+            used = sum(cell_len(seg.text) for seg in segs)
+            pad = [Segment(" " * (inner - used), base)] if used < inner else []
+            return [Segment(vt + " ", frame), *segs, *pad, Segment(" " + vt, frame)]
+
+        muted = base + self._style("muted")
+        info = " · ".join((s.roles if s.roles != "<none>" else "worker", *s.labels))
+        lines.append(body([Segment(fit(info, inner), muted)]))
+
+        # Taint chips, wrapped.
+        if s.taints:
+            row: list[Segment] = []
+            used = 0
+            for text, effect, _key in s.taints:
+                chip = fit(text, inner)
+                cw = cell_len(chip)
+                if used and used + 1 + cw > inner:
+                    lines.append(body(row))
+                    row, used = [], 0
+                if used:
+                    row.append(Segment(" ", base))
+                    used += 1
+                style = self._style({"NoSchedule": "noschedule",
+                                     "PreferNoSchedule": "prefernoschedule",
+                                     "NoExecute": "noexecute"}.get(effect, "muted"))
+                row.append(Segment(chip, base + style))
+                used += cw
+            lines.append(body(row))
+            assert len(lines) == 2 + chip_lines(s.taints, inner)
+
+        if s.conditions:
+            lines.append(body([Segment(fit("⚠ " + " ".join(s.conditions), inner),
+                                       base + self._style("condition"))]))
+
+        for label, res, pair in (("cpu ", "cpu", s.cpu), ("mem ", "memory", s.memory),
+                                 ("pods", "pods", s.pods_used)):
+            lines.append(body(self._bar(label, res, pair, inner, base)))
+
+        shown, more = shown_pods(s, self.max_pods)
+        if not s.pods:
+            lines.append(body([Segment("no pods", muted)]))
+        for mark in s.pods[:shown]:
+            lines.append(body(self._pod_line(mark, inner, base)))
+        if more:
+            lines.append(body([Segment(fit(f"… +{more} more (enter lists them)", inner),
+                                       muted)]))
+
+        height = card_height(s, w, self.max_pods)
+        while len(lines) < height - 1:
+            lines.append(body([]))
+        lines.append([Segment(bl + hz * (w - 2) + br, frame)])
+        return [Strip(segs, w) for segs in lines]
+
+    def _bar(self, label: str, resource: str, pair: tuple[int, int], inner: int,
+             base: Style) -> list[Segment]:
+        used, total = pair
+        amount = amount_text(resource, used, total)
+        bar_w = max(4, inner - 5 - 1 - len(amount))
+        ratio = 0.0 if total <= 0 else min(1.0, used / total)
+        filled = int(round(ratio * bar_w))
+        if used and not filled:
+            filled = 1
+        fill_style = self._style("bar-high" if ratio >= 0.85 else "bar-fill")
+        segs = [Segment(label + " ", base + self._style("muted")),
+                Segment("█" * filled, base + fill_style),
+                Segment("░" * (bar_w - filled), base + self._style("bar-empty")),
+                Segment(" " + amount, base)]
+        used_w = sum(cell_len(seg.text) for seg in segs)
+        if used_w > inner:
+            return [Segment(fit(f"{label} {amount}", inner), base)]
+        return segs
+
+    def _pod_line(self, mark: PodMark, inner: int, base: Style) -> list[Segment]:
+        state_style = base + self._style(mark.state if mark.state != "succeeded" else "muted")
+        if mark.deadline is not None:
+            remaining = mark.deadline - self.session.now
+            tail = f" {clock_text(remaining)}"
+            if mark.toleration_seconds is not None:
+                tail += f"/{mark.toleration_seconds}s"
+            cd = base + self._style("countdown")
+            name_w = max(1, inner - 2 - cell_len(tail))
+            return [Segment("⧖ ", cd), Segment(fit(mark.name, name_w).ljust(name_w), base),
+                    Segment(tail, cd)]
+        marker = _MARKER_TEXT.get(mark.marker, "")
+        tag = f" {marker}" if marker else ""
+        name_w = max(1, inner - 2 - cell_len(tag))
+        segs = [Segment(_POD_GLYPH.get(mark.state, "●") + " ", state_style),
+                Segment(fit(mark.name, name_w).ljust(name_w),
+                        base + (self._style("terminating") if mark.state == "terminating"
+                                else Style()))]
+        if tag:
+            segs.append(Segment(tag, base + self._style("marker")))
+        return segs
+
+    # -- keys -----------------------------------------------------------------------------
+    def on_key(self, event: Any) -> None:
+        if event.key == "enter" and self.selected is not None:
+            event.stop()
+            self.post_message(self.Activated(self, self.selected))

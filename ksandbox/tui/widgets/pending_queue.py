@@ -1,0 +1,87 @@
+"""PendingQueue: pods waiting for a node, each with its one-line reason.
+
+The reason is what the scheduler last wrote (the PodScheduled condition, e.g. ``0/5 nodes are
+available: 1 node(s) had untolerated taint(s), …``), or why nothing was written yet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.strip import Strip
+
+from ..model import ClusterModel
+from .line_list import LineList
+
+
+def one_line(message: str) -> str:
+    """The scheduler's message without its preemption tail (the queue has one line a pod)."""
+    head, sep, _tail = message.partition(" preemption: ")
+    return head.rstrip() if sep else message
+
+
+def pending_reason(session: Any, pod: Any) -> str:
+    if pod.status.message:
+        return one_line(pod.status.message)
+    cond = pod.status.condition("PodScheduled")
+    if cond is not None and cond.status == "False" and (cond.message or cond.reason):
+        return one_line(cond.message or cond.reason)
+    wanted = pod.spec.scheduler_name or "default-scheduler"
+    if session.cp.component("scheduler") is None:
+        return "no scheduler is running in this sandbox"
+    if wanted != "default-scheduler":
+        return f'waiting for scheduler "{wanted}"'
+    return "waiting to be scheduled"
+
+
+class PendingQueue(LineList):
+    COMPONENT_CLASSES = LineList.COMPONENT_CLASSES | {"pending-queue--name",
+                                                      "pending-queue--reason",
+                                                      "pending-queue--empty"}
+
+    def __init__(self, session: Any, model: ClusterModel, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session = session
+        self.model = model
+        self.pods: list[Any] = []
+
+    def reload(self) -> None:
+        key = self.selected_key
+        self.pods = list(self.model.pending_pods())
+        # Grow with the queue (up to the CSS max-height), so an empty queue costs 3 lines.
+        self.styles.height = max(1, len(self.pods)) + 2
+        if key is not None:
+            for i, p in enumerate(self.pods):
+                if (p.metadata.namespace, p.metadata.name) == key:
+                    self.set_reactive(PendingQueue.cursor, i)
+                    break
+        self.rows_changed()
+
+    @property
+    def selected_key(self) -> tuple[str, str] | None:
+        if 0 <= self.cursor < len(self.pods):
+            p = self.pods[self.cursor]
+            return (p.metadata.namespace, p.metadata.name)
+        return None
+
+    def row_count(self) -> int:
+        return len(self.pods)
+
+    def render_line(self, y: int) -> Strip:
+        if not self.pods and y == 0:
+            width = self.scrollable_content_region.width
+            t = Text("no pending pods", self.get_component_rich_style("pending-queue--empty"))
+            return self.text_strip(t, width)
+        return super().render_line(y)
+
+    def render_row(self, index: int, width: int, selected: bool) -> Strip:
+        pod = self.pods[index]
+        current = self.session.store.get("Pod", pod.metadata.name, pod.metadata.namespace)
+        pod = current or pod
+        t = Text(no_wrap=True)
+        t.append(f"{pod.metadata.namespace}/{pod.metadata.name} ",
+                 self.get_component_rich_style("pending-queue--name"))
+        t.append(pending_reason(self.session, pod),
+                 self.get_component_rich_style("pending-queue--reason"))
+        return self.text_strip(t, width, selected)

@@ -1,0 +1,107 @@
+"""kubectl apply -f / create -f: all or nothing, kubectl's result lines (§2.4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import fails_without_change, run
+
+DEPLOY = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec: {containers: [{name: api, image: api:1}]}
+"""
+POD = """apiVersion: v1
+kind: Pod
+metadata: {name: solo}
+spec: {containers: [{name: c, image: busybox}]}
+"""
+
+
+def test_apply_creates_then_is_unchanged_then_configured(session):
+    text = DEPLOY + "---\n" + POD
+    assert run(session, "kubectl apply -f -", text).output == \
+        "deployment.apps/api created\npod/solo created\n"
+    assert run(session, "kubectl apply -f -", text).output == \
+        "deployment.apps/api unchanged\npod/solo unchanged\n"
+    changed = DEPLOY.replace("api:1", "api:2")
+    assert run(session, "apply -f -", changed).output == "deployment.apps/api configured\n"
+    d = session.store.get("Deployment", "api", "default")
+    assert d.spec.template.spec.containers[0].image == "api:2"
+
+
+def test_output_follows_input_order_even_when_creation_order_differs(session):
+    ns = "apiVersion: v1\nkind: Namespace\nmetadata: {name: team-b}\n"
+    pod = POD.replace("{name: solo}", "{name: solo, namespace: team-b}")
+    assert run(session, "apply -f -", pod + "---\n" + ns).output == \
+        "pod/solo created\nnamespace/team-b created\n"
+
+
+def test_apply_from_a_file_and_a_directory(session, tmp_path):
+    (tmp_path / "a.yaml").write_text(POD)
+    (tmp_path / "b.yml").write_text(DEPLOY)
+    (tmp_path / "notes.txt").write_text("not a manifest")
+    assert run(session, f"apply -f {tmp_path / 'a.yaml'}").output == "pod/solo created\n"
+    assert run(session, f"apply -f {tmp_path}").output == \
+        "pod/solo unchanged\ndeployment.apps/api created\n"
+
+
+def test_namespace_flag_fills_in_the_namespace(session):
+    assert run(session, "apply -n team-a -f -", POD).output == "pod/solo created\n"
+    assert session.store.get("Pod", "solo", "team-a") is not None
+
+
+def test_create_refuses_what_exists(session):
+    assert run(session, "create -f -", POD).output == "pod/solo created\n"
+    assert fails_without_change(session, "create -f -", POD + "---\n" + DEPLOY) == \
+        'Error from server (AlreadyExists): pods "solo" already exists\n'
+    assert session.store.get("Deployment", "api", "default") is None
+
+
+@pytest.mark.parametrize("flag,suffix", [("--dry-run=client", " (dry run)"),
+                                         ("--dry-run=server", " (server dry run)")])
+def test_dry_run_creates_nothing(session, flag, suffix):
+    before = session.store.resource_version
+    assert run(session, f"apply -f - {flag}", POD).output == f"pod/solo created{suffix}\n"
+    assert session.store.resource_version == before
+    assert session.store.get("Pod", "solo", "default") is None
+
+
+def test_one_bad_document_applies_nothing(session):
+    bad = POD.replace("solo", "Bad_Name")
+    error = fails_without_change(session, "apply -f -", DEPLOY + "---\n" + bad)
+    assert error.startswith('The Pod "Bad_Name" is invalid: metadata.name: Invalid value: '
+                            '"Bad_Name"')
+    assert session.store.get("Deployment", "api", "default") is None
+
+
+@pytest.mark.parametrize("line,stdin,error", [
+    ("apply", None, "error: must specify one of -f and -k\n"),
+    ("apply -f /no/such.yaml", None, 'error: the path "/no/such.yaml" does not exist\n'),
+    ("apply -f -", "", "error: no objects passed to apply\n"),
+    ("create -f -", "", "error: no objects passed to create\n"),
+    ("apply -f - extra", POD, "error: Unexpected args: [extra]\nSee 'kubectl apply -h' for "
+                              "help and examples\n"),
+    ("create deployment web --image=nginx", None,
+     'error: "kubectl create deployment" is not supported by ksandbox; write a manifest and '
+     'use "kubectl create -f" or "kubectl apply -f"\n'),
+    ("apply -f -", "kind: Pod\nmetadata: {name: x}\n",
+     "error: STDIN (document 1): error validating data: [apiVersion not set]\n"),
+    ("apply -n team-a -f -", POD.replace("{name: solo}", "{name: solo, namespace: other}"),
+     'error: the namespace from the provided object "other" does not match the namespace '
+     "\"team-a\". You must pass '--namespace=other' to perform this operation.\n"),
+    ("apply -f -", "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                   "kind: KubeSchedulerConfiguration\n",
+     'error: resource mapping not found for name: "" namespace: "" from "STDIN": no matches '
+     'for kind "KubeSchedulerConfiguration" in version "kubescheduler.config.k8s.io/v1"\n'
+     "ensure CRDs are installed first\n"),
+    ("apply -f -", POD.replace("{name: solo}", "{name: solo, namespace: nowhere}"),
+     'Error from server (NotFound): namespaces "nowhere" not found\n'),
+])
+def test_errors_change_nothing(session, line, stdin, error):
+    assert fails_without_change(session, line, stdin) == error

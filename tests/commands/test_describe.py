@@ -1,0 +1,52 @@
+"""kubectl describe: which objects, separators and errors (the texts: tests/views)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run
+
+
+def test_describe_one_pod(session):
+    out = run(session, "kubectl describe pod web-1").output
+    assert out.startswith("Name:         web-1\nNamespace:    default\n")
+    assert "\nTolerations:  " in out
+
+
+def test_describe_by_prefix_as_kubectl_does(session):
+    # No pod is called "web": kubectl then describes every pod whose name starts with it,
+    # separated by two blank lines.
+    first, second = run(session, "describe pods web").output.split("\n\n\nName:")
+    assert first.startswith("Name:         web-1\n")
+    assert second.startswith("         web-2\n")
+
+
+def test_describe_every_node(session):
+    out = run(session, "describe nodes").output
+    assert out.count("\nRoles:") == 3
+    assert out.count("\n\n\nName:") == 2
+
+
+@pytest.mark.parametrize("line", ["describe deploy web", "describe rs cache", "describe ns team-a",
+                                  "describe node node-1", "describe pods -A",
+                                  "describe pods -l app=web", "describe pod web-1 "
+                                                              "--show-events=false"])
+def test_describe_kinds_without_errors(session, line):
+    result = run(session, line)
+    assert result.output.startswith("Name:") and result.error == ""
+
+
+def test_show_events_false_leaves_events_out(session):
+    assert "Events:" not in run(session, "describe pod web-1 --show-events=false").output
+
+
+@pytest.mark.parametrize("line,output,error", [
+    ("describe pod nope", "", 'Error from server (NotFound): pods "nope" not found\n'),
+    ("describe", "", 'error: You must specify the type of resource to describe. Use "kubectl '
+                     'api-resources" for a complete list of supported resources.\n'),
+    ("describe pods -n kube-public", "No resources found in kube-public namespace.\n", ""),
+    ("describe gadgets", "", "error: the server doesn't have a resource type \"gadgets\"\n"),
+])
+def test_empty_and_errors(session, line, output, error):
+    result = run(session, line)
+    assert (result.output, result.error) == (output, error)

@@ -1,0 +1,117 @@
+"""kubectl get: what is listed, in which shape, and kubectl's empty and error answers.
+
+Cell-by-cell table layouts are tested on fixed objects in tests/views/test_printers.py; here
+the command (the control plane may change pod and node status as time runs, so these tests
+look at names and shapes, not at every cell).
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from conftest import run
+
+
+def names(table: str) -> list[str]:
+    return [line.split()[0] for line in table.splitlines()[1:] if line]
+
+
+def test_get_nodes(session):
+    out = run(session, "kubectl get nodes").output
+    assert out.splitlines()[0].split() == ["NAME", "STATUS", "ROLES", "AGE", "VERSION"]
+    assert names(out) == ["node-1", "node-2", "node-3"]
+    assert out.splitlines()[1].split()[2] == "control-plane"
+
+
+def test_get_nodes_wide_has_the_wide_columns(session):
+    head = run(session, "get no -o wide").output.splitlines()[0]
+    assert head.split() == ["NAME", "STATUS", "ROLES", "AGE", "VERSION", "INTERNAL-IP",
+                            "EXTERNAL-IP", "OS-IMAGE", "KERNEL-VERSION", "CONTAINER-RUNTIME"]
+
+
+def test_get_pods_in_a_namespace_and_everywhere(session):
+    assert names(run(session, "get pods").output) == ["web-1", "web-2"]
+    assert names(run(session, "get po -n team-a").output) == ["batch-1"]
+    out = run(session, "get pods -A").output
+    assert out.splitlines()[0].split()[:2] == ["NAMESPACE", "NAME"]
+    assert [line.split()[:2] for line in out.splitlines()[1:]] == \
+        [["default", "web-1"], ["default", "web-2"], ["team-a", "batch-1"]]
+
+
+def test_selector_and_names(session):
+    assert names(run(session, "get pods -l tier=frontend").output) == ["web-1"]
+    assert names(run(session, "get pods web-2").output) == ["web-2"]
+    assert names(run(session, "get pod/web-2 pod/web-1").output) == ["web-2", "web-1"]
+
+
+def test_several_types_prefix_names_with_the_kind(session):
+    out = run(session, "get deploy,rs").output
+    assert "deployment.apps/web" in out and "replicaset.apps/cache" in out
+    assert "\n\n" in out  # one table per type
+
+
+def test_show_labels_and_no_headers(session):
+    out = run(session, "get pods web-1 --show-labels").output
+    assert out.splitlines()[0].split()[-1] == "LABELS"
+    assert out.splitlines()[1].split()[-1] == "app=web,tier=frontend"
+    assert run(session, "get pods --no-headers").output.splitlines()[0].startswith("web-1")
+
+
+@pytest.mark.parametrize("line,out", [
+    ("get pods -n kube-public", "No resources found in kube-public namespace.\n"),
+    ("get pods -l app=nothing", "No resources found in default namespace.\n"),
+    ("get pods -A -l app=nothing", "No resources found\n"),
+    ("get pc", "No resources found\n"),
+])
+def test_empty_answers_are_output_not_errors(session, line, out):
+    result = run(session, line)
+    assert (result.output, result.error) == (out, "")
+
+
+def test_output_name(session):
+    assert run(session, "get pods -o name").output == "pod/web-1\npod/web-2\n"
+    assert run(session, "get deploy -o name").output == "deployment.apps/web\n"
+
+
+def test_output_yaml_of_one_object_and_of_a_list(session):
+    one = yaml.safe_load(run(session, "get pod web-1 -o yaml").output)
+    assert (one["kind"], one["metadata"]["name"]) == ("Pod", "web-1")
+    assert one["metadata"]["creationTimestamp"] == "2026-01-01T00:00:00Z"
+    many = yaml.safe_load(run(session, "get pods -o yaml").output)
+    assert many["kind"] == "List" and many["metadata"] == {"resourceVersion": ""}
+    assert [i["metadata"]["name"] for i in many["items"]] == ["web-1", "web-2"]
+
+
+def test_output_json_sorts_keys_and_indents_four(session):
+    out = run(session, "get node node-2 -o json").output
+    assert out.startswith('{\n    "apiVersion": "v1",\n    "kind": "Node",\n    "metadata"')
+
+
+def test_missing_names_are_reported_after_the_rest(session):
+    result = run(session, "get pods web-1 nope")
+    assert names(result.output) == ["web-1"]
+    assert result.error == 'Error from server (NotFound): pods "nope" not found\n'
+    assert run(session, "get pods nope --ignore-not-found").error == ""
+
+
+@pytest.mark.parametrize("line,error", [
+    ("get", 'You must specify the type of resource to get. Use "kubectl api-resources" for a '
+            "complete list of supported resources.\n\nerror: Required resource not "
+            'specified.\nUse "kubectl explain <resource>" for a detailed description of that '
+            "resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and "
+            "examples\n"),
+    ("get widgets", "error: the server doesn't have a resource type \"widgets\"\n"),
+    ("get pods -o table", 'error: unable to match a printer suitable for the output format '
+                          '"table", allowed formats are: custom-columns,custom-columns-file,'
+                          "go-template,go-template-file,json,jsonpath,jsonpath-as-json,"
+                          "jsonpath-file,name,template,templatefile,wide,yaml\n"),
+    ("get pods -o jsonpath={.items}", 'error: output format "jsonpath={.items}" is not '
+                                      "supported by ksandbox (use wide, name, yaml or json)\n"),
+    ("get pods -l 'a in (b'",
+     "error: unable to parse requirement: found '', expected: ',' or ')'\n"),
+    ("get pods --watch", "error: unknown flag: --watch\nSee 'kubectl get --help' for usage.\n"),
+])
+def test_errors(session, line, error):
+    result = run(session, line)
+    assert (result.output, result.error) == ("", error)

@@ -1,0 +1,265 @@
+"""The ReplicaSet (and ReplicationController) controller: pods to match spec.replicas, names,
+owner references, shared specs, deletion order, status, adoption and release.
+
+Tests drive a whole session; the scheduler and kubelets may or may not be part of the build, so
+assertions look at what the controller does (counts of active pods, names, refs, events), and
+pods are made ready by writing their status directly where a test needs ready pods.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+import pytest
+
+from ksandbox.api.core import Container, Pod, PodCondition, PodSpec, PodStatus
+from ksandbox.api.meta import ObjectMeta
+from ksandbox.controllers.controller_utils import pod_active, pod_ready
+from ksandbox.controllers.replicaset import _deletion_key
+from ksandbox.session import Session
+
+NODES = """
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+status: {capacity: {cpu: "32", memory: 64Gi, pods: "1000"}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-2}
+status: {capacity: {cpu: "32", memory: 64Gi, pods: "1000"}}
+"""
+
+
+def rs_yaml(name: str = "web", replicas: int = 3, extra_spec: str = "",
+            pod_spec: str = "") -> str:
+    return f"""
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {{name: {name}}}
+spec:
+  replicas: {replicas}
+  {extra_spec}
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}, tier: front}}}}
+    spec:
+      {pod_spec}
+      containers: [{{name: app, image: nginx, resources: {{requests: {{cpu: 10m}}}}}}]
+"""
+
+
+def owned_pods(session: Session, owner: str, kind: str = "ReplicaSet") -> list:
+    out = []
+    for p in session.store.list("Pod", "default"):
+        ref = p.metadata.controller_ref()
+        if ref is not None and ref.kind == kind and ref.name == owner:
+            out.append(p)
+    return out
+
+
+def active(pods: list) -> list:
+    return [p for p in pods if pod_active(p)]
+
+
+def make_ready(session: Session, pod) -> None:
+    """What a kubelet would report for a started, ready pod."""
+    pod = session.store.get("Pod", pod.metadata.name, pod.metadata.namespace)
+    now = session.now
+    status = attrs.evolve(pod.status, phase="Running", start_time=now, conditions=(
+        PodCondition(type="Ready", status="True", last_transition_time=now),))
+    session.store.update(attrs.evolve(pod, status=status), validate=False)
+
+
+def scale(session: Session, kind: str, name: str, replicas: int) -> None:
+    obj = session.store.get(kind, name, "default")
+    session.store.update(attrs.evolve(obj, spec=attrs.evolve(obj.spec, replicas=replicas)))
+
+
+def events(session: Session, reason: str) -> list:
+    return [e for e in session.store.events if e.reason == reason]
+
+
+def test_creates_replicas_named_after_the_replicaset_with_a_controller_reference():
+    s = Session.from_text(NODES + rs_yaml(replicas=3))
+    rs = s.store.get("ReplicaSet", "web", "default")
+    pods = active(owned_pods(s, "web"))
+    assert len(pods) == 3
+    for p in pods:
+        assert re.fullmatch(r"web-[bcdfghjklmnpqrstvwxz2456789]{5}", p.metadata.name)
+        ref = p.metadata.controller_ref()
+        assert (ref.api_version, ref.kind, ref.name, ref.uid) == ("apps/v1", "ReplicaSet", "web",
+                                                                  rs.metadata.uid)
+        assert ref.block_owner_deletion
+        assert dict(p.metadata.labels) == {"app": "web", "tier": "front"}
+        # The template's containers are shared by every replica, not copied.
+        assert p.spec.containers is rs.spec.template.spec.containers
+    unbound = [p for p in pods if not p.spec.node_name]
+    assert len({id(p.spec) for p in unbound}) <= 1
+
+
+def test_records_successful_create_events_from_the_replicaset_controller():
+    s = Session.from_text(NODES + rs_yaml(replicas=2))
+    created = events(s, "SuccessfulCreate")
+    names = sorted(p.metadata.name for p in owned_pods(s, "web"))
+    assert sorted(e.message for e in created) == [f"Created pod: {n}" for n in names]
+    assert {e.source_component for e in created} == {"replicaset-controller"}
+    assert {e.object_path for e in created} == {"ReplicaSet/default/web"}
+
+
+def test_pod_names_are_deterministic_for_a_seed():
+    a = sorted(p.metadata.name for p in owned_pods(Session.from_text(NODES + rs_yaml()), "web"))
+    b = sorted(p.metadata.name for p in owned_pods(Session.from_text(NODES + rs_yaml()), "web"))
+    assert a == b
+
+
+def test_scaling_up_and_down_changes_the_number_of_active_pods():
+    s = Session.from_text(NODES + rs_yaml(replicas=2))
+    scale(s, "ReplicaSet", "web", 5)
+    s.run_for(1)
+    assert len(active(owned_pods(s, "web"))) == 5
+    scale(s, "ReplicaSet", "web", 1)
+    s.run_for(1)
+    assert len(active(owned_pods(s, "web"))) == 1
+    deleted = events(s, "SuccessfulDelete")
+    assert len(deleted) == 4
+    assert all(re.fullmatch(r"Deleted pod: web-\w{5}", e.message) for e in deleted)
+
+
+def test_a_deleted_pod_is_replaced():
+    s = Session.from_text(NODES + rs_yaml(replicas=2))
+    victim = active(owned_pods(s, "web"))[0]
+    s.store.delete("Pod", victim.metadata.name, "default", grace_period=0)
+    s.run_for(1)
+    pods = active(owned_pods(s, "web"))
+    assert len(pods) == 2 and victim.metadata.name not in {p.metadata.name for p in pods}
+
+
+def test_creates_more_than_a_burst_within_the_same_instant():
+    s = Session.from_text(NODES + rs_yaml(replicas=620))
+    assert len(active(owned_pods(s, "web"))) == 620
+    assert s.store.get("ReplicaSet", "web", "default").status.replicas == 620
+
+
+def test_status_counts_ready_and_available_replicas_with_min_ready_seconds():
+    s = Session.from_text(NODES + rs_yaml(replicas=3, extra_spec="minReadySeconds: 10"))
+    for p in active(owned_pods(s, "web"))[:2]:
+        make_ready(s, p)
+    s.run_for(1)
+    st = s.store.get("ReplicaSet", "web", "default").status
+    assert (st.replicas, st.fully_labeled_replicas) == (3, 3)
+    assert st.ready_replicas >= 2
+    assert st.available_replicas <= st.ready_replicas
+    s.run_for(12)
+    st = s.store.get("ReplicaSet", "web", "default").status
+    assert st.available_replicas >= 2
+
+
+def test_relabelled_pod_is_released_and_replaced():
+    s = Session.from_text(NODES + rs_yaml(replicas=2))
+    pod = active(owned_pods(s, "web"))[0]
+    s.store.update(attrs.evolve(pod, metadata=pod.metadata.with_labels({"app": "debug"})),
+                   validate=False)
+    s.run_for(1)
+    released = s.store.get("Pod", pod.metadata.name, "default")
+    assert released.metadata.controller_ref() is None
+    assert len(active(owned_pods(s, "web"))) == 2
+
+
+def test_orphan_pods_matching_the_selector_are_adopted():
+    s = Session.from_text(NODES)
+    for i in range(2):
+        s.store.create(Pod(metadata=ObjectMeta(name=f"stray-{i}", namespace="default",
+                                               labels={"app": "web"}),
+                           spec=PodSpec(containers=(Container(name="app", image="nginx"),))))
+    assert s.submit("kubectl apply -f -", stdin=rs_yaml(replicas=3)).ok
+    s.run_for(1)
+    names = {p.metadata.name for p in active(owned_pods(s, "web"))}
+    assert {"stray-0", "stray-1"} <= names and len(names) == 3
+
+
+def test_missing_priority_class_fails_creation_until_it_exists():
+    s = Session.from_text(NODES + rs_yaml(replicas=2, pod_spec="priorityClassName: high"))
+    failed = events(s, "FailedCreate")
+    assert failed and failed[0].type == "Warning"
+    assert "no PriorityClass with name high was found" in failed[0].message
+    assert not owned_pods(s, "web")
+    s.submit("kubectl apply -f -", stdin="apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+                                         "metadata: {name: high}\nvalue: 1000\n")
+    s.run_for(1)
+    pods = active(owned_pods(s, "web"))
+    assert len(pods) == 2 and all(p.spec.priority == 1000 for p in pods)
+
+
+def test_replication_controller_uses_the_same_logic():
+    rc = """
+---
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: legacy}
+spec:
+  replicas: 2
+  selector: {app: legacy}
+  template:
+    metadata: {labels: {app: legacy}}
+    spec:
+      containers: [{name: app, image: nginx}]
+"""
+    s = Session.from_text(NODES + rc)
+    pods = active(owned_pods(s, "legacy", kind="ReplicationController"))
+    assert len(pods) == 2
+    assert all(p.metadata.controller_ref().api_version == "v1" for p in pods)
+    created = events(s, "SuccessfulCreate")
+    assert {e.source_component for e in created} == {"replication-controller"}
+    assert s.store.get("ReplicationController", "legacy", "default").status.replicas == 2
+
+
+# -- deletion order (ActivePodsWithRanks), table-driven ------------------------------------
+
+
+def _pod(name: str, node: str = "", phase: str = "Pending", ready: bool = False,
+         ready_at: float = 0.0, created: float = 0.0, cost: str | None = None) -> Pod:
+    conds = (PodCondition(type="Ready", status="True", last_transition_time=ready_at),) \
+        if ready else ()
+    ann = {"controller.kubernetes.io/pod-deletion-cost": cost} if cost is not None else {}
+    return Pod(metadata=ObjectMeta(name=name, namespace="default", uid=name,
+                                   creation_timestamp=created, annotations=ann),
+               spec=PodSpec(node_name=node), status=PodStatus(phase=phase, conditions=conds))
+
+
+@pytest.mark.parametrize("first,second,on_node", [
+    (_pod("unscheduled"), _pod("scheduled", node="n1"), {}),
+    (_pod("pending", node="n1"), _pod("running", node="n1", phase="Running"), {}),
+    (_pod("unknown", node="n1", phase="Unknown"), _pod("running", node="n1", phase="Running"), {}),
+    (_pod("not-ready", node="n1", phase="Running"),
+     _pod("ready", node="n1", phase="Running", ready=True), {}),
+    (_pod("cheap", node="n1", phase="Running", ready=True, cost="-5"),
+     _pod("dear", node="n1", phase="Running", ready=True, cost="5"), {}),
+    (_pod("doubled-up", node="n1", phase="Running", ready=True),
+     _pod("alone", node="n2", phase="Running", ready=True), {"n1": 2, "n2": 1}),
+    (_pod("ready-recently", node="n1", phase="Running", ready=True, ready_at=990.0),
+     _pod("ready-long-ago", node="n2", phase="Running", ready=True, ready_at=10.0), {}),
+    (_pod("created-recently", node="n1", phase="Running", created=995.0),
+     _pod("created-long-ago", node="n2", phase="Running", created=1.0), {}),
+], ids=lambda v: v.metadata.name if isinstance(v, Pod) else "")
+def test_surplus_pods_are_deleted_in_upstream_order(first, second, on_node):
+    now = 1000.0
+    assert _deletion_key(first, on_node, now) < _deletion_key(second, on_node, now)
+
+
+def test_scale_down_deletes_unready_pods_before_ready_ones():
+    s = Session.from_text(NODES + rs_yaml(replicas=4))
+    pods = active(owned_pods(s, "web"))
+    keep = {p.metadata.name for p in pods[:2]}
+    for p in pods[:2]:
+        make_ready(s, p)
+    s.run_for(1)
+    not_ready = [p for p in active(owned_pods(s, "web")) if not pod_ready(p)]
+    scale(s, "ReplicaSet", "web", 2)
+    s.run_for(1)
+    remaining = {p.metadata.name for p in active(owned_pods(s, "web"))}
+    if len(not_ready) == 2:  # no kubelet made the other two ready meanwhile
+        assert remaining == keep
+    assert len(remaining) == 2

@@ -1,0 +1,213 @@
+"""PodTopologySpread: cases from upstream's filtering_test.go and scoring_test.go."""
+
+import pytest
+from schedtest import code_name, node, pod, run_filter, run_scores
+
+from ksandbox.scheduler.plugins import pod_topology_spread as pts
+
+H = "kubernetes.io/hostname"
+FOO = {"matchExpressions": [{"key": "foo", "operator": "Exists"}]}
+BAR = {"matchExpressions": [{"key": "bar", "operator": "Exists"}]}
+NOT_MATCH = "node(s) didn't match pod topology spread constraints"
+MISSING = NOT_MATCH + " (missing required label)"
+
+
+def c(skew, key, when, selector=FOO, **kw):
+    d = {"maxSkew": skew, "topologyKey": key, "whenUnsatisfiable": when}
+    if selector is not None:
+        d["labelSelector"] = selector
+    d.update(kw)
+    return d
+
+
+def hn(name, **labels):
+    return node(name, labels={H: name, **labels})
+
+
+def zn(name, zone, **labels):
+    return node(name, labels={"zone": zone, H: name, **labels})
+
+
+def existing(spec):
+    """'a:2,b:1' -> pods with label foo on node-a (2) and node-b (1)."""
+    out = []
+    for part in spec.split(","):
+        n, k = part.split(":")
+        out += [pod(f"p-{n}{i}", labels={"foo": ""}, node_name=f"node-{n}") for i in range(int(k))]
+    return out
+
+
+ZONES4 = [zn("node-a", "zone1"), zn("node-b", "zone1"), zn("node-x", "zone2"),
+          zn("node-y", "zone2")]
+HOSTS4 = [hn("node-a"), hn("node-b"), hn("node-x"), hn("node-y")]
+
+FILTER_CASES = [
+    ("no existing pods", [c(1, "zone", "DoNotSchedule")], ZONES4, [], {}),
+    ("no existing pods, incoming pod doesn't match itself",
+     [c(1, "zone", "DoNotSchedule", BAR)], ZONES4, [], {}),
+    ("existing pods in a different namespace do not count",
+     [c(1, "zone", "DoNotSchedule")], ZONES4,
+     [pod("p-a1", namespace="ns1", labels={"foo": ""}, node_name="node-a")]
+     + existing("a:1,b:1"), {"node-a": NOT_MATCH, "node-b": NOT_MATCH}),
+    ("pods spread across zones as 3/3, all nodes fit", [c(1, "zone", "DoNotSchedule")],
+     ZONES4, existing("a:1,b:2,x:1,y:2"), {}),
+    ("pods spread across zones as 1/2 due to absence of label 'zone' on node-b",
+     [c(1, "zone", "DoNotSchedule")],
+     [zn("node-a", "zone1"), hn("node-b"), zn("node-x", "zone2"), zn("node-y", "zone2")],
+     existing("a:1,x:1,y:1"), {"node-b": MISSING, "node-x": NOT_MATCH, "node-y": NOT_MATCH}),
+    ("pod cannot be scheduled as all nodes don't have label 'rack'",
+     [c(1, "rack", "DoNotSchedule")], ZONES4[:2], [], {"node-a": MISSING, "node-b": MISSING}),
+    ("pods spread across nodes as 2/1/0/3, only node-x fits",
+     [c(1, H, "DoNotSchedule")], HOSTS4, existing("a:2,b:1,y:3"),
+     {"node-a": NOT_MATCH, "node-b": NOT_MATCH, "node-y": NOT_MATCH}),
+    ("pods spread across nodes as 2/1/0/3, maxSkew is 2, node-b and node-x fit",
+     [c(2, H, "DoNotSchedule")], HOSTS4, existing("a:2,b:1,y:3"),
+     {"node-a": NOT_MATCH, "node-y": NOT_MATCH}),
+    ("pods spread across nodes as 2/1/0/3, but pod doesn't match itself",
+     [c(1, H, "DoNotSchedule", BAR)], HOSTS4,
+     [pod(f"q{i}", labels={"bar": ""}, node_name=n) for i, n in
+      enumerate(["node-a", "node-a", "node-b", "node-y", "node-y", "node-y"])],
+     {"node-a": NOT_MATCH, "node-y": NOT_MATCH}),
+    ("two Constraints on zone and node, spreads = [3/3, 2/1/0/3], only node-x fits",
+     [c(1, "zone", "DoNotSchedule"), c(1, H, "DoNotSchedule")], ZONES4,
+     existing("a:2,b:1,y:3"),
+     {"node-a": NOT_MATCH, "node-b": NOT_MATCH, "node-y": NOT_MATCH}),
+    ("two Constraints on zone and node, spreads = [1/4, 1/0/1/3], only node-b fits",
+     [c(1, "zone", "DoNotSchedule"), c(1, H, "DoNotSchedule")], ZONES4,
+     existing("a:1,x:1,y:3"), {"node-a": NOT_MATCH, "node-x": NOT_MATCH, "node-y": NOT_MATCH}),
+    ("minDomains greater than the number of domains treats the global minimum as 0",
+     [c(2, H, "DoNotSchedule", minDomains=5)], HOSTS4, existing("a:2,b:1,x:1"),
+     {"node-a": NOT_MATCH}),
+    ("minDomains no greater than the number of domains keeps the real minimum",
+     [c(2, H, "DoNotSchedule", minDomains=4)], HOSTS4, existing("a:2,b:1,x:1,y:1"), {}),
+    ("nodeAffinityPolicy Honor: only nodes the pod could go to count, so zone2 fits",
+     [c(1, "zone", "DoNotSchedule")],
+     [zn("node-a", "zone1", ok="1"), zn("node-b", "zone1"), zn("node-x", "zone2", ok="1"),
+      zn("node-y", "zone2")], existing("a:1,b:1,y:2"), {"node-a": NOT_MATCH, "node-b": NOT_MATCH}),
+    ("nodeAffinityPolicy Ignore: every node with the key counts",
+     [c(1, "zone", "DoNotSchedule", nodeAffinityPolicy="Ignore")],
+     [zn("node-a", "zone1", ok="1"), zn("node-b", "zone1"), zn("node-x", "zone2", ok="1"),
+      zn("node-y", "zone2")], existing("a:1,b:1,y:2"), {}),
+    ("nodeTaintsPolicy Honor: a tainted node is not an empty domain, so node-a fits",
+     [c(1, H, "DoNotSchedule", nodeTaintsPolicy="Honor")],
+     [hn("node-a"), node("node-b", labels={H: "node-b"},
+                         taints=[{"key": "k", "value": "v", "effect": "NoSchedule"}])],
+     existing("a:1"), {}),
+    ("nodeTaintsPolicy Ignore: the tainted empty node is the minimum, so node-a does not fit",
+     [c(1, H, "DoNotSchedule")],
+     [hn("node-a"), node("node-b", labels={H: "node-b"},
+                         taints=[{"key": "k", "value": "v", "effect": "NoSchedule"}])],
+     existing("a:1"), {"node-a": NOT_MATCH}),
+]
+
+
+@pytest.mark.parametrize("name,constraints,nodes,pods,want", FILTER_CASES,
+                         ids=[x[0] for x in FILTER_CASES])
+def test_filter(name, constraints, nodes, pods, want):
+    sel = {"ok": "1"} if "nodeAffinityPolicy" in name else None
+    p = pod(labels={"foo": ""}, spread=constraints, node_selector=sel)
+    got = run_filter(pts.new, p, nodes, pods)
+    for n, st in got.items():
+        if n in want:
+            assert st is not None and st.reasons == (want[n],), n
+            assert code_name(st) == ("UnschedulableAndUnresolvable" if want[n] == MISSING
+                                     else "Unschedulable")
+        else:
+            assert st is None, (n, st)
+
+
+def test_filter_skips_pods_without_hard_constraints():
+    p = pod(labels={"foo": ""}, spread=[c(1, "zone", "ScheduleAnyway")])
+    assert all(st is None for st in run_filter(pts.new, p, ZONES4[:1]).values())
+
+
+SCORE_CASES = [
+    ("one constraint on node, no existing pods", [c(1, H, "ScheduleAnyway")],
+     [hn("node-a"), hn("node-b")], [], None, {"node-a": 100, "node-b": 100}),
+    ("one constraint on node, only one node is candidate", [c(1, H, "ScheduleAnyway")],
+     [hn("node-a"), hn("node-b")], existing("a:2,b:1"), ["node-a"], {"node-a": 100}),
+    ("one constraint on node, all nodes have the same number of matching pods",
+     [c(1, H, "ScheduleAnyway")], [hn("node-a"), hn("node-b")], existing("a:1,b:1"), None,
+     {"node-a": 100, "node-b": 100}),
+    ("one constraint on node, all 4 nodes are candidates", [c(1, H, "ScheduleAnyway")],
+     [hn("node-a"), hn("node-b"), hn("node-c"), hn("node-d")], existing("a:2,b:1,d:3"), None,
+     {"node-a": 20, "node-b": 60, "node-c": 100, "node-d": 0}),
+    ("one constraint on node, null selector", [c(1, H, "ScheduleAnyway", None)],
+     [hn("node-a"), hn("node-b"), hn("node-c"), hn("node-d")], existing("a:2,b:1,d:3"), None,
+     {"node-a": 100, "node-b": 100, "node-c": 100, "node-d": 100}),
+    ("one constraint on node, all 4 nodes are candidates, maxSkew=2",
+     [c(2, H, "ScheduleAnyway")], [hn("node-a"), hn("node-b"), hn("node-c"), hn("node-d")],
+     existing("a:2,b:1,d:3"), None, {"node-a": 33, "node-b": 66, "node-c": 100, "node-d": 16}),
+    ("one constraint on node, all 4 nodes are candidates, maxSkew=3",
+     [c(3, H, "ScheduleAnyway")], [hn("node-a"), hn("node-b"), hn("node-c"), hn("node-d")],
+     existing("a:4,b:3,c:2,d:1"), None,
+     {"node-a": 44, "node-b": 66, "node-c": 77, "node-d": 100}),
+    ("one constraint on node, 3 out of 4 nodes are candidates", [c(1, H, "ScheduleAnyway")],
+     [hn("node-a"), hn("node-b"), hn("node-x"), hn("node-y")], existing("a:4,b:2,x:1,y:3"),
+     ["node-a", "node-b", "node-x"], {"node-a": 33, "node-b": 83, "node-x": 100}),
+    ("one constraint on node, 3 out of 4 nodes are candidates, one node doesn't match "
+     "topology key", [c(1, H, "ScheduleAnyway")],
+     [hn("node-a"), node("node-b", labels={"n": "node-b"}), hn("node-x"), hn("node-y")],
+     existing("a:4,b:2,x:1,y:3"), ["node-a", "node-b", "node-x"],
+     {"node-a": 16, "node-b": 0, "node-x": 100}),
+    ("one constraint on zone, 3 out of 4 nodes are candidates", [c(1, "zone", "ScheduleAnyway")],
+     ZONES4, existing("a:4,b:2,x:1,y:3"), ["node-a", "node-b", "node-x"],
+     {"node-a": 75, "node-b": 75, "node-x": 100}),
+    ("two Constraints on zone and node, 2 out of 4 nodes are candidates",
+     [c(1, "zone", "ScheduleAnyway"), c(1, H, "ScheduleAnyway")], ZONES4,
+     existing("a:2,b:1,x:2,y:4"), ["node-a", "node-x"], {"node-a": 100, "node-x": 63}),
+    ("existing pods in a different namespace do not count", [c(1, H, "ScheduleAnyway")],
+     [hn("node-a"), hn("node-b")],
+     [pod("p-a1", namespace="ns1", labels={"foo": ""}, node_name="node-a")]
+     + existing("a:1,b:2"), None, {"node-a": 100, "node-b": 33}),
+]
+
+
+@pytest.mark.parametrize("name,constraints,nodes,pods,feasible,want", SCORE_CASES,
+                         ids=[x[0] for x in SCORE_CASES])
+def test_score(name, constraints, nodes, pods, feasible, want):
+    p = pod(labels={"foo": ""}, spread=constraints)
+    assert run_scores(pts.new, p, nodes, pods, feasible) == want
+
+
+def test_two_constraints_on_zone_and_node_with_different_label_selectors():
+    p = pod(labels={"foo": "", "bar": ""},
+            spread=[c(1, "zone", "ScheduleAnyway"), c(1, H, "ScheduleAnyway", BAR)])
+    pods = [pod("p-a1", labels={"foo": ""}, node_name="node-a"),
+            pod("p-b1", labels={"foo": "", "bar": ""}, node_name="node-b"),
+            pod("p-y1", labels={"foo": ""}, node_name="node-y"),
+            pod("p-y2", labels={"bar": ""}, node_name="node-y")]
+    assert run_scores(pts.new, p, ZONES4, pods) == {
+        "node-a": 60, "node-b": 20, "node-x": 100, "node-y": 60}
+
+
+class _Store:
+    def __init__(self, *objs):
+        self.objs = {(o.kind, o.metadata.name): o for o in objs}
+
+    def get(self, kind, name, namespace=""):
+        return self.objs.get((kind, name))
+
+
+def test_system_defaulting_spreads_pods_of_a_replicaset_by_hostname():
+    from ksandbox.api.apps import ReplicaSet
+    from ksandbox.api.codec import decode
+
+    rs = decode(ReplicaSet, {"metadata": {"name": "rs", "namespace": "default"},
+                             "spec": {"selector": {"matchLabels": {"foo": ""}}}})
+    owner = {"apiVersion": "apps/v1", "kind": "ReplicaSet", "name": "rs", "controller": True}
+    p = pod(labels={"foo": ""}, owner=owner)
+    nodes = [hn("node-a"), hn("node-b"), hn("node-c"), hn("node-d")]
+    got = run_scores(pts.new, p, nodes, existing("a:4,b:3,c:2,d:1"), store=_Store(rs))
+    assert got == {"node-a": 44, "node-b": 66, "node-c": 77, "node-d": 100}
+    # Without a controller there is no default selector: the plugin skips.
+    assert run_scores(pts.new, pod(labels={"foo": ""}), nodes, [], store=_Store(rs)) == {
+        n.name: 0 for n in nodes}
+
+
+def test_list_defaulting_rejects_a_selector():
+    from ksandbox.scheduler.plugins.args import ArgsError
+
+    with pytest.raises(ArgsError, match="defaultConstraints\\[0\\].labelSelector"):
+        pts.new({"defaultingType": "List", "defaultConstraints": [
+            c(1, "zone", "ScheduleAnyway")]}, None)

@@ -1,0 +1,235 @@
+"""Whole scheduling cycles through a Session: the classic documents' examples.
+
+Every test runs with ``explain_checked``: before each attempt the pod is explained, and the
+attempt must pick the node explain selected (or fail with explain's message).
+"""
+
+import pytest
+
+from ksandbox.session import Session
+
+NODE = """
+apiVersion: v1
+kind: Node
+metadata:
+  name: {name}
+  labels: {labels}
+spec:
+  taints: {taints}
+status:
+  capacity: {capacity}
+"""
+
+
+def node(name, labels=None, taints=None, cpu="4", memory="8Gi", extra=None):
+    cap = {"cpu": cpu, "memory": memory, "pods": "110", **(extra or {})}
+    return NODE.format(name=name, labels=labels or {}, taints=taints or [], capacity=cap)
+
+
+def pod_yaml(name, cpu="100m", extra_spec="", labels=None, priority_class=""):
+    pc = f"\n  priorityClassName: {priority_class}" if priority_class else ""
+    return f"""
+apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, namespace: default, labels: {labels or {}}}}
+spec:{pc}
+  containers: [{{name: c, image: nginx, resources: {{requests: {{cpu: "{cpu}"}}}}}}]
+{extra_spec}
+"""
+
+
+def session(*docs, seed=1):
+    s = Session.from_text("---".join(docs), seed=seed)
+    s.settle(120)
+    return s
+
+
+def placed(s):
+    return {p.metadata.name: p.spec.node_name or None for p in s.store.list("Pod")}
+
+
+def events(s, reason):
+    return [e for e in s.store.events if e.reason == reason]
+
+
+def test_gpu_pod_with_node_selector_lands_on_the_gpu_node(explain_checked):
+    s = session(node("gpu-1", {"accelerator": "nvidia"}, extra={"nvidia.com/gpu": "2"}),
+                node("cpu-1"), node("cpu-2"),
+                pod_yaml("train", extra_spec="""  nodeSelector: {accelerator: nvidia}
+  containers: [{name: c, image: cuda, resources: {limits: {nvidia.com/gpu: "1"}, requests: {nvidia.com/gpu: "1"}}}]"""),
+                pod_yaml("big", extra_spec="""  nodeSelector: {accelerator: nvidia}
+  containers: [{name: c, image: cuda, resources: {requests: {nvidia.com/gpu: "3"}}}]"""))
+    assert placed(s) == {"train": "gpu-1", "big": None}
+    [fail] = events(s, "FailedScheduling")
+    assert fail.message == (
+        "0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s) didn't match Pod's "
+        "node affinity/selector. preemption: 0/3 nodes are available: 1 No preemption victims "
+        "found for incoming pod, 2 Preemption is not helpful for scheduling.")
+    cond = s.store.get("Pod", "big", "default").status.condition("PodScheduled")
+    assert (cond.status, cond.reason, cond.message) == ("False", "Unschedulable", fail.message)
+    [ok] = events(s, "Scheduled")
+    assert ok.message == "Successfully assigned default/train to gpu-1"
+    assert ok.source_component == "default-scheduler"
+
+
+TAINT = [{"key": "key1", "value": "value1", "effect": "NoSchedule"}]
+
+
+def test_taint_repels_pods_without_the_matching_toleration(explain_checked):
+    tol = """  tolerations: [{key: key1, operator: Equal, value: value1, effect: NoSchedule}]"""
+    s = session(node("node-1", taints=TAINT), node("node-2", taints=TAINT),
+                pod_yaml("plain"), pod_yaml("tolerant", extra_spec=tol))
+    assert placed(s)["plain"] is None
+    assert placed(s)["tolerant"] in ("node-1", "node-2")
+    [fail] = events(s, "FailedScheduling")
+    assert fail.message.startswith("0/2 nodes are available: 2 node(s) had untolerated taint(s).")
+
+
+def test_prefer_no_schedule_is_avoided_but_no_schedule_is_refused(explain_checked):
+    soft = [{"key": "k", "value": "v", "effect": "PreferNoSchedule"}]
+    s = session(node("soft-1", taints=soft), node("soft-2", taints=soft), node("plain"),
+                *[pod_yaml(f"p{i}") for i in range(3)])
+    assert set(placed(s).values()) == {"plain"}
+    s = session(node("soft-1", taints=soft), node("hard", taints=TAINT), pod_yaml("p"))
+    assert placed(s) == {"p": "soft-1"}
+
+
+def test_a_second_profile_serves_its_pods_and_an_unknown_scheduler_name_waits(explain_checked):
+    config = """
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: no-scoring-scheduler
+  plugins:
+    preScore: {disabled: [{name: '*'}]}
+    score: {disabled: [{name: '*'}]}
+"""
+    s = session(config, node("node-1"), node("node-2"),
+                pod_yaml("a", extra_spec="  schedulerName: no-scoring-scheduler"),
+                pod_yaml("b", extra_spec="  schedulerName: my-scheduler"))
+    assert placed(s)["a"] is not None and placed(s)["b"] is None
+    [ok] = events(s, "Scheduled")
+    assert ok.source_component == "no-scoring-scheduler"
+    assert not events(s, "FailedScheduling")
+    b = s.store.get("Pod", "b", "default")
+    assert b.status.condition("PodScheduled") is None
+    ex = s.explain("default", "b")
+    assert ex.selected is None and 'no scheduler named "my-scheduler"' in ex.message
+    assert [n["name"] for n in ex.to_dict()["nodes"]] == ["node-1", "node-2"]
+
+
+def test_manual_scheduling_by_node_name_bypasses_the_scheduler(explain_checked):
+    s = session(node("node-1", taints=TAINT), node("node-2"),
+                pod_yaml("manual", extra_spec="  nodeName: node-1"))
+    assert placed(s) == {"manual": "node-1"}
+    assert not events(s, "Scheduled") and not explain_checked
+
+
+def test_topology_spread_across_zones(explain_checked):
+    spread = """  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule,
+     labelSelector: {matchLabels: {app: web}}}"""
+    zone = "topology.kubernetes.io/zone"
+    s = session(node("a1", {zone: "a"}), node("a2", {zone: "a"}), node("b1", {zone: "b"}),
+                *[pod_yaml(f"web-{i}", labels={"app": "web"}, extra_spec=spread)
+                  for i in range(4)])
+    zones = [s.store.get("Node", n).metadata.labels[zone] for n in placed(s).values()]
+    assert sorted(zones) == ["a", "a", "b", "b"]
+
+
+PRIORITY = """
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: %s}
+value: %d
+"""
+
+
+def test_preemption_evicts_the_lower_priority_pod_and_nominates_the_node(explain_checked):
+    s = session(PRIORITY % ("low", 10), PRIORITY % ("high", 1000), node("node-1", cpu="1"),
+                pod_yaml("victim", cpu="800m", priority_class="low"))
+    assert placed(s) == {"victim": "node-1"}
+    from ksandbox.api.manifest import load_manifests
+
+    s.apply_objects(load_manifests(pod_yaml("vip", cpu="800m", priority_class="high")))
+    s.run_for(1)
+    vip = s.store.get("Pod", "vip", "default")
+    assert vip.status.nominated_node_name == "node-1" and not vip.spec.node_name
+    [pre] = events(s, "Preempted")
+    assert pre.involved_object.name == "victim"
+    assert pre.message == f"Preempted by pod {vip.metadata.uid} on node node-1"
+    fail = events(s, "FailedScheduling")[-1]
+    assert fail.message == "0/1 nodes are available: 1 Insufficient cpu."
+    s.settle(120)
+    assert placed(s) == {"vip": "node-1"}
+
+
+def test_overprovisioning_placeholders_make_room_for_real_pods(explain_checked):
+    s = session(PRIORITY % ("overprovisioning", -10), node("node-1", cpu="2"),
+                *[pod_yaml(f"pause-{i}", cpu="1", priority_class="overprovisioning")
+                  for i in range(2)])
+    assert all(placed(s).values())
+    from ksandbox.api.manifest import load_manifests
+
+    s.apply_objects(load_manifests(pod_yaml("app", cpu="1")))
+    s.settle(120)
+    p = placed(s)
+    assert p["app"] == "node-1" and list(p.values()).count("node-1") == 2
+    assert len(events(s, "Preempted")) == 1
+
+
+def test_preemption_never_policy_is_not_eligible(explain_checked):
+    pc = PRIORITY % ("high", 1000) + "preemptionPolicy: Never\n"
+    s = session(PRIORITY % ("low", 10), pc, node("node-1", cpu="1"),
+                pod_yaml("victim", cpu="800m", priority_class="low"))
+    from ksandbox.api.manifest import load_manifests
+
+    s.apply_objects(load_manifests(pod_yaml("vip", cpu="800m", priority_class="high")))
+    s.run_for(1)
+    assert events(s, "FailedScheduling")[-1].message == (
+        "0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to "
+        "preemptionPolicy=Never.")
+    assert not events(s, "Preempted")
+
+
+def test_pending_pod_is_scheduled_when_a_node_is_added(explain_checked):
+    s = session(node("node-1", cpu="1"), pod_yaml("big", cpu="2"))
+    assert placed(s) == {"big": None}
+    from ksandbox.api.manifest import load_manifests
+
+    s.apply_objects(load_manifests(node("node-2", cpu="4")))
+    s.run_for(5)
+    assert placed(s) == {"big": "node-2"}
+
+
+def test_untainting_a_node_requeues_the_pod(explain_checked):
+    s = session(node("node-1", taints=TAINT), pod_yaml("p"))
+    assert placed(s) == {"p": None}
+    r = s.submit("kubectl taint nodes node-1 key1=value1:NoSchedule-")
+    assert r.ok, r.error
+    s.run_for(5)
+    assert placed(s) == {"p": "node-1"}
+
+
+def test_explain_json_shape(explain_checked):
+    s = session(node("node-1", taints=[{"key": "dedicated", "value": "gpu",
+                                        "effect": "NoSchedule"}]),
+                node("node-2"), node("node-3", cpu="8"), pod_yaml("web-1"))
+    d = s.explain("default", "web-1").to_dict()
+    assert set(d) == {"pod", "scheduler", "selected", "message", "nodes"}
+    assert d["pod"] == "default/web-1" and d["scheduler"] == "default-scheduler"
+    by = {n["name"]: n for n in d["nodes"]}
+    assert by["node-1"]["feasible"] is False and by["node-1"]["scores"] == {}
+    assert by["node-1"]["filters"][-1] == {
+        "plugin": "TaintToleration", "status": "UnschedulableAndUnresolvable",
+        "reason": "node(s) had untolerated taint {dedicated: gpu}"}
+    assert by["node-3"]["feasible"] is True
+    assert set(by["node-3"]["scores"]) == {
+        "TaintToleration", "NodeAffinity", "NodeResourcesFit", "PodTopologySpread",
+        "InterPodAffinity", "NodeResourcesBalancedAllocation", "ImageLocality"}
+    weights = {"TaintToleration": 3, "NodeAffinity": 2, "PodTopologySpread": 2,
+               "InterPodAffinity": 2}
+    assert by["node-3"]["total"] == sum(v * weights.get(k, 1)
+                                        for k, v in by["node-3"]["scores"].items())
+    assert d["selected"] == placed(s)["web-1"]

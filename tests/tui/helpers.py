@@ -1,0 +1,36 @@
+"""Small helpers shared by the TUI tests."""
+
+from __future__ import annotations
+
+from screen_text import screen_text
+
+
+async def settle(pilot, times: int = 2) -> None:
+    for _ in range(times):
+        await pilot.pause()
+
+
+async def type_text(pilot, text: str) -> None:
+    """Type ``text`` key by key (as a user would; spaces included)."""
+    for ch in text:
+        await pilot.press("space" if ch == " " else ch)
+
+
+async def command(pilot, line: str) -> None:
+    """Open the `:` bar, type ``line``, press enter."""
+    await pilot.press("colon")
+    await type_text(pilot, line)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+def node(app, name):
+    return app.session.store.get("Node", name)
+
+
+def pod(app, name, ns="default"):
+    return app.session.store.get("Pod", name, ns)
+
+
+def shows(app, text: str) -> bool:
+    return text in screen_text(app)

@@ -1,0 +1,227 @@
+"""k9s-style views: `:` aliases, list columns, `/` filters, drill-in, describe, YAML, delete,
+scale, help — and the command bar's kubectl commands, history and completion."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import command, pod, settle, shows, type_text
+from screen_text import screen_text
+
+from ksandbox.tui.screens.resources import ResourceScreen
+from ksandbox.tui.screens.text import TextScreen
+
+SIZE = (140, 40)
+
+
+@pytest.mark.parametrize("alias, kind, columns", [
+    ("no", "Node", "NAME  STATUS  ROLES  TAINTS  AGE  VERSION"),
+    ("po", "Pod", "NAMESPACE  NAME  READY  STATUS  RESTARTS  AGE  IP  NODE"),
+    ("deploy", "Deployment", "NAMESPACE  NAME  READY  UP-TO-DATE  AVAILABLE  AGE"),
+    ("ds", "DaemonSet", "NAMESPACE  NAME  DESIRED  CURRENT  READY  UP-TO-DATE  AVAILABLE"),
+    ("rs", "ReplicaSet", "NAMESPACE  NAME  DESIRED  CURRENT  READY  AGE"),
+    ("ev", "Event", "NAMESPACE  LAST SEEN  TYPE  REASON  OBJECT  MESSAGE"),
+    ("hpa", "HorizontalPodAutoscaler", "NAMESPACE  NAME  REFERENCE  TARGETS  MINPODS"),
+])
+async def test_colon_aliases_open_list_views_with_kubectls_columns(session, make, alias, kind,
+                                                                    columns):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(10)
+        await command(pilot, alias)
+        assert isinstance(app.screen, ResourceScreen) and app.screen.kind == kind
+        header = " ".join(screen_text(app).splitlines()[2].replace("↑", "").replace("↓", "")
+                          .strip("│ ").split())
+        assert header.startswith(" ".join(columns.split()))
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.view_name == "board"
+
+
+async def test_the_node_list_shows_status_and_acts_like_the_board(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, "no")
+        table = app.screen.table
+        assert [table.key_at(i)[1] for i in range(table.row_count())] == [
+            "control-plane", "node-1", "node-2", "node-3"]
+        await pilot.press("down", "down")  # node-2
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.session.store.get("Node", "node-2").spec.unschedulable
+        assert "SchedulingDisabled" in screen_text(app)
+
+
+async def test_filter_regex_inverse_and_label_selector(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(30)
+        await command(pilot, "po")
+        table = app.screen.table
+        total = table.row_count()
+        await pilot.press("slash")
+        await type_text(pilot, "web")
+        await settle(pilot)
+        names = [table.key_at(i)[1] for i in range(table.row_count())]
+        assert names and all("web" in n for n in names)
+        assert "</web>" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.press("slash", "ctrl+u")
+        await type_text(pilot, "!web")
+        await pilot.press("enter")
+        await settle(pilot)
+        names = [table.key_at(i)[1] for i in range(table.row_count())]
+        assert names and not any("web" in n for n in names)
+        await pilot.press("slash", "ctrl+u")
+        await type_text(pilot, "-l app=web")
+        await pilot.press("enter")
+        await settle(pilot)
+        names = [table.key_at(i)[1] for i in range(table.row_count())]
+        assert names and all(n.startswith("web-") for n in names)
+        await pilot.press("escape")  # clears the filter first
+        await settle(pilot)
+        assert table.row_count() == total and isinstance(app.screen, ResourceScreen)
+
+
+async def test_the_board_filters_nodes_as_you_type(session, make):
+    session.submit("kubectl label nodes node-2 hw-type=gpu")
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash")
+        await type_text(pilot, "gpu")
+        await settle(pilot)
+        assert app.screen.board.order == ["node-2"]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert len(app.screen.board.order) == 4
+
+
+async def test_enter_on_a_node_lists_its_pods(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(30)
+        app.screen.board.selected = "node-3"
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ResourceScreen) and app.screen.node == "node-3"
+        assert "pods(node=node-3)" in screen_text(app)
+        table = app.screen.table
+        nodes = {app.screen.table.object_at(i).spec.node_name for i in range(table.row_count())}
+        assert nodes == {"node-3"}
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.view_name == "board"
+
+
+async def test_d_describes_and_y_shows_yaml(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.board.selected = "node-2"
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, TextScreen)
+        text = screen_text(app)
+        assert "Name:" in text and "node-2" in text and "Taints:" in text
+        await pilot.press("escape")
+        await pilot.press("y")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "apiVersion: v1" in text and "kind: Node" in text
+        assert app.session.history == []  # reads are not recorded
+
+
+async def test_ctrl_d_asks_first_and_cancel_is_the_default(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, "po")
+        table = app.screen.table
+        target = next(table.key_at(i) for i in range(table.row_count())
+                      if table.key_at(i)[1] == "gpu-pod")
+        table.cursor = [table.key_at(i) for i in range(table.row_count())].index(target)
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        assert shows(app, "Delete pod/gpu-pod?")
+        await pilot.press("enter")  # Cancel has the focus
+        await settle(pilot)
+        assert pod(app, "gpu-pod") is not None
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        await pilot.press("tab", "enter")  # move to Delete, confirm
+        await settle(pilot)
+        assert pod(app, "gpu-pod") is None
+        assert app.session.history[-1].command == "kubectl delete pod gpu-pod -n default"
+
+
+async def test_s_scales_a_deployment_prefilled_with_its_count(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, "deploy")
+        await pilot.press("s")
+        await settle(pilot)
+        field = app.screen.query_one("#replicas")
+        assert field.value == "3"
+        field.value = "5"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.store.get("Deployment", "web", "default").spec.replicas == 5
+        assert app.session.history[-1].command == "kubectl scale deployment/web --replicas=5"
+
+
+async def test_question_mark_lists_the_keys_of_the_current_view(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        await settle(pilot)
+        text = screen_text(app)
+        for expected in ("BOARD", "Taint", "Untaint", "Cordon", "Drain", "Fail", "Recover",
+                         "Explain", "Describe", "Delete", "GENERAL", "Pause", "NAVIGATION"):
+            assert expected in text, expected
+        await pilot.press("escape")
+        await command(pilot, "deploy")
+        await pilot.press("question_mark")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Scale" in text and "Taint" not in text
+
+
+async def test_kubectl_commands_with_or_without_the_word(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, "kubectl taint nodes node-1 dedicated=infra:NoSchedule")
+        await command(pilot, "label nodes node-3 disk=ssd")
+        node1 = app.session.store.get("Node", "node-1")
+        assert [t.to_string() for t in node1.spec.taints] == ["dedicated=infra:NoSchedule"]
+        assert app.session.store.get("Node", "node-3").metadata.labels["disk"] == "ssd"
+        await command(pilot, "get nodes")
+        assert isinstance(app.screen, TextScreen) and "NAME" in screen_text(app)
+
+
+async def test_the_command_bar_keeps_history_and_completes_names(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, "cordon node-1")
+        await pilot.press("colon", "up")
+        bar = app.screen.query_one("#command-input")
+        assert bar.value == "cordon node-1"
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "uncordon node-")
+        await settle(pilot, 4)
+        await pilot.press("tab")
+        assert bar.value == "uncordon node-1"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not app.session.store.get("Node", "node-1").spec.unschedulable
+
+
+@pytest.mark.parametrize("garbage", ["", "   ", ":::", "taint", "kubectl", "get pods -o",
+                                     "po a b c d", "'unclosed", "explain", "explain a/b/c",
+                                     "ksandbox nonsense", "drain", "\\x00", "q!x", "scale -1",
+                                     "/", "-l", "pressure node nope memory on"])
+async def test_garbage_in_the_command_bar_never_crashes(session, make, garbage):
+    app = make(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await command(pilot, garbage)
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        assert app.is_running

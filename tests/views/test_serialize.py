@@ -1,0 +1,68 @@
+"""-o yaml / -o json / -o name: sorted keys, RFC 3339 times, List wrapping, Go's escaping."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from ksandbox.api.manifest import load_manifests
+from ksandbox.views.serialize import dump_json, dump_yaml, name_of, render, to_manifest
+
+POD = """
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, labels: {zeta: "1", alpha: "true"}, annotations: {note: "<b>&</b>"}}
+spec: {containers: [{name: c, image: nginx}]}
+"""
+
+
+def test_keys_are_sorted_and_times_are_rfc3339(cluster):
+    cluster.at(125.9)
+    (pod,) = cluster.create(POD)
+    text = render([pod], "yaml", single=True)
+    assert text.startswith("apiVersion: v1\nkind: Pod\nmetadata:\n")
+    data = yaml.safe_load(text)
+    assert data["metadata"]["creationTimestamp"] == "2026-01-01T00:02:05Z"
+    assert list(data["metadata"]["labels"]) == ["alpha", "zeta"]
+    # Strings that read back as other types keep their quotes, like go-yaml's.
+    assert 'alpha: "true"' in text and 'zeta: "1"' in text
+
+
+def test_taint_time_added_is_a_timestamp(cluster):
+    (node,) = cluster.create("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec:\n"
+                             "  taints: [{key: k, effect: NoExecute, timeAdded: 60}]\n")
+    assert to_manifest(node)["spec"]["taints"] == [
+        {"effect": "NoExecute", "key": "k", "timeAdded": "2026-01-01T00:01:00Z"}]
+
+
+def test_lists_are_wrapped_like_kubectls(cluster):
+    objs = cluster.create(POD + "---\n" + POD.replace("web-1", "web-2"))
+    data = json.loads(render(objs, "json", single=False))
+    assert list(data) == ["apiVersion", "items", "kind", "metadata"]
+    assert (data["kind"], data["metadata"]) == ("List", {"resourceVersion": ""})
+    assert [i["metadata"]["name"] for i in data["items"]] == ["web-1", "web-2"]
+
+
+def test_json_is_indented_by_four_and_escapes_like_go():
+    text = dump_json({"b": "<b>&</b>", "a": [1]})
+    assert text == ('{\n    "a": [\n        1\n    ],\n'
+                    '    "b": "\\u003cb\\u003e\\u0026\\u003c/b\\u003e"\n}\n')
+
+
+def test_empty_strings_are_double_quoted():
+    assert dump_yaml({"resourceVersion": ""}) == 'resourceVersion: ""\n'
+
+
+def test_name_printer(cluster):
+    (pod,) = cluster.create(POD)
+    assert name_of(pod) == "pod/web-1"
+    assert render([pod], "name", single=True) == "pod/web-1\n"
+
+
+def test_yaml_reads_back_as_the_same_object(cluster):
+    (pod,) = cluster.create(POD)
+    (again,) = load_manifests(render([pod], "yaml", single=True))
+    assert again.spec.containers == pod.spec.containers
+    assert again.spec.tolerations == pod.spec.tolerations
+    assert dict(again.metadata.labels) == dict(pod.metadata.labels)
