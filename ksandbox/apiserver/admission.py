@@ -179,11 +179,12 @@ def _admit_replicated(store: Any, obj: Any) -> Any:
     if obj.kind == "ReplicationController" and not spec.selector and template.metadata.labels:
         changes["selector"] = template.metadata.labels
     if obj.kind == "Deployment":
-        from ..api.apps import DeploymentStrategy, RollingUpdateDeployment
+        from ..api.apps import RollingUpdateDeployment
 
         strategy = spec.strategy
         if not strategy.type:
-            strategy = DeploymentStrategy(type="RollingUpdate")
+            # Keep the rollingUpdate parameters a manifest gives without naming the type.
+            strategy = attrs.evolve(strategy, type="RollingUpdate")
         if strategy.type == "RollingUpdate":
             ru = strategy.rolling_update or RollingUpdateDeployment()
             # pkg/apis/apps/v1/defaults.go: 25% surge, 25% unavailable.

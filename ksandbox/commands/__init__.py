@@ -92,16 +92,19 @@ def _unknown(verb: str) -> CommandError:
 def _hoist_global_flags(tokens: list[str]) -> list[str]:
     """``kubectl -n ns get pods``: kubectl's persistent ``-n`` may come before the verb."""
     moved: list[str] = []
-    while tokens and tokens[0].startswith("-"):
+    while tokens and tokens[0].startswith("-") and tokens[0] != "-":
         tok = tokens.pop(0)
         if tok in ("-n", "--namespace"):
             if not tokens:
-                raise CommandError(f"flag needs an argument: {tok}")
+                raise CommandError("flag needs an argument: " +
+                                   ("'n' in -n" if tok == "-n" else tok))
             moved += [tok, tokens.pop(0)]
         elif tok.startswith(("--namespace=", "-n")):
             moved.append(tok)
+        elif tok.startswith("--"):
+            raise CommandError(f"unknown flag: {tok.split('=')[0]}")
         else:
-            raise CommandError(f"unknown flag: {tok}")
+            raise CommandError(f"unknown shorthand flag: '{tok[1]}' in {tok}")
     return tokens[:1] + moved + tokens[1:] if tokens else moved
 
 

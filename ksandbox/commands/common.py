@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..api.errors import ApiError, CommandError
-from ..api.kinds import KindInfo
+from ..api.kinds import BY_KIND, KindInfo
 from ..api.selectors import LabelSelector, parse_selector
 from ..apiserver import admission, validation
 from ..views import serialize
@@ -91,11 +91,8 @@ def commit_updates(store: Any, objs: Sequence[Any], dry_run: str = "none") -> li
     write them all. Either every write happens or none does."""
     checked = []
     for obj in objs:
-        info_ns = obj.metadata.namespace
-        old = store.get(obj.kind, obj.metadata.name, info_ns)
+        old = store.get(obj.kind, obj.metadata.name, obj.metadata.namespace)
         if old is None:
-            from ..api.kinds import BY_KIND
-
             raise ApiError.not_found(BY_KIND[obj.kind].display_resource, obj.metadata.name)
         merged = admission.admit_update(store, old, obj)
         validation.validate(store, merged, old)

@@ -118,15 +118,28 @@ def _from_files(session: Any, cmd: DeleteCommand, stdin: str | None) -> list[Any
     return found
 
 
-def _dependents(store: Any, owner: Any) -> list[Any]:
+# Kinds whose objects own others through controller references (the garbage collector's
+# graph as far as the sandbox models it).
+OWNER_KINDS = frozenset({"Deployment", "ReplicaSet", "ReplicationController", "DaemonSet"})
+DEPENDENT_KINDS = ("ReplicaSet", "Pod")
+
+
+def _owner_index(store: Any) -> dict[str, list[Any]]:
+    """owner uid -> objects with an owner reference to it (built once per command)."""
+    index: dict[str, list[Any]] = {}
+    for kind in DEPENDENT_KINDS:
+        for obj in store.list(kind):
+            for ref in obj.metadata.owner_references:
+                index.setdefault(ref.uid, []).append(obj)
+    return index
+
+
+def _dependents(owner: Any, index: dict[str, list[Any]]) -> list[Any]:
     """What the garbage collector would delete after ``owner`` (background propagation)."""
     out = []
-    uid = owner.metadata.uid
-    for kind in ("ReplicaSet", "Pod", "HorizontalPodAutoscaler"):
-        for obj in store.list(kind, owner.metadata.namespace or None):
-            if any(ref.uid == uid for ref in obj.metadata.owner_references):
-                out.append(obj)
-                out.extend(_dependents(store, obj))
+    for obj in index.get(owner.metadata.uid, ()):
+        out.append(obj)
+        out.extend(_dependents(obj, index))
     return out
 
 
@@ -156,17 +169,20 @@ def run(session: Any, cmd: DeleteCommand, stdin: str | None) -> str:
                                         "namespace may not be deleted", 403)
     if cmd.dry_run == "none":
         gc = session.cp.component("garbagecollector") is not None
+        cascade = cmd.cascade not in ("orphan", "false") and not gc
+        index = _owner_index(store) if cascade and any(o.kind in OWNER_KINDS for o in objs) \
+            else {}
         grace = None if cmd.grace_period < 0 else cmd.grace_period
         for obj in objs:
-            _delete(store, obj, grace, cascade=cmd.cascade not in ("orphan", "false") and not gc)
+            _delete(store, obj, grace, index)
     return warning + "".join(_line(o, cmd) for o in objs)
 
 
-def _delete(store: Any, obj: Any, grace: int | None, cascade: bool) -> None:
+def _delete(store: Any, obj: Any, grace: int | None, index: dict[str, list[Any]]) -> None:
     ns = obj.metadata.namespace
     if store.get(obj.kind, obj.metadata.name, ns) is None:
         return  # already gone with an owner deleted earlier in this command
-    dependents = _dependents(store, obj) if cascade else []
+    dependents = _dependents(obj, index) if obj.kind in OWNER_KINDS else []
     if obj.kind == "Namespace":
         for info in BY_KIND.values():
             if info.namespaced and info.kind != "Event":

@@ -99,7 +99,8 @@ def run_get(session: Any, cmd: GetCommand, stdin: str | None) -> tuple[str, str]
         found.append((t.info, objs))
     err = "".join(e + "\n" for e in errors)
     everything = [o for _, objs in found for o in objs]
-    if cmd.output in ("yaml", "json") or (cmd.output == "name" and everything):
+    if everything and cmd.output in ("yaml", "json", "name") or \
+            cmd.output in ("yaml", "json") and not errors:
         single = len(cmd.targets) == 1 and len(cmd.targets[0].names) == 1
         return serialize.render(everything, cmd.output, single), err
     if not everything:

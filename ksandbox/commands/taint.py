@@ -18,7 +18,8 @@ import attrs
 
 from ..api.errors import CommandError
 from ..api.taints import Taint, apply_taint_changes, parse_taint_args
-from .common import check_output, commit_updates, list_kind, printed, selector_of
+from .common import check_output, commit_updates, printed, selector_of
+from .cordon import select_nodes
 from .parse import (ALL, DRY_RUN, NAMESPACE, OUTPUT, OVERWRITE, SELECTOR, Args, dry_run_strategy,
                     parse_flags, resolve_kind)
 
@@ -83,15 +84,7 @@ def parse(tokens: list[str]) -> TaintCommand:
 
 def run(session: Any, cmd: TaintCommand, stdin: str | None) -> str:
     store = session.store
-    from ..api.kinds import BY_KIND
-
-    info = BY_KIND["Node"]
-    if cmd.names:
-        from .common import get_object
-
-        nodes = [get_object(store, info, n, "") for n in cmd.names]
-    else:
-        nodes = list_kind(store, info, None, selector_of(cmd.selector))
+    nodes = select_nodes(store, cmd.names, cmd.selector)
     updates, words = [], []
     for node in nodes:
         taints, word = apply_taint_changes(node.spec.taints, cmd.to_add, cmd.to_remove,

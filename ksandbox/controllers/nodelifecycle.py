@@ -195,12 +195,15 @@ class NodeLifecycleController:
         self._pods_dirty: dict[tuple[str, str], None] = {}
         self._taint_timer: Any = None
         self._zones: dict[str, tuple[Any, str]] = {}
+        # The lease informer: node name → last seen spec.renewTime (kube-node-lease).
+        self._renewals: dict[str, float] = {}
 
     def start(self, cp: Any) -> None:
         self.store = cp.store
         self.clock = cp.clock
         self.store.subscribe("Node", self._on_node)
         self.store.subscribe("Pod", self._on_pod)
+        self.store.subscribe("Lease", self._on_lease)
         self.clock.call_soon(self._monitor_loop, PRIORITY_CONTROLLER, "nodelifecycle/monitor")
 
     # -- watches: only enqueue ------------------------------------------------------------
@@ -214,6 +217,17 @@ class NodeLifecycleController:
             return
         self._dirty[node.metadata.name] = None
         self._schedule_dirty()
+
+    def _on_lease(self, ev: WatchEvent) -> None:
+        lease = ev.obj
+        if lease.metadata.namespace != "kube-node-lease":
+            return
+        if ev.type == DELETED:
+            self._renewals.pop(lease.metadata.name, None)
+            return
+        renew = lease.spec.renew_time
+        if isinstance(renew, (int, float)):
+            self._renewals[lease.metadata.name] = renew
 
     def _on_pod(self, ev: WatchEvent) -> None:
         pod, old = ev.obj, ev.old
@@ -288,36 +302,42 @@ class NodeLifecycleController:
         store = self.store
         nodes = store.nodes()
         nodes.sort(key=_node_name)
-        names = set()
+        wrote = False
         for node in nodes:
             name = node.metadata.name
-            names.add(name)
             if name not in self.known:
                 self._event(node, "RegisteredNode", f"Registered Node {name} in Controller")
                 self.known[name] = node.metadata.uid
                 self._add_zone(node)
-                self._mark_reachable(node)
-            elif self._zone(node) not in self.zone_states:
-                self._add_zone(node)
-        if len(self.known) != len(names):
+                wrote = self._mark_reachable(node) is not node or wrote
+        if len(self.known) != len(nodes):
+            names = {n.metadata.name for n in nodes}
             for name in [n for n in self.known if n not in names]:
                 gone = Node(metadata=ObjectMeta(name=name, uid=self.known.pop(name)))
                 self._event(gone, "RemovingNode", f"Removing Node {name} from Controller")
                 self.health.pop(name, None)
                 self._zones.pop(name, None)
+        if wrote:
+            nodes = store.nodes()
+            nodes.sort(key=_node_name)
         zone_conditions: dict[str, list[str | None]] = {}
+        zone_states = self.zone_states
         for node in nodes:
             name = node.metadata.name
-            node = store.get("Node", name) or node
             observed, current, node = self._try_update_node_health(node, now)
+            zone = self._zone(node)
+            if zone not in zone_states:
+                self._add_zone(node)
             if LABEL_EXCLUDE_DISRUPTION not in node.metadata.labels:
-                zone_conditions.setdefault(self._zone(node), []).append(
-                    current[0] if current is not None else None)
+                conds = zone_conditions.get(zone)
+                if conds is None:
+                    conds = zone_conditions[zone] = []
+                conds.append(current[0] if current is not None else None)
             if current is None:
                 continue
             if observed[0] == "True" and not node.spec.taints:
                 # The common case, cheaply: nothing to untaint; just forget queued tainting.
-                queue = self.tainters.get(self._zone(node))
+                queue = self.tainters.get(zone)
                 if queue is not None and name in queue.members:
                     queue.remove(name)
             else:
@@ -362,13 +382,10 @@ class NodeLifecycleController:
                 transition = now if saved[2] != current[2] else health.ready_transition
                 health = _Health(probe=now, ready_transition=transition, ready=current,
                                  lease_renew=health.lease_renew)
-        lease = self.store.get("Lease", name, "kube-node-lease")
-        if lease is not None:
-            renew = lease.spec.renew_time
-            if isinstance(renew, (int, float)) and (health.lease_renew is None
-                                                    or health.lease_renew < renew):
-                health.lease_renew = renew
-                health.probe = now
+        renew = self._renewals.get(name)
+        if renew is not None and (health.lease_renew is None or health.lease_renew < renew):
+            health.lease_renew = renew
+            health.probe = now
         self.health[name] = health
         if now > health.probe + grace:
             conditions = list(node.status.conditions)

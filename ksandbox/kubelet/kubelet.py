@@ -40,7 +40,7 @@ from ..api.meta import ObjectMeta, OwnerReference
 from ..api.quantity import Quantity, resource_amount
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
-from .config import KubeletConfig
+from .config import DEFAULT_MAX_PODS, KubeletConfig
 from .static import adopt_mirror, build_static_pod, mirror_key
 
 COMPONENT = "kubelet"
@@ -114,6 +114,7 @@ class Kubelet:
         self._queue: dict[tuple[str, str], None] = {}
         self._sync_timer: Any = None
         self._posted: Any = None      # the conditions tuple of our last status post
+        self._allocatable: Any = None  # the allocatable map of our last status post
         self._lease: Any = None       # the Lease object we last wrote
         self._eviction_timer: Any = None
         self._next_ip = 2
@@ -121,8 +122,8 @@ class Kubelet:
     # -- lifecycle ------------------------------------------------------------------------
     def register(self) -> None:
         node = self.store.get("Node", self.name)
-        if node is None or self.stopped:
-            return
+        if node is None or self.stopped or self.failed:
+            return   # a kubelet that failed before registering never posts (until recovered)
         now = self.clock.now
         self.node_uid = node.metadata.uid
         self.registered = True
@@ -251,6 +252,8 @@ class Kubelet:
         # Our last post is still what the API holds: only the report frequency can make us
         # post again (cheap identity check; anything else is compared condition by condition).
         unchanged = node.status.conditions is self._posted or not self._status_changed(node)
+        if self.config.explicit and node.status.allocatable is not self._allocatable:
+            unchanged = False    # someone rewrote allocatable (an apply): the kubelet restores it
         if not unchanged or \
                 self.clock.now - self.last_report >= self.config.node_status_report_frequency:
             self._post_status(node)
@@ -288,11 +291,16 @@ class Kubelet:
         spec = node.spec
         if registering:
             status, spec = self._registration_fields(node, status)
+        elif self.config.explicit:
+            capacity, allocatable = self._resources(status)
+            if capacity != status.capacity or allocatable != status.allocatable:
+                status = attrs.evolve(status, capacity=capacity, allocatable=allocatable)
         updated = attrs.evolve(node, status=status, spec=spec)
         self.last_report = now
         updated = self.store.update(updated, validate=registering,
                                     quiet=not (registering or events))
         self._posted = updated.status.conditions
+        self._allocatable = updated.status.allocatable
         for reason in events:
             self.store.record_event(updated, "Normal", reason,
                                     f"Node {self.name} status is now: {reason}", COMPONENT)
@@ -309,13 +317,13 @@ class Kubelet:
         return NodeCondition(type=type_, status=status, reason=reason, message=message,
                              last_heartbeat_time=now, last_transition_time=transition)
 
-    def _registration_fields(self, node: Any, status: Any) -> tuple[Any, Any]:
-        """What the kubelet fills in when it registers: capacity pods, allocatable, addresses,
-        node info; and a pod CIDR standing in for the node IPAM controller's."""
+    def _resources(self, status: Any) -> tuple[FrozenDict, FrozenDict]:
+        """Capacity (with ``pods`` = maxPods) and allocatable as this kubelet reports them: by
+        the KubeletConfiguration's formula when one applies, else the manifest's."""
         capacity = dict(status.capacity)
         max_pods = self.config.max_pods
         if max_pods is not None or "pods" not in capacity:
-            capacity["pods"] = Quantity.from_int(max_pods or 110)
+            capacity["pods"] = Quantity.from_int(max_pods or DEFAULT_MAX_PODS)
         if self.config.explicit:
             allocatable = self.config.allocatable(capacity)
         else:
@@ -323,6 +331,12 @@ class Kubelet:
             allocatable["pods"] = allocatable.get("pods", capacity["pods"])
             if max_pods is not None:
                 allocatable["pods"] = capacity["pods"]
+        return FrozenDict(capacity), FrozenDict(allocatable)
+
+    def _registration_fields(self, node: Any, status: Any) -> tuple[Any, Any]:
+        """What the kubelet fills in when it registers: capacity pods, allocatable, addresses,
+        node info; and a pod CIDR standing in for the node IPAM controller's."""
+        capacity, allocatable = self._resources(status)
         addresses = status.addresses or (
             NodeAddress(type="InternalIP", address=self.internal_ip()),
             NodeAddress(type="Hostname", address=self.name))
@@ -334,9 +348,8 @@ class Kubelet:
             container_runtime_version=info.container_runtime_version or "containerd://2.0.0",
             operating_system=info.operating_system or "linux",
             architecture=info.architecture or "amd64")
-        status = attrs.evolve(status, capacity=FrozenDict(capacity),
-                              allocatable=FrozenDict(allocatable), addresses=addresses,
-                              node_info=info)
+        status = attrs.evolve(status, capacity=capacity, allocatable=allocatable,
+                              addresses=addresses, node_info=info)
         spec = node.spec
         if not spec.pod_cidr:
             spec = attrs.evolve(spec, pod_cidr=self.pod_cidr())

@@ -12,6 +12,7 @@ text matrix lives in ``ksandbox.views.explain``.
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import attrs
@@ -137,10 +138,16 @@ def explain_pod(sched: Any, pod: Any) -> Explanation:
     handle = fwk.handle
     saved = handle.cache
     handle.cache = cache
+    # Thousands of small records: keep the cyclic collector from sweeping the whole cluster
+    # in the middle of them (it runs again right after).
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
         return _explain(sched, ctx, fwk, pod, key)
     finally:
         handle.cache = saved
+        if was_enabled:
+            gc.enable()
 
 
 def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Any, key: str) -> Explanation:
@@ -183,13 +190,49 @@ def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Any, key: str) -> Explanation
                                for pname, _ in score_names}
             totals[ni.name] = int(res.totals[j])
     weights = dict(score_names)
+    fast = ctx.fast_for(fwk) if ctx.use_fast else None
+    last = getattr(fast, "last_filter", None) if fast is not None else None
+    if last is not None and last[0] is not state:
+        last = None
+    success = {p.name: FilterVerdict(p.name, "Skip" if p.name in state.skip_filter
+                                     else "Success") for p in fwk.filter_plugins}
+    ordered = [success[p.name] for p in fwk.filter_plugins]
     for ni in sorted(ctx.cache.node_list(), key=lambda n: n.name):
-        verdicts, ok, evaluated = _filters_for(fwk, state, pod, ni, diagnosis, feasible)
+        if last is not None and not (diagnosis is not None and diagnosis.pre_filter_msg):
+            verdicts, ok = _fast_verdicts(fwk, state, pod, ni, last, ordered, diagnosis)
+            evaluated = ni.name in feasible or (diagnosis is not None and
+                                                ni.name in diagnosis.node_to_status.statuses)
+        else:
+            verdicts, ok, evaluated = _filters_for(fwk, state, pod, ni, diagnosis, feasible)
         nodes.append(NodeExplanation(
             ni.name, ni.name in feasible or ok, tuple(verdicts), scored.get(ni.name, {}),
             totals.get(ni.name, 0), weights, scored=ni.name in scored, evaluated=evaluated))
     return Explanation(key, fwk.scheduler_name, selected, message, tuple(nodes),
                        tuple(filter_names), tuple(score_names), nominated)
+
+
+def _fast_verdicts(fwk: Any, state: Any, pod: Any, ni: Any, last: tuple, ordered: list,
+                   diagnosis: Any) -> tuple[list[FilterVerdict], bool]:
+    """A node's verdicts from the fast path's evaluation (first failing plugin and code)."""
+    _, fail_plugin, fail_code, scalar, maps = last
+    i = ni.index
+    k = int(fail_plugin[i])
+    if k == 0:
+        return ordered, True
+    if k < 0:
+        st = diagnosis.node_to_status.absent if diagnosis is not None else None
+        msg = st.message() if st is not None else ""
+        return [FilterVerdict("PreFilter", str(st.code) if st else "", msg, msg)], False
+    pl = fwk.filter_plugins[k - 1]
+    st = scalar.get(i)
+    if st is None:
+        st = maps[k - 1][int(fail_code[i])]
+    detail = st.detail
+    if not detail and getattr(pl, "has_detail", False):
+        again = pl.filter(state, pod, ni)
+        detail = again.detail if again is not None else ""
+    return ordered[:k - 1] + [FilterVerdict(pl.name, str(st.code), detail or st.message(),
+                                            st.message())], False
 
 
 def _filters_for(fwk: Any, state: Any, pod: Any, ni: Any, diagnosis: Any,

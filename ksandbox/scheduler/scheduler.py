@@ -23,7 +23,7 @@ from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_SCHEDULER
 from .framework.cache import SchedulerCache
 from .framework.config import load_config
-from .framework.interface import (ASSIGNED_POD, NODE, ActionType, ClusterEvent, Code)
+from .framework.interface import ASSIGNED_POD, NODE, ActionType, ClusterEvent
 from .framework.node_info import PodInfo
 from .framework.runtime import Framework, Handle, build_framework
 from .framework.types import FitError
@@ -286,8 +286,10 @@ class Scheduler:
         status = attrs.evolve(pod.status, nominated_node_name="", conditions=_set_condition(
             pod.status.conditions, PodCondition(type=POD_SCHEDULED, status="True",
                                                 last_transition_time=now), now))
+        # The binding subresource: only nodeName and the condition change, nothing to
+        # re-validate in the pod spec.
         bound = self.store.update(attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=host),
-                                               status=status))
+                                               status=status), validate=False)
         self.queue.done(q.key)
         self.store.record_event(bound, "Normal", "Scheduled",
                                 f"Successfully assigned {pod.metadata.namespace}/"

@@ -145,8 +145,9 @@ class KsandboxApp(App):
                 break
 
     def advance(self, seconds: float) -> None:
-        """Run the sandbox ``seconds`` of simulated time now (tests, the palette)."""
-        self.session.run_until(self.session.now + seconds)
+        """Run the sandbox ``seconds`` of simulated time now, replaying any recorded steps due
+        (tests, the benchmark)."""
+        self.pacer.advance_to(self.session.now + seconds, budget=float("inf"))
         self.publish()
 
     def action_toggle_pause(self) -> None:

@@ -174,13 +174,27 @@ def summarize(session: Any, node: Any) -> NodeSummary:
         pods=tuple(marks))
 
 
+def chip_text(text: str, width: int) -> str:
+    """A taint chip that fits ``width``: the well-known prefix goes before the effect does
+    (``node.kubernetes.io/unreachable:NoExecute`` → ``…/unreachable:NoExecute``). Taint keys
+    and values are ASCII, so a character is a cell."""
+    if len(text) <= width:
+        return text
+    _prefix, slash, rest = text.partition("/")
+    if slash:
+        text = "…/" + rest
+        if len(text) <= width:
+            return text
+    return text[: max(0, width - 1)] + "…" if width > 0 else ""
+
+
 def chip_lines(taints: tuple[tuple[str, str, str], ...], inner: int) -> int:
     """Lines the taint chips take when wrapped into ``inner`` cells (one space between)."""
     if not taints:
         return 0
     lines, used = 1, 0
     for text, _effect, _key in taints:
-        w = min(len(text), inner)
+        w = len(chip_text(text, inner))
         if used and used + 1 + w > inner:
             lines += 1
             used = w

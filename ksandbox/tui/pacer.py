@@ -90,11 +90,12 @@ class Pacer:
         self.advance_to(before + min(real_dt, MAX_REAL_DT) * self.speed)
         return self.session.now != before
 
-    def advance_to(self, target: float) -> None:
-        """Walk the clock towards ``target`` until done or the tick's budget is spent."""
+    def advance_to(self, target: float, budget: float | None = None) -> None:
+        """Walk the clock towards ``target`` until done or the tick's budget is spent
+        (``budget=float("inf")``: all the way)."""
         session = self.session
         clock = session.clock
-        deadline = self._perf() + self.budget
+        deadline = self._perf() + (self.budget if budget is None else budget)
         self.lagging = False
         while True:
             due = self.feed.next_at() if self.feed is not None else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import run
+from command_helpers import run
 
 
 def test_describe_one_pod(session):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conftest import run
+from command_helpers import run
 
 
 def names(table: str) -> list[str]:
@@ -86,6 +86,13 @@ def test_output_yaml_of_one_object_and_of_a_list(session):
 def test_output_json_sorts_keys_and_indents_four(session):
     out = run(session, "get node node-2 -o json").output
     assert out.startswith('{\n    "apiVersion": "v1",\n    "kind": "Node",\n    "metadata"')
+
+
+def test_a_missing_object_in_yaml_is_only_an_error(session):
+    result = run(session, "get pod nope -o yaml")
+    assert (result.output, result.error) == \
+        ("", 'Error from server (NotFound): pods "nope" not found\n')
+    assert yaml.safe_load(run(session, "get pods -l app=none -o yaml").output)["items"] == []
 
 
 def test_missing_names_are_reported_after_the_rest(session):

@@ -85,7 +85,8 @@ def test_bad_go_durations(text):
 
 
 @pytest.mark.parametrize("text", ["kubectl get pods", "k get pods", "get pods",
-                                  "kubectl -n team-a get pods", "kubectl --namespace=team-a get pods"])
+                                  "kubectl -n team-a get pods", "kubectl -nteam-a get pods",
+                                  "kubectl --namespace=team-a get pods"])
 def test_leading_kubectl_and_global_namespace(text):
     cmd = parse(text)
     assert isinstance(cmd, GetCommand)
@@ -103,6 +104,9 @@ def test_leading_kubectl_and_global_namespace(text):
                 "cordon, create, delete, describe, drain, get, label, run, scale, taint, "
                 "uncordon"),
     ("kubectl get pods 'unterminated", "cannot parse command line: No closing quotation"),
+    ("kubectl -n", "flag needs an argument: 'n' in -n"),
+    ("kubectl --context=x get pods", "unknown flag: --context"),
+    ("kubectl -v get pods", "unknown shorthand flag: 'v' in -v"),
 ])
 def test_verb_errors(text, message):
     with pytest.raises(CommandError) as exc:

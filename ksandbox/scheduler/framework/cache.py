@@ -41,7 +41,8 @@ class SchedulerCache:
         self.image_nodes: Counter = Counter()
         self.version = 0
         self.static_version = 0
-        self.pods_with_affinity_nodes = 0  # nodes hosting at least one pod with affinity
+        self._with_affinity: dict[str, NodeInfo] = {}
+        self._with_anti: dict[str, NodeInfo] = {}
         # Pods the cache knows, by key -> node name (to find them again on update/delete).
         self._pod_node: dict[str, str] = {}
         # Pods bound to a node the cache does not have (yet, or any more), by node name.
@@ -77,10 +78,21 @@ class SchedulerCache:
         return len(self.node_infos)
 
     def have_pods_with_affinity(self) -> list[NodeInfo]:
-        return [ni for ni in self.node_list() if ni.pods_with_affinity]
+        """Nodes hosting a pod with (anti-)affinity, in node order (kept incrementally)."""
+        self.node_list()
+        return sorted(self._with_affinity.values(), key=_index)
 
     def have_pods_with_required_anti_affinity(self) -> list[NodeInfo]:
-        return [ni for ni in self.node_list() if ni.pods_with_required_anti_affinity]
+        self.node_list()
+        return sorted(self._with_anti.values(), key=_index)
+
+    def _track(self, ni: NodeInfo) -> None:
+        for d, has in ((self._with_affinity, ni.pods_with_affinity),
+                       (self._with_anti, ni.pods_with_required_anti_affinity)):
+            if has:
+                d[ni.name] = ni
+            else:
+                d.pop(ni.name, None)
 
     # -- nodes --------------------------------------------------------------------------------
     def add_node(self, node: Any) -> None:
@@ -130,6 +142,8 @@ class SchedulerCache:
             return
         self._remove_from_zone(zone_key(ni.node), name)
         self._add_images(ni, -1)
+        self._with_affinity.pop(name, None)
+        self._with_anti.pop(name, None)
         # Its pods wait for the node to come back (or for their own deletion).
         orphans = self._orphans.setdefault(name, {})
         for key, pi in ni.pods.items():
@@ -164,14 +178,13 @@ class SchedulerCache:
             self._orphans.setdefault(pod.spec.node_name, {})[key] = pod
             self._pod_node[key] = pod.spec.node_name
             return
-        had_affinity = bool(ni.pods_with_affinity)
         pi = PodInfo(pod)
         ni.add_pod(pi)
         self._pod_node[key] = ni.name
         for fn in self.on_pod_added:
             fn(ni, pi)
-        if not had_affinity and ni.pods_with_affinity:
-            self.pods_with_affinity_nodes += 1
+        if pi.has_affinity:
+            self._track(ni)
         self._bump(static=False)
         for fn in self.on_node_changed:
             fn(ni)
@@ -192,12 +205,11 @@ class SchedulerCache:
                 if not orphans:
                     del self._orphans[node_name]
             return
-        had_affinity = bool(ni.pods_with_affinity)
         pi = ni.remove_pod(key)
         for fn in self.on_pod_removed:
             fn(ni, pi)
-        if had_affinity and not ni.pods_with_affinity:
-            self.pods_with_affinity_nodes -= 1
+        if pi.has_affinity:
+            self._track(ni)
         for fn in self.on_node_changed:
             fn(ni)
 
@@ -205,6 +217,10 @@ class SchedulerCache:
         self.version += 1
         if static:
             self.static_version += 1
+
+
+def _index(ni: NodeInfo) -> int:
+    return ni.index
 
 
 def _static_changed(old: Any, new: Any) -> bool:

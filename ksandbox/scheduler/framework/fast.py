@@ -19,6 +19,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..schedule_one import (SchedulingError, evaluate_nominated_node,
+                            num_feasible_nodes_to_find, percentage_for, prefilter_absent_status,
+                            restrict_nodes)
 from .interface import Code, Status
 from .node_info import NodeInfo
 from .types import Diagnosis
@@ -84,6 +87,30 @@ class NodeTable:
             arr = self._scalar_req[name] = np.fromiter(
                 (ni.req_scalar.get(name, 0) for ni in self.list_id), _I64, self.n)
         return arr
+
+
+class IndexedNodes:
+    """The feasible NodeInfos as a lazy sequence over an index array (no list of thousands
+    of objects per pod)."""
+
+    __slots__ = ("infos", "idx")
+
+    def __init__(self, infos: list[NodeInfo], idx: np.ndarray) -> None:
+        self.infos = infos
+        self.idx = idx
+
+    def __len__(self) -> int:
+        return len(self.idx)
+
+    def __getitem__(self, i: int) -> NodeInfo:
+        return self.infos[int(self.idx[i])]
+
+    def __iter__(self):
+        infos = self.infos
+        return (infos[i] for i in self.idx.tolist())
+
+    def __bool__(self) -> bool:
+        return len(self.idx) > 0
 
 
 class _Counter:
@@ -238,10 +265,6 @@ class FastPath:
     # -- the cycle ----------------------------------------------------------------------------
     def find_nodes_that_fit(self, ctx: Any, fwk: Any, state: Any,
                             pod: Any) -> tuple[list[NodeInfo], Diagnosis]:
-        from ..schedule_one import (SchedulingError, evaluate_nominated_node,
-                                    num_feasible_nodes_to_find, percentage_for,
-                                    prefilter_absent_status, restrict_nodes)
-
         self.sync()
         diagnosis = Diagnosis()
         infos = self.infos
@@ -266,6 +289,8 @@ class FastPath:
         if m == 0:
             return [], diagnosis
         fail_plugin, fail_code, scalar = self._filter(state, pod, fwk, cand)
+        # Kept for explain, which shows every node's verdict from the same evaluation.
+        self.last_filter = (state, fail_plugin, fail_code, scalar, self._status_maps)
         to_find = num_feasible_nodes_to_find(percentage_for(ctx, fwk), m)
         if not fwk.has_score_plugins():
             to_find = 1
@@ -289,7 +314,9 @@ class FastPath:
         n_all = self.n
         ctx.next_start_node_index = (ctx.next_start_node_index + len(feasible_idx)
                                      + len(diagnosis.node_to_status)) % n_all
-        return [infos[i] for i in feasible_idx.tolist()], diagnosis
+        feasible = IndexedNodes(infos, feasible_idx)
+        self._last = (feasible, feasible_idx)
+        return feasible, diagnosis
 
     def _filter(self, state: Any, pod: Any, fwk: Any, cand: Any):
         n = self.n
@@ -327,11 +354,15 @@ class FastPath:
             key = f"{pod.metadata.namespace}/{pod.metadata.name}"
             for name, pods in nominated.items():
                 i = self._name_index.get(name)
-                if i is None or fail_plugin[i] != 0:
+                if i is None or fail_plugin[i] < 0:
                     continue
                 if any(p.priority >= prio and p.key != key for p in pods.values()):
+                    # The node is judged with those pods on it (and, if that passes, without).
                     st = fwk.run_filter_with_nominated(state, pod, self.infos[i], prio, key)
-                    if st is not None:
+                    scalar.pop(i, None)
+                    if st is None:
+                        fail_plugin[i] = 0
+                    else:
                         fail_plugin[i] = 1 + next(j for j, p in enumerate(fwk.filter_plugins)
                                                   if p.name == st.plugin)
                         scalar[i] = st
@@ -339,8 +370,6 @@ class FastPath:
 
     def _diagnose(self, failed_idx: np.ndarray, fail_plugin: np.ndarray, fail_code: np.ndarray,
                   scalar: dict, fwk: Any, diagnosis: Diagnosis) -> None:
-        from ..schedule_one import SchedulingError
-
         nts = diagnosis.node_to_status.statuses
         memo: dict[tuple[int, int], Status] = {}
         infos = self.infos
@@ -365,11 +394,13 @@ class FastPath:
 
     def prioritize(self, fwk: Any, state: Any, pod: Any,
                    feasible: list[NodeInfo]) -> tuple[list[str], list, np.ndarray]:
-        from ..schedule_one import SchedulingError
-
         if not fwk.has_score_plugins():
             return [], [], np.ones(len(feasible), dtype=_I64)
-        idx = np.fromiter((ni.index for ni in feasible), _I64, len(feasible))
+        last = getattr(self, "_last", None)
+        if last is not None and last[0] is feasible:
+            idx = last[1]
+        else:
+            idx = np.fromiter((ni.index for ni in feasible), _I64, len(feasible))
         for pl in fwk.pre_score_plugins:
             vec = getattr(pl, "pre_score_vec", None)
             st = vec(state, pod, self, idx) if vec is not None else pl.pre_score(state, pod,

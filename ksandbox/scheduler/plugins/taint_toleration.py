@@ -44,6 +44,8 @@ def count_intolerable_prefer_no_schedule(taints: Any, tolerations: tuple) -> int
 
 class TaintToleration:
     name = NAME
+    # Its scalar filter names the taint (Status.detail); explain asks for it per failing node.
+    has_detail = True
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
@@ -40,13 +41,27 @@ class CommandDialog(ModalScreen[str | None]):
         """The command text the fields describe (None if they describe nothing yet)."""
         return None
 
+    _ready = False
+
     def on_mount(self) -> None:
+        self._ready = True
         self.update_preview()
         if self.focus_cancel:
             self.query_one("#cancel", Button).focus()
 
+    def current_command(self) -> str | None:
+        """``command()``, or None while the fields are still being mounted."""
+        if not self._ready:
+            return None
+        try:
+            return self.command()
+        except NoMatches:
+            return None
+
     def update_preview(self) -> None:
-        text = self.command()
+        if not self._ready:
+            return  # fields post Changed while they mount, before the preview exists
+        text = self.current_command()
         self.query_one("#preview", Label).update(f"$ {text}" if text else "")
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -70,7 +85,7 @@ class CommandDialog(ModalScreen[str | None]):
             self.dismiss(None)
 
     def confirm(self) -> None:
-        text = self.command()
+        text = self.current_command()
         if text:
             self.dismiss(text)
 

@@ -31,7 +31,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..cards import NodeSummary, PodMark, card_height, chip_lines, shown_pods, summarize
+from ..cards import (NodeSummary, PodMark, card_height, chip_lines, chip_text, shown_pods,
+                     summarize)
 from ..filtering import NO_FILTER, RowFilter
 from ..model import ChangeSet
 
@@ -411,7 +412,7 @@ class NodeBoard(ScrollView, can_focus=True):
             row: list[Segment] = []
             used = 0
             for text, effect, _key in s.taints:
-                chip = fit(text, inner)
+                chip = chip_text(text, inner)
                 cw = cell_len(chip)
                 if used and used + 1 + cw > inner:
                     lines.append(body(row))

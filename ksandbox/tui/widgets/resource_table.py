@@ -174,14 +174,14 @@ class ResourceTable(LineList):
     def row_count(self) -> int:
         return len(self._order)
 
-    def key_at(self, index: int) -> Key:
+    def row_key(self, index: int) -> Key:
         n = len(self._order)
         return self._order[n - 1 - index if self.reverse else index][1]
 
     def object_at(self, index: int) -> Any | None:
         if not 0 <= index < len(self._order):
             return None
-        key = self.key_at(index)
+        key = self.row_key(index)
         if self.spec.kind != "Pod":
             return self._objs.get(key)
         return self.session.store.get("Pod", key[1], key[0])
@@ -189,7 +189,7 @@ class ResourceTable(LineList):
     @property
     def selected_key(self) -> Key | None:
         if 0 <= self.cursor < len(self._order):
-            return self.key_at(self.cursor)
+            return self.row_key(self.cursor)
         return None
 
     @property

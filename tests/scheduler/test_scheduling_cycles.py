@@ -4,7 +4,6 @@ Every test runs with ``explain_checked``: before each attempt the pod is explain
 attempt must pick the node explain selected (or fail with explain's message).
 """
 
-import pytest
 
 from ksandbox.session import Session
 

@@ -1,0 +1,175 @@
+"""PodTopologySpread's shared pieces: parsed constraints and the per-cycle states.
+
+Upstream ``plugins/podtopologyspread/common.go`` plus the state types of ``filtering.go``
+and ``scoring.go``: a constraint with its selector (``matchLabelKeys`` merged) and node
+inclusion policies; matching-pod counting; the PreFilter state (counts per domain and the two
+smallest, "critical paths") and the PreScore state (counts per domain of the candidate nodes
+and the log(domains + 2) weights). Either can be filled from dicts (the reference path) or
+from numpy arrays (the fast path), and reads the same.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ...api.selectors import IN, LabelSelector, LabelSelectorRequirement
+from ...api.taints import NO_EXECUTE, NO_SCHEDULE, find_untolerated_taint
+from .node_affinity import required_node_affinity_matches
+
+HONOR, IGNORE = "Honor", "Ignore"
+_INT32_MAX = (1 << 31) - 1
+
+
+class Constraint:
+    """A parsed topologySpreadConstraint (upstream topologySpreadConstraint)."""
+
+    __slots__ = ("max_skew", "topology_key", "selector", "min_domains", "affinity_honor",
+                 "taints_honor")
+
+    def __init__(self, c: Any, selector: LabelSelector | None) -> None:
+        self.max_skew = c.max_skew
+        self.topology_key = c.topology_key
+        self.selector = selector
+        self.min_domains = c.min_domains if c.min_domains is not None else 1
+        self.affinity_honor = (c.node_affinity_policy or HONOR) == HONOR
+        self.taints_honor = (c.node_taints_policy or IGNORE) == HONOR
+
+    def matches(self, labels: Any) -> bool:
+        return self.selector is not None and self.selector.matches(labels)
+
+    def includes_node(self, pod: Any, node: Any) -> bool:
+        """matchNodeInclusionPolicies."""
+        if self.affinity_honor and not required_node_affinity_matches(pod, node):
+            return False
+        if self.taints_honor and find_untolerated_taint(
+                node.spec.taints, pod.spec.tolerations, (NO_SCHEDULE, NO_EXECUTE)) is not None:
+            return False
+        return True
+
+
+def _merge_match_label_keys(selector: LabelSelector | None, keys: tuple, labels: Any):
+    if selector is None or not keys:
+        return selector
+    extra = tuple(LabelSelectorRequirement(k, IN, (labels[k],)) for k in keys if k in labels)
+    if not extra:
+        return selector
+    return LabelSelector(match_labels=selector.match_labels,
+                         match_expressions=selector.match_expressions + extra)
+
+
+def node_has_keys(labels: Any, constraints: list) -> bool:
+    return all(c.topology_key in labels for c in constraints)
+
+
+def count_pods_match(node_info: Any, c: Constraint, namespace: str) -> int:
+    """countPodsMatchSelector: same namespace, not terminating, selector matches."""
+    if c.selector is None:
+        return 0
+    n = 0
+    for pi in node_info.pods.values():
+        if pi.terminating or pi.namespace != namespace:
+            continue
+        if c.selector.matches(pi.labels):
+            n += 1
+    return n
+
+
+def topology_normalizing_weight(size: int) -> float:
+    return math.log(size + 2)
+
+
+class PreFilterState:
+    """Matching-pod counts per constraint and domain value, and the smallest ones.
+
+    Built either by the scalar PreFilter (dicts) or by the vectorized one (per-value arrays,
+    turned into dicts only if someone asks — preemption's add/remove, explain)."""
+
+    __slots__ = ("constraints", "_counts", "_paths", "arrays")
+
+    def __init__(self, constraints: list) -> None:
+        self.constraints = constraints
+        self._counts: list[dict[str, int]] | None = [{} for _ in constraints]
+        self._paths: list[list] | None = None
+        # Per constraint: (count per value id, value present, values), from filter_vec.
+        self.arrays: list | None = None
+
+    @property
+    def value_counts(self) -> list[dict[str, int]]:
+        if self._counts is None:
+            self._counts = [{values[j]: int(per[j]) for j in np.flatnonzero(present)}
+                            for per, present, values in self.arrays]
+            self.arrays = None
+        return self._counts
+
+    @property
+    def min_paths(self) -> list[list]:
+        if self._paths is None:
+            self._paths = [[["", _INT32_MAX], ["", _INT32_MAX]] for _ in self.constraints]
+            for i, d in enumerate(self.value_counts):
+                for v, num in d.items():
+                    self.update_path(i, v, num)
+        return self._paths
+
+    def clone(self) -> "PreFilterState":
+        c = PreFilterState.__new__(PreFilterState)
+        c.constraints = self.constraints
+        c._counts = [dict(d) for d in self.value_counts]
+        c._paths = [[list(p[0]), list(p[1])] for p in self.min_paths]
+        c.arrays = None
+        return c
+
+    def update_path(self, i: int, value: str, num: int) -> None:
+        """criticalPaths.update, as upstream (an approximation kept on purpose)."""
+        p = self.min_paths[i] if self._paths is not None else self._paths_init()[i]
+        j = 0 if value == p[0][0] else 1 if value == p[1][0] else -1
+        if j >= 0:
+            p[j][1] = num
+            if p[0][1] > p[1][1]:
+                p[0], p[1] = p[1], p[0]
+        elif num < p[0][1]:
+            p[1] = p[0]
+            p[0] = [value, num]
+        elif num < p[1][1]:
+            p[1] = [value, num]
+
+    def _paths_init(self) -> list:
+        self._paths = [[["", _INT32_MAX], ["", _INT32_MAX]] for _ in self.constraints]
+        return self._paths
+
+    def min_match(self, i: int) -> int:
+        c = self.constraints[i]
+        if self.arrays is not None:
+            per, present, _ = self.arrays[i]
+            if int(present.sum()) < c.min_domains:
+                return 0
+            return int(per[present].min()) if present.any() else _INT32_MAX
+        if len(self.value_counts[i]) < c.min_domains:
+            return 0
+        return self.min_paths[i][0][1]
+
+
+class PreScoreState:
+    __slots__ = ("constraints", "ignored", "_counts", "weights", "arrays")
+
+    def __init__(self) -> None:
+        self.constraints: list = []
+        self.ignored: set[str] = set()
+        self._counts: list[dict[str, int]] | None = []
+        self.weights: list[float] = []
+        # Per constraint (count per value id, value present, values) or None for hostname.
+        self.arrays: list | None = None
+
+    @property
+    def value_counts(self) -> list[dict[str, int]]:
+        if self._counts is None:
+            self._counts = [{} if a is None else
+                            {a[2][j]: int(a[0][j]) for j in np.flatnonzero(a[1])}
+                            for a in self.arrays]
+        return self._counts
+
+    @value_counts.setter
+    def value_counts(self, v: list) -> None:
+        self._counts = v

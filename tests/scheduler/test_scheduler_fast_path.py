@@ -1,0 +1,132 @@
+"""The fast path places pods exactly as the plain reference path does.
+
+A mixed workload (taints, selectors, preferred and required node affinity, spread constraints,
+pod (anti-)affinity, host ports, images, extended resources, priorities and preemption, node
+churn) runs twice with the same seed — once per path — and the sequence of (time, pod, node,
+nominated node, FailedScheduling message) must hash the same.
+"""
+
+import hashlib
+
+
+from ksandbox.api.codec import decode
+from ksandbox.api.core import Namespace, Node, Pod
+from ksandbox.api.meta import ObjectMeta
+from ksandbox.api.policy import PriorityClass
+from ksandbox.apiserver.store import Store
+from ksandbox.controlplane import ControlPlane
+from ksandbox.scheduler.scheduler import Scheduler
+from ksandbox.sim.clock import Clock
+from ksandbox.sim.rand import SimRandom
+
+ZONE = "topology.kubernetes.io/zone"
+
+
+def build(use_fast, seed=7):
+    clock = Clock()
+    rand = SimRandom(seed)
+    store = Store(lambda: clock.now, rand.child("apiserver"))
+    cp = ControlPlane(store, clock, rand, [])
+    sched = Scheduler(use_fast=use_fast)
+    cp.components["scheduler"] = sched
+    sched.start(cp)
+    store.create(Namespace(metadata=ObjectMeta(name="default")))
+    return store, clock, sched
+
+
+def node(i, r):
+    taints = []
+    if i % 17 == 0:
+        taints.append({"key": "dedicated", "value": "infra", "effect": "NoSchedule"})
+    if i % 5 == 0:
+        taints.append({"key": "spot", "value": "true", "effect": "PreferNoSchedule"})
+    cap = {"cpu": str(2 + i % 4), "memory": f"{4 + (i % 3) * 4}Gi", "pods": "20"}
+    if i % 11 == 0:
+        cap["nvidia.com/gpu"] = "2"
+    return decode(Node, {
+        "metadata": {"name": f"node-{i:03d}", "labels": {
+            ZONE: "zone-" + "abc"[i % 3], "disk": "ssd" if i % 2 else "hdd"}},
+        "spec": {"taints": taints},
+        "status": {"capacity": cap, "allocatable": cap,
+                   "images": [{"names": ["nginx:1.25"], "sizeBytes": 200 << 20}] if i % 4 == 0
+                   else []}})
+
+
+def pod(i, r):
+    kind = i % 9
+    spec = {"containers": [{"name": "c", "image": "nginx:1.25" if i % 2 else "busybox",
+                            "resources": {"requests": {"cpu": f"{100 + r.randrange(900)}m",
+                                                       "memory": f"{64 + r.randrange(900)}Mi"}}}]}
+    labels = {"app": f"app-{i % 4}"}
+    if kind == 1:
+        spec["nodeSelector"] = {"disk": "ssd"}
+    elif kind == 2:
+        spec["affinity"] = {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 20, "preference": {"matchExpressions": [
+                {"key": ZONE, "operator": "In", "values": ["zone-a"]}]}}]}}
+        spec["tolerations"] = [{"key": "dedicated", "operator": "Exists"}]
+    elif kind == 3:
+        spec["topologySpreadConstraints"] = [
+            {"maxSkew": 1, "topologyKey": ZONE, "whenUnsatisfiable": "DoNotSchedule",
+             "labelSelector": {"matchLabels": {"app": labels["app"]}}},
+            {"maxSkew": 2, "topologyKey": "kubernetes.io/hostname",
+             "whenUnsatisfiable": "ScheduleAnyway",
+             "labelSelector": {"matchLabels": {"app": labels["app"]}}}]
+    elif kind == 4:
+        spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+            {"labelSelector": {"matchLabels": {"app": labels["app"]}},
+             "topologyKey": "kubernetes.io/hostname"}]}}
+    elif kind == 5:
+        spec["affinity"] = {"podAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 50, "podAffinityTerm": {"labelSelector": {"matchLabels": {"app": "app-1"}},
+                                               "topologyKey": ZONE}}]}}
+    elif kind == 6:
+        spec["containers"][0]["ports"] = [{"containerPort": 80, "hostPort": 8000 + i % 3}]
+    elif kind == 7:
+        spec["containers"][0]["resources"]["requests"]["nvidia.com/gpu"] = "1"
+    elif kind == 8:
+        spec["priorityClassName"] = "high" if i % 2 else "low"
+        spec["containers"][0]["resources"]["requests"]["cpu"] = "1500m"
+    return decode(Pod, {"metadata": {"name": f"pod-{i:04d}", "namespace": "default",
+                                     "labels": labels}, "spec": spec})
+
+
+def run(use_fast):
+    store, clock, sched = build(use_fast)
+    r = SimRandom(99)
+    store.create(decode(PriorityClass, {"metadata": {"name": "low"}, "value": -5}))
+    store.create(decode(PriorityClass, {"metadata": {"name": "high"}, "value": 1000}))
+    for i in range(120):
+        store.create(node(i, r))
+    log = []
+    store.subscribe("Pod", lambda ev: log.append(
+        (clock.now, ev.type, ev.obj.metadata.name, ev.obj.spec.node_name,
+         ev.obj.status.nominated_node_name)))
+    store.subscribe("Event", lambda ev: log.append(
+        (clock.now, ev.obj.reason, ev.obj.involved_object.name, ev.obj.message)))
+    for step in range(12):
+        for i in range(step * 80, step * 80 + 80):
+            store.create(pod(i, r))
+        clock.run_until(clock.now + 3)
+        for p in store.list("Pod"):
+            if p.metadata.deletion_timestamp is not None:
+                store.remove("Pod", p.metadata.name, "default")
+        if step == 4:
+            store.create(node(500, r))
+        if step == 6:
+            store.delete("Node", "node-003")
+    clock.run_until(clock.now + 30)
+    digest = hashlib.sha256(repr(log).encode()).hexdigest()
+    return digest, log
+
+
+def test_fast_and_reference_paths_place_every_pod_identically():
+    fast, fast_log = run(True)
+    ref, ref_log = run(False)
+    for a, b in zip(fast_log, ref_log):
+        assert a == b
+    assert fast == ref
+    bound = {e[2] for e in fast_log if e[1] == "Scheduled"}
+    preempted = [e for e in fast_log if e[1] == "Preempted"]
+    failed = [e for e in fast_log if e[1] == "FailedScheduling"]
+    assert len(bound) > 400 and preempted and failed
