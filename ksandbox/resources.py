@@ -10,6 +10,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from .api.errors import KsandboxError
+
 
 def data_path(name: str) -> Path:
     """The directory (or file) ``name`` of the shipped data, e.g. ``data_path("themes")``.
@@ -25,44 +27,29 @@ def data_path(name: str) -> Path:
     raise FileNotFoundError(f"ksandbox data {name!r} not found (looked in {packaged} and {checkout})")
 
 
-def sample_cluster_names() -> list[str]:
-    """The built-in sample clusters (scripts and recordings beside them are not clusters)."""
-    d = data_path("sample_clusters")
-    return sorted(p.name[:-5] for p in d.glob("*.yaml")
-                  if not p.name.endswith((".script.yaml", ".recording.yaml")))
-
-
-def sample_cluster_path(name: str) -> Path:
-    """The manifest file of a built-in sample cluster, by name (``default``, ``taints``...)."""
-    from .api.errors import KsandboxError
-
-    p = data_path("sample_clusters") / f"{name}.yaml"
-    if not p.is_file():
-        raise KsandboxError(f'unknown sample cluster "{name}" (known: '
-                            f'{", ".join(sample_cluster_names())})')
-    return p
+class SampleNotFound(KsandboxError, FileNotFoundError):
+    """No built-in sample of that name (a KsandboxError, so the CLI prints one line)."""
 
 
 def sample_cluster_names() -> list[str]:
-    """The built-in sample clusters, by name (``default``, ``taints`` …)."""
+    """The built-in sample clusters, by name (scripts and recordings beside them excluded)."""
     try:
         folder = data_path("sample_clusters")
     except FileNotFoundError:
         return []
-    return sorted(p.stem for p in folder.glob("*.yaml"))
+    return sorted(p.name[:-5] for p in folder.glob("*.yaml")
+                  if not p.name.endswith((".script.yaml", ".recording.yaml")))
 
 
 def sample_cluster_path(name: str) -> Path:
-    """The file of the built-in sample cluster ``name`` (a bare name, or ``name.yaml``).
-
-    Raises FileNotFoundError naming the samples that exist when there is no such sample.
-    """
+    """The file of the built-in sample cluster ``name`` (a bare name, or ``name.yaml``)."""
     stem = name[:-5] if name.endswith(".yaml") else name
     try:
-        path = data_path("sample_clusters") / f"{stem}.yaml"
+        path: Path | None = data_path("sample_clusters") / f"{stem}.yaml"
     except FileNotFoundError:
         path = None
-    if path is None or not path.is_file() or "/" in stem or "\\" in stem:
+    if path is None or not path.is_file() or "/" in stem or "\\" in stem \
+            or stem not in sample_cluster_names():
         known = ", ".join(sample_cluster_names()) or "none"
-        raise FileNotFoundError(f'no sample cluster named "{name}" (available: {known})')
+        raise SampleNotFound(f'no sample cluster named "{name}" (available: {known})')
     return path

@@ -110,7 +110,10 @@ class ActivePods:
                 if not on:
                     del self.nodes[node]
                     self._sorted.pop(node, None)
-        self.versions[node] = next(_versions)
+        if node in self.nodes:
+            self.versions[node] = next(_versions)
+        else:
+            self.versions.pop(node, None)
         if not _is_plain(pod):
             if sign > 0:
                 self.special[name] = pod

@@ -14,7 +14,6 @@ the DaemonSet's small "does this node match" check lives here).
 from __future__ import annotations
 
 import json
-import math
 from typing import Any, Callable, Hashable
 
 from ..api.codec import encode
@@ -293,13 +292,6 @@ def scaled_value(value: Any, total: int, round_up: bool) -> int:
         exact = pct * total
         return -(-exact // 100) if round_up else exact // 100
     return int(text)
-
-
-def log2_rank(duration: float) -> int:
-    """The logarithmic bucket upstream compares ages in (log2 of nanoseconds; -1 if none)."""
-    if duration <= 0:
-        return -1
-    return int(math.log2(duration * 1e9))
 
 
 # -- node affinity (the subset a DaemonSet needs) ------------------------------------------------

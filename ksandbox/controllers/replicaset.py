@@ -33,37 +33,14 @@ from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..api.selectors import LabelSelector
 from ..apiserver.store import DELETED, WatchEvent
-from .controller_utils import (OwnerIndex, WorkQueue, available_at, generate_name, log2_rank,
-                               pod_active, pod_ready, ready_since)
+from .activepods import ActivePods, labels_cover
+from .controller_utils import OwnerIndex, WorkQueue, available_at, generate_name, pod_active, \
+    pod_ready
 
 # pkg/controller/replicaset: BurstReplicas, the most pods created or deleted in one sync.
 BURST_REPLICAS = 500
-# pkg/apis/core: the annotation that makes a pod cheaper (or dearer) to delete.
-POD_DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
-# pkg/controller/controller_utils.go: podPhaseToOrdinal (unknown phases count as 0).
-_PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}
 # client-go workqueue DefaultControllerRateLimiter: per-item backoff 5 ms doubling to 1000 s.
 RETRY_BASE, RETRY_MAX = 0.005, 1000.0
-
-
-class _Counts:
-    """Running counts over one owner's pods, kept by the watch handler."""
-
-    __slots__ = ("active", "ready", "labeled", "labels", "on_node")
-
-    def __init__(self) -> None:
-        self.active = self.ready = self.labeled = 0
-        self.labels: Any = None  # the template labels ``labeled`` was counted against
-        self.on_node: dict[str, int] = {}
-
-
-def _labels_cover(labels: Any, wanted: Any) -> bool:
-    if labels is wanted:
-        return True
-    for k, v in wanted.items():
-        if labels.get(k) != v:
-            return False
-    return True
 
 
 class ReplicaSetController:
@@ -80,7 +57,7 @@ class ReplicaSetController:
         self.queue = WorkQueue(cp.clock, self.sync, self.name)
         self.pods = OwnerIndex(self.kind, self._pod_changed, self._account,
                                track_orphans=self.kind == "ReplicaSet")
-        self.counts: dict[str, _Counts] = {}
+        self.counts: dict[str, ActivePods] = {}
         self.owners: dict[str, dict[str, Any]] = {}   # namespace → name → owner
         self._parent: dict[str, str] = {}             # owner uid → its own controller's uid
         self._siblings: dict[str, set[str]] = {}      # controller uid → owner uids
@@ -132,20 +109,8 @@ class ReplicaSetController:
     def _account(self, uid: str, pod: Any, sign: int) -> None:
         c = self.counts.get(uid)
         if c is None:
-            c = self.counts[uid] = _Counts()
-        if not pod_active(pod):
-            return
-        c.active += sign
-        if pod_ready(pod):
-            c.ready += sign
-        if c.labels is not None and _labels_cover(pod.metadata.labels, c.labels):
-            c.labeled += sign
-        node = pod.spec.node_name
-        n = c.on_node.get(node, 0) + sign
-        if n:
-            c.on_node[node] = n
-        else:
-            c.on_node.pop(node, None)
+            c = self.counts[uid] = ActivePods()
+        c.account(pod, sign)
 
     def _pod_changed(self, ns: str, owner: str | None, ev: WatchEvent) -> None:
         if owner is not None:
@@ -195,16 +160,15 @@ class ReplicaSetController:
             self._selectors[id(sel)] = hit
         return hit[1]
 
-    def _counts(self, rs: Any) -> _Counts:
+    def _counts(self, rs: Any) -> ActivePods:
         uid = rs.metadata.uid
         c = self.counts.get(uid)
         if c is None:
-            c = self.counts[uid] = _Counts()
+            c = self.counts[uid] = ActivePods()
         labels = rs.spec.template.metadata.labels
         if c.labels is not labels:
             if c.labels is None or c.labels != labels:
-                c.labeled = sum(1 for p in self.pods.owned(uid).values()
-                                if pod_active(p) and _labels_cover(p.metadata.labels, labels))
+                c.labeled = sum(1 for p in c.all() if labels_cover(p.metadata.labels, labels))
             c.labels = labels
         return c
 
@@ -296,33 +260,20 @@ class ReplicaSetController:
                                     self.component)
 
     def pods_to_delete(self, rs: Any, count: int) -> list[Any]:
-        """getPodsToDelete: the ``count`` active pods ActivePodsWithRanks puts first.
-
-        The rank of a pod is how many active pods of the same owner family (the ReplicaSets of
-        one Deployment) share its node: doubled-up pods go first.
-        """
+        """getPodsToDelete: the ``count`` active pods ActivePodsWithRanks puts first; a pod's
+        rank is how many active pods of its family (the ReplicaSets of one Deployment) share
+        its node."""
         uid = rs.metadata.uid
-        pods = [p for p in self.pods.owned(uid).values() if pod_active(p)]
-        if count >= len(pods):
-            return pods
-        on_node = self._related_on_node(uid)
-        now = self.clock.now
-        pods.sort(key=lambda p: _deletion_key(p, on_node, now))
-        return pods[:count]
-
-    def _related_on_node(self, uid: str) -> dict[str, int]:
+        c = self._counts(rs)
         parent = self._parent.get(uid)
-        family = self._siblings.get(parent, ()) if parent is not None else ()
+        family = [self.counts[m] for m in self._siblings.get(parent, ())
+                  if m in self.counts] if parent is not None else []
         if len(family) <= 1:
-            c = self.counts.get(uid)
-            return c.on_node if c is not None else {}
-        total: dict[str, int] = {}
-        for member in family:
-            c = self.counts.get(member)
-            if c is not None:
-                for node, n in c.on_node.items():
-                    total[node] = total.get(node, 0) + n
-        return total
+            rank_of = c.count_on
+        else:
+            def rank_of(node: str) -> int:
+                return sum(m.count_on(node) for m in family)
+        return c.pick(count, rank_of, self.clock.now)
 
     # -- status ------------------------------------------------------------------------------
     def _update_status(self, rs: Any) -> None:
@@ -350,26 +301,3 @@ class ReplicaSetController:
                               observed_generation=rs.metadata.generation)
         self.store.update(attrs.evolve(rs, status=status), validate=False)
 
-
-def _deletion_key(pod: Any, on_node: dict[str, int], now: float) -> tuple:
-    """ActivePodsWithRanks.Less as a sort key (smaller = deleted first): unassigned, then
-    Pending < Unknown < Running, not ready, lower pod-deletion-cost, more doubled-up, ready
-    more recently, created more recently (ages compared on upstream's log2 scale, the
-    LogarithmicScaleDown feature, on by default since 1.22), then the uid."""
-    node = pod.spec.node_name
-    ready = pod_ready(pod)
-    cost = 0
-    raw = pod.metadata.annotations.get(POD_DELETION_COST)
-    if raw is not None:
-        try:
-            cost = int(raw)
-        except ValueError:
-            cost = 0
-    ready_rank = 0
-    if ready:
-        since = ready_since(pod)
-        ready_rank = -2 if since is None else log2_rank(now - since)
-    created = pod.metadata.creation_timestamp
-    created_rank = -2 if created is None else log2_rank(now - created)
-    return (1 if node else 0, _PHASE_ORDINAL.get(pod.status.phase, 0), 1 if ready else 0, cost,
-            -on_node.get(node, 0), ready_rank, created_rank, pod.metadata.uid)

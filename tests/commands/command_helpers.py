@@ -2,11 +2,13 @@
 
 Pods carry ``spec.nodeName`` so nothing here depends on the scheduler, and the workloads ask
 for zero replicas so their controllers (if built) add no pods; tests assert on what the
-commands print and write, never on what controllers do afterwards. (A module of its own, not
-conftest, so that test modules can import it by a name no other test directory uses.)
+commands print and write, never on what controllers do afterwards. A module of its own rather
+than a conftest.py, so that no two test directories fight over the module name "conftest".
 """
 
 from __future__ import annotations
+
+import pytest
 
 from ksandbox.session import Session
 
@@ -82,6 +84,12 @@ metadata: {name: batch-1, namespace: team-a, labels: {app: batch}}
 spec:
   containers: [{name: job, image: busybox}]
 """
+
+
+@pytest.fixture
+def session() -> Session:
+    """A fresh sandbox on :data:`CLUSTER` (import this fixture into a test module to use it)."""
+    return Session.from_text(CLUSTER)
 
 
 def run(session: Session, text: str, stdin: str | None = None):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from command_helpers import fails_without_change, run
+from command_helpers import fails_without_change, run, session  # noqa: F401
 
 
 def hpa(session, name="web"):

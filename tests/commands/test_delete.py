@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from command_helpers import fails_without_change, run
+from command_helpers import fails_without_change, run, session  # noqa: F401
 
 FORCE_WARNING = ("Warning: Immediate deletion does not wait for confirmation that the running "
                  "resource has been terminated. The resource may continue to run on the cluster "

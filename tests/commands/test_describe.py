@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from command_helpers import run
+from command_helpers import run, session  # noqa: F401
 
 
 def test_describe_one_pod(session):

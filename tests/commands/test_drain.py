@@ -8,7 +8,7 @@ from ksandbox.api.errors import CommandError
 from ksandbox.commands import parse
 from ksandbox.commands.drain import DrainCommand, DrainOptions
 
-from command_helpers import fails_without_change
+from command_helpers import fails_without_change, session  # noqa: F401
 
 
 @pytest.mark.parametrize("line,names,options", [

@@ -7,7 +7,7 @@ import pytest
 
 from ksandbox.commands import execute
 
-from command_helpers import run
+from command_helpers import run, session  # noqa: F401
 
 SWEEP = [
     "get nodes", "get pods -A -o wide", "get all", "get deploy,rs,ds,hpa,pdb,pc,ns,ev",

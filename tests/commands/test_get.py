@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from command_helpers import run
+from command_helpers import run, session  # noqa: F401
 
 
 def names(table: str) -> list[str]:

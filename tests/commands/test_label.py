@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from command_helpers import fails_without_change, run
+from command_helpers import fails_without_change, run, session  # noqa: F401
 
 VALUE_MSG = ("a valid label must be an empty string or consist of alphanumeric characters, "
              "'-', '_' or '.', and must start and end with an alphanumeric character (e.g. "

@@ -11,7 +11,7 @@ import pytest
 from ksandbox.api.errors import CommandError
 from ksandbox.commands import parse
 
-from command_helpers import fails_without_change, run
+from command_helpers import fails_without_change, run, session  # noqa: F401
 
 
 class Recorder:

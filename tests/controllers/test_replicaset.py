@@ -8,6 +8,7 @@ pods are made ready by writing their status directly where a test needs ready po
 
 from __future__ import annotations
 
+import random
 import re
 
 import attrs
@@ -16,7 +17,7 @@ import pytest
 from ksandbox.api.core import Container, Pod, PodCondition, PodSpec, PodStatus
 from ksandbox.api.meta import ObjectMeta
 from ksandbox.controllers.controller_utils import pod_active, pod_ready
-from ksandbox.controllers.replicaset import _deletion_key
+from ksandbox.controllers.activepods import ActivePods, deletion_key
 from ksandbox.session import Session
 
 NODES = """
@@ -246,7 +247,34 @@ def _pod(name: str, node: str = "", phase: str = "Pending", ready: bool = False,
 ], ids=lambda v: v.metadata.name if isinstance(v, Pod) else "")
 def test_surplus_pods_are_deleted_in_upstream_order(first, second, on_node):
     now = 1000.0
-    assert _deletion_key(first, on_node, now) < _deletion_key(second, on_node, now)
+    assert deletion_key(first, on_node, now) < deletion_key(second, on_node, now)
+
+
+def test_picking_by_node_gives_exactly_the_full_sort():
+    rng = random.Random(4)
+    for trial in range(40):
+        pods = ActivePods()
+        for i in range(rng.randrange(1, 120)):
+            node = rng.choice(["", "n1", "n2", "n3", "n4", "n5"])
+            phase = rng.choice(["Running"] * 6 + ["Pending", "Unknown"])
+            ready = rng.random() < 0.8
+            cost = rng.choice([None] * 8 + ["-3", "7", "0"])
+            p = _pod(f"p{trial}-{i:03d}-{rng.randrange(10**6)}", node=node if phase != "Pending"
+                     or rng.random() < 0.5 else "", phase=phase, ready=ready,
+                     ready_at=rng.choice([0.0, 1.0, 500.0, 900.0 + rng.random() * 99]),
+                     created=rng.choice([0.0, 0.5, 400.0, 990.0]), cost=cost)
+            pods.account(p, 1)
+        everything = pods.all()
+        now = 1000.0 + trial
+        ranks = {n: pods.count_on(n) for n in pods.nodes}
+        want = sorted(everything, key=lambda p: deletion_key(p, ranks, now))
+        for k in {1, 3, len(everything) // 2, len(everything) - 1} - {0}:
+            if k >= len(everything):
+                continue
+            got = pods.pick(k, pods.count_on, now)
+            assert [p.metadata.name for p in got] == [p.metadata.name for p in want[:k]]
+        # Deleting them all needs no order (upstream skips the sort too).
+        assert len(pods.pick(len(everything), pods.count_on, now)) == len(everything)
 
 
 def test_scale_down_deletes_unready_pods_before_ready_ones():

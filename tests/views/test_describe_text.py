@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import attrs
 
+from view_helpers import cluster  # noqa: F401
+
 from ksandbox.views.describe import describe
 
 

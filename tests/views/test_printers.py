@@ -6,6 +6,8 @@ from __future__ import annotations
 import attrs
 import pytest
 
+from view_helpers import cluster  # noqa: F401
+
 from ksandbox.api.codec import decode
 from ksandbox.api.core import Node, Pod
 from ksandbox.views.printers import (PrintOptions, hpa_targets, node_roles, node_status,

@@ -6,6 +6,8 @@ import json
 
 import yaml
 
+from view_helpers import cluster  # noqa: F401
+
 from ksandbox.api.manifest import load_manifests
 from ksandbox.views.serialize import dump_json, dump_yaml, name_of, render, to_manifest
 

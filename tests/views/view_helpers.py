@@ -1,4 +1,8 @@
-"""A bare store (no controllers, no kubelets) with a hand-moved clock, for exact text tests."""
+"""A bare store (no controllers, no kubelets) with a hand-moved clock, for exact text tests.
+
+A module of its own rather than a conftest.py, so that no two test directories fight over the
+module name "conftest"; test modules import the ``cluster`` fixture from here.
+"""
 
 from __future__ import annotations
 
