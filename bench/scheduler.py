@@ -93,7 +93,7 @@ def make_pod(name: str, kind: str) -> Pod:
             "whenUnsatisfiable": "DoNotSchedule", "nodeAffinityPolicy": "Honor",
             "nodeTaintsPolicy": "Honor", "labelSelector": {"matchLabels": {"foo": ""}}}]
     elif kind == "anti":
-        labels = {"color": "green", "name": name}
+        labels = {"color": "green"}
         spec["affinity"] = {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
             {"labelSelector": {"matchLabels": {"color": "green"}},
              "topologyKey": "kubernetes.io/hostname"}]}}

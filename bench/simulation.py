@@ -113,8 +113,9 @@ def main() -> None:
     print(f"cluster: {args.nodes} nodes, {args.pods} pods in {args.deployments} deployments")
     print(f"load: {t1 - t0:.2f} s; schedule and start (0-60 s simulated): {t2 - t1:.2f} s "
           f"({running} pods Running)")
-    print(f"{victim} fails at 60 s with {on_victim} pods; "
-          f"NotReady/NoExecute taints: {session.store.get('Node', victim).spec.taints}")
+    taints = ", ".join(f"{t.to_string()}@{t.time_added:g}"
+                       for t in session.store.get("Node", victim).spec.taints)
+    print(f"{victim} fails at 60 s with {on_victim} pods; its taints: {taints}")
     print(f"evictions: {len(marked)} pods marked for deletion at {times}")
     print(f"after the hour: {running_after} pods Running on healthy nodes")
     print(f"simulated hour: {hour:.2f} s real, {session.clock.events_run - events_before} clock "

@@ -57,7 +57,11 @@ class Store:
         self._pods_by_node: dict[str, dict[Key, Any]] = {}
         self._handlers: dict[str, list[Handler]] = {}
         self._all_handlers: list[Handler] = []
+        # Deduplicated events (what `kubectl get events` lists, with counts) and every
+        # occurrence in order (what the sim JSON and the live event log show, each at the
+        # simulated second it happened).
         self.events: list[Event] = []
+        self.occurrences: list[Event] = []
         self._event_index: dict[tuple, int] = {}
         self._event_seq = 0
         # Simulated time of the last write that changed the cluster (heartbeats excluded):
@@ -241,6 +245,7 @@ class Store:
             ev = self.events[idx]
             ev = attrs.evolve(ev, count=ev.count + 1, last_timestamp=now)
             self.events[idx] = ev
+            self._occurred(ev)
             self._notify(WatchEvent(MODIFIED, ev))
             return ev
         self._event_seq += 1
@@ -255,8 +260,14 @@ class Store:
             self._event_index = {k: i - drop for k, i in self._event_index.items() if i >= drop}
         self._event_index[dedup] = len(self.events)
         self.events.append(ev)
+        self._occurred(ev)
         self._notify(WatchEvent(ADDED, ev))
         return ev
+
+    def _occurred(self, ev: Event) -> None:
+        if len(self.occurrences) >= MAX_EVENTS:
+            self.occurrences = self.occurrences[MAX_EVENTS // 10:]
+        self.occurrences.append(ev)
 
     def events_for(self, kind: str, name: str, namespace: str = "") -> list[Event]:
         return [e for e in self.events if e.involved_object.kind == kind
@@ -271,6 +282,7 @@ class Store:
         other._objects = {k: dict(v) for k, v in self._objects.items()}
         other._pods_by_node = {k: dict(v) for k, v in self._pods_by_node.items()}
         other.events = list(self.events)
+        other.occurrences = list(self.occurrences)
         other._event_index = dict(self._event_index)
         other._event_seq = self._event_seq
         other.last_change_time = self.last_change_time

@@ -81,7 +81,7 @@ def printed(obj: Any, operation: str, output: str = "", dry_run: str = "none") -
 def check_output(verb: str, output: str, allowed: Sequence[str] = ("", "name", "yaml",
                                                                     "json")) -> None:
     if output not in allowed:
-        formats = ", ".join(a for a in allowed if a)
+        formats = ",".join(sorted(a for a in allowed if a))
         raise CommandError(f'unable to match a printer suitable for the output format '
                            f'"{output}", allowed formats are: {formats}')
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import heapq
 import math
 from itertools import count as _counter
-from typing import Any, Callable
+from typing import Any
 
 from .controller_utils import pod_active, pod_ready, ready_since
 
@@ -78,18 +78,27 @@ def _is_plain(pod: Any) -> bool:
 
 
 class ActivePods:
-    """One owner's active pods with the running counts its status needs."""
+    """One owner's active pods with the running counts its status needs, and the standing
+    order of its plain pods for deletion."""
 
-    __slots__ = ("active", "ready", "labeled", "labels", "nodes", "special", "versions",
-                 "_sorted")
+    __slots__ = ("active", "ready", "labeled", "labels", "nodes", "special", "node_counts",
+                 "_sorted", "_entry", "_heap", "_expiry", "_dirty", "_ranks_src")
 
     def __init__(self) -> None:
         self.active = self.ready = self.labeled = 0
         self.labels: Any = None  # the template labels ``labeled`` was counted against
         self.nodes: dict[str, dict[str, Any]] = {}   # node ("" = none) → name → pod
         self.special: dict[str, Any] = {}            # the pods that are not plain
-        self.versions: dict[str, int] = {}
-        self._sorted: dict[str, tuple[int, float, list]] = {}
+        self.node_counts = NodeCounts(self)
+        # Per node: its plain pods sorted by age key, and how long that order holds.
+        self._sorted: dict[str, tuple[float, list]] = {}
+        # A lazy heap of each node's best plain pod, (-rank, age key, node, stamp); an entry
+        # is live while its stamp is the node's current one in ``_entry``.
+        self._entry: dict[str, tuple] = {}
+        self._heap: list[tuple] = []
+        self._expiry: list[tuple[float, str, int]] = []
+        self._dirty: set[str] = set()
+        self._ranks_src: Any = None
 
     def account(self, pod: Any, sign: int) -> None:
         """A pod enters (+1) or leaves (-1) the set; inactive pods are not counted."""
@@ -109,73 +118,110 @@ class ActivePods:
                 on.pop(name, None)
                 if not on:
                     del self.nodes[node]
-                    self._sorted.pop(node, None)
-        if node in self.nodes:
-            self.versions[node] = next(_versions)
-        else:
-            self.versions.pop(node, None)
         if not _is_plain(pod):
             if sign > 0:
                 self.special[name] = pod
             else:
                 self.special.pop(name, None)
+        self._dirty.add(node)
 
-    def count_on(self, node: str) -> int:
-        on = self.nodes.get(node)
-        return len(on) if on is not None else 0
+    def rank_changed(self, node: str) -> None:
+        """The family's count on ``node`` changed (a sibling's pod came or went)."""
+        if node in self.nodes:
+            self._dirty.add(node)
 
     def all(self) -> list[Any]:
         return [p for on in self.nodes.values() for p in on.values()]
 
-    def pick(self, count: int, rank_of: Callable[[str], int], now: float) -> list[Any]:
-        """The ``count`` pods upstream would delete first."""
+    def pick(self, count: int, ranks: Any, now: float) -> list[Any]:
+        """The ``count`` pods upstream would delete first. ``ranks`` maps a node to how many
+        active pods of the family (the ReplicaSets of one Deployment) it holds (``.get``);
+        pass the same object while it stays valid, and call :meth:`rank_changed` when a
+        sibling's count on a node changes."""
         if count >= self.active:
             return self.all()
-        ranks = {node: rank_of(node) for node in self.nodes}
         before, after = [], []
         for p in self.special.values():
             late = (p.spec.node_name and p.status.phase == "Running" and pod_ready(p)
                     and deletion_cost(p) > 0)
             (after if late else before).append(p)
-        before.sort(key=lambda p: deletion_key(p, ranks, now))
+        if before:
+            table = {n: ranks.get(n, 0) for n in {p.spec.node_name for p in before}}
+            before.sort(key=lambda p: deletion_key(p, table, now))
         if count <= len(before):
             return before[:count]
         out = before
         out.extend(self._pick_plain(count - len(out), ranks, now))
         if len(out) < count:
-            after.sort(key=lambda p: deletion_key(p, ranks, now))
+            table = {n: ranks.get(n, 0) for n in {p.spec.node_name for p in after}}
+            after.sort(key=lambda p: deletion_key(p, table, now))
             out.extend(after[:count - len(out)])
         return out
 
-    def _pick_plain(self, need: int, ranks: dict[str, int], now: float) -> list[Any]:
-        levels: dict[int, list[str]] = {}
-        for node in self.nodes:
-            if node:
-                levels.setdefault(ranks[node], []).append(node)
+    # -- the standing order of plain pods ----------------------------------------------------
+    def _refresh(self, ranks: Any, now: float) -> None:
+        if ranks is not self._ranks_src:
+            self._ranks_src = ranks
+            self._entry.clear()
+            self._heap.clear()
+            self._expiry.clear()
+            self._dirty = set(self.nodes)
+        expiry = self._expiry
+        while expiry and expiry[0][0] <= now:
+            _, node, stamp = heapq.heappop(expiry)
+            entry = self._entry.get(node)
+            if entry is not None and entry[3] == stamp:
+                self._dirty.add(node)
+        for node in self._dirty:
+            self._sorted.pop(node, None)
+            self._entry.pop(node, None)
+            if not node or node not in self.nodes:
+                continue
+            valid, entries = self._sort_node(node, now)
+            if entries:
+                entry = (-ranks.get(node, 0), entries[0][0], node, next(_versions))
+                self._entry[node] = entry
+                heapq.heappush(self._heap, entry)
+                if valid < math.inf:
+                    heapq.heappush(expiry, (valid, node, entry[3]))
+        self._dirty.clear()
+        if len(self._heap) > 2 * len(self._entry) + 64:  # drop the dead entries
+            self._heap = list(self._entry.values())
+            heapq.heapify(self._heap)
+            live = {e[3] for e in self._entry.values()}
+            self._expiry = [x for x in expiry if x[2] in live]
+            heapq.heapify(self._expiry)
+
+    def _pick_plain(self, need: int, ranks: Any, now: float) -> list[Any]:
+        """A k-way merge of the nodes' sorted plain pods, crowded nodes first; the standing
+        heap is left as it was (picking is not deleting)."""
+        self._refresh(ranks, now)
+        heap, live = self._heap, self._entry
+        taken: list[tuple] = []
+        more: list[tuple] = []  # (-rank, key, node, index) of the nodes' next pods
         out: list[Any] = []
-        for rank in sorted(levels, reverse=True):
-            heap = []
-            for node in levels[rank]:
-                lst = self._plain_sorted(node, now)
-                if lst:
-                    heap.append((lst[0][0], node, 0))
-            heapq.heapify(heap)
-            while heap and len(out) < need:
-                _, node, i = heapq.heappop(heap)
-                lst = self._sorted[node][2]
-                out.append(lst[i][1])
-                if i + 1 < len(lst):
-                    heapq.heappush(heap, (lst[i + 1][0], node, i + 1))
-            if len(out) >= need:
+        while len(out) < need:
+            while heap and live.get(heap[0][2]) is not heap[0]:
+                heapq.heappop(heap)
+            if heap and (not more or heap[0][:2] < more[0][:2]):
+                entry = heapq.heappop(heap)
+                taken.append(entry)
+                neg_rank, node, i = entry[0], entry[2], 0
+            elif more:
+                neg_rank, _, node, i = heapq.heappop(more)
+            else:
                 break
+            entries = self._sorted[node][1]
+            out.append(entries[i][1])
+            if i + 1 < len(entries):
+                heapq.heappush(more, (neg_rank, entries[i + 1][0], node, i + 1))
+        for entry in taken:
+            heapq.heappush(heap, entry)
         return out
 
-    def _plain_sorted(self, node: str, now: float) -> list:
-        """The node's plain pods as [(age key, pod)], sorted; cached until they change."""
-        version = self.versions.get(node, 0)
-        hit = self._sorted.get(node)
-        if hit is not None and hit[0] == version and now < hit[1]:
-            return hit[2]
+    def _sort_node(self, node: str, now: float) -> tuple[float, list]:
+        """The node's plain pods as [(age key, pod)], sorted, and until when that holds (an
+        age crossing into the next power of two may reorder them)."""
         special = self.special
         entries = []
         valid = math.inf
@@ -192,8 +238,21 @@ class ActivePods:
                 valid = min(valid, _next_change(created, now))
             entries.append(((r, c, p.metadata.uid), p))
         entries.sort(key=lambda e: e[0])
-        self._sorted[node] = (version, valid, entries)
-        return entries
+        self._sorted[node] = (valid, entries)
+        return valid, entries
+
+
+class NodeCounts:
+    """``ranks`` for a ReplicaSet without a family: its own active pods per node."""
+
+    __slots__ = ("_pods",)
+
+    def __init__(self, pods: ActivePods) -> None:
+        self._pods = pods
+
+    def get(self, node: str, default: int = 0) -> int:
+        on = self._pods.nodes.get(node)
+        return len(on) if on is not None else default
 
 
 def labels_cover(labels: Any, wanted: Any) -> bool:

@@ -60,8 +60,16 @@ class DeploymentController:
             self.deployments.get(ns, {}).pop(name, None)
             return
         self.deployments.setdefault(ns, {})[name] = d
-        # Every update, our own status writes included, as upstream's updateDeployment: the
-        # sync after a status write is where a finished rollout cleans up its history.
+        old = ev.old
+        # Upstream's updateDeployment resyncs on every update. A write that only changed the
+        # status (ours) matters just once: when it completes a rollout, whose next sync
+        # cleans up the revision history.
+        if old is not None and old.spec is d.spec and \
+                old.metadata.annotations is d.metadata.annotations and \
+                old.metadata.labels is d.metadata.labels and \
+                old.metadata.deletion_timestamp == d.metadata.deletion_timestamp:
+            if not du.deployment_complete(d, d.status) or du.deployment_complete(old, old.status):
+                return
         self.queue.add((ns, name))
 
     def _rs_changed(self, ns: str, owner: str | None, ev: WatchEvent) -> None:

@@ -10,15 +10,15 @@ the metric unusable: the status shows no utilization (``<unknown>``) and nothing
 
 Ported from upstream ``pkg/controller/podautoscaler/horizontal.go`` (reconcileAutoscaler,
 normalizeDesiredReplicas[WithBehaviors], stabilizeRecommendation[WithBehaviors],
-convertDesiredReplicasWithBehaviorRate, calculateScaleUp/DownLimit[WithScalingRules]) and
-``replica_calculator.go`` (GetResourceReplicas, groupPods, calculatePodRequests), plus
-``metrics/utilization.go`` (GetResourceUtilizationRatio) — in our own words. An HPA without
-``behavior`` follows upstream's plain path (scale-up limit max(2 × current, 4), down-scale
-stabilization); with ``behavior``, the policies, periods and windows it gives, defaulted as
-upstream's GenerateHPAScaleUp/DownRules.
+convertDesiredReplicasWithBehaviorRate, calculateScaleUp/DownLimit[WithScalingRules], the
+status conditions) in our own words; the usage arithmetic is in ``replica_calculator.py``. An
+HPA without ``behavior`` follows upstream's plain path (scale-up limit max(2 × current, 4),
+down-scale stabilization); with ``behavior``, the policies, periods and windows it gives,
+defaulted as upstream's GenerateHPAScaleUp/DownRules. The v2 status parts the API types do not
+model (``currentMetrics``, ``conditions``) are kept in ``status.extra``, as ``kubectl describe``
+reads them.
 
-Not here: memory, pods, object and external metrics (only CPU utilization is simulated); the
-HPA's conditions (AbleToScale, ScalingActive, ScalingLimited), not modelled by the API types.
+Not here: memory, pods, object and external metrics (only CPU utilization is simulated).
 """
 
 from __future__ import annotations
@@ -28,25 +28,20 @@ from typing import Any
 
 import attrs
 
+from ..api.codec import FrozenDict, freeze
 from ..api.errors import KsandboxError
 from ..api.kinds import BY_KIND
+from ..api.quantity import format_resource
 from ..api.selectors import LabelSelector
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
-from .controller_utils import POD_READY
+from .replica_calculator import MetricError, resource_replicas
 
 COMPONENT = "horizontal-pod-autoscaler"
 # kube-controller-manager defaults: --horizontal-pod-autoscaler-sync-period 15 s,
-# --horizontal-pod-autoscaler-tolerance 0.1, --horizontal-pod-autoscaler-downscale-
-# stabilization 5 min, --horizontal-pod-autoscaler-cpu-initialization-period 5 min,
-# --horizontal-pod-autoscaler-initial-readiness-delay 30 s.
+# --horizontal-pod-autoscaler-downscale-stabilization 5 min.
 SYNC_PERIOD = 15.0
-TOLERANCE = 0.1
 DOWNSCALE_STABILIZATION = 300.0
-CPU_INITIALIZATION_PERIOD = 300.0
-INITIAL_READINESS_DELAY = 30.0
-# metrics-server's default --metric-resolution: the window a CPU sample covers.
-METRIC_WINDOW = 15.0
 # horizontal.go: scaleUpLimitFactor and scaleUpLimitMinimum (the plain path's rate limit).
 SCALE_UP_LIMIT_FACTOR = 2.0
 SCALE_UP_LIMIT_MINIMUM = 4
@@ -59,10 +54,6 @@ DEFAULT_SCALE_UP = {"stabilizationWindowSeconds": 0, "selectPolicy": "Max",
                                  {"type": "Percent", "value": 100, "periodSeconds": 15})}
 DEFAULT_SCALE_DOWN = {"stabilizationWindowSeconds": None, "selectPolicy": "Max",
                       "policies": ({"type": "Percent", "value": 100, "periodSeconds": 15},)}
-
-
-class MetricError(Exception):
-    """Why no replica count could be computed from the metric (upstream's error text)."""
 
 
 def _rules(behavior: Any, direction: str) -> dict:
@@ -118,7 +109,7 @@ def scale_down_limit(current: int, ups: list, downs: list, rules: dict, now: flo
 class _State:
     """What upstream keeps per autoscaler in memory: recent recommendations, scale events."""
 
-    __slots__ = ("recommendations", "ups", "downs", "timer", "busy_until")
+    __slots__ = ("recommendations", "ups", "downs", "timer", "busy_until", "conditions")
 
     def __init__(self) -> None:
         self.recommendations: list[tuple[float, int]] = []
@@ -126,6 +117,8 @@ class _State:
         self.downs: list[tuple[float, int]] = []
         self.timer: Any = None
         self.busy_until: float | None = None
+        # type → (status, reason, message) set during one reconcile
+        self.conditions: dict[str, tuple[str, str, str]] = {}
 
 
 class HorizontalPodAutoscalerController:
@@ -173,6 +166,9 @@ class HorizontalPodAutoscalerController:
     # -- reconcileAutoscaler -------------------------------------------------------------------
     def reconcile(self, hpa: Any, state: _State) -> None:
         now = self.clock.now
+        state.busy_until = None
+        state.conditions = {}
+        cond = state.conditions
         ref = hpa.spec.scale_target_ref
         info = BY_KIND.get(ref.kind)
         target = self.store.get(ref.kind, ref.name, hpa.metadata.namespace) \
@@ -181,30 +177,43 @@ class HorizontalPodAutoscalerController:
         if target is None:
             what = f'{info.display_resource} "{ref.name}" not found' if info else \
                 f'no matches for kind "{ref.kind}"'
-            self._event(hpa, "Warning", "FailedGetScale",
-                        f"the HPA controller was unable to get the target's current scale: {what}")
+            msg = f"the HPA controller was unable to get the target's current scale: {what}"
+            self._event(hpa, "Warning", "FailedGetScale", msg)
+            cond["AbleToScale"] = ("False", "FailedGetScale", msg)
+            self._set_status(hpa, state, hpa.status.current_replicas,
+                             hpa.status.desired_replicas, None, False)
             return
+        cond["AbleToScale"] = ("True", "SucceededGetScale",
+                               "the HPA controller was able to get the target's current scale")
         current = target.spec.replicas if target.spec.replicas is not None else 1
         lo, hi = hpa.spec.min_replicas or 1, hpa.spec.max_replicas
-        utilization: int | None = None
+        metric: tuple[int, int] | None = None
         reason = ""
-        state.busy_until = None
         if current == 0 and lo != 0:
-            desired = 0  # scaling is disabled while the target is scaled to zero
+            desired = 0
+            cond["ScalingActive"] = ("False", "ScalingDisabled", "scaling is disabled since "
+                                     "the replica count of the target is zero")
         elif current > hi:
             desired, reason = hi, "Current number of replicas above Spec.MaxReplicas"
         elif current < lo:
             desired, reason = lo, "Current number of replicas below Spec.MinReplicas"
         else:
             try:
-                proposal, utilization = self._cpu_proposal(hpa, target, current)
+                proposal, utilization, average = self._cpu_proposal(hpa, target, current)
             except MetricError as err:
                 self._event(hpa, "Warning", "FailedGetResourceMetric", str(err))
                 self._event(hpa, "Warning", "FailedComputeMetricsReplicas",
                             f"invalid metrics (1 invalid out of 1), first error is: failed to "
                             f"get cpu resource metric value: {err}")
-                self._set_status(hpa, current, hpa.status.desired_replicas, None, False)
+                cond["ScalingActive"] = ("False", "FailedGetResourceMetric",
+                                         f"the HPA was unable to compute the replica count: "
+                                         f"{err}")
+                self._set_status(hpa, state, current, hpa.status.desired_replicas, None, False)
                 return
+            metric = (utilization, average)
+            cond["ScalingActive"] = ("True", "ValidMetricFound", "the HPA was able to "
+                                     f"successfully calculate a replica count from "
+                                     f"{CPU_METRIC_NAME}")
             if proposal > current:
                 reason = f"{CPU_METRIC_NAME} above target"
             elif proposal < current:
@@ -222,18 +231,23 @@ class HorizontalPodAutoscalerController:
             except KsandboxError as err:
                 self._event(hpa, "Warning", "FailedRescale",
                             f"New size: {desired}; reason: {reason}; error: {err}")
+                cond["AbleToScale"] = ("False", "FailedUpdateScale", "the HPA controller was "
+                                       f"unable to update the target scale: {err}")
+                self._set_status(hpa, state, current, desired, metric, False)
                 return
             self._event(hpa, "Normal", "SuccessfulRescale",
                         f"New size: {desired}; reason: {reason}")
+            cond["AbleToScale"] = ("True", "SucceededRescale", "the HPA controller was able "
+                                   f"to update the target scale to {desired}")
             if hpa.spec.behavior is not None:
                 events = state.ups if desired > current else state.downs
                 events.append((now, abs(desired - current)))
                 horizon = now - 3600.0
                 state.ups = [e for e in state.ups if e[0] > horizon]
                 state.downs = [e for e in state.downs if e[0] > horizon]
-        self._set_status(hpa, current, desired, utilization, rescale)
+        self._set_status(hpa, state, current, desired, metric, rescale)
 
-    def _cpu_proposal(self, hpa: Any, target: Any, current: int) -> tuple[int, int]:
+    def _cpu_proposal(self, hpa: Any, target: Any, current: int) -> tuple[int, int, int]:
         """computeStatusForResourceMetric → GetResourceReplicas for cpu utilization."""
         target_pct = hpa.cpu_target_percent()
         if target_pct is None:
@@ -241,84 +255,19 @@ class HorizontalPodAutoscalerController:
                 raise MetricError("failed to get cpu utilization: only cpu utilization "
                                   "metrics are simulated")
             target_pct = DEFAULT_CPU_UTILIZATION
+        metrics = self.cp.component("metrics")
+        sel = target.spec.selector
+        if sel is not None and not isinstance(sel, LabelSelector):
+            sel = LabelSelector(match_labels=sel)
+        pods = [p for p in self.store.list("Pod", hpa.metadata.namespace)
+                if sel is not None and sel.matches(p.metadata.labels)]
         try:
-            return self._resource_replicas(hpa, target, current, target_pct)
+            if metrics is None:
+                raise MetricError("unable to get metrics for resource cpu: no metrics "
+                                  "returned from resource metrics API")
+            return resource_replicas(pods, metrics.usage, current, target_pct, self.clock.now)
         except MetricError as err:
             raise MetricError(f"failed to get cpu utilization: {err}") from None
-
-    def _selector(self, target: Any) -> LabelSelector | None:
-        sel = target.spec.selector
-        if isinstance(sel, LabelSelector) or sel is None:
-            return sel
-        return LabelSelector(match_labels=sel)
-
-    def _resource_replicas(self, hpa: Any, target: Any, current: int,
-                           target_pct: int) -> tuple[int, int]:
-        metrics = self.cp.component("metrics")
-        if metrics is None:
-            raise MetricError("unable to get metrics for resource cpu: no metrics returned "
-                              "from resource metrics API")
-        selector = self._selector(target)
-        ns = hpa.metadata.namespace
-        pods = [p for p in self.store.list("Pod", ns)
-                if selector is not None and selector.matches(p.metadata.labels)]
-        if not pods:
-            raise MetricError("no pods returned by selector while calculating replica count")
-        now = self.clock.now
-        usage: dict[str, float] = {}
-        for p in pods:
-            u = metrics.usage(p)
-            if u is not None:
-                usage[p.metadata.name] = u
-        if not usage:
-            raise MetricError("unable to get metrics for resource cpu: no metrics returned "
-                              "from resource metrics API")
-        ready_count, unready, missing = 0, [], []
-        for p in pods:  # groupPods
-            name = p.metadata.name
-            if p.metadata.deletion_timestamp is not None or p.status.phase in ("Failed",
-                                                                               "Pending"):
-                usage.pop(name, None)
-                continue
-            if name not in usage:
-                missing.append(name)
-                continue
-            if _unready_for_hpa(p, now):
-                unready.append(name)
-                usage.pop(name, None)
-                continue
-            ready_count += 1
-        if not usage:
-            raise MetricError("did not receive metrics for targeted pods (pods might be unready)")
-        requests: dict[str, int] = {}
-        for p in pods:  # calculatePodRequests
-            for c in p.spec.containers:
-                if "cpu" not in c.resources.requests:
-                    raise MetricError(f"missing request for cpu in container {c.name} of Pod "
-                                      f"{p.metadata.name}")
-            requests[p.metadata.name] = p.spec.requests.get("cpu", 0)
-        # The metric is absolute millicores upstream; ours is a percent of the request.
-        values = {n: usage[n] * requests[n] / 100.0 for n in usage}
-        ratio, utilization = _utilization_ratio(values, requests, target_pct)
-        scale_up_with_unready = bool(unready) and ratio > 1.0
-        if not scale_up_with_unready and not missing:
-            if abs(1.0 - ratio) <= TOLERANCE:
-                return current, utilization
-            return math.ceil(ratio * ready_count), utilization
-        for name in missing:
-            # Scale-down: a pod without metrics counts at its full request; scale-up: at zero.
-            values[name] = float(requests[name]) if ratio < 1.0 else 0.0
-        if scale_up_with_unready:
-            for name in unready:
-                values[name] = 0.0
-        new_ratio, _ = _utilization_ratio(values, requests, target_pct)
-        if abs(1.0 - new_ratio) <= TOLERANCE or (ratio < 1.0 < new_ratio) or \
-                (new_ratio < 1.0 < ratio):
-            return current, utilization
-        proposal = math.ceil(new_ratio * len(values))
-        if (new_ratio < 1.0 and proposal > current) or (new_ratio > 1.0 and proposal < current):
-            return current, utilization
-        return proposal, utilization
 
     # -- normalization -------------------------------------------------------------------------
     def _normalize(self, state: _State, current: int, proposal: int, lo: int, hi: int,
@@ -332,14 +281,25 @@ class HorizontalPodAutoscalerController:
         if stabilized > proposal:
             held = max(t for t, n in recent if n > proposal)
             state.busy_until = held + DOWNSCALE_STABILIZATION + SYNC_PERIOD
+            state.conditions["AbleToScale"] = (
+                "True", "ScaleDownStabilized", "recent recommendations were higher than "
+                "current one, applying the highest recent recommendation")
+        else:
+            state.conditions["AbleToScale"] = ("True", "ReadyForNewScale",
+                                               "recommended size matches current size")
         limit = max(int(SCALE_UP_LIMIT_FACTOR * current), SCALE_UP_LIMIT_MINIMUM)
         top = min(hi, limit)
         if stabilized < lo:
-            return lo
+            return _limited(state, lo, "TooFewReplicas",
+                            "the desired replica count is less than the minimum replica count")
         if stabilized > top:
             state.busy_until = now + SYNC_PERIOD * 2
-            return top
-        return stabilized
+            if top == hi:
+                return _limited(state, top, "TooManyReplicas", "the desired replica count is "
+                                "more than the maximum replica count")
+            return _limited(state, top, "ScaleUpLimit", "the desired replica count is "
+                            "increasing faster than the maximum scale rate")
+        return _limited(state, stabilized, "", "")
 
     def _normalize_with_behavior(self, hpa: Any, state: _State, current: int, proposal: int,
                                  lo: int, hi: int, now: float) -> int:
@@ -362,68 +322,88 @@ class HorizontalPodAutoscalerController:
         if desired != proposal:
             state.busy_until = now + max(float(up["stabilizationWindowSeconds"]),
                                          float(down["stabilizationWindowSeconds"])) + SYNC_PERIOD
+            state.conditions["AbleToScale"] = ("True", "ScaleDownStabilized" if desired > proposal
+                                               else "ScaleUpStabilized",
+                                               "recent recommendations were "
+                                               f"{'higher' if desired > proposal else 'lower'} "
+                                               "than current one, applying the "
+                                               f"{'highest' if desired > proposal else 'lowest'}"
+                                               " recent recommendation")
+        else:
+            state.conditions["AbleToScale"] = ("True", "ReadyForNewScale",
+                                               "recommended size matches current size")
         if desired > current:
             limit = max(current, scale_up_limit(current, state.ups, state.downs, up, now))
-            top = min(hi, limit)
-            if desired > top:
+            if hi <= limit and desired > hi:
+                return _limited(state, hi, "TooManyReplicas", "the desired replica count is "
+                                "more than the maximum replica count")
+            if desired > limit:
                 state.busy_until = now + SYNC_PERIOD * 2
-                return top
+                return _limited(state, limit, "ScaleUpLimit", "the desired replica count is "
+                                "increasing faster than the maximum scale rate")
         elif desired < current:
             limit = min(current, scale_down_limit(current, state.ups, state.downs, down, now))
-            bottom = max(lo, limit)
-            if desired < bottom:
+            if lo >= limit and desired < lo:
+                return _limited(state, lo, "TooFewReplicas", "the desired replica count is "
+                                "less than the minimum replica count")
+            if desired < limit:
                 state.busy_until = now + SYNC_PERIOD * 2
-                return bottom
-        return desired
+                return _limited(state, limit, "ScaleDownLimit", "the desired replica count is "
+                                "decreasing faster than the maximum scale rate")
+        return _limited(state, desired, "", "")
 
     # -- status and events ---------------------------------------------------------------------
-    def _set_status(self, hpa: Any, current: int, desired: int, utilization: int | None,
-                    rescaled: bool) -> None:
+    def _set_status(self, hpa: Any, state: _State, current: int, desired: int,
+                    metric: tuple[int, int] | None, rescaled: bool) -> None:
+        """The status, with v2's currentMetrics and conditions kept in ``extra``."""
         fresh = self.store.get("HorizontalPodAutoscaler", hpa.metadata.name,
                                hpa.metadata.namespace)
         if fresh is None:
             return
         st = fresh.status
+        extra = dict(st.extra)
+        extra.pop("currentMetrics", None)
+        if metric is not None:
+            extra["currentMetrics"] = freeze([{"type": "Resource", "resource": {
+                "name": "cpu", "current": {"averageUtilization": metric[0],
+                                           "averageValue": format_resource("cpu", metric[1])}}}])
+        conditions = _merge_conditions(st.extra.get("conditions") or (), state.conditions,
+                                       self.clock.now)
+        if conditions:
+            extra["conditions"] = conditions
         new = attrs.evolve(st, current_replicas=current, desired_replicas=desired,
-                           current_cpu_utilization_percentage=utilization,
-                           last_scale_time=self.clock.now if rescaled else st.last_scale_time)
-        if new != st:
+                           current_cpu_utilization_percentage=metric[0] if metric else None,
+                           last_scale_time=self.clock.now if rescaled else st.last_scale_time,
+                           extra=FrozenDict(extra))
+        if new != st or new.extra != st.extra:
             self.store.update(attrs.evolve(fresh, status=new), validate=False)
 
     def _event(self, hpa: Any, type_: str, reason: str, message: str) -> None:
         self.store.record_event(hpa, type_, reason, message, COMPONENT)
 
 
-def _utilization_ratio(values: dict[str, float], requests: dict[str, int],
-                       target_pct: int) -> tuple[float, int]:
-    """GetResourceUtilizationRatio: total usage over total requests, as a whole percent."""
-    used = total = 0.0
-    for name, v in values.items():
-        if name in requests:
-            used += v
-            total += requests[name]
-    if total <= 0:
-        raise MetricError("no metrics returned matched known pods")
-    utilization = int(used * 100 // total)
-    return utilization / target_pct, utilization
+
+def _limited(state: _State, replicas: int, reason: str, message: str) -> int:
+    """Record the ScalingLimited condition: True with the limit's reason, or in range."""
+    if reason:
+        state.conditions["ScalingLimited"] = ("True", reason, message)
+    else:
+        state.conditions["ScalingLimited"] = ("False", "DesiredWithinRange",
+                                              "the desired count is within the acceptable range")
+    return replicas
 
 
-def _unready_for_hpa(pod: Any, now: float) -> bool:
-    """groupPods' CPU readiness rule: within the initialization period a pod counts only once
-    it is ready and a full metric window has passed since; later, only a pod that has never
-    been ready is left out."""
-    cond = None
-    for c in pod.status.conditions:
-        if c.type == POD_READY:
-            cond = c
-            break
-    start = pod.status.start_time
-    if not isinstance(start, (int, float)):
-        start = pod.metadata.creation_timestamp
-    if cond is None or start is None:
-        return True
-    changed = cond.last_transition_time if isinstance(cond.last_transition_time,
-                                                      (int, float)) else start
-    if start + CPU_INITIALIZATION_PERIOD > now:
-        return cond.status == "False" or now < changed + METRIC_WINDOW
-    return cond.status == "False" and start + INITIAL_READINESS_DELAY > changed
+_CONDITION_ORDER = ("AbleToScale", "ScalingActive", "ScalingLimited")
+
+
+def _merge_conditions(old: Any, new: dict[str, tuple[str, str, str]], now: float) -> tuple:
+    """setCondition: the transition time moves only when a condition's status changes."""
+    by_type = {c.get("type"): c for c in old if hasattr(c, "get")}
+    for type_, (status, reason, message) in new.items():
+        prev = by_type.get(type_)
+        since = prev.get("lastTransitionTime") if prev is not None and \
+            prev.get("status") == status else now
+        by_type[type_] = freeze({"type": type_, "status": status, "reason": reason,
+                                 "message": message, "lastTransitionTime": since})
+    return tuple(by_type[t] for t in _CONDITION_ORDER if t in by_type) + \
+        tuple(c for t, c in by_type.items() if t not in _CONDITION_ORDER)

@@ -61,6 +61,7 @@ class ReplicaSetController:
         self.owners: dict[str, dict[str, Any]] = {}   # namespace → name → owner
         self._parent: dict[str, str] = {}             # owner uid → its own controller's uid
         self._siblings: dict[str, set[str]] = {}      # controller uid → owner uids
+        self._family: dict[str, dict[str, int]] = {}  # controller uid → node → active pods
         self._relabeled: dict[str, set[str]] = {}
         self._templates: dict[int, tuple[Any, Any, Any]] = {}
         self._selectors: dict[int, tuple[Any, LabelSelector]] = {}
@@ -82,17 +83,22 @@ class ReplicaSetController:
         obj = ev.obj
         ns, name, uid = obj.metadata.namespace, obj.metadata.name, obj.metadata.uid
         parent = obj.metadata.controller_ref()
-        old_parent = self._parent.pop(uid, None)
-        if old_parent is not None:
-            self._siblings.get(old_parent, set()).discard(uid)
+        parent_uid = parent.uid if parent is not None and ev.type != DELETED else None
+        old_parent = self._parent.get(uid)
+        if old_parent != parent_uid:
+            if old_parent is not None:
+                del self._parent[uid]
+                self._siblings.get(old_parent, set()).discard(uid)
+                self._recount_family(old_parent)
+            if parent_uid is not None:
+                self._parent[uid] = parent_uid
+                self._siblings.setdefault(parent_uid, set()).add(uid)
+                self._recount_family(parent_uid)
         if ev.type == DELETED:
             self.owners.get(ns, {}).pop(name, None)
             if not self.pods.owned(uid):
                 self.counts.pop(uid, None)
             return
-        if parent is not None:
-            self._parent[uid] = parent.uid
-            self._siblings.setdefault(parent.uid, set()).add(uid)
         self.owners.setdefault(ns, {})[name] = obj
         old = ev.old
         if old is None or old.spec is not obj.spec or \
@@ -111,6 +117,34 @@ class ReplicaSetController:
         if c is None:
             c = self.counts[uid] = ActivePods()
         c.account(pod, sign)
+        parent = self._parent.get(uid)
+        if parent is not None and pod_active(pod):
+            family = self._family.setdefault(parent, {})
+            node = pod.spec.node_name
+            n = family.get(node, 0) + sign
+            if n > 0:
+                family[node] = n
+            else:
+                family.pop(node, None)
+            for member in self._siblings.get(parent, ()):
+                if member != uid:
+                    sibling = self.counts.get(member)
+                    if sibling is not None:
+                        sibling.rank_changed(node)
+
+    def _recount_family(self, parent: str) -> None:
+        """Active pods per node over a Deployment's ReplicaSets (the ranks' "related pods")."""
+        family: dict[str, int] = {}
+        for member in self._siblings.get(parent, ()):
+            c = self.counts.get(member)
+            if c is not None:
+                for node, on in c.nodes.items():
+                    family[node] = family.get(node, 0) + len(on)
+        if family or self._siblings.get(parent):
+            self._family[parent] = family
+        else:
+            self._family.pop(parent, None)
+            self._siblings.pop(parent, None)
 
     def _pod_changed(self, ns: str, owner: str | None, ev: WatchEvent) -> None:
         if owner is not None:
@@ -263,17 +297,10 @@ class ReplicaSetController:
         """getPodsToDelete: the ``count`` active pods ActivePodsWithRanks puts first; a pod's
         rank is how many active pods of its family (the ReplicaSets of one Deployment) share
         its node."""
-        uid = rs.metadata.uid
         c = self._counts(rs)
-        parent = self._parent.get(uid)
-        family = [self.counts[m] for m in self._siblings.get(parent, ())
-                  if m in self.counts] if parent is not None else []
-        if len(family) <= 1:
-            rank_of = c.count_on
-        else:
-            def rank_of(node: str) -> int:
-                return sum(m.count_on(node) for m in family)
-        return c.pick(count, rank_of, self.clock.now)
+        parent = self._parent.get(rs.metadata.uid)
+        ranks = self._family.get(parent) if parent is not None else None
+        return c.pick(count, ranks if ranks is not None else c.node_counts, self.clock.now)
 
     # -- status ------------------------------------------------------------------------------
     def _update_status(self, rs: Any) -> None:

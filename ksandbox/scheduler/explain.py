@@ -101,6 +101,10 @@ class _ShadowCache:
     def have_pods_with_required_anti_affinity(self) -> list:
         return [ni for ni in self.node_list() if ni.pods_with_required_anti_affinity]
 
+    def pods_with_scoring_affinity(self) -> list:
+        return [(ni, pi) for ni in self.node_list() for pi in ni.pods_with_affinity.values()
+                if pi.required_affinity or pi.preferred_affinity or pi.preferred_anti_affinity]
+
 
 class _Ctx:
     """A scheduling context that leaves the scheduler untouched."""

@@ -17,7 +17,6 @@ from typing import Any, Iterable, Mapping
 
 from ..api.quantity import Quantity
 from .age import age
-from .printers import format_labels
 from .table import DESCRIBE_MINWIDTH, DESCRIBE_PADDING, tabwrite
 
 LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3 = 0, 1, 2, 3

@@ -72,7 +72,8 @@ def pod_dict(session: Any, pod: Any) -> dict:
 
 
 def event_dict(ev: Any) -> dict:
-    return {"time": float(ev.first_timestamp), "type": ev.type, "reason": ev.reason,
+    """One occurrence of an event, at the simulated second it happened."""
+    return {"time": float(ev.last_timestamp), "type": ev.type, "reason": ev.reason,
             "object": ev.object_path, "message": ev.message}
 
 
@@ -84,5 +85,5 @@ def state_dict(session: Any) -> dict:
         "time": float(session.now),
         "nodes": [node_dict(store, n) for n in nodes],
         "pods": [pod_dict(session, p) for p in pods],
-        "events": [event_dict(e) for e in store.events],
+        "events": [event_dict(e) for e in store.occurrences],
     }

@@ -106,3 +106,19 @@ def test_one_refused_object_of_several_changes_none(session):
     # web-1 has tier=frontend, web-2 has no tier: without --overwrite neither changes.
     fails_without_change(session, "label pods web-2 web-1 tier=backend")
     assert "tier" not in labels(session, "web-2")
+
+
+@pytest.mark.parametrize("specs,message", [
+    (["foo"], "unknown label spec: foo"),
+    (["a=b=c"], "invalid label spec: a=b=c"),
+    (["a=1", "a-"], "can not both modify and remove a label in the same command"),
+])
+def test_parse_labels_errors(specs, message):
+    # "unknown label spec" cannot be reached from a command line (such a word is a resource
+    # there), so kubectl's parseLabels is checked directly.
+    from ksandbox.api.errors import CommandError
+    from ksandbox.commands.label import parse_labels
+
+    with pytest.raises(CommandError) as exc:
+        parse_labels(specs)
+    assert str(exc.value) == message

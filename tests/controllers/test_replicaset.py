@@ -14,6 +14,7 @@ import re
 import attrs
 import pytest
 
+from ksandbox.api.codec import FrozenDict
 from ksandbox.api.core import Container, Pod, PodCondition, PodSpec, PodStatus
 from ksandbox.api.meta import ObjectMeta
 from ksandbox.controllers.controller_utils import pod_active, pod_ready
@@ -173,7 +174,7 @@ def test_orphan_pods_matching_the_selector_are_adopted():
     s = Session.from_text(NODES)
     for i in range(2):
         s.store.create(Pod(metadata=ObjectMeta(name=f"stray-{i}", namespace="default",
-                                               labels={"app": "web"}),
+                                               labels=FrozenDict({"app": "web"})),
                            spec=PodSpec(containers=(Container(name="app", image="nginx"),))))
     assert s.submit("kubectl apply -f -", stdin=rs_yaml(replicas=3)).ok
     s.run_for(1)
@@ -265,16 +266,49 @@ def test_picking_by_node_gives_exactly_the_full_sort():
                      created=rng.choice([0.0, 0.5, 400.0, 990.0]), cost=cost)
             pods.account(p, 1)
         everything = pods.all()
-        now = 1000.0 + trial
-        ranks = {n: pods.count_on(n) for n in pods.nodes}
-        want = sorted(everything, key=lambda p: deletion_key(p, ranks, now))
-        for k in {1, 3, len(everything) // 2, len(everything) - 1} - {0}:
-            if k >= len(everything):
-                continue
-            got = pods.pick(k, pods.count_on, now)
-            assert [p.metadata.name for p in got] == [p.metadata.name for p in want[:k]]
+        for now in (1000.0 + trial, 1001.5 + trial, 3000.0, 1e6):  # cached orders must age
+            ranks = pods.node_counts
+            want = sorted(everything, key=lambda p: deletion_key(p, ranks, now))
+            for k in {1, 3, len(everything) // 2, len(everything) - 1} - {0}:
+                if k >= len(everything):
+                    continue
+                got = pods.pick(k, ranks, now)
+                assert [p.metadata.name for p in got] == [p.metadata.name for p in want[:k]]
         # Deleting them all needs no order (upstream skips the sort too).
-        assert len(pods.pick(len(everything), pods.count_on, now)) == len(everything)
+        assert len(pods.pick(len(everything), pods.node_counts, 1e6)) == len(everything)
+
+
+def test_the_standing_order_follows_changes_in_the_family():
+    rng = random.Random(9)
+    a, b = ActivePods(), ActivePods()
+    family: dict[str, int] = {}
+
+    def account(pods, other, pod, sign):
+        pods.account(pod, sign)
+        node = pod.spec.node_name
+        family[node] = family.get(node, 0) + sign
+        other.rank_changed(node)
+
+    live: dict[str, tuple] = {}
+    for step in range(300):
+        now = 100.0 + step * 7.5
+        if live and rng.random() < 0.4:
+            name = rng.choice(sorted(live))
+            owner, other, pod = live.pop(name)
+            account(owner, other, pod, -1)
+        else:
+            owner, other = (a, b) if rng.random() < 0.5 else (b, a)
+            pod = _pod(f"p{step:04d}", node=rng.choice(["n1", "n2", "n3", "n4"]),
+                       phase="Running", ready=rng.random() < 0.9,
+                       ready_at=now - rng.choice([0.5, 3.0, 40.0]), created=now - 60.0)
+            live[pod.metadata.name] = (owner, other, pod)
+            account(owner, other, pod, 1)
+        mine = a.all()
+        if len(mine) > 1:
+            want = sorted(mine, key=lambda p: deletion_key(p, family, now))
+            k = rng.randrange(1, len(mine))
+            assert [p.metadata.name for p in a.pick(k, family, now)] == \
+                [p.metadata.name for p in want[:k]]
 
 
 def test_scale_down_deletes_unready_pods_before_ready_ones():

@@ -12,7 +12,7 @@ or not the scheduler and workload controllers are part of the build.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from ksandbox.session import Session
 
@@ -70,7 +70,7 @@ def cluster(*docs: str, seed: int = 0) -> Session:
     return Session.from_text("\n---\n".join(docs), seed=seed)
 
 
-Step = tuple[float, "str | Callable[[Session], Any]"]
+Step = tuple[float, Any]   # a command line, or a callable taking the session
 
 
 def play(session: Session, steps: Iterable[Step]) -> None:

@@ -3,7 +3,8 @@
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
+if os.path.dirname(__file__) not in sys.path:
+    sys.path.append(os.path.dirname(__file__))
 
 import pytest  # noqa: E402
 

@@ -43,6 +43,8 @@ class SchedulerCache:
         self.static_version = 0
         self._with_affinity: dict[str, NodeInfo] = {}
         self._with_anti: dict[str, NodeInfo] = {}
+        # Pods whose terms InterPodAffinity's score reads: key -> (NodeInfo, PodInfo).
+        self._scoring: dict[str, tuple[NodeInfo, PodInfo]] = {}
         # Pods the cache knows, by key -> node name (to find them again on update/delete).
         self._pod_node: dict[str, str] = {}
         # Pods bound to a node the cache does not have (yet, or any more), by node name.
@@ -85,6 +87,10 @@ class SchedulerCache:
     def have_pods_with_required_anti_affinity(self) -> list[NodeInfo]:
         self.node_list()
         return sorted(self._with_anti.values(), key=_index)
+
+    def pods_with_scoring_affinity(self) -> list:
+        self.node_list()
+        return sorted(self._scoring.values(), key=lambda e: (e[0].index, e[1].key))
 
     def _track(self, ni: NodeInfo) -> None:
         for d, has in ((self._with_affinity, ni.pods_with_affinity),
@@ -148,6 +154,7 @@ class SchedulerCache:
         orphans = self._orphans.setdefault(name, {})
         for key, pi in ni.pods.items():
             orphans[key] = pi.pod
+            self._scoring.pop(key, None)
         self._node_list = None
         self._bump(static=True)
 
@@ -185,6 +192,8 @@ class SchedulerCache:
             fn(ni, pi)
         if pi.has_affinity:
             self._track(ni)
+            if pi.required_affinity or pi.preferred_affinity or pi.preferred_anti_affinity:
+                self._scoring[key] = (ni, pi)
         self._bump(static=False)
         for fn in self.on_node_changed:
             fn(ni)
@@ -206,6 +215,7 @@ class SchedulerCache:
                     del self._orphans[node_name]
             return
         pi = ni.remove_pod(key)
+        self._scoring.pop(key, None)
         for fn in self.on_pod_removed:
             fn(ni, pi)
         if pi.has_affinity:

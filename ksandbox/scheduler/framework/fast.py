@@ -141,6 +141,8 @@ class FastPath:
         self._topology: dict = {}
         self._counters: dict = {}
         self._name_index: dict[str, int] = {}
+        # Existing pods' required anti-affinity against a pod signature -> (key, value) counts.
+        self._anti: dict = {}
         cache.on_pod_added.append(self._pod_added)
         cache.on_pod_removed.append(self._pod_removed)
 
@@ -155,25 +157,47 @@ class FastPath:
             self._counters.clear()
             self._static.clear()
             self._topology.clear()
+            self._anti.clear()
         if self.cache.static_version != self._static_version:
             self._static_version = self.cache.static_version
             self._static.clear()
             self._topology.clear()
+            self._anti.clear()
 
     def invalidate_counters(self) -> None:
         self._counters.clear()
+        self._anti.clear()
 
     def _pod_added(self, ni: NodeInfo, pi: Any) -> None:
-        if self._counters and self.cache._node_list is self._list_id and ni.index >= 0:
-            for c in self._counters.values():
-                if c.pred(pi):
-                    c.counts[ni.index] += 1
+        self._pod_changed(ni, pi, 1)
 
     def _pod_removed(self, ni: NodeInfo, pi: Any) -> None:
-        if self._counters and self.cache._node_list is self._list_id and ni.index >= 0:
-            for c in self._counters.values():
-                if c.pred(pi):
-                    c.counts[ni.index] -= 1
+        self._pod_changed(ni, pi, -1)
+
+    def _pod_changed(self, ni: NodeInfo, pi: Any, sign: int) -> None:
+        if self.cache._node_list is not self._list_id or ni.index < 0:
+            return
+        for c in self._counters.values():
+            if c.pred(pi):
+                c.counts[ni.index] += sign
+        if self._anti and pi.required_anti_affinity:
+            from ..plugins.inter_pod_affinity import _update
+
+            for rep, ns_labels, pairs in self._anti.values():
+                for t in pi.required_anti_affinity:
+                    if t.matches(rep, ns_labels):
+                        _update(pairs, ni.labels, t.topology_key, sign)
+
+    def existing_anti_pairs(self, pod: Any, ns_labels: Any, compute: Callable[[], dict]) -> dict:
+        """(topology key, value) -> how many existing pods' required anti-affinity terms
+        forbid a pod with this namespace and these labels there; kept current."""
+        key = (pod.metadata.namespace, pod.metadata.labels)
+        entry = self._anti.get(key)
+        if entry is None:
+            if len(self._anti) >= self.MAX_COUNTERS:
+                self._anti.pop(next(iter(self._anti)))
+            entry = self._anti[key] = (pod, ns_labels, compute())
+        return entry[2]
 
     # -- what vectorized plugins ask for ------------------------------------------------------
     def static(self, key: Any, compute: Callable[[], Any]) -> Any:
@@ -238,21 +262,30 @@ class FastPath:
 
     def match_counts(self, namespace: str, selector: Any) -> np.ndarray:
         """Per node: non-terminating pods in ``namespace`` whose labels ``selector`` matches."""
-        key = ("pts", namespace, selector)
+        if selector is None:
+            return np.zeros(self.n, dtype=_I64)
+
+        def pred(pi: Any) -> bool:
+            return (not pi.terminating and pi.namespace == namespace
+                    and selector.matches(pi.labels))
+        return self.pod_counts(("pts", namespace, selector), pred)
+
+    def pod_counts(self, key: Any, pred: Callable[[Any], bool]) -> np.ndarray:
+        """Per node: how many of its pods satisfy ``pred`` — counted once, then kept current
+        from the cache's pod events. ``key`` must identify ``pred``."""
         c = self._counters.get(key)
         if c is None:
-            if selector is None:
-                return np.zeros(self.n, dtype=_I64)
-
-            def pred(pi: Any) -> bool:
-                return (not pi.terminating and pi.namespace == namespace
-                        and selector.matches(pi.labels))
             counts = np.fromiter((sum(1 for pi in ni.pods.values() if pred(pi))
                                   for ni in self.infos), _I64, self.n)
             if len(self._counters) >= self.MAX_COUNTERS:
                 self._counters.pop(next(iter(self._counters)))
             c = self._counters[key] = _Counter(pred, counts)
         return c.counts
+
+    def value_index(self, key: str) -> dict:
+        """The topology key's value -> domain id map."""
+        self.topology(key)
+        return self._topology[key][3]
 
     def name_mask(self, names: Any) -> np.ndarray:
         m = np.zeros(self.n, dtype=bool)

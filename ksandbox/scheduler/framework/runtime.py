@@ -47,6 +47,11 @@ class Handle:
     def have_pods_with_required_anti_affinity(self) -> list[NodeInfo]:
         return self.cache.have_pods_with_required_anti_affinity()
 
+    def pods_with_scoring_affinity(self) -> list:
+        """(NodeInfo, PodInfo) of pods with required pod affinity or preferred (anti-)affinity
+        terms, in node order."""
+        return self.cache.pods_with_scoring_affinity()
+
     def namespace_labels(self, namespace: str) -> Any:
         if self.store is None:
             return {}

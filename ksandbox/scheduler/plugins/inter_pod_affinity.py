@@ -91,6 +91,18 @@ class InterPodAffinity:
                 ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD
                                                   | ActionType.UPDATE_NODE_LABEL))]
 
+    def _nsl(self) -> Any:
+        """Namespace labels, memoized for one cycle."""
+        memo: dict = {}
+        lookup = self.handle.namespace_labels
+
+        def get(ns: str) -> Any:
+            v = memo.get(ns)
+            if v is None:
+                v = memo[ns] = lookup(ns)
+            return v
+        return get
+
     def _pod_info(self, state: Any, pod: Any) -> PodInfo:
         pi = state.get("PodInfo")
         return pi if pi is not None and pi.pod is pod else PodInfo(pod)
@@ -98,18 +110,51 @@ class InterPodAffinity:
     # -- PreFilter --
     def pre_filter(self, state: Any, pod: Any, nodes: list):
         pi = self._pod_info(state, pod)
-        ns_labels = self.handle.namespace_labels(pod.metadata.namespace)
-        s = PreFilterState(pi, ns_labels)
-        for ni in self.handle.have_pods_with_required_anti_affinity():
-            for existing in ni.pods_with_required_anti_affinity.values():
-                for t in existing.required_anti_affinity:
-                    if t.matches(pod, ns_labels):
-                        _update(s.existing_anti, ni.labels, t.topology_key, 1)
+        nsl = self._nsl()
+        s = self._existing_anti(pi, pod, nsl)
         if pi.required_affinity or pi.required_anti_affinity:
-            nsl = self.handle.namespace_labels
             for ni in nodes:
                 for existing in ni.pods.values():
                     self._count_incoming(s, existing, ni, nsl, 1)
+        if not s.existing_anti and not pi.required_affinity and not pi.required_anti_affinity:
+            return None, Status.skip()
+        state.write(PRE_FILTER_STATE_KEY, s)
+        return None, None
+
+    def _existing_anti(self, pi: PodInfo, pod: Any, nsl: Any, ctx: Any = None) -> PreFilterState:
+        ns_labels = nsl(pod.metadata.namespace)
+        s = PreFilterState(pi, ns_labels)
+
+        def compute() -> dict:
+            counts: dict = {}
+            for ni in self.handle.have_pods_with_required_anti_affinity():
+                for existing in ni.pods_with_required_anti_affinity.values():
+                    for t in existing.required_anti_affinity:
+                        if t.matches(pod, ns_labels):
+                            _update(counts, ni.labels, t.topology_key, 1)
+            return counts
+        if ctx is None:
+            s.existing_anti = compute()
+        else:
+            s.existing_anti = dict(ctx.existing_anti_pairs(pod, ns_labels, compute))
+        return s
+
+    def pre_filter_vec(self, state: Any, pod: Any, ctx: Any):
+        """pre_filter with the incoming pod's term counts from incremental per-node counters."""
+        pi = self._pod_info(state, pod)
+        nsl = self._nsl()
+        s = self._existing_anti(pi, pod, nsl, ctx)
+        lookup = self.handle.namespace_labels
+        if pi.required_affinity:
+            terms = pi.required_affinity
+            counts = ctx.pod_counts(("ipa-all", tuple(_term_key(t) for t in terms)),
+                                    lambda p: matches_all(terms, p.pod, lookup(p.namespace)))
+            for t in terms:
+                _add_counts(s.affinity, t.topology_key, counts, ctx)
+        for t in pi.required_anti_affinity:
+            counts = ctx.pod_counts(("ipa-one", _term_key(t)),
+                                    lambda p, t=t: t.matches(p.pod, lookup(p.namespace)))
+            _add_counts(s.anti, t.topology_key, counts, ctx)
         if not s.existing_anti and not pi.required_affinity and not pi.required_anti_affinity:
             return None, Status.skip()
         state.write(PRE_FILTER_STATE_KEY, s)
@@ -135,7 +180,7 @@ class InterPodAffinity:
         for t in existing.required_anti_affinity:
             if t.matches(pod, s.ns_labels):
                 _update(s.existing_anti, ni.labels, t.topology_key, value)
-        self._count_incoming(s, existing, ni, self.handle.namespace_labels, value)
+        self._count_incoming(s, existing, ni, self._nsl(), value)
 
     def add_pod(self, state: Any, pod: Any, pi: Any, node_info: Any) -> None:
         self._update_with_pod(state, pod, pi, node_info, 1)
@@ -183,12 +228,9 @@ class InterPodAffinity:
             codes[(codes == 0) & bad] = 2
         if s.existing_anti:
             bad = np.zeros(ctx.n, dtype=bool)
-            for (k, v), n in s.existing_anti.items():
-                if n > 0:
-                    j = ctx.topology_value_id(k, v)
-                    if j is not None:
-                        ids, _, has = ctx.topology(k)
-                        bad |= has & (ids == j)
+            for k in {k for k, _ in s.existing_anti}:
+                ids, values, has = ctx.topology(k)
+                bad |= has & (_pair_array(s.existing_anti, k, ids, values, ctx) > 0)
             codes[(codes == 0) & bad] = 3
         return codes, {1: Status.unresolvable(ERR_REASON_AFFINITY),
                        2: Status.unschedulable(ERR_REASON_ANTI_AFFINITY),
@@ -203,15 +245,18 @@ class InterPodAffinity:
         if self.ignore_existing_preferred and not has_constraints:
             return Status.skip()
         s = PreScoreState()
-        ns_labels = self.handle.namespace_labels(pod.metadata.namespace)
-        nsl = self.handle.namespace_labels
-        source = self.handle.node_list() if has_constraints else self.handle.have_pods_with_affinity()
-        for ni in source:
-            if not ni.labels:
-                continue
-            pods = ni.pods if has_constraints else ni.pods_with_affinity
-            for existing in pods.values():
-                self._process_existing(s, existing, ni, pi, ns_labels, nsl)
+        nsl = self._nsl()
+        ns_labels = nsl(pod.metadata.namespace)
+        if has_constraints:
+            for ni in self.handle.node_list():
+                if ni.labels:
+                    for existing in ni.pods.values():
+                        self._process_existing(s, existing, ni, pi, ns_labels, nsl)
+        else:
+            # Only existing pods with required affinity or preferred terms can add anything.
+            for ni, existing in self.handle.pods_with_scoring_affinity():
+                if ni.labels:
+                    self._process_existing(s, existing, ni, pi, ns_labels, nsl)
         if not s.topology_score:
             return Status.skip()
         state.write(PRE_SCORE_STATE_KEY, s)
@@ -293,13 +338,35 @@ def _add_topo(ts: dict, labels: Any, key: str, value: int) -> None:
 
 
 def _pair_array(counts: dict, key: str, ids: np.ndarray, values: list, ctx: Any) -> np.ndarray:
+    """A (key, value) -> count map as a per-node array for one topology key."""
     per = np.zeros(len(values), dtype=np.int64)
+    index = ctx.value_index(key)
     for (k, v), n in counts.items():
         if k == key:
-            j = ctx.topology_value_id(key, v)
+            j = index.get(v)
             if j is not None:
                 per[j] = n
     return per[ids]
+
+
+def _term_key(t: Any) -> tuple:
+    return (t.namespaces, t.namespace_selector, t.selector)
+
+
+def _add_counts(target: dict, key: str, counts: np.ndarray, ctx: Any) -> None:
+    """Add per-node matching-pod counts into (key, value) pairs, as upd. per pod would."""
+    ids, values, has = ctx.topology(key)
+    sel = has & (counts != 0)
+    if not sel.any():
+        return
+    per = np.bincount(ids[sel], weights=counts[sel], minlength=len(values)).astype(np.int64)
+    for j in np.flatnonzero(per).tolist():
+        pair = (key, values[j])
+        n = target.get(pair, 0) + int(per[j])
+        if n == 0:
+            target.pop(pair, None)
+        else:
+            target[pair] = n
 
 
 def _satisfy_affinity(s: PreFilterState, labels: Any, handle: Any) -> bool:

@@ -62,7 +62,10 @@ class CommandDialog(ModalScreen[str | None]):
         if not self._ready:
             return  # fields post Changed while they mount, before the preview exists
         text = self.current_command()
-        self.query_one("#preview", Label).update(f"$ {text}" if text else "")
+        try:
+            self.query_one("#preview", Label).update(f"$ {text}" if text else "")
+        except NoMatches:  # a late Changed after the dialog closed
+            pass
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.update_preview()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.css.query import NoMatches
 from textual.widgets import Checkbox, Input, RadioButton, RadioSet
 
 from ...api.taints import TAINT_EFFECTS
@@ -34,7 +35,10 @@ class TaintDialog(CommandDialog):
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         effect = event.pressed.name or str(event.pressed.label)
-        field = self.query_one("#spec", Input)
+        try:
+            field = self.query_one("#spec", Input)
+        except NoMatches:
+            return
         head, _ = split_effect(field.value)
         field.value = f"{head}:{effect}"
         self.update_preview()

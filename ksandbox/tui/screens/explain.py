@@ -14,6 +14,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.widgets import Static
 
 from ...api.errors import KsandboxError
@@ -85,6 +86,12 @@ class ExplainScreen(KsScreen):
         self.recompute()
 
     def recompute(self) -> None:
+        try:
+            self._recompute()
+        except NoMatches:  # closed before it finished opening
+            pass
+
+    def _recompute(self) -> None:
         self._stale = False
         self._last = time.perf_counter()
         session = self.session

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.css.query import NoMatches
 from textual.widgets import Static
 
 from ..model import ChangeSet
@@ -56,7 +57,10 @@ class TextScreen(KsScreen):
             self.set_interval(REFRESH_INTERVAL, self._maybe_reload)
 
     def show(self, output: str, error: str) -> None:
-        body = self.query_one("#text-body", Static)
+        try:
+            body = self.query_one("#text-body", Static)
+        except NoMatches:  # closed before it finished opening
+            return
         if error:
             body.update(Text(error.rstrip(), "bold"))
             body.set_class(True, "-error")
@@ -69,6 +73,8 @@ class TextScreen(KsScreen):
             body.update(Text(output.rstrip()))
 
     def action_reload(self) -> None:
+        if not self.is_attached:
+            return
         self._stale = False
         self._last = time.perf_counter()
         result = self.app.run_read(self.command)

@@ -1,0 +1,212 @@
+"""The kubelet's node status and lease: ``pkg/kubelet/kubelet_node_status.go``,
+``pkg/kubelet/nodestatus/setters.go`` and ``pkg/kubelet/nodelease``, as methods of
+:class:`~ksandbox.kubelet.kubelet.Kubelet` (a mixin, as Go spreads one type's methods over files).
+
+Registration fields (capacity ``pods``, allocatable by the KubeletConfiguration, addresses,
+node info, a pod CIDR), the four conditions the kubelet owns with upstream's reasons and
+``NodeHas…`` events, the Lease renewal, and the status check that posts when something changed
+or ``nodeStatusReportFrequency`` has passed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..api.codec import FrozenDict
+from ..api.coordination import NAMESPACE_NODE_LEASE, Lease, LeaseSpec
+from ..api.core import NodeAddress, NodeCondition
+from ..api.errors import KsandboxError
+from ..api.meta import ObjectMeta, OwnerReference
+from ..api.quantity import Quantity
+from .config import DEFAULT_MAX_PODS
+
+COMPONENT = "kubelet"
+KUBELET_VERSION = "v1.35.0"
+
+# pkg/kubelet/nodestatus/setters.go: (condition, status) → (reason, message, event reason).
+CONDITION_TEXT = {
+    ("MemoryPressure", "False"): ("KubeletHasSufficientMemory",
+                                  "kubelet has sufficient memory available",
+                                  "NodeHasSufficientMemory"),
+    ("MemoryPressure", "True"): ("KubeletHasInsufficientMemory",
+                                 "kubelet has insufficient memory available",
+                                 "NodeHasInsufficientMemory"),
+    ("DiskPressure", "False"): ("KubeletHasNoDiskPressure", "kubelet has no disk pressure",
+                                "NodeHasNoDiskPressure"),
+    ("DiskPressure", "True"): ("KubeletHasDiskPressure", "kubelet has disk pressure",
+                               "NodeHasDiskPressure"),
+    ("PIDPressure", "False"): ("KubeletHasSufficientPID", "kubelet has sufficient PID available",
+                               "NodeHasSufficientPID"),
+    ("PIDPressure", "True"): ("KubeletHasInsufficientPID",
+                              "kubelet has insufficient PID available",
+                              "NodeHasInsufficientPID"),
+    ("Ready", "True"): ("KubeletReady", "kubelet is posting ready status", "NodeReady"),
+}
+OWNED_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")
+
+
+class NodeStatusMixin:
+    def _renew_lease(self) -> None:
+        if self.failed:
+            return
+        now = self.clock.now
+        lease = self.store.get("Lease", self.name, NAMESPACE_NODE_LEASE)
+        if lease is None:
+            owner = OwnerReference(api_version="v1", kind="Node", name=self.name,
+                                   uid=self.node_uid)
+            lease = Lease(metadata=ObjectMeta(name=self.name, namespace=NAMESPACE_NODE_LEASE,
+                                              owner_references=(owner,)),
+                          spec=LeaseSpec(holder_identity=self.name,
+                                         lease_duration_seconds=self.config
+                                         .node_lease_duration_seconds, renew_time=now))
+            try:
+                self._lease = self.store.create(lease)
+            except KsandboxError:
+                pass
+            return
+        spec = lease.spec
+        self._lease = self.store.update(
+            Lease(api_version=lease.api_version, kind=lease.kind, metadata=lease.metadata,
+                  spec=LeaseSpec(holder_identity=spec.holder_identity,
+                                 lease_duration_seconds=spec.lease_duration_seconds,
+                                 acquire_time=spec.acquire_time, renew_time=now,
+                                 lease_transitions=spec.lease_transitions, extra=spec.extra),
+                  extra=lease.extra),
+            validate=False, quiet=True)
+
+    def _status_tick(self) -> None:
+        if self.failed:
+            return
+        node = self.store.get("Node", self.name)
+        if node is None:
+            return
+        # Our last post is still what the API holds: only the report frequency can make us
+        # post again (cheap identity check; anything else is compared condition by condition).
+        unchanged = node.status.conditions is self._posted or not self._status_changed(node)
+        if self.config.explicit and node.status.allocatable is not self._allocatable:
+            unchanged = False    # someone rewrote allocatable (an apply): the kubelet restores it
+        if not unchanged or \
+                self.clock.now - self.last_report >= self.config.node_status_report_frequency:
+            self._post_status(node)
+
+    def _desired(self) -> dict[str, str]:
+        return {"MemoryPressure": "True" if "memory" in self.held else "False",
+                "DiskPressure": "True" if "disk" in self.held else "False",
+                "PIDPressure": "True" if "pid" in self.held else "False",
+                "Ready": "True"}
+
+    def _status_changed(self, node: Any) -> bool:
+        desired = self._desired()
+        for c in node.status.conditions:
+            if c.type in desired and desired.pop(c.type) != c.status:
+                return True
+        return bool(desired)
+
+    def _post_status(self, node: Any, registering: bool = False) -> None:
+        """tryUpdateNodeStatus: the setters, one write, and an event per condition change."""
+        now = self.clock.now
+        desired = self._desired()
+        events: list[str] = []
+        conditions = []
+        seen = set()
+        for c in node.status.conditions:
+            if c.type in desired:
+                conditions.append(self._condition(c.type, desired[c.type], c, now, events))
+                seen.add(c.type)
+            else:
+                conditions.append(c)
+        for t in OWNED_CONDITIONS:
+            if t not in seen:
+                conditions.append(self._condition(t, desired[t], None, now, events))
+        status = attrs.evolve(node.status, conditions=tuple(conditions))
+        spec = node.spec
+        if registering:
+            status, spec = self._registration_fields(node, status)
+        elif self.config.explicit:
+            capacity, allocatable = self._resources(status)
+            if capacity != status.capacity or allocatable != status.allocatable:
+                status = attrs.evolve(status, capacity=capacity, allocatable=allocatable)
+        updated = attrs.evolve(node, status=status, spec=spec)
+        self.last_report = now
+        updated = self.store.update(updated, validate=registering,
+                                    quiet=not (registering or events))
+        self._posted = updated.status.conditions
+        self._allocatable = updated.status.allocatable
+        for reason in events:
+            self.store.record_event(updated, "Normal", reason,
+                                    f"Node {self.name} status is now: {reason}", COMPONENT)
+
+    def _condition(self, type_: str, status: str, old: Any, now: float,
+                   events: list[str]) -> NodeCondition:
+        reason, message, event = CONDITION_TEXT[(type_, status)]
+        if old is not None and old.status == status and isinstance(old.last_transition_time,
+                                                                   (int, float)):
+            transition = old.last_transition_time
+        else:
+            transition = now
+            events.append(event)
+        return NodeCondition(type=type_, status=status, reason=reason, message=message,
+                             last_heartbeat_time=now, last_transition_time=transition)
+
+    def _resources(self, status: Any) -> tuple[FrozenDict, FrozenDict]:
+        """Capacity (with ``pods`` = maxPods) and allocatable as this kubelet reports them: by
+        the KubeletConfiguration's formula when one applies, else the manifest's."""
+        capacity = dict(status.capacity)
+        max_pods = self.config.max_pods
+        if max_pods is not None or "pods" not in capacity:
+            capacity["pods"] = Quantity.from_int(max_pods or DEFAULT_MAX_PODS)
+        if self.config.explicit:
+            allocatable = self.config.allocatable(capacity)
+        else:
+            allocatable = dict(status.allocatable or status.capacity)
+            allocatable["pods"] = allocatable.get("pods", capacity["pods"])
+            if max_pods is not None:
+                allocatable["pods"] = capacity["pods"]
+        return FrozenDict(capacity), FrozenDict(allocatable)
+
+    def _registration_fields(self, node: Any, status: Any) -> tuple[Any, Any]:
+        """What the kubelet fills in when it registers: capacity pods, allocatable, addresses,
+        node info; and a pod CIDR standing in for the node IPAM controller's."""
+        capacity, allocatable = self._resources(status)
+        addresses = status.addresses or (
+            NodeAddress(type="InternalIP", address=self.internal_ip()),
+            NodeAddress(type="Hostname", address=self.name))
+        info = status.node_info
+        info = attrs.evolve(
+            info, kubelet_version=info.kubelet_version or KUBELET_VERSION,
+            os_image=info.os_image or "Ubuntu 24.04.1 LTS",
+            kernel_version=info.kernel_version or "6.8.0-45-generic",
+            container_runtime_version=info.container_runtime_version or "containerd://2.0.0",
+            operating_system=info.operating_system or "linux",
+            architecture=info.architecture or "amd64")
+        status = attrs.evolve(status, capacity=capacity, allocatable=allocatable,
+                              addresses=addresses, node_info=info)
+        spec = node.spec
+        if not spec.pod_cidr:
+            spec = attrs.evolve(spec, pod_cidr=self.pod_cidr())
+        return status, spec
+
+    def internal_ip(self) -> str:
+        return f"10.0.{self.index // 250}.{self.index % 250 + 2}"
+
+    def pod_cidr(self) -> str:
+        return f"10.{244 + self.index // 256}.{self.index % 256}.0/24"
+
+    def _pod_ip(self) -> str:
+        node = self.store.get("Node", self.name)
+        cidr = node.spec.pod_cidr if node is not None and node.spec.pod_cidr else self.pod_cidr()
+        base = cidr.split("/")[0].rsplit(".", 1)[0]
+        ip = f"{base}.{self._next_ip}"
+        self._next_ip = self._next_ip + 1 if self._next_ip < 254 else 2
+        return ip
+
+    def host_ip(self) -> str:
+        node = self.store.get("Node", self.name)
+        if node is not None:
+            for a in node.status.addresses:
+                if a.type == "InternalIP":
+                    return a.address
+        return self.internal_ip()
+

@@ -1,0 +1,285 @@
+"""The kubelet's pod workers: ``pkg/kubelet/kubelet.go`` (HandlePodAdditions, syncPod,
+killPod), ``pkg/kubelet/lifecycle/predicate.go`` (admission) and
+``pkg/kubelet/pod/mirror_client.go``, as methods of :class:`~ksandbox.kubelet.kubelet.Kubelet`.
+
+A queued pod key is reconciled with the API: admitted (or rejected with upstream's reason),
+started after a seeded delay, stopped with its grace period when deleted; a static pod's mirror
+is kept in the API, replaced at once when deleted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..api.codec import FrozenDict
+from ..api.core import FAILED, RUNNING, PodCondition
+from ..api.errors import KsandboxError
+from ..sim.clock import PRIORITY_KUBELET
+from . import eviction as ev
+from .static import adopt_mirror
+
+COMPONENT = "kubelet"
+# Start delay bounds (seconds): pulling a cached image and starting containers.
+START_DELAY = (1.0, 3.0)
+_PRESSURE_CONDITION = {kind: cond for kind, (cond, _s, _r) in ev.PRESSURE_KINDS.items()}
+# pkg/kubelet/lifecycle/predicate.go: admission checks resources in this order.
+_FIT_ORDER = ("cpu", "memory", "ephemeral-storage")
+
+
+class _PodState:
+    """What the kubelet knows of one pod it runs."""
+
+    __slots__ = ("uid", "admitted_at", "started", "start_timer", "stop_timer", "requests",
+                 "evicting", "static")
+
+    def __init__(self, uid: str, admitted_at: float, requests: Any, static: bool) -> None:
+        self.uid = uid
+        self.admitted_at = admitted_at
+        self.started = False
+        self.start_timer: Any = None
+        self.stop_timer: Any = None
+        self.requests = requests
+        self.evicting = False
+        self.static = static
+
+
+
+class PodWorkersMixin:
+    def enqueue(self, key: tuple[str, str]) -> None:
+        if self.failed or self.stopped:
+            return
+        self._queue[key] = None
+        self._schedule_sync()
+
+    def _schedule_sync(self) -> None:
+        if self._sync_timer is None and self._queue:
+            self._sync_timer = self.clock.call_soon(self.sync, PRIORITY_KUBELET,
+                                                    f"kubelet/{self.name}/sync")
+
+    def sync(self) -> None:
+        """The pod workers: reconcile every queued pod with what the API holds now."""
+        self._sync_timer = None
+        if self.failed or self.stopped or not self.registered:
+            return
+        while self._queue:
+            key = next(iter(self._queue))
+            del self._queue[key]
+            self._sync_pod(key)
+
+    def _sync_pod(self, key: tuple[str, str]) -> None:
+        pod = self.store.get("Pod", key[1], key[0])
+        st = self.pods.get(key)
+        if key in self.static_pods:
+            self._sync_mirror(key, pod)
+            if st is None:
+                self._admit(key, self.static_pods[key], static=True)
+            return
+        if pod is None or pod.spec.node_name != self.name:
+            if st is not None:
+                self._forget(key, st)
+            return
+        if st is not None and st.uid != pod.metadata.uid:
+            self._forget(key, st)
+            st = None
+        if pod.is_mirror and st is None:
+            # A mirror pod in the API with no manifest here (a loaded export): run it as ours.
+            self.static_pods[key] = adopt_mirror(pod)
+            self._admit(key, self.static_pods[key], static=True)
+            self._sync_mirror(key, pod)
+            return
+        if pod.is_terminated:
+            if st is not None:
+                self._forget(key, st)
+            if pod.metadata.deletion_timestamp is not None:
+                self.store.remove("Pod", key[1], key[0])
+            return
+        if pod.metadata.deletion_timestamp is not None:
+            if st is None:
+                self.store.remove("Pod", key[1], key[0])
+            elif st.stop_timer is None:
+                self._kill(key, pod, st, pod.metadata.deletion_timestamp)
+            return
+        if st is None:
+            self._admit(key, pod, static=False)
+
+    def _forget(self, key: tuple[str, str], st: _PodState) -> None:
+        for t in (st.start_timer, st.stop_timer):
+            if t is not None:
+                t.cancel()
+        del self.pods[key]
+        self._release(st)
+
+    def _release(self, st: _PodState) -> None:
+        for name, amount in st.requests.items():
+            self.used[name] = self.used.get(name, 0) - amount
+        self.used["pods"] = self.used.get("pods", 0) - 1
+
+    # -- static pods ----------------------------------------------------------------------
+    def _sync_mirror(self, key: tuple[str, str], pod: Any) -> None:
+        """Keep the mirror of a static pod in the API: replace it when it is deleted."""
+        if pod is not None and pod.is_mirror and pod.metadata.deletion_timestamp is not None:
+            self.store.remove("Pod", key[1], key[0])
+            pod = None
+        if pod is not None:
+            return
+        static = self.static_pods[key]
+        st = self.pods.get(key)
+        try:
+            created = self.store.create(static)
+        except KsandboxError as exc:
+            node = self.store.get("Node", self.name)
+            if node is not None:
+                self.store.record_event(node, "Warning", "FailedCreateMirrorPod",
+                                        f'Failed creating a mirror pod for "{key[1]}": {exc}',
+                                        COMPONENT)
+            return
+        if st is not None:
+            st.uid = created.metadata.uid
+            if st.started:
+                # The static pod never stopped: its status manager posts it straight away.
+                self._write_running(created, st)
+
+    # -- admission and start --------------------------------------------------------------
+    def _admit(self, key: tuple[str, str], pod: Any, static: bool) -> None:
+        now = self.clock.now
+        reason, message = self._admission_failure(pod) if not static else ("", "")
+        if reason:
+            self._reject(pod, reason, message)
+            return
+        st = _PodState(pod.metadata.uid, now, pod.spec.requests, static)
+        if static:
+            api_pod = self.store.get("Pod", key[1], key[0])
+            st.uid = api_pod.metadata.uid if api_pod is not None else ""
+        self.pods[key] = st
+        for name, amount in st.requests.items():
+            self.used[name] = self.used.get(name, 0) + amount
+        self.used["pods"] = self.used.get("pods", 0) + 1
+        self._schedule_start(key, st)
+
+    def _admission_failure(self, pod: Any) -> tuple[str, str]:
+        """canAdmitPod: the eviction manager's pressure check, then the resource fit."""
+        msg = ev.admission_rejection({_PRESSURE_CONDITION[k] for k in self.held}, pod)
+        if msg is not None:
+            return ev.REASON_EVICTED, msg
+        if ev.is_critical(pod):
+            return "", ""
+        node = self.store.get("Node", self.name)
+        if node is None:
+            return "", ""
+        alloc = node.allocatable_amounts
+        used_pods = self.used.get("pods", 0)
+        if "pods" in alloc and used_pods + 1 > alloc["pods"]:
+            return "OutOfpods", _insufficient("pods", 1, used_pods, alloc["pods"])
+        req = pod.spec.requests
+        names = [n for n in _FIT_ORDER if n in req] + sorted(n for n in req if n not in _FIT_ORDER)
+        for name in names:
+            amount = req[name]
+            if amount <= 0:
+                continue
+            have = alloc.get(name, 0)
+            used = self.used.get(name, 0)
+            if used + amount > have:
+                return f"OutOf{name}", _insufficient(name, amount, used, have)
+        return "", ""
+
+    def _reject(self, pod: Any, reason: str, message: str) -> None:
+        """rejectPod: a Warning event and the pod Failed with "Pod was rejected: …"."""
+        self.store.record_event(pod, "Warning", reason, message, COMPONENT)
+        status = attrs.evolve(pod.status, phase=FAILED, reason=reason,
+                              message=f"Pod was rejected: {message}")
+        self.store.update(attrs.evolve(pod, status=status), validate=False)
+
+    def _schedule_start(self, key: tuple[str, str], st: _PodState) -> None:
+        lo, hi = START_DELAY
+        delay = round(self.rand.uniform(lo, hi), 1)
+        st.start_timer = self.clock.call_later(delay, lambda: self._start(key),
+                                               PRIORITY_KUBELET, f"kubelet/{self.name}/start")
+
+    def _start(self, key: tuple[str, str]) -> None:
+        st = self.pods.get(key)
+        if st is None or self.failed:
+            return
+        st.start_timer = None
+        st.started = True
+        pod = self.store.get("Pod", key[1], key[0])
+        if pod is None or pod.metadata.uid != st.uid or pod.metadata.deletion_timestamp is not None:
+            return
+        for c in pod.spec.containers:
+            self.store.record_event(pod, "Normal", "Pulled",
+                                    f'Container image "{c.image}" already present on machine',
+                                    COMPONENT)
+            self.store.record_event(pod, "Normal", "Created", f"Created container: {c.name}",
+                                    COMPONENT)
+            self.store.record_event(pod, "Normal", "Started", f"Started container {c.name}",
+                                    COMPONENT)
+        self._write_running(pod, st)
+
+    def _running_status(self, pod: Any, st: _PodState) -> Any:
+        now = self.clock.now
+        old = pod.status
+        conds = []
+        for t in ("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
+                  "PodScheduled"):
+            prev = old.condition(t)
+            if prev is not None and prev.status == "True":
+                conds.append(prev)
+            else:
+                conds.append(PodCondition(type=t, status="True", last_transition_time=now))
+        statuses = tuple(FrozenDict({
+            "name": c.name, "image": c.image, "ready": True, "started": True,
+            "restartCount": 0, "state": FrozenDict({"running": FrozenDict({"startedAt": now})}),
+        }) for c in pod.spec.containers)
+        extra = old.extra.set("containerStatuses", statuses)
+        return attrs.evolve(old, phase=RUNNING, conditions=tuple(conds),
+                            start_time=st.admitted_at if old.start_time is None
+                            else old.start_time,
+                            host_ip=old.host_ip or self.host_ip(),
+                            pod_ip=old.pod_ip or (self.host_ip() if pod.spec.host_network
+                                                  else self._pod_ip()),
+                            reason="", message="", extra=extra)
+
+    def _write_running(self, pod: Any, st: _PodState) -> None:
+        self.store.update(attrs.evolve(pod, status=self._running_status(pod, st)),
+                          validate=False)
+
+    # -- stop -----------------------------------------------------------------------------
+    def _kill(self, key: tuple[str, str], pod: Any, st: _PodState, at: float) -> None:
+        if st.start_timer is not None:
+            st.start_timer.cancel()
+            st.start_timer = None
+        if not st.started:
+            at = self.clock.now
+        else:
+            for c in pod.spec.containers:
+                self.store.record_event(pod, "Normal", "Killing", f"Stopping container {c.name}",
+                                        COMPONENT)
+        uid = st.uid
+        st.stop_timer = self.clock.call_at(max(at, self.clock.now),
+                                           lambda: self._finish_kill(key, uid),
+                                           PRIORITY_KUBELET, f"kubelet/{self.name}/kill")
+
+    def _finish_kill(self, key: tuple[str, str], uid: str) -> None:
+        st = self.pods.get(key)
+        if st is not None and st.uid == uid:
+            st.stop_timer = None
+            self._forget(key, st)
+        if self.failed:
+            return
+        pod = self.store.get("Pod", key[1], key[0])
+        if pod is not None and pod.metadata.uid == uid and \
+                pod.metadata.deletion_timestamp is not None:
+            self.store.remove("Pod", key[1], key[0])
+
+
+def _ready_status(pod: Any) -> str:
+    c = pod.status.condition("Ready")
+    return c.status if c is not None else ""
+
+
+def _insufficient(name: str, requested: int, used: int, capacity: int) -> str:
+    """InsufficientResourceError.Error (cpu in millicores, memory in bytes)."""
+    return (f"Node didn't have enough resource: {name}, requested: {requested}, "
+            f"used: {used}, capacity: {capacity}")
+
