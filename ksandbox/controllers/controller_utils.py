@@ -18,6 +18,7 @@ from typing import Any, Callable, Hashable
 
 from ..api.codec import encode
 from ..api.core import FAILED, SUCCEEDED
+from ..api.errors import ApiError
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER, Clock, Timer
 
@@ -226,6 +227,11 @@ def available_at(pod: Any, min_ready_seconds: int) -> float | None:
     """When a ready pod becomes available (None when it is not ready)."""
     since = ready_since(pod)
     return None if since is None else since + min_ready_seconds
+
+
+def server_message(err: Exception) -> str:
+    """An API error as the server states it, without kubectl's ``Error from server (...)``."""
+    return err.message if isinstance(err, ApiError) else str(err)
 
 
 # -- names and hashes ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ Ported from upstream ``pkg/controller/daemon/daemon_controller.go`` (syncDaemonS
 podsShouldBeOnNode, NodeShouldRunDaemonPod, updateDaemonSetStatus, the node handlers),
 ``update.go`` (rollingUpdate without surge) and ``util/daemonset_util.go``
 (AddOrUpdateDaemonPodTolerations, ReplaceDaemonSetPodNodeNameNodeAffinity, GetTargetNodeName),
-in our own words.
+in our own words; the pure pieces are in ``daemonset_util.py``.
 
 Not here: maxSurge rolling updates (surge is treated as 0), ControllerRevision objects (the
 revision hash is computed, not stored), and deleting pods bound to a node that was deleted —
@@ -30,98 +30,22 @@ from typing import Any
 import attrs
 
 from ..api.codec import FrozenDict
-from ..api.core import Affinity, NodeAffinity, NodeSelector, NodeSelectorRequirement, \
-    NodeSelectorTerm, Pod
+from ..api.core import Pod
 from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
-from ..api.taints import (NO_EXECUTE, NO_SCHEDULE, TAINT_NODE_DISK_PRESSURE,
-                          TAINT_NODE_MEMORY_PRESSURE, TAINT_NODE_NETWORK_UNAVAILABLE,
-                          TAINT_NODE_NOT_READY, TAINT_NODE_PID_PRESSURE, TAINT_NODE_UNREACHABLE,
-                          TAINT_NODE_UNSCHEDULABLE, Toleration, find_untolerated_taint)
 from ..apiserver.store import ADDED, DELETED, WatchEvent
-from .controller_utils import (OBJECT_NAME_FIELD, OwnerIndex, WorkQueue, compute_hash,
-                               generate_name, node_matches_pod_affinity, pod_available,
-                               pod_ready, scaled_value)
+from .controller_utils import (OwnerIndex, WorkQueue, compute_hash, generate_name,
+                               pod_available, pod_ready, scaled_value, server_message)
+from .daemonset_util import (REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL,
+                             daemon_tolerations, node_name_affinity, should_run, target_node)
 
 COMPONENT = "daemonset-controller"
 # pkg/controller/daemon: BurstReplicas, the most pods created in one sync.
 BURST_REPLICAS = 250
-# pkg/apis/apps: the labels a DaemonSet pod carries to say which template made it.
-REVISION_HASH_LABEL = "controller-revision-hash"
-TEMPLATE_GENERATION_LABEL = "pod-template-generation"
 # pkg/controller/daemon: failedPodsBackoff, 1 s doubling to 15 min per (DaemonSet, node).
 FAILED_BACKOFF_INITIAL, FAILED_BACKOFF_MAX = 1.0, 900.0
 # client-go workqueue: retry of a failed create, 5 ms doubling to 1000 s.
 RETRY_BASE, RETRY_MAX = 0.005, 1000.0
-
-_NO_SCHEDULE_OR_EXECUTE = (NO_SCHEDULE, NO_EXECUTE)
-_NO_EXECUTE = (NO_EXECUTE,)
-
-
-def daemon_tolerations(spec: Any) -> tuple[Toleration, ...]:
-    """AddOrUpdateDaemonPodTolerations: tolerate node problems for ever (no tolerationSeconds)
-    and the condition taints, replacing a user toleration of the same key/operator/value/effect
-    (AddOrUpdateTolerationInPodSpec)."""
-    wanted = [Toleration(key=TAINT_NODE_NOT_READY, operator="Exists", effect=NO_EXECUTE),
-              Toleration(key=TAINT_NODE_UNREACHABLE, operator="Exists", effect=NO_EXECUTE),
-              Toleration(key=TAINT_NODE_DISK_PRESSURE, operator="Exists", effect=NO_SCHEDULE),
-              Toleration(key=TAINT_NODE_MEMORY_PRESSURE, operator="Exists", effect=NO_SCHEDULE),
-              Toleration(key=TAINT_NODE_PID_PRESSURE, operator="Exists", effect=NO_SCHEDULE),
-              Toleration(key=TAINT_NODE_UNSCHEDULABLE, operator="Exists", effect=NO_SCHEDULE)]
-    if spec.host_network:
-        wanted.append(Toleration(key=TAINT_NODE_NETWORK_UNAVAILABLE, operator="Exists",
-                                 effect=NO_SCHEDULE))
-    out = list(spec.tolerations)
-    for t in wanted:
-        for i, have in enumerate(out):
-            if (have.key, have.operator or "Equal", have.value, have.effect) == \
-                    (t.key, t.operator, t.value, t.effect):
-                out[i] = t
-                break
-        else:
-            out.append(t)
-    return tuple(out)
-
-
-def node_name_affinity(affinity: Any, node_name: str) -> Affinity:
-    """ReplaceDaemonSetPodNodeNameNodeAffinity: the required terms become the one
-    ``metadata.name In [node]`` term; preferred terms and pod (anti-)affinity stay."""
-    term = NodeSelectorTerm(match_fields=(NodeSelectorRequirement(
-        key=OBJECT_NAME_FIELD, operator="In", values=(node_name,)),))
-    required = NodeSelector(node_selector_terms=(term,))
-    if affinity is None:
-        return Affinity(node_affinity=NodeAffinity(required=required))
-    na = affinity.node_affinity or NodeAffinity()
-    return attrs.evolve(affinity, node_affinity=attrs.evolve(na, required=required))
-
-
-def target_node(pod: Any) -> str:
-    """GetTargetNodeName: the bound node, else the node its matchFields term names ("" when
-    neither)."""
-    if pod.spec.node_name:
-        return pod.spec.node_name
-    aff = pod.spec.affinity
-    req = aff.node_affinity.required if aff is not None and aff.node_affinity else None
-    if req is None:
-        return ""
-    for term in req.node_selector_terms:
-        for r in term.match_fields:
-            if r.key == OBJECT_NAME_FIELD and r.operator == "In" and len(r.values) == 1:
-                return r.values[0]
-    return ""
-
-
-def should_run(node: Any, template_spec: Any, daemon_spec: Any) -> tuple[bool, bool]:
-    """NodeShouldRunDaemonPod: (should run a pod, may keep a running one)."""
-    if template_spec.node_name and template_spec.node_name != node.name:
-        return False, False
-    if not node_matches_pod_affinity(daemon_spec, node):
-        return False, False
-    taints = node.spec.taints
-    if not taints or find_untolerated_taint(taints, daemon_spec.tolerations,
-                                            _NO_SCHEDULE_OR_EXECUTE) is None:
-        return True, True
-    return False, find_untolerated_taint(taints, daemon_spec.tolerations, _NO_EXECUTE) is None
 
 
 def _scheduled_then_oldest(pod: Any) -> tuple:
@@ -144,6 +68,8 @@ class DaemonSetController:
         self._templates: dict[int, tuple[Any, Any, str]] = {}
         self._failed_backoff: dict[tuple[str, str], tuple[float, float]] = {}
         self._retries: dict[tuple[str, str], int] = {}
+        self._scan_orphans: set[str] = set()
+        self._adoptable: dict[str, set[str]] = {}
         self.store.subscribe("Pod", self.pods.handle)
         self.store.subscribe("DaemonSet", self._ds_event)
         self.store.subscribe("Node", self._node_event)
@@ -154,8 +80,12 @@ class DaemonSetController:
         key = (ds.metadata.namespace, ds.metadata.name)
         if ev.type == DELETED:
             self.dss.pop(key, None)
+            self._scan_orphans.discard(ds.metadata.uid)
+            self._adoptable.pop(ds.metadata.uid, None)
             return
         self.dss[key] = ds
+        if ev.old is None or ev.old.spec.selector != ds.spec.selector:
+            self._scan_orphans.add(ds.metadata.uid)
         if ev.old is None or ev.old.spec is not ds.spec:
             self.queue.add(key)
 
@@ -169,6 +99,7 @@ class DaemonSetController:
         for (dns, name), ds in self.dss.items():
             sel = ds.spec.selector
             if dns == ns and sel is not None and not sel.empty and sel.matches(labels):
+                self._adoptable.setdefault(ds.metadata.uid, set()).add(ev.obj.metadata.name)
                 self.queue.add((ns, name))
 
     def _node_event(self, ev: WatchEvent) -> None:
@@ -234,11 +165,19 @@ class DaemonSetController:
         self._update_status(ds, nodes, verdicts, pod_hash)
 
     def _claim(self, ds: Any) -> None:
+        """Adopt matching orphans: all of them for a new selector, else those heard of."""
         rsc = self.cp.component("replicaset")
         orphans = rsc.orphans(ds.metadata.namespace) if rsc is not None else {}
+        uid = ds.metadata.uid
+        if uid in self._scan_orphans:
+            self._scan_orphans.discard(uid)
+            self._adoptable.pop(uid, None)
+            candidates = list(orphans.values())
+        else:
+            candidates = [orphans[n] for n in self._adoptable.pop(uid, ()) if n in orphans]
         sel = ds.spec.selector
         ref = owner_ref_for(ds, "apps/v1")
-        for pod in list(orphans.values()):
+        for pod in candidates:
             if pod.metadata.deletion_timestamp is None and not pod.is_terminated and \
                     sel.matches(pod.metadata.labels):
                 self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
@@ -357,7 +296,8 @@ class DaemonSetController:
         try:
             self.store.create(pod)
         except KsandboxError as err:
-            self.store.record_event(ds, "Warning", "FailedCreate", f"Error creating: {err}",
+            msg = server_message(err).replace(f'"{name}"', f'"{ds.metadata.name}-"')
+            self.store.record_event(ds, "Warning", "FailedCreate", f"Error creating: {msg}",
                                     COMPONENT)
             key = (ns, ds.metadata.name)
             n = self._retries.get(key, 0)

@@ -10,8 +10,8 @@ rollout.
 
 Ported from upstream ``pkg/controller/deployment/`` — ``deployment_controller.go``
 (syncDeployment, the handlers), ``sync.go`` (getNewReplicaSet, scale, cleanupDeployment,
-syncDeploymentStatus), ``rolling.go`` and ``recreate.go`` — in our own words; the arithmetic
-lives in ``deployment_util.py``. Events: ``ScalingReplicaSet`` with upstream's wording.
+syncDeploymentStatus) — in our own words; ``rolling.go`` and ``recreate.go`` are in
+``deployment_rollout.py``, the arithmetic in ``deployment_util.py``. Events: ``ScalingReplicaSet`` with upstream's wording.
 
 Not here: rollback (``kubectl rollout undo``), progress-deadline conditions, the revision
 history annotation, and the Deployment's own ``conditions`` (not modelled by the API types).
@@ -31,14 +31,15 @@ from ..api.errors import ApiError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.store import DELETED, WatchEvent
 from . import deployment_util as du
-from .controller_utils import OwnerIndex, WorkQueue, compute_hash
+from .controller_utils import OwnerIndex, WorkQueue, compute_hash, server_message
+from .deployment_rollout import RolloutMixin
 
 COMPONENT = "deployment-controller"
 # How many names a hash collision may burn before the controller gives up for this sync.
 _MAX_COLLISIONS = 8
 
 
-class DeploymentController:
+class DeploymentController(RolloutMixin):
     name = "deployment"
 
     def start(self, cp: Any) -> None:
@@ -216,7 +217,7 @@ class DeploymentController:
         except ApiError as err:
             if err.reason != "AlreadyExists":
                 self.store.record_event(d, "Warning", "FailedCreate",
-                                        f"Failed to create new replica set \"{name}\": {err}",
+                                        f"Failed to create new replica set \"{name}\": {server_message(err)}",
                                         COMPONENT)
                 return None, False
             other = self.store.get("ReplicaSet", name, d.metadata.namespace)
@@ -306,96 +307,6 @@ class DeploymentController:
             sizes[first] = max(0, sizes[first] + to_add - added)
         for rs in active:
             self._scale_rs(rs, sizes[rs.metadata.name], d)
-
-    # -- rollouts (rolling.go, recreate.go) --------------------------------------------------
-    def _rollout_rolling(self, d: Any, rs_list: list[Any]) -> None:
-        new_rs, old_rss = self._all_rss(d, rs_list, create=True)
-        if new_rs is None:
-            return
-        if self._reconcile_new(d, new_rs, old_rss + [new_rs]):
-            self._sync_status(d)
-            return
-        new_rs, old_rss = self._fresh([new_rs])[0], self._fresh(old_rss)
-        if self._reconcile_old(d, new_rs, old_rss):
-            self._sync_status(d)
-            return
-        if du.deployment_complete(d, d.status):
-            self._cleanup(d, old_rss)
-        self._sync_status(d)
-
-    def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any]) -> bool:
-        if du.replicas(new_rs) == du.replicas(d):
-            return False
-        if du.replicas(new_rs) > du.replicas(d):
-            return self._scale_rs_and_event(new_rs, du.replicas(d), d)
-        return self._scale_rs_and_event(new_rs, du.new_rs_new_replicas(d, all_rss, new_rs), d)
-
-    def _reconcile_old(self, d: Any, new_rs: Any, old_rss: list[Any]) -> bool:
-        """reconcileOldReplicaSets: first drop old pods that are not available anyway, then
-        scale the old ReplicaSets down as far as availability allows, oldest first."""
-        old_active = du.filter_active(old_rss)
-        if du.total_replicas(old_active) == 0:
-            return False
-        all_count = du.total_replicas(old_active + [new_rs])
-        min_available = du.replicas(d) - du.max_unavailable(d)
-        new_unavailable = du.replicas(new_rs) - new_rs.status.available_replicas
-        max_scaled_down = all_count - min_available - new_unavailable
-        if max_scaled_down <= 0:
-            return False
-        cleaned = 0
-        for rs in du.by_creation(old_active):
-            if cleaned >= max_scaled_down:
-                break
-            unhealthy = du.replicas(rs) - rs.status.available_replicas
-            if du.replicas(rs) == 0 or unhealthy <= 0:
-                continue
-            n = min(max_scaled_down - cleaned, unhealthy)
-            if self._scale_rs_and_event(rs, du.replicas(rs) - n, d):
-                cleaned += n
-        old_active = self._fresh(old_active)
-        available = sum(rs.status.available_replicas for rs in old_active + [new_rs])
-        budget = available - min_available
-        scaled = 0
-        if budget > 0:
-            for rs in du.by_creation(old_active):
-                if scaled >= budget:
-                    break
-                if du.replicas(rs) == 0:
-                    continue
-                n = min(du.replicas(rs), budget - scaled)
-                if self._scale_rs_and_event(rs, du.replicas(rs) - n, d):
-                    scaled += n
-        return cleaned + scaled > 0
-
-    def _rollout_recreate(self, d: Any, rs_list: list[Any]) -> None:
-        new_rs, old_rss = self._all_rss(d, rs_list, create=False)
-        scaled_down = False
-        for rs in du.filter_active(old_rss):
-            scaled_down |= self._scale_rs_and_event(rs, 0, d)
-        if scaled_down or self._old_pods_running(new_rs, self._fresh(old_rss)):
-            self._sync_status(d)
-            return
-        if new_rs is None:
-            new_rs, old_rss = self._all_rss(d, self._fresh(rs_list), create=True)
-            if new_rs is None:
-                return
-        self._scale_rs_and_event(new_rs, du.replicas(d), d)
-        if du.deployment_complete(d, d.status):
-            self._cleanup(d, self._fresh(old_rss))
-        self._sync_status(d)
-
-    def _old_pods_running(self, new_rs: Any, old_rss: list[Any]) -> bool:
-        """oldPodsRunning: any old pod not yet Succeeded or Failed (terminating ones count)."""
-        if sum(rs.status.replicas for rs in old_rss) > 0:
-            return True
-        rsc = self.cp.component("replicaset")
-        if rsc is None:
-            return False
-        for rs in old_rss:
-            for pod in rsc.pods_of(rs.metadata.uid).values():
-                if pod.status.phase not in ("Failed", "Succeeded"):
-                    return True
-        return False
 
     # -- cleanup and status ------------------------------------------------------------------
     def _cleanup(self, d: Any, old_rss: list[Any]) -> None:

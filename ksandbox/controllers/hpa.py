@@ -35,6 +35,7 @@ from ..api.quantity import format_resource
 from ..api.selectors import LabelSelector
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
+from .controller_utils import server_message
 from .replica_calculator import MetricError, resource_replicas
 
 COMPONENT = "horizontal-pod-autoscaler"
@@ -230,9 +231,10 @@ class HorizontalPodAutoscalerController:
                                                                          replicas=desired)))
             except KsandboxError as err:
                 self._event(hpa, "Warning", "FailedRescale",
-                            f"New size: {desired}; reason: {reason}; error: {err}")
+                            f"New size: {desired}; reason: {reason}; error: "
+                            f"{server_message(err)}")
                 cond["AbleToScale"] = ("False", "FailedUpdateScale", "the HPA controller was "
-                                       f"unable to update the target scale: {err}")
+                                       f"unable to update the target scale: {server_message(err)}")
                 self._set_status(hpa, state, current, desired, metric, False)
                 return
             self._event(hpa, "Normal", "SuccessfulRescale",

@@ -52,7 +52,7 @@ class Metrics:
         self.store = cp.store
         self._loads: dict[Level, tuple[float, int]] = {}
         self._serving: dict[Level, int] = {}
-        self._counted: dict[tuple[str, str], tuple[Level, ...]] = {}
+        self._counted: dict[str, dict[str, tuple[Level, ...]]] = {}  # ns → pod → chain
         self._chains: dict[tuple[str, str], tuple[Level, ...]] = {}
         self.store.subscribe("Pod", self._pod_event)
         self.store.subscribe("ReplicaSet", self._owner_event)
@@ -68,6 +68,8 @@ class Metrics:
             raise ApiError.not_found(info.display_resource if info else kind.lower(), name)
         level = (namespace, kind, name)
         basis = self._serving.get(level, 0)
+        if kind == "Pod":
+            basis = 1
         if basis == 0:
             replicas = getattr(getattr(obj, "spec", None), "replicas", None)
             basis = replicas if isinstance(replicas, int) and replicas > 0 else 1
@@ -84,7 +86,10 @@ class Metrics:
         if pod.status.phase != "Running":
             return None
         ns = pod.metadata.namespace
-        for level in ((ns, "Pod", pod.metadata.name),) + self._chain(pod):
+        own = self._loads.get((ns, "Pod", pod.metadata.name))
+        if own is not None:
+            return min(own[0], self._limit_percent(pod)) if _serving(pod) else IDLE_PERCENT
+        for level in self._chain(pod):
             load = self._loads.get(level)
             if load is None:
                 continue
@@ -125,8 +130,9 @@ class Metrics:
 
     def _pod_event(self, ev: WatchEvent) -> None:
         pod = ev.obj
-        key = (pod.metadata.namespace, pod.metadata.name)
-        old_levels = self._counted.pop(key, None)
+        ns, name = pod.metadata.namespace, pod.metadata.name
+        counted = self._counted.get(ns)
+        old_levels = counted.pop(name, None) if counted is not None else None
         if old_levels is not None:
             for level in old_levels:
                 n = self._serving.get(level, 0) - 1
@@ -136,8 +142,10 @@ class Metrics:
                     self._serving.pop(level, None)
         if ev.type == DELETED or not _serving(pod):
             return
-        levels = ((key[0], "Pod", key[1]),) + self._chain(pod)
-        self._counted[key] = levels
+        levels = self._chain(pod)
+        if not levels:
+            return
+        self._counted.setdefault(ns, {})[name] = levels
         for level in levels:
             self._serving[level] = self._serving.get(level, 0) + 1
 

@@ -34,8 +34,8 @@ from ..api.meta import ObjectMeta, owner_ref_for
 from ..api.selectors import LabelSelector
 from ..apiserver.store import DELETED, WatchEvent
 from .activepods import ActivePods, labels_cover
-from .controller_utils import OwnerIndex, WorkQueue, available_at, generate_name, pod_active, \
-    pod_ready
+from .controller_utils import (OwnerIndex, WorkQueue, available_at, generate_name, pod_active,
+                               pod_ready, server_message)
 
 # pkg/controller/replicaset: BurstReplicas, the most pods created or deleted in one sync.
 BURST_REPLICAS = 500
@@ -63,6 +63,10 @@ class ReplicaSetController:
         self._siblings: dict[str, set[str]] = {}      # controller uid → owner uids
         self._family: dict[str, dict[str, int]] = {}  # controller uid → node → active pods
         self._relabeled: dict[str, set[str]] = {}
+        # Orphans that may be adopted: every orphan of the namespace for a new (or
+        # re-selecting) owner, else only those whose change was heard since the last sync.
+        self._scan_orphans: set[str] = set()
+        self._adoptable: dict[str, set[str]] = {}
         self._templates: dict[int, tuple[Any, Any, Any]] = {}
         self._selectors: dict[int, tuple[Any, LabelSelector]] = {}
         self._retries: dict[tuple[str, str], int] = {}
@@ -96,11 +100,15 @@ class ReplicaSetController:
                 self._recount_family(parent_uid)
         if ev.type == DELETED:
             self.owners.get(ns, {}).pop(name, None)
+            self._scan_orphans.discard(uid)
+            self._adoptable.pop(uid, None)
             if not self.pods.owned(uid):
                 self.counts.pop(uid, None)
             return
         self.owners.setdefault(ns, {})[name] = obj
         old = ev.old
+        if old is None or old.spec.selector != obj.spec.selector:
+            self._scan_orphans.add(uid)
         if old is None or old.spec is not obj.spec or \
                 old.metadata.deletion_timestamp != obj.metadata.deletion_timestamp:
             self.queue.add((ns, name))
@@ -161,6 +169,7 @@ class ReplicaSetController:
         labels = ev.obj.metadata.labels
         for rs in self.owners.get(ns, {}).values():
             if self._selector(rs).matches(labels) and rs.metadata.deletion_timestamp is None:
+                self._adoptable.setdefault(rs.metadata.uid, set()).add(ev.obj.metadata.name)
                 self.queue.add((ns, rs.metadata.name))
 
     # -- sync --------------------------------------------------------------------------------
@@ -220,10 +229,17 @@ class ReplicaSetController:
                 self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
                     pod.metadata, owner_references=refs)))
         orphans = self._orphans(rs.metadata.namespace)
-        if not orphans:
+        if uid in self._scan_orphans:
+            self._scan_orphans.discard(uid)
+            self._adoptable.pop(uid, None)
+            candidates = list(orphans.values())
+        else:
+            names = self._adoptable.pop(uid, ())
+            candidates = [orphans[n] for n in names if n in orphans]
+        if not candidates:
             return
         ref = owner_ref_for(rs, self.api_version)
-        for pod in list(orphans.values()):
+        for pod in candidates:
             if pod_active(pod) and selector.matches(pod.metadata.labels):
                 self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
                     pod.metadata, owner_references=pod.metadata.owner_references + (ref,))))
@@ -268,7 +284,10 @@ class ReplicaSetController:
                 spec, status = self._admitted(rs, pod)
                 self.store.create(attrs.evolve(pod, spec=spec, status=status), admitted=True)
             except KsandboxError as err:
-                self.store.record_event(rs, "Warning", "FailedCreate", f"Error creating: {err}",
+                # The API server names a pod from generateName after admission: its errors
+                # show the prefix (pods "web-7d9c8-" is forbidden: ...).
+                msg = server_message(err).replace(f'"{name}"', f'"{base}"')
+                self.store.record_event(rs, "Warning", "FailedCreate", f"Error creating: {msg}",
                                         self.component)
                 self._retry((ns, meta.name))
                 return False

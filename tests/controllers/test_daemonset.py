@@ -19,7 +19,7 @@ from ksandbox.api.quantity import Quantity
 from ksandbox.api.taints import Taint, Toleration
 from ksandbox.api.codec import FrozenDict
 from ksandbox.controllers.controller_utils import pod_active, pod_ready
-from ksandbox.controllers.daemonset import daemon_tolerations, target_node
+from ksandbox.controllers.daemonset_util import daemon_tolerations, target_node
 from ksandbox.session import Session
 
 

@@ -289,3 +289,16 @@ def test_paused_deployment_scales_but_does_not_roll_out():
     set_replicas(s, 4)
     s.run_for(1)
     assert [r.spec.replicas for r in rss(s)] == [4]
+
+
+def test_reapplying_the_same_manifest_and_kubectl_scale_start_no_rollout():
+    s = Session.from_text(NODES + deploy_yaml(replicas=2))
+    first, = rss(s)
+    assert s.submit("kubectl apply -f -", stdin=deploy_yaml(replicas=4)).ok
+    s.run_for(1)
+    assert s.submit("kubectl scale deployment web --replicas=3").ok
+    s.run_for(1)
+    assert [(r.metadata.name, r.spec.replicas) for r in rss(s)] == [(first.metadata.name, 3)]
+    assert scaling_messages(s)[1:] == [
+        f"Scaled up replica set {first.metadata.name} from 2 to 4",
+        f"Scaled down replica set {first.metadata.name} from 4 to 3"]

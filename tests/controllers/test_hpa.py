@@ -260,3 +260,13 @@ def test_scale_down_limit_with_scaling_rules():
         {"type": "Percent", "value": 50, "periodSeconds": 60},)}
     assert scale_down_limit(10, [], [], rules, now=100.0) == 5
     assert scale_down_limit(5, [], [(90.0, 5)], rules, now=100.0) == 5
+
+
+def test_a_headless_settle_waits_out_the_stabilization_window():
+    s = Session.from_text(NODES + deploy_yaml(4) + hpa_yaml(1, 10, 50))
+    load(s, 50)
+    run_ready(s, 60)
+    load(s, 10)
+    s.settle(limit=2000)
+    assert replicas(s) == 1
+    assert s.now < 600

@@ -186,7 +186,8 @@ def test_missing_priority_class_fails_creation_until_it_exists():
     s = Session.from_text(NODES + rs_yaml(replicas=2, pod_spec="priorityClassName: high"))
     failed = events(s, "FailedCreate")
     assert failed and failed[0].type == "Warning"
-    assert "no PriorityClass with name high was found" in failed[0].message
+    assert failed[0].message == ('Error creating: pods "web-" is forbidden: no PriorityClass '
+                                 'with name high was found')
     assert not owned_pods(s, "web")
     s.submit("kubectl apply -f -", stdin="apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
                                          "metadata: {name: high}\nvalue: 1000\n")

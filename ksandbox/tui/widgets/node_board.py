@@ -376,7 +376,9 @@ class NodeBoard(ScrollView, can_focus=True):
         elif state == "cordoned":
             frame_style = self._style("cordoned")
         if selected:
-            frame_style = frame_style + self._style("selected")
+            # The selection is the heavy frame; a failed or cordoned node keeps its colour.
+            frame_style = frame_style + (self._style("selected") if state == "ok"
+                                         else Style(bold=True))
         tl, hz, tr, vt, bl, br = _BORDERS["selected" if selected else state]
         frame = base + frame_style
 
@@ -479,7 +481,7 @@ class NodeBoard(ScrollView, can_focus=True):
                 tail += f"/{mark.toleration_seconds}s"
             cd = base + self._style("countdown")
             name_w = max(1, inner - 2 - cell_len(tail))
-            return [Segment("⧖ ", cd), Segment(fit(mark.name, name_w).ljust(name_w), base),
+            return [Segment("◷ ", cd), Segment(fit(mark.name, name_w).ljust(name_w), base),
                     Segment(tail, cd)]
         marker = _MARKER_TEXT.get(mark.marker, "")
         tag = f" {marker}" if marker else ""

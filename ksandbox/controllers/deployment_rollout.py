@@ -1,0 +1,113 @@
+"""The Deployment controller's two rollout strategies, RollingUpdate and Recreate.
+
+Ported from upstream ``pkg/controller/deployment/rolling.go`` (rolloutRolling,
+reconcileNewReplicaSet, reconcileOldReplicaSets, cleanupUnhealthyReplicas,
+scaleDownOldReplicaSetsForRollingUpdate) and ``recreate.go`` (rolloutRecreate, oldPodsRunning),
+in our own words. These are methods of the controller (``deployment.py``), kept apart as
+upstream keeps them in their own files; they scale ReplicaSets through the controller's
+``_scale_rs_and_event`` and read its helpers.
+
+Not here: the controller's loop, the new ReplicaSet, proportional scaling, status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import deployment_util as du
+
+
+class RolloutMixin:
+    """rolling.go and recreate.go, mixed into DeploymentController."""
+
+    def _rollout_rolling(self, d: Any, rs_list: list[Any]) -> None:
+        """rolloutRolling: grow the new ReplicaSet, else shrink the old ones, else clean up."""
+        new_rs, old_rss = self._all_rss(d, rs_list, create=True)
+        if new_rs is None:
+            return
+        if self._reconcile_new(d, new_rs, old_rss + [new_rs]):
+            self._sync_status(d)
+            return
+        new_rs, old_rss = self._fresh([new_rs])[0], self._fresh(old_rss)
+        if self._reconcile_old(d, new_rs, old_rss):
+            self._sync_status(d)
+            return
+        if du.deployment_complete(d, d.status):
+            self._cleanup(d, old_rss)
+        self._sync_status(d)
+
+    def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any]) -> bool:
+        """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas."""
+        if du.replicas(new_rs) == du.replicas(d):
+            return False
+        if du.replicas(new_rs) > du.replicas(d):
+            return self._scale_rs_and_event(new_rs, du.replicas(d), d)
+        return self._scale_rs_and_event(new_rs, du.new_rs_new_replicas(d, all_rss, new_rs), d)
+
+    def _reconcile_old(self, d: Any, new_rs: Any, old_rss: list[Any]) -> bool:
+        """reconcileOldReplicaSets: first drop old pods that are not available anyway, then
+        scale the old ReplicaSets down as far as availability allows, oldest first."""
+        old_active = du.filter_active(old_rss)
+        if du.total_replicas(old_active) == 0:
+            return False
+        all_count = du.total_replicas(old_active + [new_rs])
+        min_available = du.replicas(d) - du.max_unavailable(d)
+        new_unavailable = du.replicas(new_rs) - new_rs.status.available_replicas
+        max_scaled_down = all_count - min_available - new_unavailable
+        if max_scaled_down <= 0:
+            return False
+        cleaned = 0
+        for rs in du.by_creation(old_active):
+            if cleaned >= max_scaled_down:
+                break
+            unhealthy = du.replicas(rs) - rs.status.available_replicas
+            if du.replicas(rs) == 0 or unhealthy <= 0:
+                continue
+            n = min(max_scaled_down - cleaned, unhealthy)
+            if self._scale_rs_and_event(rs, du.replicas(rs) - n, d):
+                cleaned += n
+        old_active = self._fresh(old_active)
+        available = sum(rs.status.available_replicas for rs in old_active + [new_rs])
+        budget = available - min_available
+        scaled = 0
+        if budget > 0:
+            for rs in du.by_creation(old_active):
+                if scaled >= budget:
+                    break
+                if du.replicas(rs) == 0:
+                    continue
+                n = min(du.replicas(rs), budget - scaled)
+                if self._scale_rs_and_event(rs, du.replicas(rs) - n, d):
+                    scaled += n
+        return cleaned + scaled > 0
+
+    def _rollout_recreate(self, d: Any, rs_list: list[Any]) -> None:
+        """rolloutRecreate: old ReplicaSets to zero, wait for their pods, then the new one."""
+        new_rs, old_rss = self._all_rss(d, rs_list, create=False)
+        scaled_down = False
+        for rs in du.filter_active(old_rss):
+            scaled_down |= self._scale_rs_and_event(rs, 0, d)
+        if scaled_down or self._old_pods_running(new_rs, self._fresh(old_rss)):
+            self._sync_status(d)
+            return
+        if new_rs is None:
+            new_rs, old_rss = self._all_rss(d, self._fresh(rs_list), create=True)
+            if new_rs is None:
+                return
+        self._scale_rs_and_event(new_rs, du.replicas(d), d)
+        if du.deployment_complete(d, d.status):
+            self._cleanup(d, self._fresh(old_rss))
+        self._sync_status(d)
+
+    def _old_pods_running(self, new_rs: Any, old_rss: list[Any]) -> bool:
+        """oldPodsRunning: any old pod not yet Succeeded or Failed (terminating ones count)."""
+        if sum(rs.status.replicas for rs in old_rss) > 0:
+            return True
+        rsc = self.cp.component("replicaset")
+        if rsc is None:
+            return False
+        for rs in old_rss:
+            for pod in rsc.pods_of(rs.metadata.uid).values():
+                if pod.status.phase not in ("Failed", "Succeeded"):
+                    return True
+        return False
