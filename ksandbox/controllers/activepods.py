@@ -50,14 +50,6 @@ def log2_rank(age: float) -> int:
     return int(math.log2(age * 1e9)) if age > 0 else -1
 
 
-def _next_change(t: float, now: float) -> float:
-    """When log2_rank(now' - t) next changes, for now' > now."""
-    age = now - t
-    if age <= 0:
-        return t
-    return t + 2.0 ** (log2_rank(age) + 1) / 1e9
-
-
 def deletion_key(pod: Any, ranks: dict[str, int], now: float) -> tuple:
     """ActivePodsWithRanks.Less as a sort key: smaller is deleted first."""
     node = pod.spec.node_name
@@ -82,7 +74,7 @@ class ActivePods:
     order of its plain pods for deletion."""
 
     __slots__ = ("active", "ready", "labeled", "labels", "nodes", "special", "node_counts",
-                 "_sorted", "_entry", "_heap", "_expiry", "_dirty", "_ranks_src")
+                 "_static", "_sorted", "_entry", "_heap", "_expiry", "_dirty", "_ranks_src")
 
     def __init__(self) -> None:
         self.active = self.ready = self.labeled = 0
@@ -90,7 +82,9 @@ class ActivePods:
         self.nodes: dict[str, dict[str, Any]] = {}   # node ("" = none) → name → pod
         self.special: dict[str, Any] = {}            # the pods that are not plain
         self.node_counts = NodeCounts(self)
-        # Per node: its plain pods sorted by age key, and how long that order holds.
+        # Per node: its plain pods' (ready since, created, uid, pod), rebuilt when they
+        # change; sorted by age key, and how long that order holds.
+        self._static: dict[str, list[tuple]] = {}
         self._sorted: dict[str, tuple[float, list]] = {}
         # A lazy heap of each node's best plain pod, (-rank, age key, node, stamp); an entry
         # is live while its stamp is the node's current one in ``_entry``.
@@ -124,6 +118,7 @@ class ActivePods:
             else:
                 self.special.pop(name, None)
         self._dirty.add(node)
+        self._static.pop(node, None)
 
     def rank_changed(self, node: str) -> None:
         """The family's count on ``node`` changed (a sibling's pod came or went)."""
@@ -162,6 +157,7 @@ class ActivePods:
     def _refresh(self, ranks: Any, now: float) -> None:
         if ranks is not self._ranks_src:
             self._ranks_src = ranks
+            self._static.clear()
             self._entry.clear()
             self._heap.clear()
             self._expiry.clear()
@@ -222,24 +218,43 @@ class ActivePods:
     def _sort_node(self, node: str, now: float) -> tuple[float, list]:
         """The node's plain pods as [(age key, pod)], sorted, and until when that holds (an
         age crossing into the next power of two may reorder them)."""
-        special = self.special
+        static = self._static.get(node)
+        if static is None:
+            special = self.special
+            static = [(ready_since(p), p.metadata.creation_timestamp, p.metadata.uid, p)
+                      for name, p in self.nodes.get(node, {}).items() if name not in special]
+            self._static[node] = static
         entries = []
         valid = math.inf
-        for name, p in self.nodes.get(node, {}).items():
-            if name in special:
-                continue
-            since = ready_since(p)
-            created = p.metadata.creation_timestamp
-            r = -2 if since is None else log2_rank(now - since)
-            c = -2 if created is None else log2_rank(now - created)
+        log2 = math.log2
+        for since, created, uid, p in static:
+            r = c = -2
             if since is not None:
-                valid = min(valid, _next_change(since, now))
+                age = now - since
+                if age > 0:
+                    r = int(log2(age * 1e9))
+                    change = since + 2.0 ** (r + 1) / 1e9
+                else:
+                    r, change = -1, since
+                if change < valid:
+                    valid = change
             if created is not None:
-                valid = min(valid, _next_change(created, now))
-            entries.append(((r, c, p.metadata.uid), p))
-        entries.sort(key=lambda e: e[0])
+                age = now - created
+                if age > 0:
+                    c = int(log2(age * 1e9))
+                    change = created + 2.0 ** (c + 1) / 1e9
+                else:
+                    c, change = -1, created
+                if change < valid:
+                    valid = change
+            entries.append(((r, c, uid), p))
+        entries.sort(key=_first)
         self._sorted[node] = (valid, entries)
         return valid, entries
+
+
+def _first(entry: tuple) -> Any:
+    return entry[0]
 
 
 class NodeCounts:

@@ -11,7 +11,8 @@ rollout.
 Ported from upstream ``pkg/controller/deployment/`` — ``deployment_controller.go``
 (syncDeployment, the handlers), ``sync.go`` (getNewReplicaSet, scale, cleanupDeployment,
 syncDeploymentStatus) — in our own words; ``rolling.go`` and ``recreate.go`` are in
-``deployment_rollout.py``, the arithmetic in ``deployment_util.py``. Events: ``ScalingReplicaSet`` with upstream's wording.
+``deployment_rollout.py``, the arithmetic in ``deployment_util.py``. Events:
+``ScalingReplicaSet`` with upstream's wording.
 
 Not here: rollback (``kubectl rollout undo``), progress-deadline conditions, the revision
 history annotation, and the Deployment's own ``conditions`` (not modelled by the API types).
@@ -216,8 +217,8 @@ class DeploymentController(RolloutMixin):
             created = self.store.create(rs)
         except ApiError as err:
             if err.reason != "AlreadyExists":
-                self.store.record_event(d, "Warning", "FailedCreate",
-                                        f"Failed to create new replica set \"{name}\": {server_message(err)}",
+                self.store.record_event(d, "Warning", "FailedCreate", "Failed to create new "
+                                        f"replica set \"{name}\": {server_message(err)}",
                                         COMPONENT)
                 return None, False
             other = self.store.get("ReplicaSet", name, d.metadata.namespace)

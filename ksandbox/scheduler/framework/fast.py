@@ -154,6 +154,7 @@ class FastPath:
             self.infos = infos
             self.n = len(infos)
             self._name_index = {ni.name: i for i, ni in enumerate(infos)}
+            self._names = [ni.name for ni in infos]
             self._counters.clear()
             self._static.clear()
             self._topology.clear()
@@ -403,27 +404,34 @@ class FastPath:
 
     def _diagnose(self, failed_idx: np.ndarray, fail_plugin: np.ndarray, fail_code: np.ndarray,
                   scalar: dict, fwk: Any, diagnosis: Diagnosis) -> None:
+        """Every failed node's status (one shared Status per plugin and reason set)."""
         nts = diagnosis.node_to_status.statuses
-        memo: dict[tuple[int, int], Status] = {}
-        infos = self.infos
-        for i in failed_idx.tolist():
-            st = scalar.get(i)
-            if st is None:
-                k = int(fail_plugin[i]) - 1
-                c = int(fail_code[i])
-                st = memo.get((k, c))
-                if st is None:
-                    tmpl = self._status_maps[k][c]
-                    st = memo[(k, c)] = Status(tmpl.code, *tmpl.reasons,
-                                               plugin=fwk.filter_plugins[k].name)
-            elif st.code == Code.ERROR:
-                raise SchedulingError(st.message())
-            else:
-                st = Status(st.code, *st.reasons, plugin=fwk.filter_plugins[
-                    int(fail_plugin[i]) - 1].name, detail=st.detail)
-            nts[infos[i].name] = st
-            if st.plugin:
+        names = self._names
+        plugins = fwk.filter_plugins
+        if scalar:
+            in_scalar = np.fromiter((i in scalar for i in failed_idx.tolist()), bool,
+                                    len(failed_idx))
+            for i in failed_idx[in_scalar].tolist():
+                st = scalar[i]
+                if st.code == Code.ERROR:
+                    raise SchedulingError(st.message())
+                st = nts[names[i]] = Status(st.code, *st.reasons, detail=st.detail,
+                                            plugin=plugins[int(fail_plugin[i]) - 1].name)
                 diagnosis.unschedulable_plugins.add(st.plugin)
+            failed_idx = failed_idx[~in_scalar]
+        if not len(failed_idx):
+            return
+        keys = fail_plugin[failed_idx].astype(np.int64) * (1 << 40) + fail_code[failed_idx]
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        bounds = np.flatnonzero(np.diff(sorted_keys)) + 1
+        for group in np.split(order, bounds):
+            i0 = int(failed_idx[group[0]])
+            k, c = int(fail_plugin[i0]) - 1, int(fail_code[i0])
+            tmpl = self._status_maps[k][c]
+            st = Status(tmpl.code, *tmpl.reasons, plugin=plugins[k].name)
+            nts.update(dict.fromkeys([names[i] for i in failed_idx[group].tolist()], st))
+            diagnosis.unschedulable_plugins.add(st.plugin)
 
     def prioritize(self, fwk: Any, state: Any, pod: Any,
                    feasible: list[NodeInfo]) -> tuple[list[str], list, np.ndarray]:

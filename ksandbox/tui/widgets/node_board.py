@@ -31,8 +31,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..cards import (NodeSummary, PodMark, card_height, chip_lines, chip_text, shown_pods,
-                     summarize)
+from ..cards import (CardShape, NodeSummary, PodMark, card_height, card_shape, chip_lines,
+                     chip_text, shown_pods, summarize)
 from ..filtering import NO_FILTER, RowFilter
 from ..model import ChangeSet
 
@@ -145,7 +145,9 @@ class NodeBoard(ScrollView, can_focus=True):
     def __init__(self, session: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.session = session
-        self.summaries: dict[str, NodeSummary] = {}
+        self.shapes: dict[str, CardShape] = {}
+        """Every node's card shape (what its height depends on)."""
+        self._summaries: dict[str, NodeSummary] = {}
         self.order: list[str] = []
         """Visible node names (filtered), in board order."""
         self.row_filter: RowFilter = NO_FILTER
@@ -156,33 +158,55 @@ class NodeBoard(ScrollView, can_focus=True):
         self._card_width = MIN_CARD_WIDTH
         self._layout_width = -1
         self._styles: dict[str, Style] | None = None
-        self.countdown_nodes: set[str] = set()
 
     # -- data -----------------------------------------------------------------------------
+    def summary(self, name: str) -> NodeSummary | None:
+        """The card of ``name`` (built on first use; the board builds only what it shows)."""
+        s = self._summaries.get(name)
+        if s is None:
+            node = self.session.store.get("Node", name)
+            if node is None:
+                return None
+            s = self._summaries[name] = summarize(self.session, node)
+        return s
+
+    @property
+    def summaries(self) -> dict[str, NodeSummary]:
+        """Summaries of every node (builds the missing ones: for tests and tools)."""
+        for name in self.shapes:
+            self.summary(name)
+        return self._summaries
+
+    @property
+    def countdown_nodes(self) -> set[str]:
+        """Nodes with a NoExecute taint: their cards may carry a countdown."""
+        return {n for n, sh in self.shapes.items() if sh.no_execute}
+
     def load_all(self) -> None:
-        """Summarize every node (first screen, a node added or removed, a filter)."""
-        nodes = self.session.store.nodes()
-        self.summaries = {n.name: summarize(self.session, n) for n in nodes}
-        self.countdown_nodes = {n for n, s in self.summaries.items() if s.has_countdown}
+        """Read every node's shape (first screen, a node added or removed, a filter)."""
+        store = self.session.store
+        self.shapes = {n.name: card_shape(store, n) for n in store.nodes()}
+        self._summaries.clear()
         self._strips.clear()
         self._reorder()
 
     def _reorder(self) -> None:
         store = self.session.store
-        names = sorted(self.summaries, key=natural_key)
+        names = sorted(self.shapes, key=natural_key)
         if self.row_filter.active:
             kept = []
             for name in names:
-                s = self.summaries[name]
                 node = store.get("Node", name)
-                labels = node.metadata.labels if node is not None else {}
-                text = " ".join((name, s.status, s.roles, *s.labels, *(t[0] for t in s.taints),
+                if node is None:
+                    continue
+                labels = node.metadata.labels
+                text = " ".join((name, node.ready, *(t[0] for t in self.shapes[name].taints),
                                  *(f"{k}={v}" for k, v in labels.items())))
                 if self.row_filter.matches(text, labels):
                     kept.append(name)
             names = kept
         self.order = names
-        if self.selected not in self.summaries or self.selected not in names:
+        if self.selected not in self.shapes or self.selected not in names:
             self.selected = names[0] if names else None
         self._layout(force=True)
 
@@ -201,24 +225,28 @@ class NodeBoard(ScrollView, can_focus=True):
         relayout = False
         repaint = False
         visible = self.visible_names()
-        for name in changes.nodes | self.countdown_nodes:
+        for name in changes.nodes:
             node = store.get("Node", name)
             if node is None:
                 continue
-            old = self.summaries.get(name)
-            new = summarize(self.session, node)
-            if new != old or new.has_countdown:
-                self.summaries[name] = new
-                self._strips.pop(name, None)
-                if new.has_countdown:
-                    self.countdown_nodes.add(name)
-                else:
-                    self.countdown_nodes.discard(name)
-                if old is None or card_height(old, self._card_width, self.max_pods) != \
-                        card_height(new, self._card_width, self.max_pods):
-                    relayout = True
-                if name in visible:
+            shape = card_shape(store, node)
+            if shape != self.shapes.get(name):
+                self.shapes[name] = shape
+                relayout = True
+            old = self._summaries.pop(name, None)
+            if name in visible:
+                new = self.summary(name)
+                if new != old or new.has_countdown:
+                    self._strips.pop(name, None)
                     repaint = True
+            else:
+                self._strips.pop(name, None)
+        for name in self.countdown_nodes & visible:
+            # Countdowns move with the clock even when nothing was written.
+            s = self.summary(name)
+            if s is not None and s.has_countdown:
+                self._strips.pop(name, None)
+                repaint = True
         if self.row_filter.active and changes.nodes:
             self._reorder()
             relayout = False
@@ -234,8 +262,7 @@ class NodeBoard(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width or self.size.width or 80
         if not force and width == self._layout_width:
             return
-        if width != self._layout_width:
-            self._strips.clear()
+        self._strips.clear()  # row heights may change: cards are drawn to their row's height
         self._layout_width = width
         n = max(1, len(self.order))
         cols = max(1, min(n, width // MIN_CARD_WIDTH))
@@ -244,7 +271,7 @@ class NodeBoard(ScrollView, can_focus=True):
         tops, heights = [0], []
         for r in range(0, len(self.order), cols):
             names = self.order[r:r + cols]
-            h = max(card_height(self.summaries[nm], self._card_width, self.max_pods)
+            h = max(card_height(self.shapes[nm], self._card_width, self.max_pods)
                     for nm in names)
             heights.append(h)
             tops.append(tops[-1] + h)
@@ -359,7 +386,11 @@ class NodeBoard(ScrollView, can_focus=True):
         for name in self.order[r * self._cols:(r + 1) * self._cols]:
             strips = self._strips.get(name)
             if strips is None:
-                strips = self._render_card(self.summaries[name], name == self.selected)
+                summary = self.summary(name)
+                if summary is None:
+                    pieces.append(Strip.blank(self._card_width, base))
+                    continue
+                strips = self._render_card(summary, name == self.selected)
                 self._strips[name] = strips
             pieces.append(strips[line] if line < len(strips)
                           else Strip.blank(self._card_width, base))
@@ -448,10 +479,19 @@ class NodeBoard(ScrollView, can_focus=True):
                                        muted)]))
 
         height = card_height(s, w, self.max_pods)
-        while len(lines) < height - 1:
+        row_height = self._row_height_of(s.name)
+        while len(lines) < max(height, row_height) - 1:
             lines.append(body([]))
         lines.append([Segment(bl + hz * (w - 2) + br, frame)])
         return [Strip(segs, w) for segs in lines]
+
+    def _row_height_of(self, name: str) -> int:
+        """Height of the grid row the card sits in (cards of a row share the bottom line)."""
+        try:
+            r = self.order.index(name) // self._cols
+            return self._row_heights[r]
+        except (ValueError, IndexError):
+            return 0
 
     def _bar(self, label: str, resource: str, pair: tuple[int, int], inner: int,
              base: Style) -> list[Segment]:
