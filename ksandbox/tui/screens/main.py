@@ -34,6 +34,8 @@ class MainScreen(KsScreen):
                 yield PendingQueue(self.app.session, self.app.model, id="pending")
             yield EventLog(self.app.session, id="events")
 
+    _shown_titles: dict[str | None, str] = {}
+
     @property
     def board(self) -> NodeBoard:
         return self.query_one(NodeBoard)
@@ -48,6 +50,7 @@ class MainScreen(KsScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self._shown_titles = {}
         self.board.load_all()
         self.pending.reload()
         self.events.events_changed()
@@ -59,9 +62,12 @@ class MainScreen(KsScreen):
         title = f"nodes[{len(board.order)}]"
         if self.row_filter.active:
             title += f" {self.row_filter.title}"
-        board.border_title = title
-        self.pending.border_title = f"pending[{len(self.pending.pods)}]"
-        self.events.border_title = "events"
+        # Set only what changed: a new title repaints its widget.
+        for widget, text in ((board, title), (self.pending, f"pending[{len(self.pending.pods)}]"),
+                             (self.events, "events")):
+            if self._shown_titles.get(widget.id) != text:
+                self._shown_titles[widget.id] = text
+                widget.border_title = text
 
     def refresh_view(self, changes: ChangeSet) -> None:
         self.board.apply_changes(changes)
@@ -90,9 +96,8 @@ class MainScreen(KsScreen):
             key = focused.selected_key
             return Target("Pod", *key) if key else None
         if isinstance(focused, EventLog):
-            events = self.session.store.events
-            if 0 <= focused.cursor < len(events):
-                o = events[focused.cursor].involved_object
+            if 0 <= focused.cursor < focused.row_count():
+                o = focused.event_at(focused.cursor).involved_object
                 return Target(o.kind, o.namespace, o.name)
             return None
         name = self.board.selected

@@ -82,7 +82,9 @@ class ResourceScreen(KsScreen):
         title = f"{self.view_name}{scope}[{self.table.row_count()}]"
         if self.row_filter.active:
             title += f" {self.row_filter.title}"
-        self.table.border_title = title
+        if getattr(self, "_shown_title", None) != title:
+            self._shown_title = title
+            self.table.border_title = title
 
     def refresh_view(self, changes: ChangeSet) -> None:
         self.table.apply_changes(changes)

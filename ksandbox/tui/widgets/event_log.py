@@ -1,7 +1,10 @@
 """EventLog: the cluster's events as they happen (``kubectl get events``, newest last).
 
-Reads ``store.events`` in place — no copy — and draws only the visible lines. It follows the
-newest event unless the user has moved the cursor up to read.
+Reads ``store.events`` in place — no copy — and draws only the visible lines, each cached until
+the event changes. It shows the newest :data:`WINDOW` events: once the window is full its
+height stays put, so a stream of new events scrolls the text without re-laying out the screen
+(a changed virtual size would make Textual redraw every widget). It follows the newest event
+unless the user has moved the cursor up to read; the full history is in the ``:ev`` view.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from textual.strip import Strip
 from .header import sim_time_text
 from .line_list import LineList
 
+WINDOW = 500
+
 
 class EventLog(LineList):
     COMPONENT_CLASSES = LineList.COMPONENT_CLASSES | {
@@ -24,9 +29,18 @@ class EventLog(LineList):
         self.session = session
         self.follow = True
         self.show_cursor = False
+        self._cache: dict[tuple, Strip] = {}
 
     def row_count(self) -> int:
-        return len(self.session.store.events)
+        return min(WINDOW, len(self.session.store.events))
+
+    def event_at(self, index: int) -> Any:
+        events = self.session.store.events
+        return events[len(events) - min(WINDOW, len(events)) + index]
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._cache.clear()
 
     def on_focus(self) -> None:
         self.show_cursor = True
@@ -59,7 +73,16 @@ class EventLog(LineList):
                 self.scroll_to(y=target, animate=False, immediate=True)
 
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
-        ev = self.session.store.events[index]
+        ev = self.event_at(index)
+        key = (ev.metadata.name, ev.count, width, selected)
+        strip = self._cache.get(key)
+        if strip is None:
+            if len(self._cache) > 4 * WINDOW:
+                self._cache.clear()
+            strip = self._cache[key] = self._render_event(ev, width, selected)
+        return strip
+
+    def _render_event(self, ev: Any, width: int, selected: bool) -> Strip:
         style = self.get_component_rich_style
         o = ev.involved_object
         t = Text(no_wrap=True)

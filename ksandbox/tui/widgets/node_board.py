@@ -158,6 +158,19 @@ class NodeBoard(ScrollView, can_focus=True):
         self._card_width = MIN_CARD_WIDTH
         self._layout_width = -1
         self._styles: dict[str, Style] | None = None
+        self._lines: dict[int, Strip] = {}
+        """Composed board lines by virtual y, valid while ``_lines_key`` holds."""
+        self._lines_key: tuple = ()
+        self._version = 0
+
+    def _drop(self, name: str | None) -> None:
+        """Forget a card's drawing (and the composed lines it was part of)."""
+        if self._strips.pop(name, None) is not None:
+            self._version += 1
+
+    def _drop_all(self) -> None:
+        self._strips.clear()
+        self._version += 1
 
     # -- data -----------------------------------------------------------------------------
     def summary(self, name: str) -> NodeSummary | None:
@@ -187,7 +200,7 @@ class NodeBoard(ScrollView, can_focus=True):
         store = self.session.store
         self.shapes = {n.name: card_shape(store, n) for n in store.nodes()}
         self._summaries.clear()
-        self._strips.clear()
+        self._drop_all()
         self._reorder()
 
     def _reorder(self) -> None:
@@ -237,15 +250,15 @@ class NodeBoard(ScrollView, can_focus=True):
             if name in visible:
                 new = self.summary(name)
                 if new != old or new.has_countdown:
-                    self._strips.pop(name, None)
+                    self._drop(name)
                     repaint = True
             else:
-                self._strips.pop(name, None)
+                self._drop(name)
         for name in self.countdown_nodes & visible:
             # Countdowns move with the clock even when nothing was written.
             s = self.summary(name)
             if s is not None and s.has_countdown:
-                self._strips.pop(name, None)
+                self._drop(name)
                 repaint = True
         if self.row_filter.active and changes.nodes:
             self._reorder()
@@ -262,7 +275,7 @@ class NodeBoard(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width or self.size.width or 80
         if not force and width == self._layout_width:
             return
-        self._strips.clear()  # row heights may change: cards are drawn to their row's height
+        self._drop_all()  # row heights may change: cards are drawn to their row's height
         self._layout_width = width
         n = max(1, len(self.order))
         cols = max(1, min(n, width // MIN_CARD_WIDTH))
@@ -283,7 +296,7 @@ class NodeBoard(ScrollView, can_focus=True):
         self.scroll_to_selected()
 
     def watch_max_pods(self) -> None:
-        self._strips.clear()
+        self._drop_all()
         self._layout(force=True)
         self.refresh()
 
@@ -302,7 +315,7 @@ class NodeBoard(ScrollView, can_focus=True):
     def watch_selected(self, old: str | None, new: str | None) -> None:
         for name in (old, new):
             if name is not None:
-                self._strips.pop(name, None)
+                self._drop(name)
         self.scroll_to_selected()
         self.refresh()
         self.post_message(self.Selected(self, new))
@@ -360,7 +373,7 @@ class NodeBoard(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles = None
-        self._strips.clear()
+        self._drop_all()
         self.refresh()
 
     def _style(self, name: str) -> Style:
@@ -377,6 +390,18 @@ class NodeBoard(ScrollView, can_focus=True):
         if width != self._layout_width:
             self._layout()
         vy = int(self.scroll_y) + y
+        # Composed lines stay valid while no card was redrawn and the layout is the same.
+        key = (self._version, self._layout_width, self._cols, self._card_width,
+               len(self.order))
+        if key != self._lines_key:
+            self._lines.clear()
+            self._lines_key = key
+        line = self._lines.get(vy)
+        if line is None:
+            line = self._lines[vy] = self._compose_line(vy, width)
+        return line
+
+    def _compose_line(self, vy: int, width: int) -> Strip:
         base = self.rich_style
         r = bisect_right(self._row_tops, vy) - 1
         if r < 0 or r >= len(self._row_heights):

@@ -45,12 +45,17 @@ class PendingQueue(LineList):
         self.session = session
         self.model = model
         self.pods: list[Any] = []
+        self._height = 0
 
     def reload(self) -> None:
         key = self.selected_key
         self.pods = list(self.model.pending_pods())
         # Grow with the queue (up to the CSS max-height), so an empty queue costs 3 lines.
-        self.styles.height = max(1, len(self.pods)) + 2
+        # Only on a change: a new height re-lays out the whole screen.
+        height = min(max(1, len(self.pods)), 6) + 2
+        if self._height != height:
+            self._height = height
+            self.styles.height = height
         if key is not None:
             for i, p in enumerate(self.pods):
                 if (p.metadata.namespace, p.metadata.name) == key:
