@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Union
 
 import attrs
 
-from .errors import FieldError
+from .errors import FieldError, type_name as _type_name, wrong_type as _wrong
 
 _JSON = "ksandbox.json"
 _OMIT = "ksandbox.omit_empty"
@@ -92,25 +92,8 @@ def api_type(cls):
     return attrs.frozen(slots=True, cache_hash=False)(cls)
 
 
-def _type_name(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "null" if value is None else type(value).__name__
 
 
-def _wrong(path: str, value: Any, expected: str) -> FieldError:
-    return FieldError(path, value if not isinstance(value, (dict, list)) else _type_name(value),
-                      f"expected {expected}, got {_type_name(value)}")
 
 
 # -- decoders -------------------------------------------------------------------------------

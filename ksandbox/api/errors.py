@@ -162,3 +162,31 @@ class CommandError(KsandboxError):
 
     def __str__(self) -> str:
         return self.message
+
+
+def join_path(path: str, child: str) -> str:
+    """``spec`` + ``taints`` → ``spec.taints`` (a bare child at the root)."""
+    return f"{path}.{child}" if path else child
+
+
+def type_name(value: Any) -> str:
+    """The JSON type of a decoded YAML value, as validation messages name it."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return "null" if value is None else type(value).__name__
+
+
+def wrong_type(path: str, value: Any, expected: str) -> "FieldError":
+    """A field holding the wrong JSON type: ``path: Invalid value: 5: expected string, got integer``."""
+    shown = type_name(value) if isinstance(value, (dict, list, tuple)) else value
+    return FieldError(path, shown, f"expected {expected}, got {type_name(value)}")

@@ -38,6 +38,9 @@ import attrs
 
 from .codec import j
 from .errors import DUPLICATE, CommandError, FieldError
+from .errors import join_path as _join
+from .errors import type_name as _type_name
+from .errors import wrong_type as _wrong
 from .selectors import parse_int64
 from .validation import is_qualified_name, is_valid_label_value
 
@@ -87,29 +90,10 @@ UNTAINTED = "untainted"
 TAINT_HINT = "See 'kubectl taint -h' for help and examples"
 
 
-def _join(path: str, child: str) -> str:
-    return f"{path}.{child}" if path else child
 
 
-def _type_name(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "null" if value is None else type(value).__name__
 
 
-def _wrong(path: str, value: Any, expected: str) -> FieldError:
-    shown = _type_name(value) if isinstance(value, (dict, list, tuple)) else value
-    return FieldError(path, shown, f"expected {expected}, got {_type_name(value)}")
 
 
 def _str_field(data: dict, key: str, path: str) -> str:
