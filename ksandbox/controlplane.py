@@ -55,6 +55,8 @@ def build_components(cp: ControlPlane) -> list[Any]:
     components.append(deployment.DeploymentController())
     components.append(daemonset.DaemonSetController())
     components.append(hpa.HorizontalPodAutoscalerController())
+    from .controllers import vpa
+    components.append(vpa.VerticalPodAutoscalerController())
     from .controllers import disruption, nodelifecycle, podgc, tainteviction
     components.append(nodelifecycle.NodeLifecycleController())
     components.append(tainteviction.TaintEvictionController())

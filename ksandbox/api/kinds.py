@@ -2,8 +2,9 @@
 
 This is the table behind ``kubectl get <resource>``, the name printer (``deployment.apps/web``)
 and manifest decoding (``apiVersion`` + ``kind`` → type). Configuration documents
-(KubeSchedulerConfiguration, the legacy scheduler Policy, KubeletConfiguration) are listed
-separately: they configure components and are never stored as API objects.
+(KubeSchedulerConfiguration, the legacy scheduler Policy, KubeletConfiguration, the sandbox's
+ClusterAutoscalerConfiguration) are listed separately: they configure components and are never
+stored as API objects.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from .apps import DaemonSet, Deployment, ReplicaSet, ReplicationController
 from .coordination import Lease
 from .core import Event, Namespace, Node, Pod
 from .policy import HorizontalPodAutoscaler, PodDisruptionBudget, PriorityClass
+from .vpa import VerticalPodAutoscaler
 
 
 @attrs.frozen
@@ -64,6 +66,9 @@ KINDS: tuple[KindInfo, ...] = (
     KindInfo("Event", "", ("v1", "events.k8s.io/v1"), "events", "event", ("ev",), True, Event),
     KindInfo("Lease", "coordination.k8s.io", ("coordination.k8s.io/v1",), "leases", "lease", (),
              True, Lease),
+    KindInfo("VerticalPodAutoscaler", "autoscaling.k8s.io",
+             ("autoscaling.k8s.io/v1", "autoscaling.k8s.io/v1beta2"), "verticalpodautoscalers",
+             "verticalpodautoscaler", ("vpa",), True, VerticalPodAutoscaler),
 )
 
 BY_KIND: dict[str, KindInfo] = {k.kind: k for k in KINDS}
@@ -73,6 +78,7 @@ CONFIG_KINDS: dict[str, tuple[str, ...]] = {
     "KubeSchedulerConfiguration": ("kubescheduler.config.k8s.io/v1",),
     "Policy": ("v1", "kubescheduler.config.k8s.io/v1"),
     "KubeletConfiguration": ("kubelet.config.k8s.io/v1beta1", "kubelet.config.k8s.io/v1"),
+    "ClusterAutoscalerConfiguration": ("ksandbox.io/v1alpha1",),
 }
 
 _ALIASES: dict[str, KindInfo] = {}

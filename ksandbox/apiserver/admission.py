@@ -6,6 +6,15 @@ Priority (plugin/pkg/admission/priority). Also ``merge_apply``: how ``kubectl ap
 existing object changes it (the user's fields replace the stored spec; server-owned fields —
 status, uid, creation time — stay).
 
+One extension point stands for upstream's mutating admission webhooks: a component may
+register ``add_mutator(store, kind, fn)``; every *create* of that kind then passes the admitted
+object through ``fn(obj) -> obj`` (in registration order) just before it is stored — for pods,
+after defaulting and whether or not the creator pre-admitted the object (controllers cache one
+admitted template spec). A mutator returns the object itself when it has nothing to change, must
+return a valid object (nothing re-validates it), and must not write to the store. Dry runs
+(``store.admit``) and updates do not call mutators, as a webhook with ``operations: [CREATE]``.
+The VPA admission controller (``ksandbox.controllers.vpa``) is the one user.
+
 Not here: refusing bad objects (``validation.py``).
 """
 
@@ -66,6 +75,17 @@ def admit_create(store: Any, obj: Any) -> Any:
     obj = _default_meta(store, obj)
     fn = _CREATE.get(obj.kind)
     return fn(store, obj) if fn else obj
+
+
+def add_mutator(store: Any, kind: str, fn: Any) -> None:
+    """Register a mutating admission hook for creates of ``kind`` (see the module docstring)."""
+    store.mutators.setdefault(kind, []).append(fn)
+
+
+def run_mutators(store: Any, obj: Any) -> Any:
+    for fn in store.mutators.get(obj.kind, ()):
+        obj = fn(obj)
+    return obj
 
 
 def admit_update(store: Any, old: Any, obj: Any) -> Any:

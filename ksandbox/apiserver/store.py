@@ -67,6 +67,8 @@ class Store:
         # Simulated time of the last write that changed the cluster (heartbeats excluded):
         # headless runs stop once the cluster has been quiet for a while.
         self.last_change_time = 0.0
+        # Mutating admission that components register (admission.add_mutator): kind -> hooks.
+        self.mutators: dict[str, list[Callable[[Any], Any]]] = {}
 
     # -- reads ----------------------------------------------------------------------------
     def now(self) -> float:
@@ -86,6 +88,12 @@ class Store:
 
     def count(self, kind: str) -> int:
         return len(self._objects[kind])
+
+    def items(self, kind: str) -> Iterable[tuple[Key, Any]]:
+        """Live ``((namespace, name), object)`` pairs of a kind, for readers that need keys
+        for every object (the TUI's list views sort 30,000 pods by key without reading each
+        object's metadata). Read-only; do not hold it across writes."""
+        return self._objects[kind].items()
 
     def pods_on_node(self, node_name: str) -> list[Any]:
         return list(self._pods_by_node.get(node_name, {}).values())
@@ -131,6 +139,8 @@ class Store:
         if not admitted:
             self.check_namespace(obj)
             obj = self.admit(obj)
+        if self.mutators:
+            obj = admission.run_mutators(self, obj)
         key = _key(info, obj.metadata)
         table = self._objects[obj.kind]
         if key in table:

@@ -5,7 +5,7 @@
 do. Rules covered: object names, label keys and values, container names and images, requests
 not above limits, tolerations and taints, nodeSelector keys, node-affinity operators,
 topology spread constraints, host ports, replica counts, selectors matching templates, HPA
-bounds, PDB shape, PriorityClass values.
+bounds, PDB shape, PriorityClass values, VPA enums and bounds.
 """
 
 from __future__ import annotations
@@ -342,9 +342,62 @@ def _priority_class(pc: Any, errs: Errors) -> None:
                                              ("Never", "PreemptLowerPriority")))
 
 
+def _vpa(vpa: Any, errs: Errors) -> None:
+    """The VPA CRD's schema enums plus the VPA admission webhook's checks (validateVPA in
+    vertical-pod-autoscaler/pkg/admission-controller/resource/vpa/handler.go)."""
+    from ..api import vpa as vt
+
+    s = vpa.spec
+    ref = s.target_ref
+    if ref is None:
+        errs.append(FieldError.required("spec.targetRef"))
+    else:
+        if not ref.kind:
+            errs.append(FieldError.required("spec.targetRef.kind"))
+        if not ref.name:
+            errs.append(FieldError.required("spec.targetRef.name"))
+    up = s.update_policy
+    if up is not None:
+        if up.update_mode and up.update_mode not in vt.UPDATE_MODES:
+            errs.append(FieldError.not_supported("spec.updatePolicy.updateMode", up.update_mode,
+                                                 vt.UPDATE_MODES))
+        if up.min_replicas is not None and up.min_replicas <= 0:
+            errs.append(FieldError("spec.updatePolicy.minReplicas", up.min_replicas,
+                                   "must be greater than 0"))
+    rp = s.resource_policy
+    names: set[str] = set()
+    for i, cp in enumerate(rp.container_policies if rp is not None else ()):
+        p = f"spec.resourcePolicy.containerPolicies[{i}]"
+        if not cp.container_name:
+            errs.append(FieldError.required(f"{p}.containerName"))
+        elif cp.container_name in names:
+            errs.append(FieldError.duplicate(f"{p}.containerName", cp.container_name))
+        names.add(cp.container_name)
+        if cp.mode and cp.mode not in vt.CONTAINER_MODES:
+            errs.append(FieldError.not_supported(f"{p}.mode", cp.mode, vt.CONTAINER_MODES))
+        if cp.controlled_values and cp.controlled_values not in vt.CONTROLLED_VALUES:
+            errs.append(FieldError.not_supported(f"{p}.controlledValues", cp.controlled_values,
+                                                 vt.CONTROLLED_VALUES))
+        if cp.controlled_values and cp.mode == "Off":
+            errs.append(FieldError(f"{p}.controlledValues", cp.controlled_values,
+                                   "must not be specified if container scaling mode is Off"))
+        for j_, res in enumerate(cp.controlled_resources or ()):
+            if res not in vt.CONTROLLABLE_RESOURCES:
+                errs.append(FieldError.not_supported(f"{p}.controlledResources[{j_}]", res,
+                                                     vt.CONTROLLABLE_RESOURCES))
+        _quantity_nonneg(cp.min_allowed, f"{p}.minAllowed", errs)
+        _quantity_nonneg(cp.max_allowed, f"{p}.maxAllowed", errs)
+        for name, hi in cp.max_allowed.items():
+            lo = cp.min_allowed.get(name)
+            if lo is not None and hi < lo:
+                errs.append(FieldError(f"{p}.maxAllowed.{name}", str(hi),
+                                       f"must be greater than or equal to minAllowed {lo}"))
+
+
 _BY_KIND: dict[str, Callable[[Any, Errors], None]] = {
     "Pod": _pod, "Node": _node,
     "ReplicaSet": _template, "Deployment": _template, "DaemonSet": _template,
     "ReplicationController": _template,
     "HorizontalPodAutoscaler": _hpa, "PodDisruptionBudget": _pdb, "PriorityClass": _priority_class,
+    "VerticalPodAutoscaler": _vpa,
 }

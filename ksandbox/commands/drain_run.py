@@ -540,6 +540,11 @@ class DrainRunner:
     def active(self) -> list[Drain]:
         return [d for d in self.drains if not d.done]
 
+    def evict(self, namespace: str, name: str, grace_period: int = -1) -> EvictionResult:
+        """The Eviction API for controllers that evict (the cluster autoscaler's scale-down,
+        the VPA updater): 201, or 429 when a PodDisruptionBudget forbids it."""
+        return evict_pod(self.store, namespace, name, grace_period)
+
     def log(self) -> list[LogLine]:
         """The transcript of the most recent drain (what the TUI shows while it runs)."""
         return list(self.drains[-1].log) if self.drains else []

@@ -1,23 +1,31 @@
-"""The sandbox's stand-in for metrics-server: the simulated CPU usage of pods.
+"""The sandbox's stand-in for metrics-server: the simulated CPU and memory usage of pods.
 
 Nothing in the sandbox burns CPU, so usage is what the user says it is. ``set_load(namespace,
 kind, name, cpu_percent)`` (the ``ksandbox load deployment/NAME CPU_PERCENT`` verb) declares
 that the workload's pods run at ``cpu_percent`` of their CPU request *now*. The work behind
 that figure is then treated as a fixed demand spread over the workload's serving pods, the way
 a steady request rate behind a Service is: when the HPA doubles the replicas, each pod's usage
-halves, so autoscaling settles instead of running away to maxReplicas. A pod's usage is capped
-at its CPU limit. Workloads without a load idle at 0 %.
+halves, so autoscaling settles instead of running away to maxReplicas. The demand is fixed in
+cores, not in percent: a pod whose CPU request differs from the one the workload declared when
+the load was set (the VPA gave it more) runs at the same cores, so a smaller percent of its
+request. A pod's usage is capped at its CPU limit. Workloads without a load idle at 0 %.
 
 ``usage(pod) -> percent | None`` answers for a single pod: None unless it is Running (as
-metrics-server reports only running pods), else its share of its workload's load. A load may
-be set on a Deployment, ReplicaSet, ReplicationController, DaemonSet or a bare Pod; a pod takes
-the load of the nearest owner that has one.
+metrics-server reports only running pods), else its share of its workload's load.
+``cpu_usage_millis(pod)`` is the same share in millicores. A load may be set on a Deployment,
+ReplicaSet, ReplicationController, DaemonSet or a bare Pod; a pod takes the load of the nearest
+owner that has one.
+
+Memory: ``memory_usage(pod) -> bytes | None`` (Running pods only) is what ``set_memory`` said
+for the pod's workload (bytes per pod), else the memory request the workload declares in its
+template (a pod uses the memory it asks for), else the pod's own request, else 0. The VPA's
+recommender reads it; ``ksandbox load`` stays CPU only.
 
 Serving pod counts are kept from the store's watch (one dict update per pod write), so
 ``usage`` is O(1).
 
-Not here: memory or custom metrics, the metrics API's timestamps and windows (the HPA
-controller models those), node-level usage.
+Not here: custom metrics, the metrics API's timestamps and windows (the HPA controller models
+those), node-level usage.
 """
 
 from __future__ import annotations
@@ -33,6 +41,15 @@ from .controller_utils import POD_READY
 IDLE_PERCENT = 0.0
 
 Level = tuple[str, str, str]  # (namespace, kind, name)
+
+
+def _declared(obj: Any, resource: str) -> int | None:
+    """The per-pod request a workload declares in its template (a bare pod: its own)."""
+    spec = getattr(obj, "spec", None)
+    template = getattr(spec, "template", None)
+    pod_spec = template.spec if template is not None else spec
+    requests = getattr(pod_spec, "requests", None)
+    return requests.get(resource) if requests is not None else None
 
 
 def _serving(pod: Any) -> bool:
@@ -51,6 +68,9 @@ class Metrics:
     def start(self, cp: Any) -> None:
         self.store = cp.store
         self._loads: dict[Level, tuple[float, int]] = {}
+        # The CPU request (millicores) the workload declared when its load was set.
+        self._refs: dict[Level, int] = {}
+        self._memory: dict[Level, int] = {}
         self._serving: dict[Level, int] = {}
         self._counted: dict[str, dict[str, tuple[Level, ...]]] = {}  # ns → pod → chain
         self._chains: dict[tuple[str, str], tuple[Level, ...]] = {}
@@ -74,6 +94,19 @@ class Metrics:
             replicas = getattr(getattr(obj, "spec", None), "replicas", None)
             basis = replicas if isinstance(replicas, int) and replicas > 0 else 1
         self._loads[level] = (max(0.0, float(cpu_percent)), basis)
+        ref = _declared(obj, "cpu")
+        if ref:
+            self._refs[level] = ref
+        else:
+            self._refs.pop(level, None)
+
+    def set_memory(self, namespace: str, kind: str, name: str, memory_bytes: int) -> None:
+        """Make each of the workload's pods use ``memory_bytes`` of memory from now on."""
+        info = lookup_resource(kind)
+        kind = info.kind if info is not None else kind
+        if self.store.get(kind, name, namespace) is None:
+            raise ApiError.not_found(info.display_resource if info else kind.lower(), name)
+        self._memory[(namespace, kind, name)] = max(0, int(memory_bytes))
 
     def load(self, namespace: str, kind: str, name: str) -> float | None:
         """The percent last set for a workload (None when never set)."""
@@ -86,9 +119,12 @@ class Metrics:
         if pod.status.phase != "Running":
             return None
         ns = pod.metadata.namespace
-        own = self._loads.get((ns, "Pod", pod.metadata.name))
+        own_level = (ns, "Pod", pod.metadata.name)
+        own = self._loads.get(own_level)
         if own is not None:
-            return min(own[0], self._limit_percent(pod)) if _serving(pod) else IDLE_PERCENT
+            if not _serving(pod):
+                return IDLE_PERCENT
+            return min(self._rescaled(own[0], own_level, pod), self._limit_percent(pod))
         for level in self._chain(pod):
             load = self._loads.get(level)
             if load is None:
@@ -97,8 +133,47 @@ class Metrics:
                 return IDLE_PERCENT
             percent, basis = load
             share = percent * basis / max(1, self._serving.get(level, 0))
-            return min(share, self._limit_percent(pod))
+            return min(self._rescaled(share, level, pod), self._limit_percent(pod))
         return IDLE_PERCENT
+
+    def _rescaled(self, percent: float, level: Level, pod: Any) -> float:
+        """The same cores as a percent of this pod's request, when it differs from the one
+        the workload declared when the load was set."""
+        ref = self._refs.get(level)
+        request = pod.spec.requests.get("cpu")
+        if ref and request and request != ref:
+            return percent * ref / request
+        return percent
+
+    def cpu_usage_millis(self, pod: Any) -> float | None:
+        """The pod's CPU usage in millicores; None unless it is Running."""
+        percent = self.usage(pod)
+        if percent is None:
+            return None
+        request = pod.spec.requests.get("cpu")
+        if request:
+            return percent * request / 100.0
+        return 0.0
+
+    def memory_usage(self, pod: Any) -> int | None:
+        """The pod's memory usage in bytes; None unless it is Running."""
+        if pod.status.phase != "Running":
+            return None
+        ns = pod.metadata.namespace
+        own = self._memory.get((ns, "Pod", pod.metadata.name))
+        if own is not None:
+            return own
+        chain = self._chain(pod)
+        for level in chain:
+            hit = self._memory.get(level)
+            if hit is not None:
+                return hit
+        for level in reversed(chain):
+            owner = self.store.get(level[1], level[2], level[0])
+            declared = _declared(owner, "memory") if owner is not None else None
+            if declared:
+                return declared
+        return pod.spec.requests.get("memory", 0)
 
     @staticmethod
     def _limit_percent(pod: Any) -> float:

@@ -5,7 +5,8 @@ kubelet stops and its Lease goes (as the garbage collector would remove it, the 
 owner). Pod writes are routed to the kubelet of the pod's node, which only queues the key.
 
 The sandbox verbs call in here (``ksandbox fail node``, ``recover node``, ``pressure node``,
-``add node``): :meth:`fail_node`, :meth:`recover_node`, :meth:`set_pressure`, :meth:`add_node`.
+``add node``): :meth:`fail_node`, :meth:`recover_node`, :meth:`set_pressure`, :meth:`add_node`
+(which the cluster autoscaler also calls, with a node group's template).
 They raise :class:`ApiError` (unknown node) or :class:`CommandError` (a fault that is already in
 the requested state, an unknown pressure kind).
 """
@@ -31,6 +32,7 @@ from ..sim.clock import PRIORITY_KUBELET
 from .config import KubeletConfig, config_for, read_configs
 from .eviction import PRESSURE_KINDS
 from .kubelet import Kubelet
+from .node_status import reported_resources
 
 # Taints the control plane manages; a node added "like" another does not inherit them.
 _CONTROLLER_TAINTS = frozenset((
@@ -193,15 +195,19 @@ class KubeletManager:
             raise CommandError(f'node "{name}" is not under {kind} pressure')
         k.set_pressure(kind, on)
 
-    def add_node(self, name: str, like: str | None = None) -> Any:
-        """Create a Node shaped like ``like`` (labels, capacity, its own taints), or a default
-        4-CPU / 8Gi node; its kubelet registers it at once."""
+    def add_node(self, name: str, like: str | None = None, template: Any = None) -> Any:
+        """Create a Node shaped like ``like`` (labels, capacity, its own taints), like the
+        ``template`` Node (a node group's shape, as a cluster autoscaler's cloud provider
+        builds a new instance from it), or a default 4-CPU / 8Gi node; its kubelet registers it
+        at once."""
         if self.store.get("Node", name) is not None:
             raise ApiError.already_exists("nodes", name)
         if like is not None:
-            src = self.store.get("Node", like)
-            if src is None:
+            template = self.store.get("Node", like)
+            if template is None:
                 raise ApiError.not_found("nodes", like)
+        if template is not None:
+            src = template
             labels = {k: v for k, v in src.metadata.labels.items() if k not in _UNIQUE_LABELS}
             taints = tuple(attrs.evolve(t, time_added=None) for t in src.spec.taints
                            if t.key not in _CONTROLLER_TAINTS)
@@ -217,6 +223,13 @@ class KubeletManager:
         node = Node(metadata=ObjectMeta(name=name, labels=FrozenDict(labels)),
                     spec=NodeSpec(taints=taints), status=status)
         return self.store.create(node)
+
+    def registered_status(self, labels: Any, status: Any) -> Any:
+        """The capacity and allocatable a kubelet would post for a node with these labels and
+        this manifest status (its KubeletConfiguration applied): what a simulator should assume
+        of a node that does not exist yet."""
+        capacity, allocatable = reported_resources(config_for(self.configs, labels), status)
+        return attrs.evolve(status, capacity=capacity, allocatable=allocatable)
 
     # -- headless runs --------------------------------------------------------------------
     def busy_until(self) -> float | None:

@@ -151,20 +151,7 @@ class NodeStatusMixin:
                              last_heartbeat_time=now, last_transition_time=transition)
 
     def _resources(self, status: Any) -> tuple[FrozenDict, FrozenDict]:
-        """Capacity (with ``pods`` = maxPods) and allocatable as this kubelet reports them: by
-        the KubeletConfiguration's formula when one applies, else the manifest's."""
-        capacity = dict(status.capacity)
-        max_pods = self.config.max_pods
-        if max_pods is not None or "pods" not in capacity:
-            capacity["pods"] = Quantity.from_int(max_pods or DEFAULT_MAX_PODS)
-        if self.config.explicit:
-            allocatable = self.config.allocatable(capacity)
-        else:
-            allocatable = dict(status.allocatable or status.capacity)
-            allocatable["pods"] = allocatable.get("pods", capacity["pods"])
-            if max_pods is not None:
-                allocatable["pods"] = capacity["pods"]
-        return FrozenDict(capacity), FrozenDict(allocatable)
+        return reported_resources(self.config, status)
 
     def _registration_fields(self, node: Any, status: Any) -> tuple[Any, Any]:
         """What the kubelet fills in when it registers: capacity pods, allocatable, addresses,
@@ -210,3 +197,19 @@ class NodeStatusMixin:
                     return a.address
         return self.internal_ip()
 
+
+def reported_resources(config: Any, status: Any) -> tuple[FrozenDict, FrozenDict]:
+    """Capacity (with ``pods`` = maxPods) and allocatable as a kubelet with ``config`` reports
+    them: by the KubeletConfiguration's formula when one applies, else the manifest's."""
+    capacity = dict(status.capacity)
+    max_pods = config.max_pods
+    if max_pods is not None or "pods" not in capacity:
+        capacity["pods"] = Quantity.from_int(max_pods or DEFAULT_MAX_PODS)
+    if config.explicit:
+        allocatable = config.allocatable(capacity)
+    else:
+        allocatable = dict(status.allocatable or status.capacity)
+        allocatable["pods"] = allocatable.get("pods", capacity["pods"])
+        if max_pods is not None:
+            allocatable["pods"] = capacity["pods"]
+    return FrozenDict(capacity), FrozenDict(allocatable)

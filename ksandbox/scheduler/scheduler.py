@@ -352,6 +352,25 @@ class Scheduler:
 
         return explain_pod(self, pod)
 
+    # -- fit checks for simulators (the cluster autoscaler) ----------------------------------
+    def fit_reasons(self, pod: Any, node: Any, extra_pods: Any = ()) -> tuple[str, ...]:
+        """Why ``pod`` would not pass the PreFilter/Filter plugins of its profile on ``node``
+        (a node name, or a template Node object not in the cluster) with ``extra_pods`` placed
+        there too; ``()`` when it fits. Read-only (see ``fit_check.py``)."""
+        from .fit_check import fit_reasons
+
+        return fit_reasons(self, pod, node, extra_pods)
+
+    def would_fit(self, pod: Any, node: Any, extra_pods: Any = ()) -> bool:
+        return not self.fit_reasons(pod, node, extra_pods)
+
+    def first_fit(self, pod: Any, node_names: Any, extra_pods: Any = None) -> str | None:
+        """The first of ``node_names`` the pod would fit on (``extra_pods``: name -> pods the
+        simulation has placed there), or None. Read-only."""
+        from .fit_check import first_fit
+
+        return first_fit(self, pod, node_names, extra_pods)
+
 
 class PreemptionContext:
     """What DefaultPreemption needs from the scheduler; a dry run evicts nothing and draws

@@ -3,8 +3,8 @@
 The sandbox's clock never reads the wall clock (DESIGN.md §1, "Time"); this is the layer that
 does, for pacing only — as SimPy keeps real-time pacing in ``rt.py`` apart from its core. Each
 UI tick hands :meth:`Pacer.tick` the real seconds since the last one; the pacer turns them into
-a simulated target (``now + real_dt × speed``) and walks the clock there event time by event
-time, stopping when its slice of real time is spent. When the sandbox cannot keep up (1000×
+a simulated target (``now + real_dt × speed``) and walks the clock there callback by callback
+(the same order ``run_until`` uses), stopping when its slice of real time is spent. When the sandbox cannot keep up (1000×
 on a busy cluster) the simulation lags behind the target instead of stalling the UI, and
 :attr:`Pacer.lagging` says so.
 
@@ -107,7 +107,9 @@ class Pacer:
                 session.run_until(target)
                 return
             else:
-                session.run_until(nxt)
+                # One callback at a time, so a burst at one instant (400 pods created at
+                # once) spreads over several ticks instead of stalling one.
+                clock.step()
             if self._perf() > deadline:
                 self.lagging = session.now < target
                 return

@@ -1,6 +1,6 @@
 """EventLog: the cluster's events as they happen (``kubectl get events``, newest last).
 
-Reads ``store.events`` in place — no copy — and draws only the visible lines, each cached until
+Reads ``store.occurrences`` (every event as it happens, repeats included) in place — no copy — and draws only the visible lines, each cached until
 the event changes. It shows the newest :data:`WINDOW` events: once the window is full its
 height stays put, so a stream of new events scrolls the text without re-laying out the screen
 (a changed virtual size would make Textual redraw every widget). It follows the newest event
@@ -31,11 +31,17 @@ class EventLog(LineList):
         self.show_cursor = False
         self._cache: dict[tuple, Strip] = {}
 
+    @property
+    def _log(self) -> list[Any]:
+        # Every occurrence in order (a repeated event appears each time it happens).
+        store = self.session.store
+        return getattr(store, "occurrences", store.events)
+
     def row_count(self) -> int:
-        return min(WINDOW, len(self.session.store.events))
+        return min(WINDOW, len(self._log))
 
     def event_at(self, index: int) -> Any:
-        events = self.session.store.events
+        events = self._log
         return events[len(events) - min(WINDOW, len(events)) + index]
 
     def notify_style_update(self) -> None:

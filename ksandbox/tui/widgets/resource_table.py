@@ -12,7 +12,7 @@ Sorting: ``shift+n`` name, ``shift+a`` age, ``shift+s`` status (k9s keys); again
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -64,18 +64,32 @@ class ResourceTable(LineList):
         self._sk: dict[Key, tuple[Any, Key]] = {}
         self._objs: dict[Key, Any] = {}
         """Objects by key as of the last reload (kinds other than Pod, which read live)."""
+        self._search: dict[Key, tuple[Any, str]] = {}
+        """The filter's search text by key, with the object it was made from."""
         self._widths: list[int] = [len(c) for c in spec.columns]
 
     # -- data -----------------------------------------------------------------------------
-    def _objects(self) -> list[Any]:
+    def _items(self) -> Iterable[tuple[Key, Any]]:
+        """(key, object) for every candidate row."""
         store = self.session.store
-        if self.node is not None and self.spec.kind == "Pod":
-            objs = store.pods_on_node(self.node)
-        else:
-            objs = store.list(self.spec.kind, self.namespace)
-        return objs
+        kind = self.spec.kind
+        if self.node is not None and kind == "Pod":
+            return [((p.metadata.namespace, p.metadata.name), p)
+                    for p in store.pods_on_node(self.node)]
+        if kind == "Event" or not hasattr(store, "items"):
+            key_of = self.spec.key
+            return [(key_of(o), o) for o in store.list(kind, self.namespace)]
+        return list(store.items(kind))
 
-    def _wanted(self, obj: Any) -> bool:
+    def _search_text(self, key: Key, obj: Any) -> str:
+        cached = self._search.get(key)
+        if cached is not None and cached[0] is obj:
+            return cached[1]
+        text = self.spec.search(obj)
+        self._search[key] = (obj, text)
+        return text
+
+    def _wanted(self, obj: Any, key: Key | None = None) -> bool:
         if self.namespace is not None and self.spec.namespaced \
                 and obj.metadata.namespace != self.namespace:
             return False
@@ -84,35 +98,53 @@ class ResourceTable(LineList):
         if self.where is not None and not self.where(obj):
             return False
         f = self.row_filter
-        if f.active and not f.matches(self.spec.search(obj), obj.metadata.labels):
-            return False
+        if f.active:
+            text = self._search_text(key or self.spec.key(obj), obj)
+            if not f.matches(text, obj.metadata.labels):
+                return False
         return True
 
-    def _sort_value(self, obj: Any, key: Key) -> tuple[Any, Key]:
-        if self.sort_column == "NAMESPACE" or self.sort_column not in self.spec.sort_keys:
-            return (key[0] + "\0" + key[1], key)
-        return (self.spec.sort_keys[self.sort_column](obj), key)
+    def _sort_fn(self) -> Callable[[Any, Key], Any]:
+        """The sort value of a row (unique: the column's value, then the row's key)."""
+        column = self.sort_column
+        fn = self.spec.sort_keys.get(column)
+        if column == "NAMESPACE" or fn is None:
+            return lambda obj, key: (key[0] + "\0" + key[1], key)
+        if column == "NAME":
+            return lambda obj, key: (key[1], key)
+        return lambda obj, key: (fn(obj), key)
+
+    def _sort_values(self, items: list[tuple[Key, Any]]) -> list[tuple[Any, Key]]:
+        """Sort values for many rows at once (comprehensions: the 30,000-row fast path)."""
+        column = self.sort_column
+        fn = self.spec.sort_keys.get(column)
+        if column == "NAMESPACE" or fn is None:
+            return [(k[0] + "\0" + k[1], k) for k, _ in items]
+        if column == "NAME":
+            return [(k[1], k) for k, _ in items]
+        return [(fn(o), k) for k, o in items]
 
     def reload(self) -> None:
-        """Rebuild the rows from the store (view opened, filter or sort changed)."""
+        """Rebuild the rows from the store (view opened, filter or sort changed).
+
+        The hot path of the list views: 30,000 pods in a few tens of milliseconds, with no
+        per-row formatting (cells are made only for the lines on screen).
+        """
         selected = self.selected_key
-        key_of = self.spec.key
-        order = []
-        sk = {}
-        objs = {}
-        keep = self.spec.kind != "Pod"
-        for obj in self._objects():
-            if self._wanted(obj):
-                k = key_of(obj)
-                v = self._sort_value(obj, k)
-                sk[k] = v
-                order.append(v)
-                if keep:
-                    objs[k] = obj
+        items = self._items()
+        if (self.namespace is not None or self.node is not None or self.where is not None
+                or self.row_filter.active):
+            wanted = self._wanted
+            items = [(k, o) for k, o in items if wanted(o, k)]
+        order = self._sort_values(items)
+        sk = {v[1]: v for v in order}
         try:
             order.sort()
-        except TypeError:  # mixed key types; fall back to names
-            order = sorted(order, key=lambda v: v[1])
+        except TypeError:  # mixed value types; fall back to keys
+            order.sort(key=lambda v: v[1])
+        objs = dict(items) if self.spec.kind != "Pod" else {}
+        if len(self._search) > 2 * len(sk) + 1000:
+            self._search = {k: v for k, v in self._search.items() if k in sk}
         self._order, self._sk, self._objs = order, sk, objs
         self._restore(selected)
         self.rows_changed()
@@ -137,6 +169,7 @@ class ResourceTable(LineList):
             return
         selected = self.selected_key
         store = self.session.store
+        sort_value = self._sort_fn()
         order, sk = self._order, self._sk
         for k in keys:
             old = sk.pop(k, None)
@@ -145,8 +178,8 @@ class ResourceTable(LineList):
                 if i < len(order) and order[i] == old:
                     del order[i]
             obj = store.get("Pod", k[1], k[0])
-            if obj is not None and self._wanted(obj):
-                v = self._sort_value(obj, k)
+            if obj is not None and self._wanted(obj, k):
+                v = sort_value(obj, k)
                 sk[k] = v
                 try:
                     insort(order, v)
