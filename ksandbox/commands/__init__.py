@@ -56,7 +56,7 @@ _RUNNERS: dict[type, Callable[..., Any]] = {
     scale.ScaleCommand: scale.run_scale, scale.AutoscaleCommand: scale.run_autoscale,
     get.GetCommand: get.run_get, describe.DescribeCommand: describe.run,
     sandbox.NodeFault: sandbox.run, sandbox.NodePressure: sandbox.run,
-    sandbox.AddNode: sandbox.run, sandbox.SetLoad: sandbox.run,
+    sandbox.AddNode: sandbox.run, sandbox.SetLoad: sandbox.run, sandbox.AddScheduler: sandbox.run,
 }
 # kubectl verbs the sandbox does not model: a clearer answer than "unknown command".
 UNSUPPORTED = ("annotate", "api-resources", "api-versions", "attach", "auth", "certificate",

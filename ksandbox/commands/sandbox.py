@@ -30,7 +30,7 @@ USAGE = {
     "fail": "ksandbox fail node NAME",
     "recover": "ksandbox recover node NAME",
     "pressure": "ksandbox pressure node NAME memory|disk|pid on|off",
-    "add": "ksandbox add node NAME [--like NODE]",
+    "add": "ksandbox add node NAME [--like NODE] | ksandbox add scheduler NAME [-f CONFIG]",
     "load": "ksandbox load deployment/NAME CPU_PERCENT",
 }
 KUBELETS_MISSING = "the kubelet emulators are not part of this build"
@@ -56,6 +56,14 @@ class NodePressure:
 class AddNode:
     node: str
     like: str | None = None
+
+
+@attrs.frozen
+class AddScheduler:
+    """``ksandbox add scheduler NAME [-f CONFIG|-]``: start a second scheduler (a profile)."""
+
+    name: str
+    filename: str = ""
 
 
 @attrs.frozen
@@ -97,6 +105,7 @@ def parse(tokens: list[str]) -> Any:
     flags = [NAMESPACE]
     if verb == "add":
         flags.append(Flag("like", STR, "", ""))
+        flags.append(Flag("filename", STR, "f", ""))
     a = parse_flags(f"ksandbox {verb}", words, flags, hint=f"usage: {USAGE[verb]}")
     if verb in ("fail", "recover"):
         (node,) = _node_arg(verb, a.positionals, 1)
@@ -109,7 +118,16 @@ def parse(tokens: list[str]) -> Any:
         if state not in ("on", "off"):
             raise CommandError(f'invalid pressure state "{state}": must be on or off')
         return NodePressure(node, kind, state == "on")
+    if verb == "add" and a.positionals and a.positionals[0].partition("/")[0] in (
+            "scheduler", "schedulers"):
+        kind, sep, name = a.positionals[0].partition("/")
+        rest = ((name,) if sep else ()) + tuple(a.positionals[1:])
+        if len(rest) != 1 or not rest[0] or a["like"]:
+            raise CommandError("usage: ksandbox add scheduler NAME [-f CONFIG]")
+        return AddScheduler(rest[0], a["filename"])
     if verb == "add":
+        if a["filename"]:
+            raise CommandError("unknown flag: -f (only `ksandbox add scheduler` takes a file)")
         (node,) = _node_arg(verb, a.positionals, 1)
         return AddNode(node, a["like"] or None)
     return _parse_load(a)
@@ -165,8 +183,32 @@ def run(session: Any, cmd: Any, stdin: str | None) -> str:
         kubelets.add_node(cmd.node, cmd.like)
         like = f" (like {cmd.like})" if cmd.like else ""
         return f"node/{cmd.node} created{like}\n"
+    if isinstance(cmd, AddScheduler):
+        return _add_scheduler(session, cmd, stdin)
     info = BY_KIND[cmd.kind]
     get_object(store, info, cmd.name, cmd.namespace)
     metrics = component(session, "metrics", "ksandbox load", METRICS_MISSING)
     metrics.set_load(cmd.namespace, cmd.kind, cmd.name, cmd.percent)
     return f"{info.qualified}/{cmd.name} load set to {cmd.percent}% CPU\n"
+
+
+def _add_scheduler(session: Any, cmd: AddScheduler, stdin: str | None) -> str:
+    from ..api.manifest import ConfigDocument, load_manifests, read_text
+
+    errs = is_dns1123_subdomain(cmd.name)
+    if errs:
+        raise CommandError(f'invalid scheduler name "{cmd.name}": {errs[0]}')
+    doc = None
+    if cmd.filename:
+        source = "<stdin>" if cmd.filename == "-" else cmd.filename
+        text = (stdin or "") if cmd.filename == "-" else read_text(cmd.filename)
+        docs = [d for d in load_manifests(text, source)]
+        configs = [d for d in docs if isinstance(d, ConfigDocument)
+                   and d.kind == "KubeSchedulerConfiguration"]
+        if len(configs) != 1 or len(docs) != 1:
+            raise CommandError(f"{source}: expected one KubeSchedulerConfiguration document")
+        doc = configs[0]
+    scheduler = component(session, "scheduler", "ksandbox add scheduler",
+                          "the scheduler is not part of this build")
+    names = scheduler.add_profiles(doc, cmd.name)
+    return "".join(f"scheduler/{n} started\n" for n in names)

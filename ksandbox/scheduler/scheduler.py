@@ -114,6 +114,35 @@ class Scheduler:
         self.clock.call_later(UNSCHEDULABLE_FLUSH_PERIOD, self._flush_leftover,
                               PRIORITY_SCHEDULER, "scheduler-flush", background=True)
 
+    def add_profiles(self, config_doc: Any = None, name: str | None = None) -> list[str]:
+        """Start serving more scheduler names while the sandbox runs — what deploying a second
+        scheduler (``my-scheduler``) does in a real cluster. ``config_doc`` is a
+        KubeSchedulerConfiguration ConfigDocument; without one, ``name`` gets the default
+        plugins. Pods already waiting for those names are queued at once. Returns the names.
+        """
+        from ..api.errors import KsandboxError
+        from .framework.config import default_profile
+
+        if config_doc is not None:
+            specs = load_config([config_doc], []).profiles
+            if name is not None and name not in {p.scheduler_name for p in specs}:
+                raise KsandboxError(f'the configuration has no profile named "{name}" '
+                                    f'(it has {", ".join(p.scheduler_name for p in specs)})')
+        else:
+            specs = [default_profile(name or "")]
+        taken = [p.scheduler_name for p in specs if p.scheduler_name in self.profiles]
+        if taken:
+            raise KsandboxError(f'a scheduler named "{taken[0]}" is already running')
+        for spec in specs:
+            fwk = build_framework(spec, self.handle)
+            self.profiles[spec.scheduler_name] = fwk
+            self.queue.events[spec.scheduler_name] = fwk.events()
+        names = [p.scheduler_name for p in specs]
+        for pod in self.store.list("Pod"):
+            if not pod.spec.node_name and pod.spec.scheduler_name in names:
+                self._on_pod(WatchEvent(ADDED, pod))
+        return names
+
     def fast_for(self, fwk: Framework) -> Any:
         fp = self._fast.get(fwk.scheduler_name)
         if fp is None:
