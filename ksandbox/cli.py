@@ -96,8 +96,12 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
                                 f"KubeSchedulerConfiguration or Policy document, got {bad[0].kind}")
         loaded.extend(extra)
     names = ",".join(_stem(f) for f in files) or "sandbox"
-    return Session.from_documents([d for d, _ in loaded], seed=seed, name=names,
-                                  origins=[o for _, o in loaded])
+    session = Session.from_documents([d for d, _ in loaded], seed=seed, name=names,
+                                     origins=[o for _, o in loaded])
+    scheduler = session.cp.component("scheduler")
+    for warning in getattr(scheduler, "warnings", ()):
+        sys.stderr.write(f"Warning: {warning}\n")
+    return session
 
 
 def _stem(path: str) -> str:
@@ -150,7 +154,8 @@ def cmd_explain(argv: Sequence[str]) -> int:
     else:
         from .views.explain import render_explain_wide
 
-        sys.stdout.write(render_explain_wide(explanation))
+        text = render_explain_wide(explanation)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
 
 

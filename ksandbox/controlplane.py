@@ -62,6 +62,8 @@ def build_components(cp: ControlPlane) -> list[Any]:
     components.append(tainteviction.TaintEvictionController())
     components.append(podgc.PodGCController())
     components.append(disruption.DisruptionController())
+    from .controllers import clusterautoscaler
+    components.append(clusterautoscaler.ClusterAutoscaler())
     from .commands.drain_run import DrainRunner
     components.append(DrainRunner())
     from .scheduler import Scheduler
