@@ -76,6 +76,8 @@ NOT_READY = "not ready for scale-up"
 INITIAL_NODE_GROUP_BACKOFF = 300.0
 EVENT_DEDUP_WINDOW = 300.0
 UNREMOVABLE_RECHECK = 300.0
+# clusterstate: MaxNodeStartupTime — a registered node not Ready yet is still "starting".
+MAX_NODE_STARTUP_TIME = 900.0
 # Taints a template never copies: the condition taints the control plane manages and the
 # autoscaler's own (utils/taints SanitizeTaints).
 _SANITIZED_PREFIX = "node.kubernetes.io/"
@@ -204,15 +206,22 @@ class ClusterAutoscaler:
         return out
 
     def _filter_upcoming(self, sched: Any, pods: list[Any]) -> list[Any]:
-        """Pods a node that is still being provisioned will take: no new request for them."""
-        ups = [u for g in self.config.node_groups for u in self.upcoming[g.name]]
-        if not pods or not ups:
+        """Pods a node still on its way will take — requested and not registered, or registered
+        and not Ready yet (clusterstate's NotStarted) — trigger no new request."""
+        now = self.clock.now
+        coming = [u.template for g in self.config.node_groups for u in self.upcoming[g.name]]
+        groups = {g.name for g in self.config.node_groups}
+        coming += [n for n in sorted(self.store.nodes(), key=lambda n: n.name)
+                   if n.metadata.labels.get(NODE_GROUP_LABEL) in groups and n.ready != "True"
+                   and n.name not in self.deleting
+                   and now - (n.metadata.creation_timestamp or 0.0) < MAX_NODE_STARTUP_TIME]
+        if not pods or not coming:
             return pods
-        loads: list[list[Any]] = [self._daemon_pods(u.template) for u in ups]
+        loads: list[list[Any]] = [self._daemon_pods(n) for n in coming]
         out = []
         for pod in pods:
-            for u, load in zip(ups, loads):
-                if sched.would_fit(pod, u.template, load):
+            for node, load in zip(coming, loads):
+                if sched.would_fit(pod, node, load):
                     load.append(pod)
                     break
             else:

@@ -4,7 +4,7 @@ Each kind has a list of columns (the ``-o wide`` ones marked) and a function tur
 into its cells, ported from ``kubernetes/kubernetes`` ``pkg/printers/internalversion/printers.go``
 (printNode, printPod, printDeployment, printReplicaSet, printDaemonSet,
 printHorizontalPodAutoscaler, printPodDisruptionBudget, printPriorityClass, printNamespace,
-printEvent). ``render_table`` adds what ``kubectl get`` adds around them: the NAMESPACE column
+printEvent), and the VerticalPodAutoscaler CRD's printer columns. ``render_table`` adds what ``kubectl get`` adds around them: the NAMESPACE column
 with ``-A``, LABELS with ``--show-labels``, ``kind/`` name prefixes when several kinds are
 listed, and the tabwriter layout.
 
@@ -288,6 +288,23 @@ def _namespace_row(ns: Any, now: float, wide: bool) -> list[str]:
     return [ns.metadata.name, ns.status.phase or "Active", age(ns.metadata.creation_timestamp, now)]
 
 
+def _vpa_row(vpa: Any, now: float, wide: bool) -> list[str]:
+    """The VPA CRD's additionalPrinterColumns (.spec.updatePolicy.updateMode, the first
+    container's target cpu and memory, the RecommendationProvided condition); a value the
+    object does not have prints as <none>, as for every CRD column."""
+    up = vpa.spec.update_policy
+    mode = up.update_mode if up is not None and up.update_mode else NONE
+    rec = vpa.status.recommendation
+    first = rec.container_recommendations[0] if rec is not None and \
+        rec.container_recommendations else None
+    cpu = first.target.get("cpu") if first is not None else None
+    mem = first.target.get("memory") if first is not None else None
+    cond = vpa.condition("RecommendationProvided")
+    return [vpa.metadata.name, mode, str(cpu) if cpu is not None else NONE,
+            str(mem) if mem is not None else NONE, cond.status if cond is not None else NONE,
+            age(vpa.metadata.creation_timestamp, now)]
+
+
 def event_object(ev: Any) -> str:
     o = ev.involved_object
     return f"{o.kind.lower()}/{o.name}" if o.name else o.kind.lower()
@@ -327,6 +344,8 @@ TABLES: dict[str, tuple[list[Column], Callable[[Any, float, bool], list[str]]]] 
     "HorizontalPodAutoscaler": ([Column("NAME"), Column("REFERENCE"), Column("TARGETS"),
                                  Column("MINPODS"), Column("MAXPODS"), Column("REPLICAS"),
                                  Column("AGE")], _hpa_row),
+    "VerticalPodAutoscaler": ([Column("NAME"), Column("MODE"), Column("CPU"), Column("MEM"),
+                               Column("PROVIDED"), Column("AGE")], _vpa_row),
     "PodDisruptionBudget": ([Column("NAME"), Column("MIN AVAILABLE"), Column("MAX UNAVAILABLE"),
                              Column("ALLOWED DISRUPTIONS"), Column("AGE")], _pdb_row),
     "PriorityClass": ([Column("NAME"), Column("VALUE"), Column("GLOBAL-DEFAULT"), Column("AGE"),

@@ -50,6 +50,10 @@ def pod_reason(pod: Any) -> tuple[str, str]:
     """The (reason, message) a user wants to see: the pod's own, else PodScheduled's."""
     if pod.status.reason or pod.status.message:
         return pod.status.reason, pod.status.message
+    if pod.metadata.deletion_timestamp is not None:
+        # Deleted but not gone: its kubelet has not confirmed the containers stopped (on an
+        # unreachable node it never will, as upstream). kubectl shows it as Terminating.
+        return "Terminating", ""
     cond = pod.status.condition("PodScheduled")
     if cond is not None and cond.status == "False":
         return cond.reason, cond.message
