@@ -4,9 +4,10 @@ Each kind has a list of columns (the ``-o wide`` ones marked) and a function tur
 into its cells, ported from ``kubernetes/kubernetes`` ``pkg/printers/internalversion/printers.go``
 (printNode, printPod, printDeployment, printReplicaSet, printDaemonSet,
 printHorizontalPodAutoscaler, printPodDisruptionBudget, printPriorityClass, printNamespace,
-printEvent), and the VerticalPodAutoscaler CRD's printer columns. ``render_table`` adds what ``kubectl get`` adds around them: the NAMESPACE column
-with ``-A``, LABELS with ``--show-labels``, ``kind/`` name prefixes when several kinds are
-listed, and the tabwriter layout.
+printEvent), plus the VerticalPodAutoscaler CRD's printer columns. ``render_table`` adds what
+``kubectl get`` adds around them: the NAMESPACE column with ``-A``, LABELS with
+``--show-labels``, ``kind/`` name prefixes when several kinds are listed, and the tabwriter
+layout.
 
 Pure: objects and a ``now`` in, text out. Not here: ``-o yaml/json/name`` (``serialize.py``),
 ``describe`` (``describe.py``), and anything about which objects to list (the commands do that).
