@@ -38,6 +38,7 @@ Node object to the cloud node controller; the sandbox deletes the Node itself.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import attrs
@@ -76,9 +77,9 @@ SCALE_DOWN_IN_COOLDOWN = "ScaleDownInCooldown"
 EVICTION_RETRY_TIME = 10.0
 POD_GONE_POLL = 5.0
 POD_EVICTION_HEADROOM = 30.0
-CONTROLLER_KINDS = ("ReplicaSet", "ReplicationController", "DaemonSet", "Deployment", "Job",
-                    "StatefulSet")
 COMPONENT = "cluster-autoscaler"
+# --unremovable-node-recheck-timeout 5m: a node whose removal failed is left alone this long.
+UNREMOVABLE_RECHECK = 300.0
 
 
 def is_daemonset_pod(pod: Any) -> bool:
@@ -265,3 +266,153 @@ class NodeDeletion:
         if self.timer is not None:
             self.timer.cancel()
         self.done = True
+
+
+class ScaleDownMixin:
+    """The planner and actuator of scale-down, as methods of the ClusterAutoscaler (which
+    provides ``store``, ``clock``, ``config``, ``cp``, ``unneeded``, ``deleting``,
+    ``unremovable``, ``reasons``, ``_removable_at`` and the last scale-up/down times)."""
+
+    # -- scale-down ----------------------------------------------------------------------------
+    def _scale_down(self, sched: Any, members: dict[str, list[Any]]) -> None:
+        now = self.clock.now
+        cfg = self.config
+        group_of = {n.name: g for g, nodes in members.items() for n in nodes}
+        candidates = sorted(n for n in group_of if n not in self.deleting)
+        destinations = sorted(n.name for n in self.store.nodes()
+                              if n.ready == "True" and n.name not in self.deleting)
+        moved: dict[str, list[Any]] = {}
+        found: dict[str, tuple[list[Any], list[Any]]] = {}
+        reasons: dict[str, str] = {}
+        for name in candidates:
+            node = self.store.get("Node", name)
+            ready = node.ready == "True"
+            if node.metadata.annotations.get(SCALE_DOWN_DISABLED) == "true":
+                reasons[name] = SCALE_DOWN_DISABLED_ANNOTATION
+                continue
+            if self.unremovable.get(name, -math.inf) > now:
+                reasons[name] = RECENTLY_UNREMOVABLE
+                continue
+            if ready and utilization(self.store, node) >= cfg.scale_down_utilization_threshold:
+                reasons[name] = NOT_UNDERUTILIZED
+                continue
+            move, daemons, block = drain_plan(self.store, cfg, self.store.pods_on_node(name))
+            if block is not None:
+                reasons[name] = f"{BLOCKED_BY_POD} ({block[1]}: {block[0]})"
+                continue
+            dests = [d for d in destinations if d != name and d not in found]
+            placed: dict[str, list[Any]] = {}
+            ok = True
+            for pod in move:
+                extra = {d: moved.get(d, []) + placed.get(d, []) for d in dests}
+                hit = sched.first_fit(unbound(pod), dests, extra)
+                if hit is None:
+                    ok = False
+                    break
+                placed.setdefault(hit, []).append(unbound(pod))
+            if not ok:
+                reasons[name] = NO_PLACE_TO_MOVE_PODS
+                continue
+            for d, ps in placed.items():
+                moved.setdefault(d, []).extend(ps)
+            found[name] = (move, daemons)
+        self.unneeded = {n: self.unneeded.get(n, now) for n in found}
+        self._soft_taints(found, group_of)
+        self._removable_at = {}
+        cool_until = self._cooldown_until()
+        sizes = {g: sum(1 for n in nodes if n.name not in self.deleting)
+                 for g, nodes in members.items()}
+        empty: list[str] = []
+        drain: list[str] = []
+        for name in sorted(found):
+            node = self.store.get("Node", name)
+            ready = node.ready == "True"
+            wait = cfg.scale_down_unneeded_time if ready else cfg.scale_down_unready_time
+            group = cfg.group(group_of[name])
+            if sizes[group.name] - 1 < group.min_size:
+                reasons[name] = NODE_GROUP_MIN_SIZE_REACHED
+                continue
+            self._removable_at[name] = max(self.unneeded[name] + wait, cool_until)
+            if now - self.unneeded[name] < wait:
+                reasons[name] = NOT_UNNEEDED_LONG_ENOUGH if ready else NOT_UNREADY_LONG_ENOUGH
+                continue
+            if now < cool_until:
+                reasons[name] = SCALE_DOWN_IN_COOLDOWN
+                continue
+            if found[name][0]:
+                drain.append(name)
+            elif len(empty) < cfg.max_empty_bulk_delete:
+                empty.append(name)
+                sizes[group.name] -= 1
+        self.reasons = reasons
+        for name in empty:
+            self._delete_empty(name)
+        if drain and not self.deleting:
+            name = drain[0]
+            move, daemons = found[name]
+            self._start_drain(name, move, daemons)
+
+    def _cooldown_until(self) -> float:
+        cfg = self.config
+        return max(self.last_scale_up + cfg.scale_down_delay_after_add,
+                   self.last_scale_down + cfg.scale_down_delay_after_delete,
+                   self.last_scale_down_fail + cfg.scale_down_delay_after_failure)
+
+    def _soft_taints(self, found: dict[str, Any], group_of: dict[str, str]) -> None:
+        """Unneeded nodes carry DeletionCandidateOfClusterAutoscaler:PreferNoSchedule."""
+        now = self.clock.now
+        for name in sorted(group_of):
+            if name in self.deleting:
+                continue
+            node = self.store.get("Node", name)
+            has = any(t.key == DELETION_CANDIDATE_TAINT for t in node.spec.taints)
+            if name in found and not has:
+                self.store.update(with_taint(node, deletion_candidate_taint(now)))
+            elif name not in found and has:
+                self.store.update(without_taint(node, DELETION_CANDIDATE_TAINT))
+
+    def _mark(self, name: str) -> Any:
+        node = self.store.get("Node", name)
+        node = without_taint(node, DELETION_CANDIDATE_TAINT)
+        node = self.store.update(with_taint(node, to_be_deleted_taint(self.clock.now)))
+        self.store.record_event(node, "Normal", "ScaleDown",
+                                "marked the node as toBeDeleted/unschedulable", COMPONENT)
+        return node
+
+    def _delete_empty(self, name: str) -> None:
+        self._mark(name)
+        deletion = NodeDeletion(self, name, [], [])
+        self.deleting[name] = deletion
+        self.delete_node(deletion)
+
+    def _start_drain(self, name: str, move: list[Any], daemons: list[Any]) -> None:
+        self._mark(name)
+        deletion = NodeDeletion(self, name, move, daemons)
+        self.deleting[name] = deletion
+        deletion.begin()
+
+    def delete_node(self, deletion: NodeDeletion) -> None:
+        """The node's pods are gone: remove it (the cloud instance and its Node)."""
+        name = deletion.node
+        deletion.done = True
+        node = self.store.get("Node", name)
+        if node is not None:
+            self.store.delete("Node", name)
+            self.store.record_event(node, "Normal", "ScaleDown",
+                                    "node removed by cluster autoscaler", COMPONENT)
+        self.deleting.pop(name, None)
+        self.unneeded.pop(name, None)
+        self.last_scale_down = self.clock.now
+
+    def deletion_failed(self, deletion: NodeDeletion, message: str) -> None:
+        name = deletion.node
+        deletion.cancel()
+        self.deleting.pop(name, None)
+        self.unneeded.pop(name, None)
+        now = self.clock.now
+        self.last_scale_down_fail = now
+        self.unremovable[name] = now + UNREMOVABLE_RECHECK
+        node = self.store.get("Node", name)
+        if node is not None:
+            node = self.store.update(without_taint(node, TO_BE_DELETED_TAINT))
+            self.store.record_event(node, "Warning", "ScaleDownFailed", message, COMPONENT)

@@ -34,6 +34,7 @@ field (one default recommender).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import attrs
@@ -46,7 +47,8 @@ from ..apiserver import admission
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
 from .controller_utils import pod_active
-from .vpa_recommender import AggregateContainerState, as_resource_list, cap, estimate
+from .vpa_recommender import (AggregateContainerState, as_resource_list, cap,
+                              crossing_confidence, estimate)
 
 COMPONENT_RECOMMENDER = "vpa-recommender"
 COMPONENT_UPDATER = "vpa-updater"
@@ -244,7 +246,8 @@ class VerticalPodAutoscalerController:
 
     # -- updater -------------------------------------------------------------------------------
     def _update(self, vpa: Any, pods: list[Any]) -> None:
-        if vpa.status.recommendation is None or not vpa.status.recommendation.container_recommendations:
+        rec = vpa.status.recommendation
+        if rec is None or not rec.container_recommendations:
             return
         now = self.clock.now
         required = MIN_REPLICAS
@@ -276,6 +279,8 @@ class VerticalPodAutoscalerController:
             prio = self._priority(vpa, p, now)
             if prio is not None:
                 candidates.append((prio, p, creator))
+            else:
+                self._expect_eviction(vpa, p)
         candidates.sort(key=lambda c: (not c[0][0], -c[0][1], c[1].metadata.name))
         drain = self.cp.component("drain")
         for _, pod, creator in candidates:
@@ -299,6 +304,34 @@ class VerticalPodAutoscalerController:
                                     f"VPA Updater evicted Pod {pod.metadata.name} to apply "
                                     "resource recommendation.", COMPONENT_UPDATER)
             self._wake()
+
+    def _expect_eviction(self, vpa: Any, pod: Any) -> None:
+        """A pod inside its bounds now may fall out as the history grows and the bounds narrow
+        (the lower one rises towards the 50th percentile, the upper one falls towards the
+        95th): keep a headless run going until the updater loop that will evict it."""
+        states = self._states.get((vpa.metadata.namespace, vpa.metadata.name)) or {}
+        when = None
+        for c in pod.spec.containers:
+            st = states.get(c.name)
+            rec = vpa.recommendation_for(c.name)
+            if st is None or rec is None or st.first_sample_start is None:
+                continue
+            policy = vpa.container_policy(c.name)
+            limits = estimate(st, len(states), confidence=math.inf)
+            for res in rec.target:
+                q = c.resources.requests.get(res)
+                if q is None:
+                    continue
+                have = q.milli_value() if res == "cpu" else q.value()
+                conf = crossing_confidence(have, cap(limits["lowerBound"][res], res, policy),
+                                           cap(limits["upperBound"][res], res, policy))
+                if conf is not None:
+                    t = st.first_sample_start + conf * 86400.0
+                    when = t if when is None else min(when, t)
+        if when is not None:
+            tick = max(self.clock.now + RECOMMENDER_INTERVAL,
+                       math.ceil(when / RECOMMENDER_INTERVAL) * RECOMMENDER_INTERVAL)
+            self._busy = tick if self._busy is None else min(self._busy, tick)
 
     def _replicas(self, namespace: str, creator: tuple[str, str]) -> int:
         kind, name = creator

@@ -196,6 +196,8 @@ class AggregateContainerState:
 
 
 def _confidence_factor(confidence: float, multiplier: float, exponent: float) -> float:
+    if confidence == math.inf:
+        return 1.0
     if confidence <= 0:
         base = math.inf
     else:
@@ -210,12 +212,15 @@ def _with_margin(amount: int) -> int:
     return amount + _scale(amount, SAFETY_MARGIN_FRACTION)
 
 
-def estimate(state: AggregateContainerState, containers_per_pod: int) -> dict[str, dict[str, int]]:
-    """target / lowerBound / upperBound for one container: millicores and bytes."""
+def estimate(state: AggregateContainerState, containers_per_pod: int,
+             confidence: float | None = None) -> dict[str, dict[str, int]]:
+    """target / lowerBound / upperBound for one container: millicores and bytes (the bounds
+    for a given ``confidence`` instead of the history's own: ``math.inf`` gives the limits
+    they tend to)."""
     fraction = 1.0 / max(1, containers_per_pod)
     min_cpu = _scale(_amount(POD_MIN_CPU_MILLICORES), fraction)
     min_mem = _scale(_amount(POD_MIN_MEMORY_MB * 1024 * 1024), fraction)
-    conf = state.confidence()
+    conf = state.confidence() if confidence is None else confidence
 
     def cpu(p: float) -> int:
         return _with_margin(_amount(state.cpu.percentile(p) * 1000.0))
@@ -233,6 +238,19 @@ def estimate(state: AggregateContainerState, containers_per_pod: int) -> dict[st
         "upperBound": {"cpu": max(_scale(cpu(UPPER_BOUND_CPU_PERCENTILE), upper), min_cpu),
                        "memory": max(_scale(mem(UPPER_BOUND_MEMORY_PERCENTILE), upper), min_mem)},
     }
+
+
+def crossing_confidence(have: int, lower_limit: int, upper_limit: int) -> float | None:
+    """The confidence at which a request of ``have`` leaves the bounds as they narrow towards
+    ``lower_limit`` / ``upper_limit`` (lower × (1 + 0.001/c)^-2, upper × (1 + 1/c)); None if
+    it never does."""
+    if have <= 0:
+        return 0.0
+    if have < lower_limit:
+        return 0.001 / ((lower_limit / have) ** 0.5 - 1)
+    if have > upper_limit > 0:
+        return 1.0 / (have / upper_limit - 1)
+    return None
 
 
 def as_resource_list(amounts: dict[str, int], resources: tuple[str, ...]) -> FrozenDict:

@@ -25,6 +25,7 @@ from .timefmt import rfc1123z
 
 def describe(obj: Any, store: Any, now: float, show_events: bool = True) -> str:
     from . import describe_workloads as wl
+    from .describe_generic import describe_generic
 
     fn = {"Node": describe_node, "Pod": describe_pod,
           "Deployment": wl.describe_deployment, "ReplicaSet": wl.describe_replicaset,
@@ -32,7 +33,8 @@ def describe(obj: Any, store: Any, now: float, show_events: bool = True) -> str:
           "DaemonSet": wl.describe_daemonset,
           "HorizontalPodAutoscaler": wl.describe_hpa,
           "PodDisruptionBudget": wl.describe_pdb, "PriorityClass": wl.describe_priority_class,
-          "Namespace": wl.describe_namespace, "Event": wl.describe_event}[obj.kind]
+          "Namespace": wl.describe_namespace, "Event": wl.describe_event,
+          "VerticalPodAutoscaler": describe_generic}[obj.kind]
     return fn(obj, store, now, show_events)
 
 

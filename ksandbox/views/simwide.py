@@ -8,7 +8,9 @@ Four parts, each a kubectl-shaped table a newcomer already knows how to read:
   and memory, which is what scheduling decisions hinge on;
 * pods, as ``kubectl get pods -A -o wide``, plus EVICTION (when a NoExecute taint will evict
   the pod, ``in 4m10s``) and the pod's reason for pending pods;
-* events, as ``kubectl get events -A`` with the simulated second each happened at.
+* events, as ``kubectl get events -A`` with the simulated second each happened at;
+* when a cluster autoscaler is configured, its node groups and scale-down candidates
+  (``autoscaling.py``).
 
 Pure: reads a session, returns text. Not here: the JSON form (``state.py``).
 """
@@ -88,6 +90,12 @@ def render_sim_wide(session: Any) -> str:
     parts = [header, "\nNODES\n", nodes_table(session) if nodes else "No nodes.\n",
              "\nPODS\n", pods_table(session) if pods else "No pods.\n",
              "\nEVENTS\n", events_table(session) if store.events else "No events.\n"]
+    ca = session.cp.component("clusterautoscaler")
+    status = ca.status() if ca is not None and hasattr(ca, "status") else None
+    if status is not None:
+        from .autoscaling import render_cluster_autoscaler_status
+
+        parts += ["\nCLUSTER AUTOSCALER\n", render_cluster_autoscaler_status(status)]
     return "".join(parts)
 
 

@@ -90,6 +90,9 @@ class ResourceScreen(KsScreen):
         self.table.apply_changes(changes)
         self._title()
 
+    def on_resource_table_reloaded(self) -> None:
+        self._title()
+
     def filter_changed(self) -> None:
         self.table.set_filter(self.row_filter)
         self._title()
