@@ -62,7 +62,7 @@ async def test_e_explains_the_pending_pod_and_updates_live(session, make):
         text = screen_text(app)
         assert "0/4 nodes are available" in text
         assert "NodeAffinity: node(s) didn't match Pod's node affinity/selector" in text
-        assert "Taint×3" in text and "TOTAL" in text
+        assert "Tnt×3" in text and "TOTAL" in text
         app.submit("kubectl label nodes node-1 hw-type=gpu")
         app.screen.recompute()
         await settle(pilot)

@@ -54,6 +54,7 @@ async def test_the_classic_story(session, make):
         await pilot.press("t")
         await settle(pilot)
         app.screen.query_one("#spec").value = "hw-type=gpu:NoSchedule"
+        await settle(pilot)
         shot(app, "2-taint-dialog")
         await pilot.press("enter")
         await settle(pilot)

@@ -1,9 +1,9 @@
 """ExplainMatrix: the node × plugin matrix of ``ksandbox explain``, one node per line.
 
 Input is the explain JSON of DESIGN.md §3 (``explanation.to_dict()``). Each row is a node:
-a ✓ / ✗ / · per filter plugin (passed, failed, not run), then for a feasible node each score
-plugin's normalized score and the weighted total, or for an infeasible one the failing
-filter and its reason. The chosen node comes first and is highlighted; then the feasible
+its weighted total, a ✓ / ✗ / · per filter plugin (passed, failed, not run), then for a
+feasible node each score plugin's normalized score (the column head carries its weight), or
+for an infeasible one the failing filter and its reason. The chosen node comes first and is highlighted; then the feasible
 nodes by total, then the infeasible ones. Only visible lines are drawn, so a 5,000-node
 explanation scrolls as fast as a 5-node one.
 """
@@ -21,12 +21,12 @@ from .line_list import LineList
 
 # Short column heads for the upstream plugins (others get their capitals).
 SHORT = {
-    "NodeUnschedulable": "Unsch", "NodeName": "Name", "TaintToleration": "Taint",
-    "NodeAffinity": "Affin", "NodePorts": "Ports", "NodeResourcesFit": "Fit",
-    "PodTopologySpread": "Spread", "InterPodAffinity": "IPA", "VolumeRestrictions": "VolR",
-    "VolumeZone": "VolZ", "VolumeBinding": "VolB", "NodeVolumeLimits": "VolL",
-    "NodeResourcesBalancedAllocation": "Bal", "ImageLocality": "Image",
-    "SchedulingGates": "Gates", "PrioritySort": "Prio", "DefaultPreemption": "Preempt",
+    "NodeUnschedulable": "Uns", "NodeName": "Nam", "TaintToleration": "Tnt",
+    "NodeAffinity": "Aff", "NodePorts": "Prt", "NodeResourcesFit": "Fit",
+    "PodTopologySpread": "Spr", "InterPodAffinity": "IPA", "VolumeRestrictions": "VoR",
+    "VolumeZone": "VoZ", "VolumeBinding": "VoB", "NodeVolumeLimits": "VoL",
+    "NodeResourcesBalancedAllocation": "Bal", "ImageLocality": "Img",
+    "SchedulingGates": "Gat", "PrioritySort": "Pri", "DefaultPreemption": "Pre",
 }
 PASS = ("Success", "", None)
 
@@ -108,16 +108,15 @@ class ExplainMatrix(LineList):
 
     def content_width(self) -> int:
         fw, sw = self._widths()
-        return 2 + self.name_width + sum(w + 1 for w in fw) + 2 + sum(w + 1 for w in sw) + 8
+        return 2 + self.name_width + 7 + sum(w + 1 for w in fw) + 2 + sum(w + 1 for w in sw) + 60
 
     def render_header(self, width: int) -> Strip:
         base = self.get_component_rich_style("line-list--header")
         fw, sw = self._widths()
-        text = "  " + "NODE".ljust(self.name_width)
+        text = "  " + "NODE".ljust(self.name_width) + "TOTAL".rjust(5) + "  "
         text += "".join(short_name(p).ljust(w + 1) for p, w in zip(self.filters, fw))
         text += "│ "
         text += "".join(self._score_head(p).rjust(w) + " " for p, w in zip(self.scores, sw))
-        text += "TOTAL".rjust(6)
         return Strip([Segment(text, base)]).crop_extend(0, width, base)
 
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
@@ -131,7 +130,10 @@ class ExplainMatrix(LineList):
         segs = [Segment(mark, base + (st("explain-matrix--chosen") if chosen
                                       else st("explain-matrix--fail") if not feasible
                                       else Style())),
-                Segment((n.get("name") or "").ljust(self.name_width), name_style)]
+                Segment((n.get("name") or "").ljust(self.name_width), name_style),
+                Segment((str(n.get("total", 0)) if feasible else "-").rjust(5) + "  ",
+                        base + (st("explain-matrix--total") if feasible
+                                else st("explain-matrix--skip")))]
         fw, sw = self._widths()
         results = {f.get("plugin"): f for f in n.get("filters") or ()}
         failing = None
@@ -151,8 +153,6 @@ class ExplainMatrix(LineList):
                 v = scores.get(plugin)
                 segs.append(Segment(("-" if v is None else str(v)).rjust(w) + " ",
                                     base + st("explain-matrix--score")))
-            segs.append(Segment(str(n.get("total", 0)).rjust(6),
-                                base + st("explain-matrix--total")))
         else:
             if failing is None:
                 failing = next((f for f in n.get("filters") or ()
@@ -162,5 +162,5 @@ class ExplainMatrix(LineList):
             segs.append(Segment(reason, base + st("explain-matrix--reason")))
         strip = Strip(segs).crop_extend(0, width, base)
         if selected:
-            strip = strip.apply_style(self.cursor_style())
+            strip = self.highlight(strip)
         return strip

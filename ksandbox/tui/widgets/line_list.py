@@ -118,23 +118,20 @@ class LineList(ScrollView, can_focus=True):
     def cursor_style(self) -> Style:
         return self.get_component_rich_style("line-list--cursor")
 
+    def highlight(self, strip: Strip) -> Strip:
+        """The cursor drawn over a row (over its own colours, not under them)."""
+        return Strip(Segment.apply_style(list(strip), post_style=self.cursor_style()),
+                     strip.cell_length)
+
     def text_strip(self, text: Text, width: int, selected: bool = False) -> Strip:
-        """A row from rich Text: cropped or padded to ``width``, highlighted if selected."""
+        """A row from rich Text on the widget's colours: cropped or padded to ``width``,
+        highlighted if selected."""
         text.truncate(width, overflow="ellipsis", pad=True)
-        segments = list(text.render(self.app.console))
+        segments = list(Segment.apply_style(text.render(self.app.console), self.rich_style))
         strip = Strip(segments, width)
         if selected:
-            strip = strip.apply_style(self.cursor_style())
+            strip = self.highlight(strip)
         return strip.simplify()
-
-    def plain_strip(self, parts: list[tuple[str, Style | None]], width: int,
-                    selected: bool = False) -> Strip:
-        """A row from (text, style) pieces, without Text's markup machinery (the fast path)."""
-        segments = [Segment(t, s) for t, s in parts if t]
-        strip = Strip(segments).crop_extend(0, width, None)
-        if selected:
-            strip = strip.apply_style(self.cursor_style())
-        return strip
 
     # -- cursor ---------------------------------------------------------------------------
     def watch_cursor(self, old: int, new: int) -> None:

@@ -382,7 +382,8 @@ class ResourceTable(LineList):
         return cells
 
     def content_width(self) -> int:
-        return sum(self._widths[: len(self._columns())]) + _PAD * len(self._columns())
+        n = len(self._columns())
+        return sum(self._widths[:n]) + _PAD * max(0, n - 1)
 
     def _grow(self, cells: tuple[str, ...]) -> None:
         widths = self._widths
@@ -428,5 +429,5 @@ class ResourceTable(LineList):
         segs = self._line(cells, [style] * len(cells), width)
         strip = Strip(segs).crop_extend(0, width, style)
         if selected:
-            strip = strip.apply_style(self.cursor_style())
+            strip = self.highlight(strip)
         return strip
