@@ -209,7 +209,6 @@ async def run(args) -> None:
                                         for c in "app-07-"] + [("enter", None)], gap=0.1)
         await phase("pods: clear the filter (escape)", [("escape", None)], gap=0.3)
         await phase("back to the board (escape)", [("escape", None)], gap=0.3)
-        await phase("board: explain a pod (:explain)", [], gap=0.1)
         dog.reset()
         t0 = time.perf_counter()
         pod = next(iter(session.store.list("Pod")))

@@ -77,6 +77,15 @@ async def test_the_classic_story(session, make):
         assert len(web) == 6 and all(p.spec.node_name for p in web)
         assert pods_on(app, "node-2") - before == set()
         shot(app, "3-gpu-pod-on-node-2")
+        # Why there: explain the GPU pod (only node-2 passes NodeAffinity and TaintToleration).
+        from helpers import command
+
+        await command(pilot, "explain default/gpu-pod")
+        text = screen_text(app)
+        assert "★ node-2" in text and "NodeAffinity: node(s) didn't match" in text
+        shot(app, "3b-explain")
+        await pilot.press("escape")
+        await settle(pilot)
 
         # 4. Fail node-3: after the grace period it is Unknown, with the unreachable taints.
         board.selected = "node-3"

@@ -55,6 +55,7 @@ class ExplainMatrix(LineList):
         self.scores: list[str] = []
         self.nodes: list[dict] = []
         self.name_width = 4
+        self.reason_width = 0
 
     def set_explanation(self, data: dict, weights: dict[str, int] | None = None,
                         filter_order: tuple[str, ...] = ()) -> None:
@@ -81,6 +82,10 @@ class ExplainMatrix(LineList):
         key = self.selected_name
         self.filters, self.scores, self.nodes = filters, scores, nodes
         self.name_width = max([4] + [cell_len(n.get("name") or "") for n in nodes]) + 2
+        self.reason_width = max([0] + [
+            cell_len(f"{f.get('plugin')}: {f.get('reason') or f.get('status')}")
+            for n in nodes if not n.get("feasible")
+            for f in (n.get("filters") or ()) if _failed(f.get("status"))])
         if key is not None:
             for i, n in enumerate(nodes):
                 if n.get("name") == key:
@@ -108,7 +113,8 @@ class ExplainMatrix(LineList):
 
     def content_width(self) -> int:
         fw, sw = self._widths()
-        return 2 + self.name_width + 7 + sum(w + 1 for w in fw) + 2 + sum(w + 1 for w in sw) + 60
+        tail = max(sum(w + 1 for w in sw), self.reason_width)
+        return 2 + self.name_width + 7 + sum(w + 1 for w in fw) + 2 + tail
 
     def render_header(self, width: int) -> Strip:
         base = self.get_component_rich_style("line-list--header")
