@@ -1,20 +1,37 @@
-"""Benchmark: an hour of simulated time, 500 nodes, 10,000 pods, one node failing.
+"""Benchmark: simulated-to-real time ratios (DESIGN.md §5) on three cluster shapes.
 
-The cluster: N nodes (16 CPU / 64Gi / 110 pods, three zones, a KubeletConfiguration so every
-kubelet computes its allocatable) and D Deployments whose P pods the scheduler places. The
-clock runs to t=60 (pods scheduled and started), one node fails at t=60, and the clock runs
-to t=3660: lease renewals every 10 s and node status checks on 500 kubelets, the lifecycle
-controller's 5-second passes, the unreachable taints, the 300 s countdowns, the evictions and
-the replacements being scheduled elsewhere. Reports the wall time of that hour and the ratio
-of simulated to real time, plus what happened (so a regression in behaviour shows too).
-Not a test: it reports, it does not assert.
+``--shape failure`` (the default; the original benchmark): an hour of simulated time, 500 nodes,
+10,000 pods, one node failing. N nodes (16 CPU / 64Gi / 110 pods, three zones, a
+KubeletConfiguration so every kubelet computes its allocatable) and D Deployments whose P pods
+the scheduler places. The clock runs to t=60 (pods scheduled and started), one node fails at
+t=60, and the clock runs to t=3660: lease renewals every 10 s and node status checks on 500
+kubelets, the lifecycle controller's 5-second passes, the unreachable taints, the 300 s
+countdowns, the evictions and the replacements being scheduled elsewhere.
 
-    python bench/simulation.py [--nodes 500] [--pods 10000] [--deployments 50] [--profile]
+``--shape rolling``: 500 nodes, 15,000 pods in 50 Deployments, and a rolling update that never
+ends: at t=60 every Deployment gets a new image, and each time one finishes its rollout it gets
+the next image. Every Deployment rolls with maxSurge 1 / maxUnavailable 0, so across 50 of them
+the churn is about 10 pod creates and 10 deletes per simulated second (a new pod is Running after
+the kubelet's seeded 1-3 s start delay, then an old one is deleted and stops after its 30 s
+grace). The measured span is 600 simulated seconds (``--span``); the rates actually reached are
+printed, so a behaviour change shows.
+
+``--shape idle``: 5,000 nodes, 150,000 pods bound directly to them (no controllers own them),
+started, then 600 idle simulated seconds: heartbeats, leases, node monitor, podgc, the periodic
+scans of the autoscalers — whatever runs when nothing changes.
+
+Each shape reports the wall time of the measured span and the ratio of simulated to real time,
+plus what happened. Not a test: it reports, it does not assert.
+
+    python bench/simulation.py [--shape failure|rolling|idle] [--nodes N] [--pods P]
+                               [--deployments D] [--span SECONDS] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import sys
 import time
 from pathlib import Path
@@ -67,19 +84,67 @@ def manifest(nodes: int, pods: int, deployments: int) -> str:
     return "".join(parts)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--nodes", type=int, default=500)
-    ap.add_argument("--pods", type=int, default=10_000)
-    ap.add_argument("--deployments", type=int, default=50)
-    ap.add_argument("--hour", type=float, default=3600.0)
-    ap.add_argument("--profile", action="store_true")
-    args = ap.parse_args()
+class _Profile:
+    """cProfile around the measured span when ``--profile`` is given (top 30 by cumulative and
+    by own time)."""
 
+    def __init__(self, on: bool) -> None:
+        self.profiler = None
+        self.dump = os.environ.get("KSANDBOX_PROFILE_DUMP")  # also save raw stats (pstats)
+        if on:
+            import cProfile
+
+            self.profiler = cProfile.Profile()
+
+    def __enter__(self) -> "_Profile":
+        if self.profiler is not None:
+            self.profiler.enable()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.profiler is not None:
+            import pstats
+
+            self.profiler.disable()
+            if self.dump:
+                self.profiler.dump_stats(self.dump)
+            stats = pstats.Stats(self.profiler)
+            stats.sort_stats("cumulative").print_stats(30)
+            stats.sort_stats("tottime").print_stats(30)
+
+
+class GcTime:
+    """Wall time the cyclic garbage collector takes, per generation (gc.callbacks): at 15,000+
+    pods a full collection walks every live object, so it shows up in the ratios."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.counts = [0, 0, 0]
+        self._start = 0.0
+        gc.callbacks.append(self._cb)
+
+    def _cb(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._start
+            self.counts[info["generation"]] += 1
+
+    def reset(self) -> None:
+        self.seconds = 0.0
+        self.counts = [0, 0, 0]
+
+    def __str__(self) -> str:
+        return f"{self.seconds:.2f} s in gc (collections per generation: {self.counts})"
+
+
+def failure(args: argparse.Namespace) -> None:
     from ksandbox.session import Session
 
+    nodes = args.nodes or 500
+    pods = args.pods or 10_000
     t0 = time.perf_counter()
-    session = Session.from_text(manifest(args.nodes, args.pods, args.deployments), seed=1)
+    session = Session.from_text(manifest(nodes, pods, args.deployments), seed=1)
     t1 = time.perf_counter()
     session.run_until(60.0)
     t2 = time.perf_counter()
@@ -89,20 +154,11 @@ def main() -> None:
     session.submit(f"ksandbox fail node {victim}")
     events_before = session.clock.events_run
 
-    profiler = None
-    if args.profile:
-        import cProfile
-
-        profiler = cProfile.Profile()
-        profiler.enable()
-    t3 = time.perf_counter()
-    session.run_until(60.0 + args.hour)
-    t4 = time.perf_counter()
-    if profiler is not None:
-        import pstats
-
-        profiler.disable()
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+    gct = GcTime()
+    with _Profile(args.profile):
+        t3 = time.perf_counter()
+        session.run_until(60.0 + args.hour)
+        t4 = time.perf_counter()
 
     hour = t4 - t3
     marked = [e for e in session.store.events if e.reason == "TaintManagerEviction"
@@ -110,7 +166,7 @@ def main() -> None:
     times = sorted({e.first_timestamp for e in marked})
     running_after = sum(1 for p in session.store.list("Pod")
                         if p.status.phase == "Running" and p.spec.node_name != victim)
-    print(f"cluster: {args.nodes} nodes, {args.pods} pods in {args.deployments} deployments")
+    print(f"cluster: {nodes} nodes, {pods} pods in {args.deployments} deployments")
     print(f"load: {t1 - t0:.2f} s; schedule and start (0-60 s simulated): {t2 - t1:.2f} s "
           f"({running} pods Running)")
     taints = ", ".join(f"{t.to_string()}@{t.time_added:g}"
@@ -119,8 +175,183 @@ def main() -> None:
     print(f"evictions: {len(marked)} pods marked for deletion at {times}")
     print(f"after the hour: {running_after} pods Running on healthy nodes")
     print(f"simulated hour: {hour:.2f} s real, {session.clock.events_run - events_before} clock "
-          f"callbacks")
+          f"callbacks; {gct}")
     print(f"ratio: {args.hour / hour:.0f}x real time (DESIGN.md §5 asks >= 100x)")
+
+
+ROLLING_STRATEGY = """  strategy:
+    type: RollingUpdate
+    rollingUpdate: {maxSurge: 1, maxUnavailable: 0}
+"""
+
+
+def rolling(args: argparse.Namespace) -> None:
+    """A rolling update that never ends, ~10 creates and ~10 deletes per simulated second."""
+    import attrs
+
+    from ksandbox.apiserver.store import ADDED, MODIFIED
+    from ksandbox.session import Session
+
+    nodes = args.nodes or 500
+    pods = args.pods or 15_000
+    text = manifest(nodes, pods, args.deployments).replace(
+        "  selector:\n", ROLLING_STRATEGY + "  selector:\n")
+    t0 = time.perf_counter()
+    session = Session.from_text(text, seed=1)
+    t1 = time.perf_counter()
+    session.run_until(60.0)
+    t2 = time.perf_counter()
+    store = session.store
+    running = sum(1 for p in store.list("Pod") if p.status.phase == "Running")
+
+    counts = {"created": 0, "deleted": 0}
+
+    def count(ev: object) -> None:
+        if ev.type == ADDED:
+            counts["created"] += 1
+        elif ev.type == MODIFIED and ev.obj.metadata.deletion_timestamp is not None \
+                and ev.old.metadata.deletion_timestamp is None:
+            counts["deleted"] += 1
+
+    store.subscribe("Pod", count)
+    version = {d.metadata.name: 1 for d in store.list("Deployment")}
+
+    def bump(d: object) -> None:
+        """The next image: a new pod template, so a new ReplicaSet and a new rollout."""
+        name = d.metadata.name
+        version[name] += 1
+        containers = tuple(attrs.evolve(c, image=f"registry.example/{name}:1.{version[name]}")
+                           for c in d.spec.template.spec.containers)
+        template = attrs.evolve(d.spec.template, spec=attrs.evolve(d.spec.template.spec,
+                                                                   containers=containers))
+        store.update(attrs.evolve(d, spec=attrs.evolve(d.spec, template=template)))
+
+    def done(d: object) -> bool:
+        s = d.status
+        return (s.observed_generation >= d.metadata.generation
+                and s.updated_replicas == d.spec.replicas == s.replicas
+                == s.available_replicas)
+
+    # ``--rolling`` Deployments start rolling at t=60 (one step of maxSurge 1 takes ~2.5 s:
+    # the start delay, then the scale-down, so 20 of them give ~10 creates/s); the driver looks
+    # every simulated second and, when one finishes, gives the next Deployment in turn a new
+    # image (a user re-deploying), keeping the churn steady.
+    deployments = sorted(store.list("Deployment"), key=lambda d: d.metadata.name)
+    names = [d.metadata.name for d in deployments]
+    active = set(names[:args.rolling])
+    for name in sorted(active):
+        bump(store.get("Deployment", name, "default"))
+    next_up = args.rolling % len(names)
+    rollouts = 0
+    events_before = session.clock.events_run
+    end = 60.0 + args.span
+    gct = GcTime()
+    with _Profile(args.profile):
+        t3 = time.perf_counter()
+        t = 60.0
+        while t < end:
+            t += 1.0
+            session.run_until(t)
+            for name in sorted(active):
+                if done(store.get("Deployment", name, "default")):
+                    rollouts += 1
+                    active.discard(name)
+                    while names[next_up] in active:
+                        next_up = (next_up + 1) % len(names)
+                    active.add(names[next_up])
+                    bump(store.get("Deployment", names[next_up], "default"))
+                    next_up = (next_up + 1) % len(names)
+        t4 = time.perf_counter()
+    wall = t4 - t3
+    print(f"cluster: {nodes} nodes, {pods} pods in {args.deployments} deployments, "
+          f"{args.rolling} rolling at a time (maxSurge 1, maxUnavailable 0)")
+    print(f"load: {t1 - t0:.2f} s; schedule and start (0-60 s simulated): {t2 - t1:.2f} s "
+          f"({running} pods Running)")
+    print(f"churn: {counts['created'] / args.span:.1f} creates/s, "
+          f"{counts['deleted'] / args.span:.1f} deletes/s (simulated); {rollouts} rollouts "
+          f"finished; {store.count('Pod')} pods at the end")
+    print(f"simulated {args.span:g} s: {wall:.2f} s real, "
+          f"{session.clock.events_run - events_before} clock callbacks; {gct}")
+    print(f"ratio: {args.span / wall:.0f}x real time (DESIGN.md §5 asks >= 100x)")
+
+
+IDLE_NODE = """apiVersion: v1
+kind: Node
+metadata:
+  name: node-{i}
+  labels: {{topology.kubernetes.io/zone: zone-{z}}}
+status:
+  capacity: {{cpu: "4", memory: 32Gi, pods: "110"}}
+---
+"""
+
+IDLE_POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: pod-{i}
+  labels: {{app: app-{t}, tier: backend}}
+spec:
+  nodeName: node-{n}
+  containers:
+    - name: app
+      image: registry.example/app-{t}:1.0
+      resources:
+        requests: {{cpu: 10m, memory: 100Mi}}
+---
+"""
+
+
+def idle(args: argparse.Namespace) -> None:
+    """The whole envelope, idle: only the periodic housekeeping runs."""
+    from ksandbox.session import Session
+
+    nodes = args.nodes or 5000
+    pods = args.pods or 150_000
+    parts = [IDLE_NODE.format(i=i, z=i % 3) for i in range(nodes)]
+    parts += [IDLE_POD.format(i=i, t=i % 100, n=i % nodes) for i in range(pods)]
+    t0 = time.perf_counter()
+    session = Session.from_text("".join(parts), seed=1)
+    t1 = time.perf_counter()
+    session.run_until(60.0)
+    t2 = time.perf_counter()
+    store = session.store
+    running = sum(1 for p in store.list("Pod") if p.status.phase == "Running")
+    rv_before = store.resource_version
+    changed_before = store.last_change_time
+    events_before = session.clock.events_run
+    end = 60.0 + args.span
+    gct = GcTime()
+    with _Profile(args.profile):
+        t3 = time.perf_counter()
+        session.run_until(end)
+        t4 = time.perf_counter()
+    wall = t4 - t3
+    print(f"cluster: {nodes} nodes, {pods} pods bound to them")
+    print(f"load: {t1 - t0:.2f} s; start (0-60 s simulated): {t2 - t1:.2f} s "
+          f"({running} pods Running)")
+    print(f"idle {args.span:g} s: {store.resource_version - rv_before} writes, last change at "
+          f"{store.last_change_time:g} s (before: {changed_before:g} s)")
+    print(f"simulated {args.span:g} s: {wall:.2f} s real, "
+          f"{session.clock.events_run - events_before} clock callbacks; {gct}")
+    print(f"ratio: {args.span / wall:.1f}x real time (DESIGN.md §5 asks >= 10x)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shape", choices=("failure", "rolling", "idle"), default="failure")
+    ap.add_argument("--nodes", type=int, default=None,
+                    help="default: 500 (failure, rolling), 5000 (idle)")
+    ap.add_argument("--pods", type=int, default=None,
+                    help="default: 10,000 (failure), 15,000 (rolling), 150,000 (idle)")
+    ap.add_argument("--deployments", type=int, default=50)
+    ap.add_argument("--hour", type=float, default=3600.0, help="failure: simulated span")
+    ap.add_argument("--rolling", type=int, default=20,
+                    help="rolling: Deployments rolling at the same time")
+    ap.add_argument("--span", type=float, default=600.0,
+                    help="rolling, idle: simulated seconds measured")
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+    {"failure": failure, "rolling": rolling, "idle": idle}[args.shape](args)
 
 
 if __name__ == "__main__":

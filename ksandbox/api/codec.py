@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Union
 
 import attrs
 
-from .errors import FieldError, type_name as _type_name, wrong_type as _wrong
+from .errors import FieldError, wrong_type as _wrong
 
 _JSON = "ksandbox.json"
 _OMIT = "ksandbox.omit_empty"

@@ -17,7 +17,8 @@ from typing import Any, Sequence
 
 from ..api.errors import ApiError, CommandError
 from ..api.kinds import BY_KIND, KindInfo
-from ..api.selectors import LabelSelector, parse_selector
+from ..api.selector_parser import parse_selector
+from ..api.selectors import LabelSelector
 from ..apiserver import admission, validation
 from ..views import serialize
 from .parse import Target, dry_run_suffix

@@ -20,7 +20,7 @@ from typing import Any
 import attrs
 
 from ..api.errors import CommandError
-from ..api.selectors import parse_selector
+from ..api.selector_parser import parse_selector
 from .cordon import node_names_or_selector, select_nodes
 from .parse import (BOOL, DRY_RUN, INT, NAMESPACE, SELECTOR, STR, Flag, dry_run_strategy,
                     duration_flag, parse_flags)

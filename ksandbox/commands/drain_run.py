@@ -35,7 +35,7 @@ import attrs
 
 from ..api.core import FAILED, PENDING, SUCCEEDED, PodCondition
 from ..api.errors import ApiError
-from ..api.selectors import parse_selector
+from ..api.selector_parser import parse_selector
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_DEFAULT
 from .parse import dry_run_suffix

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 import attrs
 
 from ..api.errors import KsandboxError
-from ..api.selectors import parse_selector
+from ..api.selector_parser import parse_selector
 
 
 @attrs.frozen

@@ -14,6 +14,7 @@ import pytest
 
 from ksandbox.api.codec import decode, encode
 from ksandbox.api.errors import CommandError, FieldError
+from ksandbox.api.selector_parser import parse_selector
 from ksandbox.api.selectors import (
     DOES_NOT_EXIST,
     EXISTS,
@@ -24,7 +25,6 @@ from ksandbox.api.selectors import (
     LabelSelector,
     LabelSelectorRequirement,
     format_label_selector,
-    parse_selector,
     requirement_matches,
 )
 
