@@ -134,7 +134,8 @@ def explain_pod(sched: Any, pod: Any) -> Explanation:
         return Explanation(key, name, None, msg, tuple(
             NodeExplanation(n, False, (), {}, 0) for n in all_names), served=False)
     cache = sched.cache
-    if pod.spec.node_name:
+    bound_to = pod.spec.node_name
+    if bound_to:
         cache = _ShadowCache(sched.cache, pod.spec.node_name, key)
         pod = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=""),
                            status=attrs.evolve(pod.status, nominated_node_name=""))
@@ -147,11 +148,35 @@ def explain_pod(sched: Any, pod: Any) -> Explanation:
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _explain(sched, ctx, fwk, pod, key)
+        exp = _explain(sched, ctx, fwk, pod, key)
     finally:
         handle.cache = saved
         if was_enabled:
             gc.enable()
+    return _as_bound(exp, bound_to) if bound_to else exp
+
+
+def _as_bound(exp: Explanation, node: str) -> Explanation:
+    """Explain a pod that is already bound without contradicting where it is.
+
+    The re-run cycle may pick another node only because of a tie (the scheduler picks among
+    equally scored nodes at random) or because the cluster changed since the pod was placed.
+    A tie that includes the pod's node is reported as that node; a real difference is said.
+    """
+    by = {n.name: n for n in exp.nodes}
+    here = by.get(node)
+    if exp.selected == node:
+        return exp
+    if here is not None and exp.selected is not None and here.scored and \
+            here.total == by[exp.selected].total:
+        others = ", ".join(sorted(n.name for n in exp.nodes if n.scored and n.name != node
+                                  and n.total == here.total))
+        return attrs.evolve(exp, selected=node, message=(
+            f"Successfully assigned {exp.pod} to {node} (tied with {others} at {here.total}: "
+            "the scheduler picks among equal scores at random)"))
+    now = (f"scheduled now it would go to {exp.selected}" if exp.selected is not None
+           else f"scheduled now it would not fit: {exp.message}")
+    return attrs.evolve(exp, message=f"{exp.pod} is bound to {node}; {now}")
 
 
 def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Any, key: str) -> Explanation:

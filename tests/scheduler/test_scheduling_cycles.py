@@ -232,3 +232,53 @@ def test_explain_json_shape(explain_checked):
     assert by["node-3"]["total"] == sum(v * weights.get(k, 1)
                                         for k, v in by["node-3"]["scores"].items())
     assert d["selected"] == placed(s)["web-1"]
+
+
+SEED_POLICY = """
+apiVersion: v1
+kind: Policy
+predicates:
+  - {name: PodFitsHostPorts}
+  - {name: PodFitsResources}
+  - {name: NoDiskConflict}
+  - {name: NoVolumeZoneConflict}
+  - {name: MatchNodeSelector}
+  - {name: HostName}
+priorities:
+  - {name: LeastRequestedPriority, weight: 2}
+  - {name: BalancedResourceAllocation, weight: 1}
+  - {name: ServiceSpreadingPriority, weight: 2}
+  - {name: EqualPriority, weight: 1}
+"""
+
+
+def test_a_legacy_policy_still_honours_taints_and_cordons(explain_checked):
+    # legacy_registry.go: PodToleratesNodeTaints and CheckNodeUnschedulable are mandatory,
+    # whatever predicates the Policy lists (the seed note's Policy lists neither).
+    s = session(SEED_POLICY, node("node-1", taints=TAINT), node("node-2"), node("node-3"))
+    assert s.submit("kubectl cordon node-3").ok
+    s.apply_objects(__import__("ksandbox.api.manifest", fromlist=["x"]).load_manifests(
+        pod_yaml("p1")))
+    s.run_for(5)
+    assert placed(s) == {"p1": "node-2"}
+    warnings = s.cp.component("scheduler").warnings
+    assert any("removed upstream in Kubernetes 1.23" in w for w in warnings)
+    assert any("priority EqualPriority" in w for w in warnings)
+
+
+def test_explaining_a_bound_pod_names_the_node_it_is_on_even_after_a_tie():
+    three = "---".join(node(n) for n in ("node-1", "node-2", "node-3"))
+    for seed in range(6):
+        s = session(three, pod_yaml("p1"), seed=seed)
+        actual = s.store.get("Pod", "p1", "default").spec.node_name
+        d = s.explain("default", "p1").to_dict()
+        assert d["selected"] == actual
+        assert d["message"].startswith(f"Successfully assigned default/p1 to {actual} (tied")
+
+
+def test_explaining_a_bound_pod_says_when_it_would_now_go_elsewhere():
+    s = session(node("node-1"), pod_yaml("p1", extra_spec="  nodeName: node-1"), node("node-2"))
+    assert s.submit("kubectl taint nodes node-1 k=v:NoSchedule").ok
+    d = s.explain("default", "p1").to_dict()
+    assert d["selected"] == "node-2"
+    assert d["message"] == "default/p1 is bound to node-1; scheduled now it would go to node-2"

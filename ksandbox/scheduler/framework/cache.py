@@ -176,6 +176,8 @@ class SchedulerCache:
         """An assigned, non-terminal pod appeared (or changed); others are ignored."""
         key = f"{pod.metadata.namespace}/{pod.metadata.name}"
         if key in self._pod_node:
+            if self._replace_status_only(key, pod):
+                return
             self._remove_pod_key(key)
         if not pod.spec.node_name or pod.is_terminated:
             return
@@ -197,6 +199,32 @@ class SchedulerCache:
         self._bump(static=False)
         for fn in self.on_node_changed:
             fn(ni)
+
+    def _replace_status_only(self, key: str, pod: Any) -> bool:
+        """A pod write that changes nothing the node's totals, the counters or the affinity
+        indexes read (the kubelet's status posts: same node, spec, labels, still not
+        terminating): swap in a PodInfo of the new pod without removing and re-adding it,
+        which would cost every listener two updates that cancel out. The key still moves to
+        the end of the node's pods, exactly as remove + add leaves it. False: do the full
+        remove + add."""
+        node_name = pod.spec.node_name
+        if self._pod_node[key] != node_name or pod.is_terminated:
+            return False
+        ni = self.node_infos.get(node_name)
+        old = ni.pods.get(key) if ni is not None else None
+        if old is None:
+            return False
+        op = old.pod
+        if (op.spec is not pod.spec or op.metadata.labels is not pod.metadata.labels
+                or old.terminating != (pod.metadata.deletion_timestamp is not None)
+                or old.has_affinity or old.required_anti_affinity):
+            return False
+        pi = old.with_pod(pod)
+        del ni.pods[key]
+        ni.pods[key] = pi
+        ni.generation += 2   # as a remove and an add would
+        self._bump(static=False)
+        return True
 
     def remove_pod(self, pod: Any) -> None:
         key = f"{pod.metadata.namespace}/{pod.metadata.name}"

@@ -206,8 +206,12 @@ def load_config(ksc_docs: list, policy_docs: list) -> SchedulerConfig:
                 cfg.profiles = profiles
     if policy_docs:
         d = _Doc(policy_docs[-1])
-        spec = translate_policy(d, policy_docs[-1].data)
+        ignored: list[str] = []
+        spec = translate_policy(d, policy_docs[-1].data, ignored)
         cfg.warnings.append(POLICY_REMOVED_WARNING)
+        for name in ignored:
+            cfg.warnings.append(f"the Policy's {name} has no plugin equivalent in the "
+                                f"scheduling framework and is ignored")
         if any(p.scheduler_name == DEFAULT_SCHEDULER_NAME for p in cfg.profiles) and ksc_docs \
                 and any(p.scheduler_name == DEFAULT_SCHEDULER_NAME for p in
                         (c[2] for c in checks)):
@@ -294,10 +298,19 @@ _PRE_SCORES = {names.TAINT_TOLERATION, names.NODE_AFFINITY, names.NODE_RESOURCES
                names.NODE_RESOURCES_BALANCED_ALLOCATION}
 
 
-def translate_policy(d: _Doc, data: dict) -> ProfileSpec:
-    """A Policy's predicates and priorities as the default-scheduler profile."""
+# pkg/scheduler/framework/plugins/legacy_registry.go (NewLegacyRegistry): MandatoryPredicates,
+# configured whatever the Policy lists — a Policy never let pods onto tainted or cordoned nodes.
+_MANDATORY_FILTERS = (names.TAINT_TOLERATION, names.NODE_UNSCHEDULABLE)
+
+
+def translate_policy(d: _Doc, data: dict, ignored: list[str] | None = None) -> ProfileSpec:
+    """A Policy's predicates and priorities as the default-scheduler profile.
+
+    Names of obsolete predicates/priorities that have no plugin are appended to ``ignored``.
+    """
     spec = ProfileSpec(DEFAULT_SCHEDULER_NAME)
-    filters: list[str] = []
+    ignored = [] if ignored is None else ignored
+    filters: list[str] = list(_MANDATORY_FILTERS)
     preds = data.get("predicates")
     if preds is None:
         filters = [n for n in _DEFAULT_FILTER_ORDER if n in _PRE_FILTERS or n in
@@ -308,6 +321,7 @@ def translate_policy(d: _Doc, data: dict) -> ProfileSpec:
         for i, p in enumerate(preds):
             name = p.get("name") if isinstance(p, dict) else None
             if name in _OBSOLETE_PREDICATES:
+                ignored.append(f"predicate {name}")
                 continue
             if name not in _PREDICATES:
                 raise d.error(f"predicates[{i}].name", f'Invalid value: "{name}": no such '
@@ -327,6 +341,7 @@ def translate_policy(d: _Doc, data: dict) -> ProfileSpec:
         for i, p in enumerate(prios):
             name = p.get("name") if isinstance(p, dict) else None
             if name in _OBSOLETE_PRIORITIES:
+                ignored.append(f"priority {name}")
                 continue
             if name not in _PRIORITIES:
                 raise d.error(f"priorities[{i}].name", f'Invalid value: "{name}": no such '

@@ -114,11 +114,14 @@ class IndexedNodes:
 
 
 class _Counter:
-    __slots__ = ("pred", "counts")
+    __slots__ = ("pred", "counts", "route")
 
-    def __init__(self, pred: Callable[[Any], bool], counts: np.ndarray) -> None:
+    def __init__(self, pred: Callable[[Any], bool], counts: np.ndarray,
+                 route: tuple[str, str, str] | None) -> None:
         self.pred = pred
         self.counts = counts
+        # (namespace, label key, label value) every pod ``pred`` accepts has, or None.
+        self.route = route
 
 
 class FastPath:
@@ -140,6 +143,11 @@ class FastPath:
         self._list_id: Any = None
         self._topology: dict = {}
         self._counters: dict = {}
+        # The counters by route, so a pod change evaluates only the predicates that can
+        # accept it (with one counter per Deployment selector, checking all 64 on every pod
+        # write dominated churn); rebuilt lazily whenever the counter set changes.
+        self._routes: dict | None = None
+        self._unrouted: list = []
         self._name_index: dict[str, int] = {}
         # Existing pods' required anti-affinity against a pod signature -> (key, value) counts.
         self._anti: dict = {}
@@ -156,6 +164,7 @@ class FastPath:
             self._name_index = {ni.name: i for i, ni in enumerate(infos)}
             self._names = [ni.name for ni in infos]
             self._counters.clear()
+            self._routes = None
             self._static.clear()
             self._topology.clear()
             self._anti.clear()
@@ -167,6 +176,7 @@ class FastPath:
 
     def invalidate_counters(self) -> None:
         self._counters.clear()
+        self._routes = None
         self._anti.clear()
 
     def _pod_added(self, ni: NodeInfo, pi: Any) -> None:
@@ -178,9 +188,21 @@ class FastPath:
     def _pod_changed(self, ni: NodeInfo, pi: Any, sign: int) -> None:
         if self.cache._node_list is not self._list_id or ni.index < 0:
             return
-        for c in self._counters.values():
+        routes = self._routes
+        if routes is None:
+            routes = self._build_routes()
+        idx = ni.index
+        for c in self._unrouted:
             if c.pred(pi):
-                c.counts[ni.index] += sign
+                c.counts[idx] += sign
+        if routes:
+            ns = pi.namespace
+            for k, v in pi.labels.items():
+                routed = routes.get((ns, k, v))
+                if routed is not None:
+                    for c in routed:
+                        if c.pred(pi):
+                            c.counts[idx] += sign
         if self._anti and pi.required_anti_affinity:
             from ..plugins.inter_pod_affinity import _update
 
@@ -188,6 +210,17 @@ class FastPath:
                 for t in pi.required_anti_affinity:
                     if t.matches(rep, ns_labels):
                         _update(pairs, ni.labels, t.topology_key, sign)
+
+    def _build_routes(self) -> dict:
+        routes: dict = {}
+        self._unrouted = []
+        for c in self._counters.values():
+            if c.route is None:
+                self._unrouted.append(c)
+            else:
+                routes.setdefault(c.route, []).append(c)
+        self._routes = routes
+        return routes
 
     def existing_anti_pairs(self, pod: Any, ns_labels: Any, compute: Callable[[], dict]) -> dict:
         """(topology key, value) -> how many existing pods' required anti-affinity terms
@@ -269,18 +302,24 @@ class FastPath:
         def pred(pi: Any) -> bool:
             return (not pi.terminating and pi.namespace == namespace
                     and selector.matches(pi.labels))
-        return self.pod_counts(("pts", namespace, selector), pred)
+        eq = selector.equality_requirement()
+        return self.pod_counts(("pts", namespace, selector), pred,
+                               (namespace, eq[0], eq[1]) if eq is not None else None)
 
-    def pod_counts(self, key: Any, pred: Callable[[Any], bool]) -> np.ndarray:
+    def pod_counts(self, key: Any, pred: Callable[[Any], bool],
+                   route: tuple[str, str, str] | None = None) -> np.ndarray:
         """Per node: how many of its pods satisfy ``pred`` — counted once, then kept current
-        from the cache's pod events. ``key`` must identify ``pred``."""
+        from the cache's pod events. ``key`` must identify ``pred``; ``route``, when given, is
+        (namespace, label key, value) that every pod ``pred`` accepts has (pods without it
+        are not offered to ``pred``)."""
         c = self._counters.get(key)
         if c is None:
             counts = np.fromiter((sum(1 for pi in ni.pods.values() if pred(pi))
                                   for ni in self.infos), _I64, self.n)
             if len(self._counters) >= self.MAX_COUNTERS:
                 self._counters.pop(next(iter(self._counters)))
-            c = self._counters[key] = _Counter(pred, counts)
+            c = self._counters[key] = _Counter(pred, counts, route)
+            self._routes = None
         return c.counts
 
     def value_index(self, key: str) -> dict:

@@ -159,6 +159,18 @@ class PodInfo:
         self.preferred_anti_affinity = (tuple(AffinityTerm(pod, w.pod_affinity_term, w.weight)
                                               for w in paa.preferred) if paa else ())
 
+    def with_pod(self, pod: Pod) -> "PodInfo":
+        """This PodInfo for a newer version of the same pod whose spec, labels and
+        deletion state are unchanged (a status write): only the pod and its start time are
+        re-read; the parsed terms and request totals are shared."""
+        pi = PodInfo.__new__(PodInfo)
+        for name in _POD_INFO_SHARED:
+            setattr(pi, name, getattr(self, name))
+        pi.pod = pod
+        st = pod.status.start_time
+        pi.start_time = float(st) if isinstance(st, (int, float)) else None
+        return pi
+
     @property
     def has_affinity(self) -> bool:
         """Any pod (anti-)affinity at all (upstream podWithAffinity)."""
@@ -168,6 +180,9 @@ class PodInfo:
 
     def __repr__(self) -> str:
         return f"<PodInfo {self.key}>"
+
+
+_POD_INFO_SHARED = tuple(n for n in PodInfo.__slots__ if n not in ("pod", "start_time"))
 
 
 # -- nodes --------------------------------------------------------------------------------------

@@ -105,7 +105,10 @@ def test_policy_is_translated_with_a_warning():
         "hardPodAffinitySymmetricWeight": 10})])
     assert cfg.warnings and "removed upstream in Kubernetes 1.23" in cfg.warnings[0]
     fw = frameworks(cfg)["default-scheduler"]
-    assert names(fw.filter_plugins) == ["TaintToleration", "NodeAffinity", "NodeResourcesFit"]
+    # NodeUnschedulable is mandatory (legacy_registry.go MandatoryPredicates) though not listed.
+    assert names(fw.filter_plugins) == ["NodeUnschedulable", "TaintToleration", "NodeAffinity",
+                                        "NodeResourcesFit"]
+    assert any("predicate CheckNodeMemoryPressure" in w for w in cfg.warnings)
     assert fw.weights == {"NodeResourcesFit": 3, "NodeAffinity": 1}
     assert fw.plugins["NodeResourcesFit"].scorer.kind == "MostAllocated"
 
