@@ -55,6 +55,11 @@ def _explain_parser() -> _Parser:
     p.add_argument("-f", "--filename", dest="files", action="append", required=True,
                    metavar="FILE")
     p.add_argument("pod", metavar="NAMESPACE/POD")
+    p.add_argument("--script", metavar="SCRIPT.yaml",
+                   help="run these timed steps first (explain the pod mid-story)")
+    p.add_argument("--until", type=float, metavar="SECONDS",
+                   help="run the control plane this long first (default: explain right after "
+                        "loading, or after the script's last step)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--scheduler-config", metavar="FILE")
     p.add_argument("-o", "--output", choices=("json", "wide"), default="json")
@@ -147,7 +152,14 @@ def cmd_explain(argv: Sequence[str]) -> int:
     if args.pod.count("/") != 1 or not all(args.pod.split("/")):
         raise UsageError(f'pod must be given as NAMESPACE/POD, got "{args.pod}"')
     namespace, name = args.pod.split("/")
+    from .recording.script import load_script, run_script
+
+    script = load_script(args.script) if args.script else None
     session = _load_session(args.files, args.seed, args.scheduler_config)
+    if script is not None:
+        run_script(session, script, until=args.until)
+    if args.until is not None:
+        session.run_until(args.until)
     explanation = session.explain(namespace, name)
     if args.output == "json":
         sys.stdout.write(json.dumps(explanation.to_dict(), indent=2) + "\n")

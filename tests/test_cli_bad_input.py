@@ -162,3 +162,24 @@ def test_usage_mistakes_exit_1_with_one_line(tmp_path, capsys, monkeypatch, args
     _, err = capsys.readouterr()
     assert code == 1
     assert err.startswith("error: ") and needle in err and err.count("\n") == 1
+
+
+def test_explain_can_run_a_script_first(tmp_path, capsys):
+    import json as _json
+
+    (tmp_path / "c.yaml").write_text(NODE + "---\n" + pod())
+    (tmp_path / "s.yaml").write_text("steps:\n  - at: 5\n    command: kubectl taint nodes "
+                                     "node-1 k=v:NoExecute\n")
+    assert main(["explain", "-f", str(tmp_path / "c.yaml"), "default/web"]) == 0
+    before = _json.loads(capsys.readouterr().out)
+    assert before["selected"] == "node-1"
+    code = main(["explain", "-f", str(tmp_path / "c.yaml"), "--script", str(tmp_path / "s.yaml"),
+                 "--until", "4", "default/web"])
+    assert code == 0 and _json.loads(capsys.readouterr().out)["selected"] == "node-1"
+    (tmp_path / "s.yaml").write_text("steps:\n  - at: 5\n    command: kubectl taint nodes "
+                                     "node-1 k=v:NoSchedule\n")
+    code = main(["explain", "-f", str(tmp_path / "c.yaml"), "--script", str(tmp_path / "s.yaml"),
+                 "default/web"])
+    after = _json.loads(capsys.readouterr().out)
+    assert code == 0 and after["selected"] is None
+    assert "untolerated taint" in after["message"]

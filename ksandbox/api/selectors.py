@@ -297,6 +297,14 @@ class LabelSelector:
         """True when the selector places no restriction (labels.Selector.Empty)."""
         return not self._plan
 
+    def equality_requirement(self) -> tuple[str, str] | None:
+        """One ``key=value`` every matching label set must carry (the first such requirement),
+        or None. Indexes use it to skip selectors that cannot match without evaluating them."""
+        for code, key, arg in self._plan:
+            if code == _OP_EQ:
+                return key, arg
+        return None
+
     # -- printing and encoding --
 
     def __str__(self) -> str:

@@ -14,7 +14,10 @@ store and returns a :class:`~ksandbox.session.CommandResult`:
   server's own ``Error from server (NotFound): ...`` / ``The Pod "x" is invalid: ...``.
 
 ``execute`` never raises: an unexpected exception is reported as ``error: internal: ...``.
-A failed command changes nothing (every verb checks all its objects before writing).
+A command refused before it starts changes nothing. ``taint`` and ``label`` over several
+objects go on past a failing object as kubectl's ContinueOnError builder does (the successes
+are in ``output``, the failures in ``error``), and ``drain`` goes on with the next node;
+``apply -f`` / ``create -f`` are all or nothing (a deliberate difference from kubectl).
 
 One module per verb group: ``apply`` (apply, create), ``delete``, ``run``, ``label``,
 ``taint``, ``cordon`` (cordon, uncordon), ``drain`` (flags only; the run is ``drain_run``),

@@ -5,8 +5,17 @@ directory's ``.yaml``/``.yml``/``.json`` files, ``-`` for the step's stdin, call
 messages as kubectl does) and written all or nothing through
 ``ksandbox.apiserver.store.apply_all``: one bad document, or one object that already exists
 for ``create``, and nothing changes. ``-n`` fills in missing namespaces and refuses objects
-that name another (kubectl's "does not match the namespace" error). A dry run applies to a
-throw-away copy of the store, so admission and validation still speak.
+that name another (kubectl's "does not match the namespace" error).
+
+Deliberate difference from kubectl: kubectl's apply/create visit the objects with
+ContinueOnError — the good objects are written and the bad ones reported. The sandbox keeps
+"applying a file is atomic" (a product requirement): one refusal and nothing is written.
+
+Dry runs: ``--dry-run=server`` applies to a throw-away copy of the store, so admission and
+validation speak and ``-o yaml`` shows the admitted object. ``--dry-run=client`` sends nothing,
+as upstream: ``create`` prints each object as given (``created (dry run)``; no existence
+check), ``apply`` prints a new object as given (``created (dry run)``) and, for one that exists,
+the live object it fetched (``configured (dry run)``; kubectl's applyOneObject skips the patch).
 
 Output: ``deployment.apps/web created|configured|unchanged`` (apply), ``... created``
 (create), in the order of the input, with ``(dry run)`` suffixes.
@@ -121,6 +130,8 @@ def run(session: Any, cmd: ApplyCommand, stdin: str | None) -> str:
     verb = "create" if cmd.create else "apply"
     store = session.store
     objs = [_with_namespace(o, cmd) for o in load_inputs(cmd.filenames, stdin, verb)]
+    if cmd.dry_run == "client":
+        return _client_dry_run(store, cmd, objs)
     if cmd.create:
         for obj in objs:
             info = BY_KIND[obj.kind]
@@ -140,4 +151,18 @@ def run(session: Any, cmd: ApplyCommand, stdin: str | None) -> str:
     out = []
     for stored, word in by_input:
         out.append(printed(stored, "created" if cmd.create else word, cmd.output, cmd.dry_run))
+    return "".join(out)
+
+
+def _client_dry_run(store: Any, cmd: ApplyCommand, objs: list[Any]) -> str:
+    """create.go / apply.go with DryRunClient: nothing is sent. create prints the objects as
+    read; apply prints a new object as read and an existing one as fetched (info.Get)."""
+    out = []
+    for obj in objs:
+        live = None if cmd.create else store.get(obj.kind, obj.metadata.name,
+                                                  obj.metadata.namespace)
+        if live is None:
+            out.append(printed(obj, "created", cmd.output, cmd.dry_run))
+        else:
+            out.append(printed(live, "configured", cmd.output, cmd.dry_run))
     return "".join(out)

@@ -5,17 +5,21 @@ writing several objects all or nothing.
 (``Error from server (NotFound): pods "x" not found``), ``-l`` and ``--all`` list the type in
 the namespace (or every namespace with ``-A``). ``commit_updates`` admits and validates every
 changed object before writing any, so a command that fails on its third object changes
-nothing — a deliberate strengthening of kubectl, which stops halfway. ``printed`` is the name
-printer with kubectl's dry-run suffixes.
+nothing (used where kubectl has one object, or where the sandbox wants all or nothing).
+Verbs whose kubectl builder uses ``ContinueOnError`` (``taint``, ``label``) instead go object
+by object with ``select_each`` and ``visit_each``: each object's change is atomic and
+validated, a failing object is reported and the others are still written, and the collected
+errors are printed the way kubectl's CheckErr prints the visitor's aggregate
+(``format_errors``). ``printed`` is the name printer with kubectl's dry-run suffixes.
 
 Not here: parsing (``parse.py``) and the verbs themselves.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from ..api.errors import ApiError, CommandError
+from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
 from ..api.kinds import BY_KIND, KindInfo
 from ..api.selector_parser import parse_selector
 from ..api.selectors import LabelSelector
@@ -67,6 +71,74 @@ def select_objects(store: Any, targets: Sequence[Target], namespace: str,
         else:
             out.extend(list_kind(store, t.info, None if all_namespaces else namespace, selector))
     return out
+
+
+def select_each(store: Any, targets: Sequence[Target], namespace: str,
+                all_namespaces: bool = False,
+                selector: LabelSelector | None = None) -> list[Any]:
+    """As :func:`select_objects`, but a name that does not exist is an :class:`ApiError` in
+    its place in the list instead of ending the command (the builder's ContinueOnError)."""
+    out: list[Any] = []
+    for t in targets:
+        if t.names:
+            if selector is not None:
+                raise CommandError("name cannot be provided when a selector is specified")
+            for name in t.names:
+                obj = store.get(t.info.kind, name, namespace if t.info.namespaced else "")
+                out.append(obj if obj is not None
+                           else ApiError.not_found(t.info.display_resource, name))
+        else:
+            out.extend(list_kind(store, t.info, None if all_namespaces else namespace, selector))
+    return out
+
+
+def visit_each(items: Sequence[Any], fn: Callable[[Any], str]) -> tuple[str, str]:
+    """cli-runtime's ContinueOnErrorVisitor: ``fn(obj)`` for every object (its printed lines),
+    an error (an item that is an exception, or what ``fn`` raises) is kept and the visit goes
+    on. Returns (output, error text)."""
+    out: list[str] = []
+    errors: list[KsandboxError] = []
+    for item in items:
+        if isinstance(item, KsandboxError):
+            errors.append(item)
+            continue
+        try:
+            out.append(fn(item))
+        except KsandboxError as exc:
+            note = getattr(exc, "printed_before", "")
+            if note:
+                out.append(note)
+            errors.append(exc)
+    return "".join(out), format_errors(errors)
+
+
+def _message(exc: KsandboxError) -> str:
+    """cmdutil messageForError: one error of an aggregate, with no ``error:`` prefix."""
+    if isinstance(exc, ValidationError):
+        info = BY_KIND.get(exc.kind)
+        kind = f"{exc.kind}.{info.group}" if info is not None and info.group else exc.kind
+        detail = str(exc).split(" is invalid: ", 1)[1]
+        return f'Error from server (Invalid): {kind} "{exc.name}" is invalid: {detail}'
+    if isinstance(exc, CommandError):
+        return exc.message.rstrip() + ("\n" + exc.hint.rstrip("\n") if exc.hint else "")
+    return str(exc)
+
+
+def format_errors(errors: Sequence[KsandboxError]) -> str:
+    """What kubectl's CheckErr prints for the visitor's result: one error as usual
+    (``error: ...``, ``Error from server ...``, ``The Node "x" is invalid: ...``); several
+    (an aggregate) one a line, each without the ``error:`` prefix."""
+    if not errors:
+        return ""
+    if len(errors) == 1:
+        exc = errors[0]
+        if isinstance(exc, CommandError):
+            text = f"error: {exc.message.rstrip()}\n"
+            return text + (exc.hint.rstrip("\n") + "\n" if exc.hint else "")
+        if isinstance(exc, (ApiError, ValidationError)):
+            return f"{exc}\n"
+        return f"error: {exc}\n"
+    return "".join(_message(e) + "\n" for e in errors)
 
 
 def printed(obj: Any, operation: str, output: str = "", dry_run: str = "none") -> str:

@@ -7,7 +7,10 @@ its first instant — cordon, list and filter the pods, print the warnings, issu
 evictions — and returns that transcript; a :class:`Drain` then carries on on the clock,
 retrying refused evictions every 5 s (``EvictErrorRetryDelay``), noticing deletions on
 kubectl's 1-second poll (``waitForDelete``), draining the next node, and finishing with
-``node/x drained`` — or with kubectl's abort lines. Every line, immediate or later, is kept
+``node/x drained``. A node that cannot be drained is reported (``error: unable to drain node
+"x" due to error: ..., continuing command...``) and the drain goes on with the next node, as
+current kubectl's RunDrain does; at the end the failed nodes are listed (``There are pending
+nodes to be drained:``) and kubectl's CheckErr prints the collected errors. Every line, immediate or later, is kept
 in :attr:`Drain.log` with its simulated time; the ``drain`` component (:class:`DrainRunner`)
 holds the drains so the TUI can show a live one.
 
@@ -22,8 +25,10 @@ disruption budget.``; otherwise the PDB's ``disruptionsAllowed`` is decremented 
 deleted (gracefully) with a ``DisruptionTarget`` condition.
 
 Transcript: :class:`~ksandbox.session.CommandResult` ``output`` holds what kubectl prints,
-stdout and its non-fatal stderr lines in order; ``error`` holds the fatal tail when the drain
-fails before the command returns (the filters refuse a pod, an unknown node).
+stdout and its non-fatal stderr lines in order; ``error`` holds the failure lines (each
+``unable to drain node`` line, the pending nodes and the final errors) when the drain has
+failed by the time the command returns (the filters refuse a pod); an unknown node fails the
+command before anything happens.
 """
 
 from __future__ import annotations
@@ -243,6 +248,7 @@ class LogLine:
     time: float
     stream: str          # "out" | "err"
     text: str
+    fatal: bool = False  # part of the failure report (CommandResult.error)
 
 
 class _PodWork:
@@ -274,6 +280,8 @@ class Drain:
         self.error = ""
         self.state = "running"        # running | drained | failed
         self.drained: list[str] = []
+        # Nodes that could not be drained: (name, errors, whether the error is an aggregate).
+        self.failures: list[tuple[str, list[str], bool]] = []
         self._index = 0
         self._works: list[_PodWork] = []
         self._deadline = math.inf
@@ -285,6 +293,9 @@ class Drain:
 
     def _err(self, text: str) -> None:
         self.log.append(LogLine(self.clock.now, "err", text))
+
+    def _fatal(self, text: str) -> None:
+        self.log.append(LogLine(self.clock.now, "err", text, fatal=True))
 
     @property
     def done(self) -> bool:
@@ -313,13 +324,12 @@ class Drain:
 
     def _next_node(self) -> None:
         if self._index >= len(self.nodes):
-            self.state = "drained"
-            self.runner.finished(self)
+            self._end()
             return
         name = self.nodes[self._index]
         pods, warning, errors = _filter_pods(self.store, name, self.options, self.clock.now)
         if errors:
-            self._abort(name, _aggregate(errors))
+            self._node_error(name, errors, aggregate=True)
             return
         if warning:
             self._err(f"Warning: {warning}")
@@ -350,22 +360,42 @@ class Drain:
         self._index += 1
         self._next_node()
 
-    def _abort(self, name: str, error: str, pending: list[str] | None = None) -> None:
-        """The failure tail of RunDrain (deleteOrEvictPodsSimple's pending pods first)."""
+    def _node_error(self, name: str, errors: list[str], aggregate: bool,
+                    pending: list[str] | None = None) -> None:
+        """RunDrain when deleteOrEvictPodsSimple fails: report, remember, go on."""
+        text = _aggregate(errors) if aggregate else errors[0]
         if pending:
             self._err(f'There are pending pods in node "{name}" when an error occurred: '
-                      f"{error}")
+                      f"{text}")
             for p in pending:
                 self._err(f"pod/{p}")
-        lines = [f'error: unable to drain node "{name}", aborting command...', ""]
-        remaining = [n for n in self.nodes if n not in self.drained]
-        if remaining:
-            lines.append("There are pending nodes to be drained:")
-            lines += [f" {n}" for n in remaining]
-        lines.append(f"error: {error}")
-        for text in lines:
-            self._err(text)
-        self.error = "".join(t + "\n" for t in lines)
+        self._fatal(f'error: unable to drain node "{name}" due to error: {text}, '
+                    "continuing command...")
+        self.failures.append((name, list(errors), aggregate))
+        self._index += 1
+        self._next_node()
+
+    def _end(self) -> None:
+        """The end of RunDrain: the nodes left undrained, then CheckErr's text for
+        ``utilerrors.NewAggregate(fatal)`` — one node's aggregate is unwrapped and printed one
+        error a line; a single plain error gets ``error: ``; several nodes' errors are printed
+        one node a line, without a prefix."""
+        if not self.failures:
+            self.state = "drained"
+            self.runner.finished(self)
+            return
+        self._fatal("There are pending nodes to be drained:")
+        for name, _errors, _agg in self.failures:
+            self._fatal(f" {name}")
+        if len(self.failures) == 1:
+            _name, errors, aggregate = self.failures[0]
+            tail = list(errors) if aggregate else [f"error: {errors[0]}"]
+        else:
+            tail = [_aggregate(errors) if aggregate else errors[0]
+                    for _name, errors, aggregate in self.failures]
+        for text in tail:
+            self._fatal(text)
+        self.error = "".join(line.text + "\n" for line in self.log if line.fatal)
         self.state = "failed"
         self.runner.finished(self)
 
@@ -470,7 +500,7 @@ class Drain:
             for w in self._works:
                 if not w.done:
                     self._finish(w, "")
-            self._node_failed("context deadline exceeded")
+            self._node_failed(["context deadline exceeded"], aggregate=False)
             return
         self._check_node_done()
 
@@ -484,15 +514,15 @@ class Drain:
             self._timeout_timer = None
         name = self.nodes[self._index]
         if errors:
-            self._node_failed(_aggregate(errors))
+            self._node_failed(errors, aggregate=True)
         else:
             self._node_drained(name)
 
-    def _node_failed(self, error: str) -> None:
+    def _node_failed(self, errors: list[str], aggregate: bool) -> None:
         name = self.nodes[self._index]
         pending, _w, _e = _filter_pods(self.store, name, self.options, self.clock.now)
         self._works = []
-        self._abort(name, error, [p.metadata.name for p in pending])
+        self._node_error(name, errors, aggregate, [p.metadata.name for p in pending])
 
 
 class DrainRunner:
@@ -563,10 +593,7 @@ def run_drain(session: Any, node_names: list[str], options: Any) -> Any:
         runner.start(session.cp)
         session.cp.components[runner.name] = runner
     drain = runner.run(list(node_names), options)
-    output = "".join(line.text + "\n" for line in drain.log)
     if drain.state == "failed":
-        tail = drain.error
-        if output.endswith(tail):
-            output = output[: len(output) - len(tail)]
-        return CommandResult("", output, tail)
-    return CommandResult("", output, "")
+        output = "".join(line.text + "\n" for line in drain.log if not line.fatal)
+        return CommandResult("", output, drain.error)
+    return CommandResult("", "".join(line.text + "\n" for line in drain.log), "")

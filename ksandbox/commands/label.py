@@ -8,7 +8,13 @@ the value it already has is not an overwrite (upstream #105936).
 
 Output words: ``labeled``, ``unlabeled``, ``not labeled``, and ``modified`` when one command
 both adds and removes labels (upstream #134849); ``label "x" not found.`` precedes the result
-when a removed label was absent. Every object is checked before any is written.
+when a removed label was absent.
+
+Several objects are visited one by one as kubectl's builder does with ``ContinueOnError``
+(RunLabel): an object that is missing or whose change fails (``'k' already has a value``,
+validation) is reported and the others are still labeled; each object's own change is atomic
+and validated. Errors are printed as kubectl's CheckErr prints the visitor's aggregate
+(``common.format_errors``).
 """
 
 from __future__ import annotations
@@ -19,9 +25,9 @@ from typing import Any
 import attrs
 
 from ..api.codec import EMPTY, FrozenDict
-from ..api.errors import CommandError
+from ..api.errors import CommandError, KsandboxError
 from ..api.validation import is_valid_label_value
-from .common import check_output, commit_updates, printed, select_objects, selector_of
+from .common import check_output, commit_updates, printed, select_each, selector_of, visit_each
 from .parse import (ALL, ALL_NAMESPACES, DRY_RUN, NAMESPACE, OUTPUT, OVERWRITE, SELECTOR, BOOL,
                     Args, Flag, Target, dry_run_strategy, namespace_of, parse_flags,
                     parse_targets)
@@ -137,30 +143,33 @@ def _relabel(obj: Any, cmd: LabelCommand) -> tuple[dict[str, str], str]:
     return new, word
 
 
-def run(session: Any, cmd: LabelCommand, stdin: str | None) -> str:
+def run(session: Any, cmd: LabelCommand, stdin: str | None) -> tuple[str, str]:
     store = session.store
-    objs = select_objects(store, cmd.targets, cmd.namespace, cmd.all_namespaces,
-                          selector_of(cmd.selector))
-    single = len(objs) == 1 and all(t.names for t in cmd.targets)
-    if cmd.list:
-        out = []
-        for obj in objs:
-            new, _ = _relabel(obj, cmd)
-            indent = ""
-            if not single:
-                indent = " "
-                group = obj.api_version.split("/")[0] if "/" in obj.api_version else ""
-                out.append(f"Listing labels for {obj.kind}.{group}/{obj.metadata.name}:\n")
-            out.extend(f"{indent}{k}={new[k]}\n" for k in sorted(new))
+    items = select_each(store, cmd.targets, cmd.namespace, cmd.all_namespaces,
+                        selector_of(cmd.selector))
+    single = len(items) == 1 and all(t.names for t in cmd.targets)
+
+    def list_labels(obj: Any) -> str:
+        new, _ = _relabel(obj, cmd)
+        out, indent = [], ""
+        if not single:
+            indent = " "
+            group = obj.api_version.split("/")[0] if "/" in obj.api_version else ""
+            out.append(f"Listing labels for {obj.kind}.{group}/{obj.metadata.name}:\n")
+        out.extend(f"{indent}{k}={new[k]}\n" for k in sorted(new))
         return "".join(out)
-    updates, notes = [], []
-    for obj in objs:
-        new, word = _relabel(obj, cmd)
+
+    def label(obj: Any) -> str:
+        # RunLabel prints the absent labels before it changes (or fails to change) the object.
         missing = "".join(f"label {json.dumps(k)} not found.\n" for k in cmd.remove
                           if k not in obj.metadata.labels) if cmd.dry_run == "none" else ""
-        meta = attrs.evolve(obj.metadata, labels=FrozenDict(new) if new else EMPTY)
-        updates.append(attrs.evolve(obj, metadata=meta))
-        notes.append((missing, word))
-    written = commit_updates(store, updates, cmd.dry_run)
-    return "".join(missing + printed(obj, word, cmd.output, cmd.dry_run)
-                   for obj, (missing, word) in zip(written, notes))
+        try:
+            new, word = _relabel(obj, cmd)
+            meta = attrs.evolve(obj.metadata, labels=FrozenDict(new) if new else EMPTY)
+            [written] = commit_updates(store, [attrs.evolve(obj, metadata=meta)], cmd.dry_run)
+        except KsandboxError as exc:
+            exc.printed_before = missing  # type: ignore[attr-defined]
+            raise
+        return missing + printed(written, word, cmd.output, cmd.dry_run)
+
+    return visit_each(items, list_labels if cmd.list else label)

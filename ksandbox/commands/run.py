@@ -9,6 +9,10 @@ key by key, containers matched by name, other lists replaced). The image name is
 against the docker reference grammar. Attaching (``-i``, ``-t``, ``--rm``) has no meaning in
 the sandbox and is not accepted.
 
+``--dry-run=client`` prints only what kubectl generates (run.go createGeneratedObject sends
+nothing): no namespace, no admission defaults, ``status: {}``. ``--dry-run=server`` creates on a
+throw-away copy of the store, so admission and validation speak.
+
 Output: ``pod/NAME created``.
 """
 
@@ -154,7 +158,9 @@ def merge_patch(base: Any, patch: Any) -> Any:
     return patch
 
 
-def build_pod(cmd: RunCommand) -> Pod:
+def build_pod(cmd: RunCommand, with_namespace: bool = True) -> Pod:
+    """The pod kubectl's generator makes; ``with_namespace=False`` leaves the namespace out,
+    as kubectl prints it for a client dry run (the namespace only goes with the request)."""
     container: dict[str, Any] = {"name": cmd.name, "image": cmd.image}
     if cmd.env:
         container["env"] = [{"name": k, "value": v} for k, v in cmd.env]
@@ -164,8 +170,10 @@ def build_pod(cmd: RunCommand) -> Pod:
         container["imagePullPolicy"] = cmd.image_pull_policy
     if cmd.args:
         container["command" if cmd.command else "args"] = list(cmd.args)
-    metadata: dict[str, Any] = {"name": cmd.name, "namespace": cmd.namespace,
+    metadata: dict[str, Any] = {"name": cmd.name,
                                 "labels": dict(cmd.labels) or {"run": cmd.name}}
+    if with_namespace:
+        metadata["namespace"] = cmd.namespace
     if cmd.annotations:
         metadata["annotations"] = dict(cmd.annotations)
     data = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata,
@@ -177,6 +185,8 @@ def build_pod(cmd: RunCommand) -> Pod:
 
 
 def run(session: Any, cmd: RunCommand, stdin: str | None) -> str:
+    if cmd.dry_run == "client":
+        return printed(build_pod(cmd, with_namespace=False), "created", cmd.output, cmd.dry_run)
     pod = build_pod(cmd)
     store = session.store
     if cmd.dry_run == "none":

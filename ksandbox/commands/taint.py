@@ -4,10 +4,16 @@ Parsing follows ``kubernetes/kubectl`` ``pkg/cmd/taint/taint.go`` (Complete, Val
 validateFlags): resources come first, then taint changes (a word is a taint change if it holds
 ``=`` or ``:`` or ends in ``-``); only nodes may be tainted; ``--all`` and ``-l`` select nodes.
 The taint grammar and the merge with a node's current taints are
-``ksandbox.api.taints.parse_taint_args`` / ``apply_taint_changes``. Every node named must
-exist and every change must apply before any node is written.
+``ksandbox.api.taints.parse_taint_args`` / ``apply_taint_changes``.
 
-Output: ``node/foo tainted``, ``untainted`` or ``modified`` (name printer), with ``(dry run)``.
+Several nodes (names, ``--all``, ``-l``) are visited one by one as kubectl's builder does with
+``ContinueOnError`` (RunTaint): a node that is missing, or whose change fails (``taint "x" not
+found``, ``node x already has ...``, validation), is reported and the other nodes are still
+changed; each node's own change is atomic and validated. So ``kubectl taint nodes --all
+node-role.kubernetes.io/control-plane-`` untaints the control plane and reports the workers.
+
+Output: ``node/foo tainted``, ``untainted`` or ``modified`` (name printer), with ``(dry run)``;
+errors as kubectl's CheckErr prints the visitor's aggregate (``common.format_errors``).
 """
 
 from __future__ import annotations
@@ -17,11 +23,12 @@ from typing import Any
 import attrs
 
 from ..api.errors import CommandError
+from ..api.kinds import BY_KIND
 from ..api.taints import Taint, apply_taint_changes, parse_taint_args
-from .common import check_output, commit_updates, printed, selector_of
-from .cordon import select_nodes
-from .parse import (ALL, DRY_RUN, NAMESPACE, OUTPUT, OVERWRITE, SELECTOR, Args, dry_run_strategy,
-                    parse_flags, resolve_kind)
+from .common import (check_output, commit_updates, list_kind, printed, select_each, selector_of,
+                     visit_each)
+from .parse import (ALL, DRY_RUN, NAMESPACE, OUTPUT, OVERWRITE, SELECTOR, Args, Target,
+                    dry_run_strategy, parse_flags, resolve_kind)
 
 FLAGS = (NAMESPACE, SELECTOR, ALL, OVERWRITE, OUTPUT, DRY_RUN)
 
@@ -82,14 +89,19 @@ def parse(tokens: list[str]) -> TaintCommand:
                         a["selector"], a["all"], dry_run, a["output"])
 
 
-def run(session: Any, cmd: TaintCommand, stdin: str | None) -> str:
+def run(session: Any, cmd: TaintCommand, stdin: str | None) -> tuple[str, str]:
     store = session.store
-    nodes = select_nodes(store, cmd.names, cmd.selector)
-    updates, words = [], []
-    for node in nodes:
+    info = BY_KIND["Node"]
+    if cmd.names:
+        nodes = select_each(store, (Target(info, cmd.names),), "")
+    else:
+        nodes = list_kind(store, info, None, selector_of(cmd.selector))
+
+    def taint(node: Any) -> str:
         taints, word = apply_taint_changes(node.spec.taints, cmd.to_add, cmd.to_remove,
                                            cmd.overwrite, node.name, session.now)
-        updates.append(attrs.evolve(node, spec=attrs.evolve(node.spec, taints=taints)))
-        words.append(word)
-    written = commit_updates(store, updates, cmd.dry_run)
-    return "".join(printed(n, w, cmd.output, cmd.dry_run) for n, w in zip(written, words))
+        update = attrs.evolve(node, spec=attrs.evolve(node.spec, taints=taints))
+        [written] = commit_updates(store, [update], cmd.dry_run)
+        return printed(written, word, cmd.output, cmd.dry_run)
+
+    return visit_each(nodes, taint)

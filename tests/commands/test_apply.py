@@ -105,3 +105,37 @@ def test_one_bad_document_applies_nothing(session):
 ])
 def test_errors_change_nothing(session, line, stdin, error):
     assert fails_without_change(session, line, stdin) == error
+
+
+def test_a_client_dry_run_prints_the_objects_as_given(session):
+    out = run(session, "apply -f - --dry-run=client -o yaml", POD).output
+    assert out == ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\n  namespace: default\n"
+                   "spec:\n  containers:\n  - image: busybox\n    name: c\n"
+                   "    resources: {}\nstatus: {}\n")
+    assert session.store.get("Pod", "solo", "default") is None
+
+
+def test_a_client_dry_run_of_an_existing_object_is_configured_and_shows_the_live_one(session):
+    run(session, "apply -f -", POD)
+    before = session.store.resource_version
+    out = run(session, "apply -f - --dry-run=client", POD).output
+    assert out == "pod/solo configured (dry run)\n"
+    live = run(session, "apply -f - --dry-run=client -o yaml", POD).output
+    assert "uid:" in live and "resourceVersion:" in live
+    assert session.store.resource_version == before
+
+
+def test_create_client_dry_run_sends_nothing_so_an_existing_name_is_no_error(session):
+    run(session, "create -f -", POD)
+    assert run(session, "create -f - --dry-run=client", POD).output == \
+        "pod/solo created (dry run)\n"
+    out = run(session, "create -f - --dry-run=client -o yaml", POD).output
+    assert "uid:" not in out and "tolerations" not in out
+
+
+def test_a_server_dry_run_still_admits_and_validates(session):
+    out = run(session, "apply -f - --dry-run=server -o yaml", POD).output
+    assert "tolerations:" in out and "uid:" in out
+    bad = POD.replace("solo", "Bad_Name")
+    assert fails_without_change(session, "apply -f - --dry-run=server", bad).startswith(
+        'The Pod "Bad_Name" is invalid')

@@ -100,14 +100,15 @@ def test_a_drain_blocked_by_a_pod_disruption_budget_retries_every_5_seconds():
      "kube-system/agent-node-1"),
 ], ids=["unmanaged pods need --force", "emptyDir pods need --delete-emptydir-data",
         "DaemonSet pods need --ignore-daemonsets"])
-def test_refusals_abort_with_kubectls_words(flags, extra, error):
+def test_refusals_are_reported_with_kubectls_words(flags, extra, error):
     s = cluster(node("node-1"), DS, extra)
     s.run_until(5)
     r = s.submit(f"kubectl drain node-1 {flags}".strip())
     assert r.output == "node/node-1 cordoned\n"
-    assert r.error == ('error: unable to drain node "node-1", aborting command...\n\n'
+    assert r.error == (f'error: unable to drain node "node-1" due to error: {error}, '
+                       "continuing command...\n"
                        "There are pending nodes to be drained:\n node-1\n"
-                       f"error: {error}\n")
+                       f"{error}\n")
     s.run_until(100)
     assert s.store.list("Pod") and all(p.metadata.deletion_timestamp is None
                                        for p in s.store.list("Pod"))
@@ -175,9 +176,12 @@ def test_a_timeout_ends_a_blocked_drain_with_kubectls_errors():
         (25.0, "evicting pod default/web-1"), (25.0, "evicting pod default/web-2"),
         (25.0, f'There are pending pods in node "node-1" when an error occurred: {both}'),
         (25.0, "pod/web-1"), (25.0, "pod/web-2"),
-        (25.0, 'error: unable to drain node "node-1", aborting command...'), (25.0, ""),
+        (25.0, f'error: unable to drain node "node-1" due to error: {both}, '
+               "continuing command..."),
         (25.0, "There are pending nodes to be drained:"), (25.0, " node-1"),
-        (25.0, f"error: {both}")]
+        # CheckErr unwraps the one node's aggregate and prints one error a line, no prefix.
+        (25.0, 'error when evicting pods/"web-1" -n "default": global timeout reached: 12s'),
+        (25.0, 'error when evicting pods/"web-2" -n "default": global timeout reached: 12s')]
 
 
 def test_the_eviction_api_refuses_two_budgets_and_ignores_them_for_pending_pods():
@@ -195,3 +199,50 @@ def test_the_eviction_api_refuses_two_budgets_and_ignores_them_for_pending_pods(
                                           (3600, "1h0m0s"), (0, "0s")])
 def test_go_duration(seconds, text):
     assert go_duration(seconds) == text
+
+
+def test_a_refused_node_does_not_stop_the_drain_of_the_next_one():
+    s = cluster(node("node-1"), node("node-2"), node("node-3"), DS, agent("node-1"),
+                pod("bare", "node-3"), web("web-1", "node-2", grace=10))
+    s.run_until(10)
+    r = s.submit("kubectl drain node-1 node-2 node-3")
+    ds_err = ("cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): "
+              "kube-system/agent-node-1")
+    # node-2's eviction is still under way: the command has not failed (yet).
+    assert (r.output, r.error) == (
+        "node/node-1 cordoned\nnode/node-2 cordoned\nnode/node-3 cordoned\n"
+        f'error: unable to drain node "node-1" due to error: {ds_err}, continuing command...\n'
+        "evicting pod default/web-1\n", "")
+    s.run_until(60)
+    d = s.cp.component("drain").drains[-1]
+    bare_err = ("cannot delete Pods that declare no controller (use --force to override): "
+                "default/bare")
+    assert d.state == "failed"
+    assert [text for _t, text in log(s)][3:] == [
+        f'error: unable to drain node "node-1" due to error: {ds_err}, continuing command...',
+        "evicting pod default/web-1",
+        "pod/web-1 evicted",
+        "node/node-2 drained",
+        f'error: unable to drain node "node-3" due to error: {bare_err}, continuing command...',
+        "There are pending nodes to be drained:", " node-1", " node-3",
+        ds_err, bare_err]
+    assert d.error == (
+        f'error: unable to drain node "node-1" due to error: {ds_err}, continuing command...\n'
+        f'error: unable to drain node "node-3" due to error: {bare_err}, continuing command...\n'
+        f"There are pending nodes to be drained:\n node-1\n node-3\n{ds_err}\n{bare_err}\n")
+    assert get_pod(s, "web-1") is None
+
+
+def test_two_refusals_on_one_node_are_one_aggregate():
+    s = cluster(node("node-1"), DS, agent("node-1"), pod("bare", "node-1"))
+    s.run_until(5)
+    r = s.submit("kubectl drain node-1")
+    ds_err = ("cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore): "
+              "kube-system/agent-node-1")
+    bare_err = ("cannot delete Pods that declare no controller (use --force to override): "
+                "default/bare")
+    first, second = bare_err, ds_err       # in the order the pods were listed
+    assert r.error == (f'error: unable to drain node "node-1" due to error: [{first}, '
+                       f"{second}], continuing command...\n"
+                       "There are pending nodes to be drained:\n node-1\n"
+                       f"{first}\n{second}\n")

@@ -102,10 +102,42 @@ def test_errors_are_kubectls_and_change_nothing(session, line, error):
     assert fails_without_change(session, line) == error
 
 
-def test_one_refused_object_of_several_changes_none(session):
-    # web-1 has tier=frontend, web-2 has no tier: without --overwrite neither changes.
-    fails_without_change(session, "label pods web-2 web-1 tier=backend")
-    assert "tier" not in labels(session, "web-2")
+def test_one_refused_object_of_several_does_not_stop_the_others(session):
+    # web-1 has tier=frontend, web-2 has no tier: RunLabel's builder uses ContinueOnError, so
+    # web-2 is labeled and web-1 is reported.
+    r = run(session, "label pods web-2 web-1 tier=backend")
+    assert (r.output, r.error) == (
+        "pod/web-2 labeled\n",
+        "error: 'tier' already has a value (frontend), and --overwrite is false\n")
+    assert labels(session, "web-2")["tier"] == "backend"
+    assert labels(session, "web-1")["tier"] == "frontend"
+
+
+def test_several_failures_are_printed_one_a_line_without_the_error_prefix(session):
+    r = run(session, "label pods web-1 nope web-2 tier=backend")
+    assert (r.output, r.error) == (
+        "pod/web-2 labeled\n",
+        "'tier' already has a value (frontend), and --overwrite is false\n"
+        'Error from server (NotFound): pods "nope" not found\n')
+
+
+def test_an_invalid_key_among_several_objects_is_the_servers_invalid_error(session):
+    r = run(session, "label pods -l app=web --overwrite bad_key/x=y")
+    assert r.output == ""
+    assert r.error.splitlines() == [
+        f'Error from server (Invalid): Pod "{name}" is invalid: metadata.labels: Invalid '
+        f'value: "bad_key/x": prefix part a lowercase RFC 1123 subdomain must consist of '
+        "lower case alphanumeric characters, '-' or '.', and must start and end with an "
+        "alphanumeric character (e.g. 'example.com', regex used for validation is "
+        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+        for name in ("web-1", "web-2")]
+
+
+def test_absent_labels_are_noted_even_for_an_object_that_then_fails(session):
+    r = run(session, "label pods web-1 web-2 nothere- tier=x")
+    assert r.output == ('label "nothere" not found.\n'
+                        'label "nothere" not found.\npod/web-2 labeled\n')
+    assert r.error == "error: 'tier' already has a value (frontend), and --overwrite is false\n"
 
 
 @pytest.mark.parametrize("specs,message", [

@@ -84,3 +84,31 @@ def test_a_bad_name_is_the_api_servers_validation_error(session):
     # The pod's name and its container's name (the same word) are both refused.
     assert error.startswith('The Pod "Web" is invalid: [metadata.name: Invalid value: "Web": '
                             "a lowercase RFC 1123 subdomain must consist of")
+
+
+def test_a_client_dry_run_prints_only_what_kubectl_generates(session):
+    # run.go createGeneratedObject with DryRunClient sends nothing: no namespace, no admission
+    # (tolerations, schedulerName, priority, qosClass), no uid/resourceVersion/timestamps.
+    assert run(session, "run nginx --image=nginx --dry-run=client -o yaml").output == (
+        "apiVersion: v1\n"
+        "kind: Pod\n"
+        "metadata:\n"
+        "  labels:\n"
+        "    run: nginx\n"
+        "  name: nginx\n"
+        "spec:\n"
+        "  containers:\n"
+        "  - image: nginx\n"
+        "    name: nginx\n"
+        "    resources: {}\n"
+        "  dnsPolicy: ClusterFirst\n"
+        "  restartPolicy: Always\n"
+        "status: {}\n")
+    assert pod(session) is None
+
+
+def test_a_server_dry_run_shows_the_admitted_pod(session):
+    out = run(session, "run nginx --image=nginx --dry-run=server -o yaml").output
+    assert "node.kubernetes.io/not-ready" in out and "schedulerName: default-scheduler" in out
+    assert "namespace: default" in out and "uid:" in out
+    assert pod(session) is None
