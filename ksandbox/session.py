@@ -22,6 +22,7 @@ from .api.errors import KsandboxError, ManifestError
 from .api.manifest import ConfigDocument, load_file_with_origins, load_manifests
 from .api.core import Namespace
 from .api.meta import ObjectMeta
+from .api.policy import PriorityClass
 from .apiserver.store import Store, apply_all
 from .controlplane import ControlPlane, build_components
 from .sim.clock import Clock
@@ -35,6 +36,15 @@ DEFAULT_LIMIT = 3600.0
 CHANGE_LOG_SIZE = 50_000
 # Namespaces every cluster starts with.
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
+# The PriorityClasses every API server creates at start-up (pkg/apis/scheduling
+# SystemPriorityClasses, made by the scheduling REST storage's post-start hook).
+SYSTEM_PRIORITY_CLASSES = (
+    ("system-node-critical", 2_000_001_000,
+     "Used for system critical pods that must not be moved from their current node."),
+    ("system-cluster-critical", 2_000_000_000,
+     "Used for system critical pods that must run in the cluster, but can be moved to another "
+     "node if necessary."),
+)
 
 
 # The cyclic garbage collector's thresholds while a sandbox runs. A cluster is hundreds of
@@ -100,6 +110,10 @@ class Session:
         self._initial_objects = objects
         for ns in SYSTEM_NAMESPACES:
             self.store.create(Namespace(metadata=ObjectMeta(name=ns)))
+        for name, value, description in SYSTEM_PRIORITY_CLASSES:
+            self.store.create(PriorityClass(metadata=ObjectMeta(name=name), value=value,
+                                            description=description,
+                                            preemption_policy="PreemptLowerPriority"))
         if objects:
             order = _order(objects)
             apply_all(self.store, [objects[i] for i in order],

@@ -146,8 +146,28 @@ def default_pod_spec(spec: Any) -> Any:
     return attrs.evolve(spec, **changes) if changes else spec
 
 
+# plugin/pkg/admission/serviceaccount: the account a pod without one runs as.
+DEFAULT_SERVICE_ACCOUNT = "default"
+
+
+def default_service_account(spec: Any) -> Any:
+    """The ServiceAccount admission plugin's ``spec.serviceAccountName: default`` for a pod
+    that names none (pods only: templates and mirror pods are left alone, as upstream). The
+    PodSpec type keeps the field in ``extra``; v1's deprecated ``serviceAccount`` mirrors it,
+    as the API's conversion does. (The token volume the plugin also mounts is not modelled.)"""
+    extra = spec.extra
+    name = extra.get("serviceAccountName") or extra.get("serviceAccount") or \
+        DEFAULT_SERVICE_ACCOUNT
+    if extra.get("serviceAccountName") == name and extra.get("serviceAccount") == name:
+        return spec
+    return attrs.evolve(spec, extra=extra.set("serviceAccountName", name)
+                        .set("serviceAccount", name))
+
+
 def _admit_pod(store: Any, pod: Any) -> Any:
     spec = default_pod_spec(pod.spec)
+    if not pod.is_mirror:
+        spec = default_service_account(spec)
     # Static pods' mirrors keep what the kubelet wrote; every other pod gets the defaults.
     tolerations = default_tolerations(spec.tolerations)
     priority, policy = resolve_priority(store, spec, pod.metadata.name)
@@ -276,6 +296,8 @@ def merge_apply(current: Any, applied: Any) -> Any:
 
 def _merge_pod(current: Any, applied: Any, meta: Any) -> Any:
     cur, new = current.spec, default_pod_spec(applied.spec)
+    if not current.is_mirror:
+        new = default_service_account(new)
     images = tuple(attrs.evolve(c, image=n.image) for c, n in zip(cur.containers, new.containers))
     candidate = attrs.evolve(cur, containers=images,
                              tolerations=default_tolerations(new.tolerations))

@@ -45,8 +45,17 @@ def list_kind(store: Any, info: KindInfo, namespace: str | None,
     return objs if info.kind == "Event" else _sorted(objs)
 
 
+def lookup(store: Any, info: KindInfo, name: str, namespace: str) -> Any | None:
+    """One object by name (None if absent). Events live in the store's event log rather
+    than its object table, so they are found by listing their namespace."""
+    if info.kind == "Event":
+        return next((e for e in store.list("Event", namespace) if e.metadata.name == name),
+                    None)
+    return store.get(info.kind, name, namespace if info.namespaced else "")
+
+
 def get_object(store: Any, info: KindInfo, name: str, namespace: str) -> Any:
-    obj = store.get(info.kind, name, namespace if info.namespaced else "")
+    obj = lookup(store, info, name, namespace)
     if obj is None:
         raise ApiError.not_found(info.display_resource, name)
     return obj
@@ -62,7 +71,7 @@ def select_objects(store: Any, targets: Sequence[Target], namespace: str,
             if selector is not None:
                 raise CommandError("name cannot be provided when a selector is specified")
             for name in t.names:
-                obj = store.get(t.info.kind, name, namespace if t.info.namespaced else "")
+                obj = lookup(store, t.info, name, namespace)
                 if obj is None:
                     if ignore_not_found:
                         continue
@@ -84,7 +93,7 @@ def select_each(store: Any, targets: Sequence[Target], namespace: str,
             if selector is not None:
                 raise CommandError("name cannot be provided when a selector is specified")
             for name in t.names:
-                obj = store.get(t.info.kind, name, namespace if t.info.namespaced else "")
+                obj = lookup(store, t.info, name, namespace)
                 out.append(obj if obj is not None
                            else ApiError.not_found(t.info.display_resource, name))
         else:
@@ -95,7 +104,8 @@ def select_each(store: Any, targets: Sequence[Target], namespace: str,
 def visit_each(items: Sequence[Any], fn: Callable[[Any], str]) -> tuple[str, str]:
     """cli-runtime's ContinueOnErrorVisitor: ``fn(obj)`` for every object (its printed lines),
     an error (an item that is an exception, or what ``fn`` raises) is kept and the visit goes
-    on. Returns (output, error text)."""
+    on. A raised error may carry ``printed_before``: what kubectl had already printed for that
+    object before it failed (label's ``label "x" not found.``). Returns (output, error)."""
     out: list[str] = []
     errors: list[KsandboxError] = []
     for item in items:

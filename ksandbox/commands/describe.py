@@ -14,7 +14,7 @@ import attrs
 
 from ..api.errors import ApiError, CommandError
 from ..views.describe import describe
-from .common import list_kind, no_resources, selector_of
+from .common import list_kind, lookup, no_resources, selector_of
 from .get import SUGGEST_API_RESOURCES, targets_of
 from .parse import (ALL_NAMESPACES, BOOL, NAMESPACE, SELECTOR, Flag, Target, namespace_of,
                     parse_flags)
@@ -50,7 +50,7 @@ def run(session: Any, cmd: DescribeCommand, stdin: str | None) -> str:
             objs.extend(list_kind(store, t.info, ns, selector))
             continue
         for name in t.names:
-            obj = store.get(t.info.kind, name, cmd.namespace if t.info.namespaced else "")
+            obj = lookup(store, t.info, name, cmd.namespace)
             if obj is not None:
                 objs.append(obj)
                 continue

@@ -323,27 +323,32 @@ class Drain:
         self._next_node()
 
     def _next_node(self) -> None:
-        if self._index >= len(self.nodes):
-            self._end()
-            return
-        name = self.nodes[self._index]
+        """Drain the nodes in turn (a loop, not recursion: a thousand refused nodes are a
+        thousand turns) until one has to wait for its evictions, or the end."""
+        while self._index < len(self.nodes):
+            if not self._drain_node(self.nodes[self._index]):
+                return
+        self._end()
+
+    def _drain_node(self, name: str) -> bool:
+        """deleteOrEvictPodsSimple for one node; True when the node is done at once."""
         pods, warning, errors = _filter_pods(self.store, name, self.options, self.clock.now)
         if errors:
             self._node_error(name, errors, aggregate=True)
-            return
+            return True
         if warning:
             self._err(f"Warning: {warning}")
         if self.options.dry_run == "client":
             for p in pods:
                 self._out(f"evicting pod {p.metadata.namespace}/{p.metadata.name} (dry run)")
             self._node_drained(name)
-            return
+            return True
         self._works = [_PodWork(p) for p in pods]
         self._deadline = self.clock.now + self.options.timeout if self.options.timeout > 0 \
             else math.inf
         if not self._works:
             self._node_drained(name)
-            return
+            return True
         if self._deadline < math.inf:
             self._timeout_timer = self.clock.call_at(self._deadline, self._on_timeout,
                                                      PRIORITY_DEFAULT, "drain/timeout")
@@ -352,13 +357,17 @@ class Drain:
         else:
             for w in self._works:
                 self._attempt(w)
-        self._check_node_done()
+        return self._check_node_done()
+
+    def _after_wait(self) -> None:
+        """A pod's eviction moved on the clock: if that ended the node, drain the next."""
+        if self._check_node_done():
+            self._next_node()
 
     def _node_drained(self, name: str) -> None:
         self.drained.append(name)
         self._out(f"node/{name} drained{self.suffix}")
         self._index += 1
-        self._next_node()
 
     def _node_error(self, name: str, errors: list[str], aggregate: bool,
                     pending: list[str] | None = None) -> None:
@@ -373,7 +382,6 @@ class Drain:
                     "continuing command...")
         self.failures.append((name, list(errors), aggregate))
         self._index += 1
-        self._next_node()
 
     def _end(self) -> None:
         """The end of RunDrain: the nodes left undrained, then CheckErr's text for
@@ -434,7 +442,7 @@ class Drain:
         if fresh is not None:
             w.uid = fresh.metadata.uid
         self._attempt(w)
-        self._check_node_done()
+        self._after_wait()
 
     def _delete_all(self) -> None:
         """deletePods: delete each (with the grace period asked for), then wait for all."""
@@ -472,7 +480,7 @@ class Drain:
         at = w.waiting_since + math.ceil(elapsed / POLL_INTERVAL - 1e-9) * POLL_INTERVAL
         if at >= self._deadline:
             return
-        w.timer = self.clock.call_at(at, lambda: (self._deleted(w), self._check_node_done()),
+        w.timer = self.clock.call_at(at, lambda: (self._deleted(w), self._after_wait()),
                                      PRIORITY_DEFAULT, "drain/poll")
 
     def _deleted(self, w: _PodWork) -> None:
@@ -501,12 +509,14 @@ class Drain:
                 if not w.done:
                     self._finish(w, "")
             self._node_failed(["context deadline exceeded"], aggregate=False)
+            self._next_node()
             return
-        self._check_node_done()
+        self._after_wait()
 
-    def _check_node_done(self) -> None:
+    def _check_node_done(self) -> bool:
+        """When every pod of the current node is done: the node is drained or failed (True)."""
         if self.done or not self._works or any(not w.done for w in self._works):
-            return
+            return False
         errors = [w.error for w in self._works if w.error]
         self._works = []
         if self._timeout_timer is not None:
@@ -517,6 +527,7 @@ class Drain:
             self._node_failed(errors, aggregate=True)
         else:
             self._node_drained(name)
+        return True
 
     def _node_failed(self, errors: list[str], aggregate: bool) -> None:
         name = self.nodes[self._index]

@@ -18,7 +18,7 @@ from ..api.errors import ApiError, CommandError
 from ..api.kinds import BY_KIND
 from ..views import serialize
 from ..views.printers import PrintOptions, render_table
-from .common import list_kind, no_resources, selector_of
+from .common import list_kind, lookup, no_resources, selector_of
 from .parse import (ALL_NAMESPACES, BOOL, NAMESPACE, OUTPUT, SELECTOR, Flag, Target, namespace_of,
                     parse_flags, parse_targets)
 
@@ -88,7 +88,7 @@ def run_get(session: Any, cmd: GetCommand, stdin: str | None) -> tuple[str, str]
         if t.names:
             objs = []
             for name in t.names:
-                obj = store.get(t.info.kind, name, cmd.namespace if t.info.namespaced else "")
+                obj = lookup(store, t.info, name, cmd.namespace)
                 if obj is None:
                     if not cmd.ignore_not_found:
                         errors.append(str(ApiError.not_found(t.info.display_resource, name)))

@@ -4,8 +4,8 @@
 here (describeNode and describePod in ``kubernetes/kubectl`` ``pkg/describe/describe.go``),
 the workloads and the smaller kinds in ``describe_workloads.py``. Sections the sandbox has no
 data for are printed as kubectl prints them empty (``System Info`` with blank IDs); the node's
-``Lease`` section is derived from the Ready condition's heartbeat, which is what the lease
-renewal stands for here.
+``Lease`` section reads the node's Lease in ``kube-node-lease``. Leases and VPAs have no
+describer of their own in kubectl: its generic describer (``describe_generic.py``).
 
 Pure: reads objects, the store's pods and events, and ``now``. Not here: choosing which objects
 to describe (``ksandbox.commands.describe``).
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..api.coordination import NAMESPACE_NODE_LEASE
 from .age import age
 from .describe_base import (LEVEL_0, LEVEL_1, Writer, annotations_multiline, containers,
                             describe_events, labels_multiline, pod_requests_limits,
@@ -34,7 +35,8 @@ def describe(obj: Any, store: Any, now: float, show_events: bool = True) -> str:
           "HorizontalPodAutoscaler": wl.describe_hpa,
           "PodDisruptionBudget": wl.describe_pdb, "PriorityClass": wl.describe_priority_class,
           "Namespace": wl.describe_namespace, "Event": wl.describe_event,
-          "VerticalPodAutoscaler": describe_generic}[obj.kind]
+          # kubectl has no describer of its own for these: its generic describer.
+          "VerticalPodAutoscaler": describe_generic, "Lease": describe_generic}[obj.kind]
     return fn(obj, store, now, show_events)
 
 
@@ -175,13 +177,17 @@ def describe_node(node: Any, store: Any, now: float, show_events: bool = True) -
     w.write(LEVEL_0, f"CreationTimestamp:\t{rfc1123z(meta.creation_timestamp)}\n")
     taints_multiline(w, "Taints", spec.taints)
     w.write(LEVEL_0, f"Unschedulable:\t{'true' if spec.unschedulable else 'false'}\n")
-    ready = status.condition("Ready")
-    renew = ready.last_heartbeat_time if ready is not None else None
+    # describe.go NodeDescriber: the node's Lease in kube-node-lease, "<unset>" for what the
+    # Lease (or a missing Lease) does not have.
+    lease = store.get("Lease", meta.name, NAMESPACE_NODE_LEASE)
+    lspec = lease.spec if lease is not None else None
     w.write(LEVEL_0, "Lease:\n")
-    w.write(LEVEL_1, f"HolderIdentity:\t{meta.name}\n")
-    w.write(LEVEL_1, "AcquireTime:\t<unset>\n")
-    w.write(LEVEL_1, "RenewTime:\t"
-                     f"{rfc1123z(renew) if isinstance(renew, (int, float)) else '<unset>'}\n")
+    w.write(LEVEL_1, f"HolderIdentity:\t{(lspec and lspec.holder_identity) or '<unset>'}\n")
+    for title, t in (("AcquireTime", lspec.acquire_time if lspec else None),
+                     ("RenewTime", lspec.renew_time if lspec else None)):
+        shown = rfc1123z(t) if isinstance(t, (int, float)) and not isinstance(t, bool) \
+            else "<unset>"
+        w.write(LEVEL_1, f"{title}:\t{shown}\n")
     if status.conditions:
         w.write(LEVEL_0, "Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\t"
                          "Reason\tMessage\n")
@@ -216,8 +222,10 @@ def describe_node(node: Any, store: Any, now: float, show_events: bool = True) -
         w.write(LEVEL_0, f"  {title}:\t{value}\n")
     if spec.pod_cidr:
         w.write(LEVEL_0, f"PodCIDR:\t{spec.pod_cidr}\n")
-    if spec.extra.get("podCIDRs"):
-        w.write(LEVEL_0, f"PodCIDRs:\t{','.join(spec.extra['podCIDRs'])}\n")
+    # The API server defaults spec.podCIDRs to [podCIDR] (SetDefaults_NodeSpec).
+    cidrs = spec.extra.get("podCIDRs") or ((spec.pod_cidr,) if spec.pod_cidr else ())
+    if cidrs:
+        w.write(LEVEL_0, f"PodCIDRs:\t{','.join(cidrs)}\n")
     if spec.provider_id:
         w.write(LEVEL_0, f"ProviderID:\t{spec.provider_id}\n")
     pods = sorted((p for p in store.pods_on_node(meta.name) if not p.is_terminated),

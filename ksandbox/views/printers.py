@@ -4,7 +4,7 @@ Each kind has a list of columns (the ``-o wide`` ones marked) and a function tur
 into its cells, ported from ``kubernetes/kubernetes`` ``pkg/printers/internalversion/printers.go``
 (printNode, printPod, printDeployment, printReplicaSet, printDaemonSet,
 printHorizontalPodAutoscaler, printPodDisruptionBudget, printPriorityClass, printNamespace,
-printEvent), plus the VerticalPodAutoscaler CRD's printer columns. ``render_table`` adds what
+printLease, printEvent), plus the VerticalPodAutoscaler CRD's printer columns. ``render_table`` adds what
 ``kubectl get`` adds around them: the NAMESPACE column with ``-A``, LABELS with
 ``--show-labels``, ``kind/`` name prefixes when several kinds are listed, and the tabwriter
 layout.
@@ -112,14 +112,56 @@ def _container_statuses(pod: Any) -> list[Any]:
     return [s for s in raw if isinstance(s, dict)]
 
 
-def pod_ready_counts(pod: Any) -> tuple[int, int, int]:
-    """(ready containers, containers, restarts). Without container statuses, a Running pod
-    whose Ready condition is not False counts all its containers ready."""
-    total = len(pod.spec.containers)
+def _terminal(pod: Any) -> bool:
+    return pod.status.phase in ("Succeeded", "Failed")
+
+
+def _pod_containers(pod: Any) -> tuple[int, int, str | None, bool]:
+    """printPod's walk over the container statuses (last to first): (ready containers,
+    restarts, the reason a waiting or terminated container gives, whether one is running).
+
+    A container counts as ready only when it is ready *and* running with no waiting or
+    terminated reason. The sandbox's kubelet leaves a stopped pod's last statuses in place;
+    in a terminal phase its containers have all terminated, so a status still claiming to run
+    is read as terminated — not ready, and ``Completed`` (exit 0) for a Succeeded pod, as a
+    real kubelet's terminated state would say."""
+    ready = restarts = 0
+    reason: str | None = None
+    has_running = False
     statuses = _container_statuses(pod)
-    if statuses:
-        ready = sum(1 for s in statuses if s.get("ready"))
-        restarts = sum(int(s.get("restartCount") or 0) for s in statuses)
+    terminal = _terminal(pod)
+    if terminal and pod.status.phase == "Succeeded" and not any(
+            (s.get("state") or {}).get("terminated") for s in statuses):
+        reason = "Completed"
+    for s in reversed(statuses):
+        restarts += int(s.get("restartCount") or 0)
+        state = s.get("state") or {}
+        waiting, terminated, running = (state.get("waiting"), state.get("terminated"),
+                                        state.get("running"))
+        if waiting and waiting.get("reason"):
+            reason = waiting["reason"]
+        elif terminated is not None and terminated.get("reason"):
+            reason = terminated["reason"]
+        elif terminated is not None:
+            if terminated.get("signal"):
+                reason = f"Signal:{terminated['signal']}"
+            else:
+                reason = f"ExitCode:{terminated.get('exitCode', 0)}"
+        elif terminal:
+            continue
+        elif s.get("ready") and running is not None:
+            has_running = True
+            ready += 1
+    return ready, restarts, reason, has_running
+
+
+def pod_ready_counts(pod: Any) -> tuple[int, int, int]:
+    """(ready containers, containers, restarts), as printPod counts them. Without container
+    statuses, a Running pod whose Ready condition is not False counts all its containers
+    ready (the sandbox's kubelet may not have written statuses yet)."""
+    total = len(pod.spec.containers)
+    if _container_statuses(pod):
+        ready, restarts, _reason, _running = _pod_containers(pod)
         return ready, total, restarts
     cond = pod.status.condition("Ready")
     running = pod.status.phase == "Running" and pod.metadata.deletion_timestamp is None
@@ -128,25 +170,25 @@ def pod_ready_counts(pod: Any) -> tuple[int, int, int]:
 
 
 def pod_status(pod: Any) -> str:
-    """printPod's STATUS: the phase, or the pod's reason, or a container's waiting/terminated
-    reason; ``Terminating`` once a deletion is under way; ``Unknown`` for a pod of a lost
-    node that is being deleted."""
+    """printPod's STATUS: the phase, or the pod's reason (``Evicted``), or a container's
+    waiting/terminated reason (``CrashLoopBackOff``, ``Completed`` for a Succeeded pod);
+    ``Terminating`` once a deletion of a non-terminal pod is under way; ``Unknown`` for a pod
+    of a lost node that is being deleted."""
     phase = pod.status.phase or "Pending"
     reason = pod.status.reason or phase
     for c in pod.status.conditions:
         if c.type == "PodScheduled" and c.reason == "SchedulingGated":
             reason = "SchedulingGated"
-    for s in reversed(_container_statuses(pod)):
-        state = s.get("state") or {}
-        waiting, terminated = state.get("waiting"), state.get("terminated")
-        if waiting and waiting.get("reason"):
-            reason = waiting["reason"]
-        elif terminated and terminated.get("reason"):
-            reason = terminated["reason"]
+    _ready, _restarts, container_reason, has_running = _pod_containers(pod)
+    if container_reason:
+        reason = container_reason
+    if reason == "Completed" and has_running:
+        cond = pod.status.condition("Ready")
+        reason = "Running" if cond is not None and cond.status == "True" else "NotReady"
     if pod.metadata.deletion_timestamp is not None:
         if pod.status.reason == NODE_UNREACHABLE_POD_REASON:
             return "Unknown"
-        if phase not in ("Succeeded", "Failed"):
+        if not _terminal(pod):
             return "Terminating"
     return reason
 
@@ -306,6 +348,12 @@ def _vpa_row(vpa: Any, now: float, wide: bool) -> list[str]:
             age(vpa.metadata.creation_timestamp, now)]
 
 
+def _lease_row(lease: Any, now: float, wide: bool) -> list[str]:
+    """printLease: the name, spec.holderIdentity (empty when unset) and the age."""
+    return [lease.metadata.name, lease.spec.holder_identity or "",
+            age(lease.metadata.creation_timestamp, now)]
+
+
 def event_object(ev: Any) -> str:
     o = ev.involved_object
     return f"{o.kind.lower()}/{o.name}" if o.name else o.kind.lower()
@@ -352,6 +400,7 @@ TABLES: dict[str, tuple[list[Column], Callable[[Any, float, bool], list[str]]]] 
     "PriorityClass": ([Column("NAME"), Column("VALUE"), Column("GLOBAL-DEFAULT"), Column("AGE"),
                        Column("PREEMPTIONPOLICY")], _priority_class_row),
     "Namespace": ([Column("NAME"), Column("STATUS"), Column("AGE")], _namespace_row),
+    "Lease": ([Column("NAME"), Column("HOLDER"), Column("AGE")], _lease_row),
     "Event": ([Column("LAST SEEN"), Column("TYPE"), Column("REASON"), Column("OBJECT"),
                Column("SUBOBJECT", _W), Column("SOURCE", _W), Column("MESSAGE"),
                Column("FIRST SEEN", _W), Column("COUNT", _W), Column("NAME", _W)], _event_row),

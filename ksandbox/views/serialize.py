@@ -4,7 +4,7 @@ kubectl turns an object into JSON and JSON into YAML (sigs.k8s.io/yaml), so keys
 sorted alphabetically at every level; lists of several objects are wrapped in
 ``{"apiVersion": "v1", "kind": "List", "items": [...], "metadata": {"resourceVersion": ""}}``.
 Times — simulated seconds inside the sandbox — are printed as RFC 3339 strings from the fixed
-epoch in ``timefmt``. JSON is indented by four spaces and escapes ``<``, ``>`` and ``&`` like
+epoch in ``timefmt`` (MicroTime fields such as a Lease's ``renewTime`` with microseconds). JSON is indented by four spaces and escapes ``<``, ``>`` and ``&`` like
 Go's encoder (cli-runtime pkg/printers/json.go uses json.MarshalIndent). The name printer
 gives ``deployment.apps/web``.
 
@@ -20,28 +20,46 @@ import yaml
 
 from ..api.codec import encode
 from ..api.kinds import BY_KIND
-from .timefmt import rfc3339
+from .timefmt import rfc3339, rfc3339_micro
 
 # Fields that hold a metav1.Time (simulated seconds inside the sandbox).
 TIME_FIELDS = frozenset({
     "creationTimestamp", "deletionTimestamp", "lastHeartbeatTime", "lastTransitionTime",
     "startTime", "timeAdded", "firstTimestamp", "lastTimestamp", "lastScaleTime",
-    "lastProbeTime", "lastUpdateTime", "eventTime", "startedAt", "finishedAt",
+    "lastProbeTime", "lastUpdateTime", "startedAt", "finishedAt",
 })
+# Fields that hold a metav1.MicroTime (printed with microseconds).
+MICRO_TIME_FIELDS = frozenset({"renewTime", "acquireTime", "eventTime"})
 
 
 def _times(value: Any) -> Any:
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
-            if k in TIME_FIELDS and isinstance(v, (int, float)) and not isinstance(v, bool):
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and k in TIME_FIELDS:
                 out[k] = rfc3339(v)
+            elif isinstance(v, (int, float)) and not isinstance(v, bool) \
+                    and k in MICRO_TIME_FIELDS:
+                out[k] = rfc3339_micro(v)
             else:
                 out[k] = _times(v)
         return out
     if isinstance(value, list):
         return [_times(v) for v in value]
     return value
+
+
+def _hpa_version_fields(data: dict) -> dict:
+    """An HPA is one stored object served in two versions: ``currentCPUUtilizationPercentage``
+    exists only in autoscaling/v1's status (v2 reports ``currentMetrics``), so a v2 object
+    does not carry it."""
+    if data.get("apiVersion") == "autoscaling/v1":
+        return data
+    status = data.get("status")
+    if isinstance(status, dict) and "currentCPUUtilizationPercentage" in status:
+        status = {k: v for k, v in status.items() if k != "currentCPUUtilizationPercentage"}
+        data = {**data, "status": status}
+    return data
 
 
 def to_manifest(obj: Any) -> dict:
@@ -51,6 +69,8 @@ def to_manifest(obj: Any) -> dict:
     if info is not None:
         data.setdefault("apiVersion", obj.api_version or info.api_version)
         data.setdefault("kind", obj.kind)
+    if obj.kind == "HorizontalPodAutoscaler":
+        data = _hpa_version_fields(data)
     return data
 
 

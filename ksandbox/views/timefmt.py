@@ -37,6 +37,17 @@ def rfc3339(t: Any) -> str:
     return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def rfc3339_micro(t: Any) -> str:
+    """metav1.MicroTime's JSON form (a Lease's ``renewTime``, an Event's ``eventTime``):
+    RFC 3339 in UTC with six fractional digits (``2026-01-01T00:01:30.000000Z``;
+    apimachinery micro_time.go RFC3339Micro)."""
+    if t is None:
+        return ""
+    micros = int(round(float(t) * 1_000_000))
+    dt = EPOCH + timedelta(microseconds=micros)
+    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond:06d}Z"
+
+
 def rfc1123z(t: Any) -> str:
     """Go's ``time.RFC1123Z`` as ``kubectl describe`` prints times
     (``Thu, 01 Jan 2026 00:00:00 +0000``)."""

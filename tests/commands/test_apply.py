@@ -139,3 +139,21 @@ def test_a_server_dry_run_still_admits_and_validates(session):
     bad = POD.replace("solo", "Bad_Name")
     assert fails_without_change(session, "apply -f - --dry-run=server", bad).startswith(
         'The Pod "Bad_Name" is invalid')
+
+
+def test_a_pod_runs_as_the_default_service_account_and_reapplies_unchanged(session):
+    run(session, "apply -f -", POD)
+    out = run(session, "get pod solo -o yaml").output
+    assert "  serviceAccount: default\n  serviceAccountName: default\n" in out
+    assert run(session, "apply -f -", POD).output == "pod/solo unchanged\n"
+    # Templates are not pods: the ServiceAccount admission leaves them alone.
+    run(session, "apply -f -", DEPLOY)
+    assert "serviceAccount" not in run(session, "get deploy api -o yaml").output
+
+
+def test_a_named_service_account_is_kept(session):
+    own = POD.replace("spec: {", "spec: {serviceAccountName: builder, ")
+    run(session, "apply -f -", own)
+    spec = session.store.get("Pod", "solo", "default").spec
+    assert (spec.extra["serviceAccountName"], spec.extra["serviceAccount"]) == ("builder",
+                                                                                 "builder")

@@ -9,16 +9,18 @@ from command_helpers import run, session  # noqa: F401
 
 def test_describe_one_pod(session):
     out = run(session, "kubectl describe pod web-1").output
-    assert out.startswith("Name:         web-1\nNamespace:    default\n")
-    assert "\nTolerations:  " in out
+    # The ServiceAccount admission gave the pod "default": describe shows it after Priority.
+    assert out.startswith("Name:             web-1\nNamespace:        default\n"
+                          "Priority:         0\nService Account:  default\nNode:  ")
+    assert "\nTolerations:      " in out
 
 
 def test_describe_by_prefix_as_kubectl_does(session):
     # No pod is called "web": kubectl then describes every pod whose name starts with it,
     # separated by two blank lines.
     first, second = run(session, "describe pods web").output.split("\n\n\nName:")
-    assert first.startswith("Name:         web-1\n")
-    assert second.startswith("         web-2\n")
+    assert first.startswith("Name:             web-1\n")
+    assert second.startswith("             web-2\n")
 
 
 def test_describe_every_node(session):

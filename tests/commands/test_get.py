@@ -62,7 +62,7 @@ def test_show_labels_and_no_headers(session):
     ("get pods -n kube-public", "No resources found in kube-public namespace.\n"),
     ("get pods -l app=nothing", "No resources found in default namespace.\n"),
     ("get pods -A -l app=nothing", "No resources found\n"),
-    ("get pc", "No resources found\n"),
+    ("get pc -l tier=none", "No resources found\n"),
 ])
 def test_empty_answers_are_output_not_errors(session, line, out):
     result = run(session, line)
@@ -122,3 +122,17 @@ def test_missing_names_are_reported_after_the_rest(session):
 def test_errors(session, line, error):
     result = run(session, line)
     assert (result.output, result.error) == ("", error)
+
+
+def test_every_cluster_has_the_two_system_priority_classes(session):
+    out = run(session, "get pc").output
+    assert out.splitlines() == [
+        "NAME                      VALUE        GLOBAL-DEFAULT   AGE   PREEMPTIONPOLICY",
+        "system-cluster-critical   2000000000   false            0s    PreemptLowerPriority",
+        "system-node-critical      2000001000   false            0s    PreemptLowerPriority"]
+
+
+def test_a_pod_of_a_system_priority_class_gets_its_value(session):
+    run(session, "run critical --image=nginx "
+                 "--overrides='{\"spec\":{\"priorityClassName\":\"system-node-critical\"}}'")
+    assert session.store.get("Pod", "critical", "default").spec.priority == 2_000_001_000

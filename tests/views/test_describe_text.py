@@ -61,8 +61,21 @@ value: 1000
 """
 
 
+LEASE = """
+apiVersion: v1
+kind: Namespace
+metadata: {name: kube-node-lease}
+---
+apiVersion: coordination.k8s.io/v1
+kind: Lease
+metadata: {name: node-1, namespace: kube-node-lease}
+spec: {holderIdentity: node-1, leaseDurationSeconds: 40, renewTime: 50}
+"""
+
+
 def test_describe_node(cluster):
     (node,) = cluster.create(NODE)
+    cluster.create(LEASE)
     cluster.create(PC)
     (pod,) = cluster.create(POD)
     cluster.store.record_event(node, "Normal", "Starting", "Starting kubelet.", "kubelet")
@@ -149,6 +162,7 @@ Name:                 web-1
 Namespace:            default
 Priority:             1000
 Priority Class Name:  high
+Service Account:      default
 Node:                 node-1/
 Labels:               app=web
 Annotations:          <none>
@@ -285,3 +299,19 @@ No resource quota.
 
 No LimitRange resource.
 """
+
+
+def test_describe_node_without_a_lease_leaves_the_lease_unset(cluster):
+    (node,) = cluster.create(NODE)
+    text = lines(describe(node, cluster.store, cluster.now))
+    assert ("Lease:\n  HolderIdentity:  <unset>\n  AcquireTime:     <unset>\n"
+            "  RenewTime:       <unset>\n") in text
+
+
+def test_describe_node_shows_a_held_lease_with_its_acquire_time(cluster):
+    (node,) = cluster.create(NODE)
+    cluster.create(LEASE.replace("renewTime: 50", "renewTime: 95.5, acquireTime: 10"))
+    text = lines(describe(node, cluster.store, cluster.now))
+    assert ("Lease:\n  HolderIdentity:  node-1\n"
+            "  AcquireTime:     Thu, 01 Jan 2026 00:00:10 +0000\n"
+            "  RenewTime:       Thu, 01 Jan 2026 00:01:35 +0000\n") in text

@@ -98,7 +98,7 @@ def pod(status: dict | None = None, meta: dict | None = None, containers: int = 
     (pod({"phase": "Running"}), "Running"),
     (pod({"phase": "Failed", "reason": "Evicted"}), "Evicted"),
     (pod({"phase": "Running"}, {"deletionTimestamp": 30.0}), "Terminating"),
-    (pod({"phase": "Succeeded"}, {"deletionTimestamp": 30.0}), "Succeeded"),
+    (pod({"phase": "Succeeded"}, {"deletionTimestamp": 30.0}), "Completed"),
     (pod({"phase": "Running", "reason": "NodeLost"}, {"deletionTimestamp": 30.0}), "Unknown"),
     (pod({"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False",
                                               "reason": "SchedulingGated"}]}),
@@ -109,7 +109,7 @@ def pod(status: dict | None = None, meta: dict | None = None, containers: int = 
     (pod({"phase": "Running", "containerStatuses": [
         {"name": "c0", "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}),
      "CrashLoopBackOff"),
-], ids=["pending", "running", "reason wins", "terminating", "terminal phase stays",
+], ids=["pending", "running", "reason wins", "terminating", "terminal phase is no terminating",
         "lost node", "scheduling gated", "container creating", "crash loop"])
 def test_pod_status(p, want):
     assert pod_status(p) == want
@@ -140,10 +140,43 @@ spec: {nodeName: cp-1, containers: [{name: a, image: x}, {name: b, image: y}]}
 
 def test_restarts_and_readiness_from_container_statuses():
     p = pod({"phase": "Running", "containerStatuses": [
-        {"name": "c0", "ready": True, "restartCount": 2},
-        {"name": "c1", "ready": False, "restartCount": 1}]}, containers=2)
+        {"name": "c0", "ready": True, "restartCount": 2, "state": RUNNING},
+        {"name": "c1", "ready": False, "restartCount": 1, "state": RUNNING}]}, containers=2)
     out = render_table("Pod", [p], 0, PrintOptions(no_headers=True))
     assert out.split()[1:4] == ["1/2", "Running", "3"]
+
+
+RUNNING = {"running": {"startedAt": 5}}
+STALE = [{"name": "c0", "ready": True, "restartCount": 0, "state": RUNNING}]
+
+
+@pytest.mark.parametrize("status,meta,want", [
+    ({"phase": "Failed", "reason": "Evicted", "containerStatuses": STALE}, None,
+     ["0/1", "Evicted"]),
+    ({"phase": "Failed", "reason": "Evicted"}, None, ["0/1", "Evicted"]),
+    ({"phase": "Succeeded", "containerStatuses": STALE}, None, ["0/1", "Completed"]),
+    ({"phase": "Succeeded"}, None, ["0/1", "Completed"]),
+    ({"phase": "Running", "containerStatuses": STALE}, {"deletionTimestamp": 30.0},
+     ["1/1", "Terminating"]),
+    ({"phase": "Running", "containerStatuses": [
+        {"name": "c0", "ready": True, "state": {"terminated": {"exitCode": 1,
+                                                               "reason": "Error"}}}]},
+     None, ["0/1", "Error"]),
+    ({"phase": "Running", "containerStatuses": [
+        {"name": "c0", "ready": False, "state": {"terminated": {"exitCode": 137}}}]},
+     None, ["0/1", "ExitCode:137"]),
+    ({"phase": "Running", "containerStatuses": [
+        {"name": "c0", "ready": True, "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]},
+     None, ["0/1", "CrashLoopBackOff"]),
+], ids=["an evicted pod's stale running statuses are not ready",
+        "an evicted pod without statuses", "a succeeded pod is completed",
+        "a succeeded pod without statuses is completed",
+        "a deleting running pod stays ready while it terminates",
+        "a terminated container's reason", "a terminated container's exit code",
+        "a waiting container is not ready"])
+def test_ready_and_status_as_print_pod_counts_them(status, meta, want):
+    out = render_table("Pod", [pod(status, meta)], 0, PrintOptions(no_headers=True))
+    assert out.split()[1:3] == want
 
 
 WORKLOADS = """

@@ -68,3 +68,46 @@ def test_yaml_reads_back_as_the_same_object(cluster):
     assert again.spec.containers == pod.spec.containers
     assert again.spec.tolerations == pod.spec.tolerations
     assert dict(again.metadata.labels) == dict(pod.metadata.labels)
+
+
+HPA = """
+apiVersion: {version}
+kind: HorizontalPodAutoscaler
+metadata: {{name: web}}
+spec:
+  scaleTargetRef: {{apiVersion: apps/v1, kind: Deployment, name: web}}
+  maxReplicas: 3
+status:
+  currentReplicas: 1
+  desiredReplicas: 1
+  currentCPUUtilizationPercentage: 40
+  currentMetrics:
+  - type: Resource
+    resource: {{name: cpu, current: {{averageUtilization: 40}}}}
+"""
+
+
+def test_a_v2_hpa_does_not_carry_the_v1_cpu_percentage():
+    (hpa,) = load_manifests(HPA.format(version="autoscaling/v2"))
+    status = to_manifest(hpa)["status"]
+    assert "currentCPUUtilizationPercentage" not in status
+    assert status["currentMetrics"][0]["resource"]["current"] == {"averageUtilization": 40}
+    # The object itself keeps what the controller wrote.
+    assert hpa.status.current_cpu_utilization_percentage == 40
+
+
+def test_a_v1_hpa_keeps_its_cpu_percentage():
+    (hpa,) = load_manifests(HPA.format(version="autoscaling/v1"))
+    assert to_manifest(hpa)["status"]["currentCPUUtilizationPercentage"] == 40
+
+
+def test_micro_time_fields_print_with_microseconds():
+    (lease,) = load_manifests("""
+apiVersion: coordination.k8s.io/v1
+kind: Lease
+metadata: {name: node-1, namespace: kube-node-lease}
+spec: {holderIdentity: node-1, renewTime: 90, acquireTime: 1.25}
+""")
+    spec = to_manifest(lease)["spec"]
+    assert (spec["renewTime"], spec["acquireTime"]) == ("2026-01-01T00:01:30.000000Z",
+                                                        "2026-01-01T00:00:01.250000Z")
