@@ -11,14 +11,14 @@ Nothing here draws or prints: presenters live in ``ksandbox.views``, the UI in `
 
 from __future__ import annotations
 
-import gc
 from collections import deque
 from pathlib import Path
 from typing import Any, Iterable
 
 import attrs
 
-from .api.errors import KsandboxError, ManifestError
+from . import gcpolicy
+from .api.errors import KsandboxError
 from .api.manifest import ConfigDocument, load_file_with_origins, load_manifests
 from .api.core import Namespace
 from .api.meta import ObjectMeta
@@ -47,23 +47,6 @@ SYSTEM_PRIORITY_CLASSES = (
 )
 
 
-# The cyclic garbage collector's thresholds while a sandbox runs. A cluster is hundreds of
-# thousands of small immutable objects that live for minutes of simulated time and are freed
-# by reference counting, not by the collector; with CPython's default (700, 10, 10) the young
-# collections promote thousands of them a second and a full collection (which walks every live
-# object: ~0.5 s at 15,000 pods) runs every couple of minutes of a rolling update, a quarter
-# of the wall time. Collecting the young generation every 50,000 net allocations instead
-# lets short-lived versions die first. Only what the collector does changes, never a result.
-GC_THRESHOLDS = (50_000, 20, 10)
-
-
-def _tune_gc() -> None:
-    """Raise the collector's thresholds to GC_THRESHOLDS (never lower what a host set)."""
-    current = gc.get_threshold()
-    if current[0] and current[0] < GC_THRESHOLDS[0]:
-        gc.set_threshold(*(max(c, t) for c, t in zip(current, GC_THRESHOLDS)))
-
-
 @attrs.frozen
 class Step:
     """One recorded command: what was typed, at which simulated second."""
@@ -90,7 +73,7 @@ class Session:
     def __init__(self, objects: Iterable[Any] = (), *, seed: int = 0,
                  configs: Iterable[ConfigDocument] = (), name: str = "sandbox",
                  origins: list[Any] | None = None) -> None:
-        _tune_gc()
+        gcpolicy.tune()  # a cluster is many long-lived objects: see gcpolicy.py
         self.name = name
         self.seed = seed
         self.clock = Clock()

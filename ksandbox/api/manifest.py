@@ -16,6 +16,7 @@ from typing import Any, Iterator
 import attrs
 import yaml
 
+from .. import gcpolicy
 from .codec import decode
 from .errors import FieldError, ManifestError
 from .kinds import BY_KIND, CONFIG_KINDS
@@ -114,6 +115,7 @@ class Origin:
 
 def load_manifests_with_origins(text: str, source: str = "<stdin>") -> list[tuple[Any, Origin]]:
     """Every object in a YAML text (``kind: List`` expanded) with its origin."""
+    gcpolicy.tune()  # parsing makes millions of objects: see gcpolicy.py
     out: list[tuple[Any, Origin]] = []
     for doc, data in iter_documents(text, source):
         if isinstance(data, dict) and data.get("kind") == "List" and "items" in data:
