@@ -198,10 +198,17 @@ class NodeStatusMixin:
         return self.internal_ip()
 
 
+# The root disk a node reports when its manifest gives no ephemeral-storage capacity.
+DEFAULT_EPHEMERAL_STORAGE = "100Gi"
+
+
 def reported_resources(config: Any, status: Any) -> tuple[FrozenDict, FrozenDict]:
     """Capacity (with ``pods`` = maxPods) and allocatable as a kubelet with ``config`` reports
     them: by the KubeletConfiguration's formula when one applies, else the manifest's."""
     capacity = dict(status.capacity)
+    # A real kubelet always reports its root filesystem (cAdvisor) as ephemeral-storage; a
+    # manifest that leaves it out must not make every pod that requests disk unschedulable.
+    capacity.setdefault("ephemeral-storage", Quantity.parse(DEFAULT_EPHEMERAL_STORAGE))
     max_pods = config.max_pods
     if max_pods is not None or "pods" not in capacity:
         capacity["pods"] = Quantity.from_int(max_pods or DEFAULT_MAX_PODS)
@@ -210,6 +217,7 @@ def reported_resources(config: Any, status: Any) -> tuple[FrozenDict, FrozenDict
     else:
         allocatable = dict(status.allocatable or status.capacity)
         allocatable["pods"] = allocatable.get("pods", capacity["pods"])
+        allocatable.setdefault("ephemeral-storage", capacity["ephemeral-storage"])
         if max_pods is not None:
             allocatable["pods"] = capacity["pods"]
     return FrozenDict(capacity), FrozenDict(allocatable)
