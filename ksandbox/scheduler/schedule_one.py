@@ -96,11 +96,15 @@ def schedule_pod(ctx: Any, fwk: Any, state: CycleState, pod: Any,
     return res
 
 
-def find_nodes_that_fit(ctx: Any, fwk: Any, state: CycleState,
-                        pod: Any) -> tuple[list[NodeInfo], Diagnosis]:
-    diagnosis = Diagnosis()
-    all_nodes = ctx.cache.node_list()
-    result, st, plugins = fwk.run_pre_filter(state, pod, all_nodes)
+def pre_filter_and_nominated(ctx: Any, fwk: Any, state: CycleState, pod: Any, nodes: Any,
+                             diagnosis: Diagnosis, **kwargs: Any) -> tuple[Any, Any, Any]:
+    """The start of findNodesThatFitPod, shared by the plain and the vectorised path: run
+    PreFilter (a rejection ends the search with no feasible node), then try the nominated node.
+
+    Returns (PreFilterResult, the plugins PreFilter ran, feasible nodes to return at once — or
+    None to go on filtering).
+    """
+    result, st, plugins = fwk.run_pre_filter(state, pod, nodes, **kwargs)
     diagnosis.unschedulable_plugins = set(plugins)
     if st is not None:
         if not st.is_rejected():
@@ -108,10 +112,18 @@ def find_nodes_that_fit(ctx: Any, fwk: Any, state: CycleState,
         diagnosis.node_to_status.absent = st
         diagnosis.pre_filter_msg = st.message()
         diagnosis.add_plugin_status(st)
-        return [], diagnosis
+        return result, plugins, []
     feasible = evaluate_nominated_node(ctx, fwk, state, pod, diagnosis)
-    if feasible:
-        return feasible, diagnosis
+    return result, plugins, (feasible or None)
+
+
+def find_nodes_that_fit(ctx: Any, fwk: Any, state: CycleState,
+                        pod: Any) -> tuple[list[NodeInfo], Diagnosis]:
+    diagnosis = Diagnosis()
+    all_nodes = ctx.cache.node_list()
+    result, plugins, early = pre_filter_and_nominated(ctx, fwk, state, pod, all_nodes, diagnosis)
+    if early is not None:
+        return early, diagnosis
     nodes = all_nodes
     if result is not None and not result.all_nodes():
         nodes = restrict_nodes(ctx, result.node_names)

@@ -19,9 +19,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..schedule_one import (SchedulingError, evaluate_nominated_node,
-                            num_feasible_nodes_to_find, percentage_for, prefilter_absent_status,
-                            restrict_nodes)
+from ..schedule_one import (SchedulingError, num_feasible_nodes_to_find, percentage_for,
+                            pre_filter_and_nominated, prefilter_absent_status, restrict_nodes)
 from .interface import Code, Status
 from .node_info import NodeInfo
 from .types import Diagnosis
@@ -341,18 +340,10 @@ class FastPath:
         self.sync()
         diagnosis = Diagnosis()
         infos = self.infos
-        result, st, plugins = fwk.run_pre_filter(state, pod, infos, vec_ctx=self)
-        diagnosis.unschedulable_plugins = set(plugins)
-        if st is not None:
-            if not st.is_rejected():
-                raise SchedulingError(st.message())
-            diagnosis.node_to_status.absent = st
-            diagnosis.pre_filter_msg = st.message()
-            diagnosis.add_plugin_status(st)
-            return [], diagnosis
-        feasible = evaluate_nominated_node(ctx, fwk, state, pod, diagnosis)
-        if feasible:
-            return feasible, diagnosis
+        result, plugins, early = pre_filter_and_nominated(ctx, fwk, state, pod, infos,
+                                                          diagnosis, vec_ctx=self)
+        if early is not None:
+            return early, diagnosis
         if result is not None and not result.all_nodes():
             cand = np.fromiter((ni.index for ni in restrict_nodes(ctx, result.node_names)), _I64)
             diagnosis.node_to_status.absent = prefilter_absent_status(plugins)
