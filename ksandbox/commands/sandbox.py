@@ -3,7 +3,8 @@
 These are what a real cluster does to you rather than what you type into kubectl, so they have
 no upstream syntax; they follow kubectl's manners instead: strict arguments, the API's
 ``Error from server (NotFound): nodes "x" not found``, one short line per change
-(``node/node-2 failed (kubelet stopped posting status)``).
+(``node/node-2 failed (kubelet stopped posting status)``). ``fail node NAME --not-ready`` keeps
+the kubelet alive with its container runtime down: it posts Ready=False (``KubeletNotReady``).
 
 The work is done by control-plane components another part of the sandbox provides: the
 ``kubelets`` component (``fail_node``, ``recover_node``, ``set_pressure``, ``add_node``) and
@@ -22,12 +23,12 @@ from ..api.errors import ApiError, CommandError, FieldError, ValidationError
 from ..api.kinds import BY_KIND
 from ..api.validation import is_dns1123_subdomain
 from .common import component, get_object
-from .parse import NAMESPACE, STR, Flag, namespace_of, parse_flags, resolve_kind
+from .parse import BOOL, NAMESPACE, STR, Flag, namespace_of, parse_flags, resolve_kind
 
 PRESSURE_KINDS = {"memory": "MemoryPressure", "disk": "DiskPressure", "pid": "PIDPressure"}
 LOAD_KINDS = ("Deployment", "ReplicaSet", "ReplicationController")
 USAGE = {
-    "fail": "ksandbox fail node NAME",
+    "fail": "ksandbox fail node NAME [--not-ready]",
     "recover": "ksandbox recover node NAME",
     "pressure": "ksandbox pressure node NAME memory|disk|pid on|off",
     "add": "ksandbox add node NAME [--like NODE] | ksandbox add scheduler NAME [-f CONFIG]",
@@ -43,6 +44,7 @@ class NodeFault:
 
     action: str            # "fail" | "recover"
     node: str
+    not_ready: bool = False  # fail: the runtime is down (Ready=False), not the kubelet silent
 
 
 @attrs.frozen
@@ -106,10 +108,12 @@ def parse(tokens: list[str]) -> Any:
     if verb == "add":
         flags.append(Flag("like", STR, "", ""))
         flags.append(Flag("filename", STR, "f", ""))
+    if verb == "fail":
+        flags.append(Flag("not-ready", BOOL, "", False))
     a = parse_flags(f"ksandbox {verb}", words, flags, hint=f"usage: {USAGE[verb]}")
     if verb in ("fail", "recover"):
         (node,) = _node_arg(verb, a.positionals, 1)
-        return NodeFault(verb, node)
+        return NodeFault(verb, node, bool(a["not-ready"]) if verb == "fail" else False)
     if verb == "pressure":
         node, kind, state = _node_arg(verb, a.positionals, 3)
         if kind not in PRESSURE_KINDS:
@@ -158,6 +162,9 @@ def run(session: Any, cmd: Any, stdin: str | None) -> str:
         get_object(store, node_info, cmd.node, "")
         kubelets = component(session, "kubelets", f"ksandbox {cmd.action} node",
                              KUBELETS_MISSING)
+        if cmd.action == "fail" and cmd.not_ready:
+            kubelets.fail_node(cmd.node, True)
+            return f"node/{cmd.node} failed (kubelet reports NotReady: container runtime is down)\n"
         if cmd.action == "fail":
             kubelets.fail_node(cmd.node)
             return f"node/{cmd.node} failed (kubelet stopped posting status)\n"

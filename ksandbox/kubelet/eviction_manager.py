@@ -28,7 +28,7 @@ class EvictionManagerMixin:
             self.faults.add(kind)
         else:
             self.faults.discard(kind)
-        if not self.failed and self.registered:
+        if not self.halted and self.registered:
             self._schedule_eviction(self._next_grid(ev.EVICTION_MONITORING_PERIOD))
 
     def _schedule_eviction(self, at: float, foreground: bool = False) -> None:
@@ -43,7 +43,7 @@ class EvictionManagerMixin:
     def _eviction_sync(self) -> None:
         """synchronize: observe, update conditions, evict at most one pod."""
         self._eviction_timer = None
-        if self.failed or self.stopped:
+        if self.halted or self.stopped:
             return
         now = self.clock.now
         observed = [k for k in ev.RECLAIM_ORDER if k in self.faults]

@@ -20,7 +20,11 @@ What a :class:`Kubelet` does, on the simulated clock, as upstream's kubelet does
   condition and evicts one pod per pass in upstream's rank order; the condition clears
   ``evictionPressureTransitionPeriod`` (5 min) after the pressure ends.
 * **Faults**: a failed kubelet is silent — no heartbeats, no status, no pod starts or stops —
-  until it recovers, when it renews, re-posts its status and resynchronizes its pods.
+  until it recovers, when it renews, re-posts its status and resynchronizes its pods. A kubelet
+  whose container runtime is down (``fail node --not-ready``) stays alive: it keeps renewing
+  its Lease and posting status, but reports Ready=False (``KubeletNotReady``, "container runtime
+  is down", as ``ReadyCondition`` with ``runtimeState.runtimeErrors``) and starts and stops no
+  pods until the runtime is back.
 
 Store watches only enqueue pod keys; :meth:`Kubelet.sync` reads the current objects and acts.
 """
@@ -58,6 +62,7 @@ class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin):
         self.registered = False
         self.stopped = False
         self.failed = False
+        self.runtime_down = False
         self.started_at = 0.0
         self.pods: dict[tuple[str, str], _PodState] = {}
         self.used: dict[str, int] = {}
@@ -115,9 +120,21 @@ class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin):
         if self._eviction_timer is not None:
             self._eviction_timer.cancel()
 
-    def fail(self) -> None:
-        """Go silent: the node died or was cut off. Running containers are left as they are."""
-        self.failed = True
+    @property
+    def halted(self) -> bool:
+        """No pod can be started, stopped or evicted: the kubelet is silent or its runtime down."""
+        return self.failed or self.runtime_down
+
+    def fail(self, not_ready: bool = False) -> None:
+        """Go silent: the node died or was cut off. Running containers are left as they are.
+
+        With ``not_ready`` the kubelet stays alive and only its container runtime goes down: the
+        Lease is still renewed and the next status check posts Ready=False; pods are frozen."""
+        if not_ready:
+            self.runtime_down = True
+            self._posted = None   # the next status check compares conditions: Ready changes
+        else:
+            self.failed = True
         for st in self.pods.values():
             for attr in ("start_timer", "stop_timer"):
                 t = getattr(st, attr)
@@ -129,12 +146,16 @@ class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin):
             self._eviction_timer = None
 
     def recover(self) -> None:
-        """Reconnect: renew the lease, post status, resynchronize every pod."""
+        """Reconnect: renew the lease, post status, resynchronize every pod. A kubelet whose
+        runtime was down (its lease never lapsed) just posts Ready=True and resynchronizes."""
+        silent = self.failed
         self.failed = False
+        self.runtime_down = False
         if not self.registered:
             self.register()
             return
-        self._renew_lease()
+        if silent:
+            self._renew_lease()
         node = self.store.get("Node", self.name)
         if node is not None:
             self._post_status(node)

@@ -152,7 +152,7 @@ class KubeletManager:
 
     def is_failed(self, name: str) -> bool:
         k = self.kubelets.get(name)
-        return k is not None and k.failed
+        return k is not None and (k.failed or k.runtime_down)
 
     def pressures(self, name: str) -> tuple[str, ...]:
         """The pressure faults switched on for a node (``memory``, ``disk``, ``pid``)."""
@@ -173,15 +173,16 @@ class KubeletManager:
         return self.kubelet(name).config
 
     # -- faults ---------------------------------------------------------------------------
-    def fail_node(self, name: str) -> None:
+    def fail_node(self, name: str, not_ready: bool = False) -> None:
+        """Silence the kubelet, or (``not_ready``) take its container runtime down."""
         k = self.kubelet(name)
-        if k.failed:
+        if k.failed or k.runtime_down:
             raise CommandError(f'node "{name}" has already failed')
-        k.fail()
+        k.fail(not_ready=not_ready)
 
     def recover_node(self, name: str) -> None:
         k = self.kubelet(name)
-        if not k.failed:
+        if not (k.failed or k.runtime_down):
             raise CommandError(f'node "{name}" has not failed')
         k.recover()
 

@@ -43,6 +43,9 @@ CONDITION_TEXT = {
                               "kubelet has insufficient PID available",
                               "NodeHasInsufficientPID"),
     ("Ready", "True"): ("KubeletReady", "kubelet is posting ready status", "NodeReady"),
+    # ReadyCondition with runtimeErrors() = [errors.New("container runtime is down")]
+    # (pkg/kubelet/runtime.go); one error aggregates to its own message.
+    ("Ready", "False"): ("KubeletNotReady", "container runtime is down", "NodeNotReady"),
 }
 OWNED_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")
 
@@ -95,7 +98,7 @@ class NodeStatusMixin:
         return {"MemoryPressure": "True" if "memory" in self.held else "False",
                 "DiskPressure": "True" if "disk" in self.held else "False",
                 "PIDPressure": "True" if "pid" in self.held else "False",
-                "Ready": "True"}
+                "Ready": "False" if self.runtime_down else "True"}
 
     def _status_changed(self, node: Any) -> bool:
         desired = self._desired()

@@ -48,7 +48,7 @@ class _PodState:
 
 class PodWorkersMixin:
     def enqueue(self, key: tuple[str, str]) -> None:
-        if self.failed or self.stopped:
+        if self.halted or self.stopped:
             return
         self._queue[key] = None
         self._schedule_sync()
@@ -61,7 +61,7 @@ class PodWorkersMixin:
     def sync(self) -> None:
         """The pod workers: reconcile every queued pod with what the API holds now."""
         self._sync_timer = None
-        if self.failed or self.stopped or not self.registered:
+        if self.halted or self.stopped or not self.registered:
             return
         while self._queue:
             key = next(iter(self._queue))
@@ -199,7 +199,7 @@ class PodWorkersMixin:
 
     def _start(self, key: tuple[str, str]) -> None:
         st = self.pods.get(key)
-        if st is None or self.failed:
+        if st is None or self.halted:
             return
         st.start_timer = None
         st.started = True
@@ -265,7 +265,7 @@ class PodWorkersMixin:
         if st is not None and st.uid == uid:
             st.stop_timer = None
             self._forget(key, st)
-        if self.failed:
+        if self.halted:
             return
         pod = self.store.get("Pod", key[1], key[0])
         if pod is not None and pod.metadata.uid == uid and \

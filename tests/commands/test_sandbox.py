@@ -41,6 +41,8 @@ def metrics(session, monkeypatch):
 @pytest.mark.parametrize("line,call,out", [
     ("ksandbox fail node node-2", ("fail_node", "node-2"),
      "node/node-2 failed (kubelet stopped posting status)\n"),
+    ("ksandbox fail node node-2 --not-ready", ("fail_node", "node-2", True),
+     "node/node-2 failed (kubelet reports NotReady: container runtime is down)\n"),
     ("ksandbox recover node node-2", ("recover_node", "node-2"), "node/node-2 recovered\n"),
     ("ksandbox fail node/node-3", ("fail_node", "node-3"),
      "node/node-3 failed (kubelet stopped posting status)\n"),
@@ -96,9 +98,11 @@ def test_unknown_objects_are_api_errors(session, kubelets, metrics, line, error)
 @pytest.mark.parametrize("line,message", [
     ("ksandbox", "a sandbox verb is required: fail, recover, pressure, add or load"),
     ("ksandbox explode node node-1", 'unknown command "explode" for "ksandbox"'),
-    ("ksandbox fail node", "usage: ksandbox fail node NAME"),
-    ("ksandbox fail node a b", "usage: ksandbox fail node NAME"),
-    ("ksandbox fail pod web-1", '"ksandbox fail" works on nodes: ksandbox fail node NAME'),
+    ("ksandbox fail node", "usage: ksandbox fail node NAME [--not-ready]"),
+    ("ksandbox fail node a b", "usage: ksandbox fail node NAME [--not-ready]"),
+    ("ksandbox fail pod web-1",
+     '"ksandbox fail" works on nodes: ksandbox fail node NAME [--not-ready]'),
+    ("ksandbox recover node n --not-ready", "unknown flag: --not-ready"),
     ("ksandbox pressure node node-1 cpu on",
      'invalid pressure kind "cpu": must be one of memory, disk, pid'),
     ("ksandbox pressure node node-1 memory yes",
