@@ -24,6 +24,8 @@ Not here: Deployments (``deployment.py``), container restart counts (not modelle
 
 from __future__ import annotations
 
+import contextlib
+
 from typing import Any
 
 import attrs
@@ -251,10 +253,10 @@ class ReplicaSetController:
         return rsc.orphans(namespace) if rsc is not None else {}
 
     def _write_pod(self, pod: Any) -> None:
-        try:
+        """Adopt or release a pod. One deleted meanwhile needs nothing: upstream's
+        ControllerRefManager ignores NotFound on adoption and release the same way."""
+        with contextlib.suppress(ApiError):
             self.store.update(pod, validate=False)
-        except ApiError:
-            pass  # gone meanwhile
 
     # -- manageReplicas ----------------------------------------------------------------------
     def _admitted(self, rs: Any, pod: Any) -> tuple[Any, Any]:
