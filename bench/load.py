@@ -44,17 +44,23 @@ spec:
     - name: app
       image: registry.example/app-{t}:1.0
       resources:
-        requests: {{cpu: 100m, memory: 500Mi}}
+        requests: {{cpu: {cpu}, memory: {memory}}}
 ---
 """
 
 
+def cluster_documents(nodes: int, pods: int, cpu: str = "100m", memory: str = "500Mi"):
+    """The YAML documents of the benchmark cluster, one string per object (also used by
+    bench/simulation.py's idle shape)."""
+    for i in range(nodes):
+        yield NODE.format(i=i, z=i % 3)
+    for i in range(pods):
+        yield POD.format(i=i, t=i % 100, n=i % nodes, cpu=cpu, memory=memory)
+
+
 def generate(path: Path, nodes: int, pods: int) -> None:
     with path.open("w") as f:
-        for i in range(nodes):
-            f.write(NODE.format(i=i, z=i % 3))
-        for i in range(pods):
-            f.write(POD.format(i=i, t=i % 100, n=i % nodes))
+        f.writelines(cluster_documents(nodes, pods))
 
 
 def main() -> None:

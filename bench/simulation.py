@@ -281,40 +281,15 @@ def rolling(args: argparse.Namespace) -> None:
           f"{args.span / (c4 - c3):.0f}x per CPU second (steadier on a shared machine)")
 
 
-IDLE_NODE = """apiVersion: v1
-kind: Node
-metadata:
-  name: node-{i}
-  labels: {{topology.kubernetes.io/zone: zone-{z}}}
-status:
-  capacity: {{cpu: "4", memory: 32Gi, pods: "110"}}
----
-"""
-
-IDLE_POD = """apiVersion: v1
-kind: Pod
-metadata:
-  name: pod-{i}
-  labels: {{app: app-{t}, tier: backend}}
-spec:
-  nodeName: node-{n}
-  containers:
-    - name: app
-      image: registry.example/app-{t}:1.0
-      resources:
-        requests: {{cpu: 10m, memory: 100Mi}}
----
-"""
-
-
 def idle(args: argparse.Namespace) -> None:
     """The whole envelope, idle: only the periodic housekeeping runs."""
     from ksandbox.session import Session
 
     nodes = args.nodes or 5000
     pods = args.pods or 150_000
-    parts = [IDLE_NODE.format(i=i, z=i % 3) for i in range(nodes)]
-    parts += [IDLE_POD.format(i=i, t=i % 100, n=i % nodes) for i in range(pods)]
+    from load import cluster_documents  # bench/load.py: the same generated cluster
+
+    parts = list(cluster_documents(nodes, pods, cpu="10m", memory="100Mi"))
     t0 = time.perf_counter()
     session = Session.from_text("".join(parts), seed=1)
     t1 = time.perf_counter()
