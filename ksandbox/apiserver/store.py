@@ -28,6 +28,13 @@ from . import admission, validation
 
 ADDED, MODIFIED, DELETED = "ADDED", "MODIFIED", "DELETED"
 
+# Kinds whose registry strategy keeps metadata.generation: 1 at create, +1 on each spec change
+# (pkg/registry/apps/*/strategy.go, policy/poddisruptionbudget, autoscaling). Leases, Nodes,
+# Events and Namespaces have none.
+GENERATION_KINDS = frozenset(("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet",
+                              "PodDisruptionBudget", "HorizontalPodAutoscaler",
+                              "VerticalPodAutoscaler"))
+
 Key = tuple[str, str]  # (namespace, name); namespace "" for cluster-scoped kinds
 
 
@@ -146,6 +153,8 @@ class Store:
         if key in table:
             raise ApiError.already_exists(info.display_resource, obj.metadata.name)
         meta = obj.metadata
+        if obj.kind in GENERATION_KINDS and not meta.generation:
+            meta = _replace(meta, ("generation",), 1)
         obj = _with_metadata(obj, _replace(meta, _CREATE_FIELDS, self._next_rv(),
                                            meta.uid or self.rand.uid(), self._now()))
         table[key] = obj
@@ -172,8 +181,7 @@ class Store:
             validation.validate(self, obj, old)
         meta = obj.metadata
         generation = old.metadata.generation
-        if hasattr(obj, "spec") and getattr(obj, "spec", None) is not getattr(old, "spec", None) \
-                and obj.kind != "Pod" and obj.kind != "Node":
+        if obj.kind in GENERATION_KINDS and obj.spec is not old.spec and obj.spec != old.spec:
             generation += 1
         obj = _with_metadata(obj, _stamp(meta, self._next_rv(), old.metadata.uid,
                                          old.metadata.creation_timestamp, generation))

@@ -203,3 +203,19 @@ def test_session_reports_changes_since_a_resource_version():
     s.store.update(attrs.evolve(node, spec=attrs.evolve(node.spec, unschedulable=True)))
     assert ("Node", "", "node-1") in s.changes_since(rv)
     assert s.changes_since(-10_000_000) is None or isinstance(s.changes_since(0), set)
+
+
+def test_generation_starts_at_one_for_workloads_and_counts_spec_changes_only():
+    from ksandbox.resources import data_path
+
+    s = Session.from_files([str(data_path("sample_clusters") / "default.yaml")])
+    s.run_until(30)
+    d = s.store.get("Deployment", "web", "default")
+    assert d.metadata.generation == 1 and d.status.observed_generation == 1
+    assert s.submit("kubectl scale deployment web --replicas=4").ok
+    s.run_until(40)
+    d = s.store.get("Deployment", "web", "default")
+    assert (d.metadata.generation, d.status.observed_generation) == (2, 2)
+    pods = [p for p in s.store.list("Pod", "kube-system") if p.metadata.name.startswith("kube-proxy")]
+    assert {p.metadata.labels["pod-template-generation"] for p in pods} == {"1"}
+    assert s.store.get("Lease", "node-1", "kube-node-lease").metadata.generation == 0
