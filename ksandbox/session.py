@@ -90,7 +90,8 @@ class Session:
         for c in self.components:
             c.start(self.cp)
         objects = list(objects)
-        self._initial_objects = objects
+        # What the session started from (with cp.configs): replay and recordings rebuild it.
+        self.initial_objects = objects
         for ns in SYSTEM_NAMESPACES:
             self.store.create(Namespace(metadata=ObjectMeta(name=ns)))
         for name, value, description in SYSTEM_PRIORITY_CLASSES:
@@ -230,7 +231,7 @@ class Session:
         return self.replay(until=self.clock.now)
 
     def replay(self, until: float | None = None) -> "Session":
-        other = Session(self._initial_objects, seed=self.seed, configs=self.cp.configs,
+        other = Session(self.initial_objects, seed=self.seed, configs=self.cp.configs,
                         name=self.name)
         for step in self.history:
             if until is not None and step.at > until:

@@ -78,7 +78,7 @@ def dump_recording(session: Any, *, title: str = "", cluster: str | None = None,
         # Inline: the initial objects and the component configurations loaded with them
         # (KubeletConfiguration, KubeSchedulerConfiguration, ...), so a replay starts the same.
         "cluster": cluster if cluster is not None
-        else [c.data for c in session.cp.configs] + [encode(o) for o in session._initial_objects],
+        else [c.data for c in session.cp.configs] + [encode(o) for o in session.initial_objects],
     }
     if terminal is not None:
         doc["terminal"] = {"cols": terminal[0], "rows": terminal[1]}
