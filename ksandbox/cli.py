@@ -106,6 +106,11 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
     scheduler = session.cp.component("scheduler")
     for warning in getattr(scheduler, "warnings", ()):
         sys.stderr.write(f"Warning: {warning}\n")
+    from .api.kinds import stored_only_warning
+
+    stored = stored_only_warning(getattr(d, "kind", "") for d, _ in loaded)
+    if stored:
+        sys.stderr.write(f"Warning: {stored}\n")
     return session
 
 

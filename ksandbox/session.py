@@ -292,9 +292,11 @@ class Session:
         return sched.explain(pod)
 
 
-_CREATE_RANK = {"Namespace": 0, "PriorityClass": 1, "Node": 2, "PodDisruptionBudget": 3,
-                "Deployment": 4, "ReplicaSet": 5, "ReplicationController": 5, "DaemonSet": 6,
-                "HorizontalPodAutoscaler": 7, "Pod": 8}
+_CREATE_RANK = {"Namespace": 0, "PriorityClass": 1, "StorageClass": 1, "Node": 2,
+                "PersistentVolume": 2, "PodDisruptionBudget": 3, "Service": 3,
+                "PersistentVolumeClaim": 3, "Deployment": 4, "ReplicaSet": 5,
+                "ReplicationController": 5, "DaemonSet": 6, "StatefulSet": 6, "CronJob": 6,
+                "Job": 6, "HorizontalPodAutoscaler": 7, "Pod": 8}
 
 
 def _order(objects: list[Any]) -> list[int]:

@@ -1,4 +1,5 @@
-"""apps/v1 workloads (ReplicaSet, Deployment, DaemonSet) and core/v1 ReplicationController.
+"""apps/v1 workloads (ReplicaSet, Deployment, DaemonSet, StatefulSet, ControllerRevision) and
+core/v1 ReplicationController.
 
 Their controllers live in ``ksandbox.controllers``; these are only the values. A pod template's
 spec object is shared by every pod a controller stamps out from it, which keeps 150,000 pods
@@ -147,4 +148,75 @@ class DaemonSet:
     metadata: ObjectMeta = j("metadata", ObjectMeta())
     spec: DaemonSetSpec = j("spec", DaemonSetSpec())
     status: DaemonSetStatus = j("status", DaemonSetStatus())
+    extra: FrozenDict = extra_field()
+
+
+# -- StatefulSet (controllers/statefulset.py) ---------------------------------------------------
+
+POD_MANAGEMENT_POLICIES = ("OrderedReady", "Parallel")
+STATEFULSET_UPDATE_STRATEGIES = ("OnDelete", "RollingUpdate")
+# apps/v1 types.go: the label the StatefulSet controller puts on each pod (its ordinal name).
+STATEFULSET_POD_NAME_LABEL = "statefulset.kubernetes.io/pod-name"
+POD_INDEX_LABEL = "apps.kubernetes.io/pod-index"
+
+
+@api_type
+class StatefulSetUpdateStrategy:
+    type: str = j("type", "")
+    rolling_update: Any = j("rollingUpdate", None)
+    extra: FrozenDict = extra_field()
+
+
+@api_type
+class StatefulSetSpec:
+    replicas: int | None = j("replicas", None)
+    selector: LabelSelector | None = j("selector", None)
+    template: PodTemplateSpec = j("template", PodTemplateSpec())
+    volume_claim_templates: tuple[Any, ...] = j("volumeClaimTemplates", ())
+    service_name: str = j("serviceName", "")
+    pod_management_policy: str = j("podManagementPolicy", "")
+    update_strategy: StatefulSetUpdateStrategy = j("updateStrategy", StatefulSetUpdateStrategy())
+    revision_history_limit: int | None = j("revisionHistoryLimit", None)
+    min_ready_seconds: int = j("minReadySeconds", 0)
+    persistent_volume_claim_retention_policy: Any = j("persistentVolumeClaimRetentionPolicy",
+                                                      None)
+    ordinals: Any = j("ordinals", None)
+    extra: FrozenDict = extra_field()
+
+    @property
+    def parallel(self) -> bool:
+        return self.pod_management_policy == "Parallel"
+
+
+@api_type
+class StatefulSetStatus:
+    observed_generation: int = j("observedGeneration", 0)
+    replicas: int = j("replicas", 0, omit_empty=False)
+    ready_replicas: int = j("readyReplicas", 0)
+    current_replicas: int = j("currentReplicas", 0)
+    updated_replicas: int = j("updatedReplicas", 0)
+    available_replicas: int = j("availableReplicas", 0)
+    current_revision: str = j("currentRevision", "")
+    update_revision: str = j("updateRevision", "")
+    collision_count: int = j("collisionCount", 0)
+    extra: FrozenDict = extra_field()
+
+
+@api_type
+class StatefulSet:
+    api_version: str = j("apiVersion", "apps/v1")
+    kind: str = j("kind", "StatefulSet")
+    metadata: ObjectMeta = j("metadata", ObjectMeta())
+    spec: StatefulSetSpec = j("spec", StatefulSetSpec())
+    status: StatefulSetStatus = j("status", StatefulSetStatus())
+    extra: FrozenDict = extra_field()
+
+
+@api_type
+class ControllerRevision:
+    api_version: str = j("apiVersion", "apps/v1")
+    kind: str = j("kind", "ControllerRevision")
+    metadata: ObjectMeta = j("metadata", ObjectMeta())
+    data: Any = j("data", None)
+    revision: int = j("revision", 0)
     extra: FrozenDict = extra_field()

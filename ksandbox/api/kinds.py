@@ -5,15 +5,33 @@ and manifest decoding (``apiVersion`` + ``kind`` → type). Configuration docume
 (KubeSchedulerConfiguration, the legacy scheduler Policy, KubeletConfiguration, the sandbox's
 ClusterAutoscalerConfiguration) are listed separately: they configure components and are never
 stored as API objects.
+
+``KindInfo.stored_only`` marks the kinds the sandbox keeps, validates, lists and describes but
+that no component acts on (ConfigMaps, RBAC, Ingresses, ...): loading one prints a single
+``Warning:`` line naming them (:func:`stored_only_warning`), never "no matches for kind".
 """
 
 from __future__ import annotations
 
+from typing import Iterable
+
 import attrs
 
-from .apps import DaemonSet, Deployment, ReplicaSet, ReplicationController
+from .apps import (ControllerRevision, DaemonSet, Deployment, ReplicaSet, ReplicationController,
+                   StatefulSet)
+from .batch import CronJob, Job
+from .cluster_objects import (APIService, CertificateSigningRequest, CustomResourceDefinition,
+                              FlowSchema, MutatingWebhookConfiguration,
+                              PriorityLevelConfiguration, RuntimeClass,
+                              ValidatingWebhookConfiguration)
 from .coordination import Lease
 from .core import Event, Namespace, Node, Pod
+from .core_objects import (ConfigMap, Endpoints, LimitRange, PodTemplate, ResourceQuota, Secret,
+                           Service, ServiceAccount)
+from .networking import EndpointSlice, Ingress, IngressClass, NetworkPolicy
+from .rbac import ClusterRole, ClusterRoleBinding, Role, RoleBinding
+from .storage import (CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass,
+                      VolumeAttachment)
 from .policy import HorizontalPodAutoscaler, PodDisruptionBudget, PriorityClass
 from .vpa import VerticalPodAutoscaler
 
@@ -28,6 +46,7 @@ class KindInfo:
     short_names: tuple[str, ...]
     namespaced: bool
     type: type
+    stored_only: bool = False      # kept and shown, but no component acts on it
 
     @property
     def api_version(self) -> str:
@@ -69,6 +88,80 @@ KINDS: tuple[KindInfo, ...] = (
     KindInfo("VerticalPodAutoscaler", "autoscaling.k8s.io",
              ("autoscaling.k8s.io/v1", "autoscaling.k8s.io/v1beta2"), "verticalpodautoscalers",
              "verticalpodautoscaler", ("vpa",), True, VerticalPodAutoscaler),
+    # Workloads with controllers (controllers/statefulset.py, job.py, cronjob.py).
+    KindInfo("StatefulSet", "apps", ("apps/v1",), "statefulsets", "statefulset", ("sts",), True,
+             StatefulSet, True),
+    KindInfo("ControllerRevision", "apps", ("apps/v1",), "controllerrevisions",
+             "controllerrevision", (), True, ControllerRevision, True),
+    KindInfo("Job", "batch", ("batch/v1",), "jobs", "job", (), True, Job, True),
+    KindInfo("CronJob", "batch", ("batch/v1",), "cronjobs", "cronjob", ("cj",), True, CronJob, True),
+    # Read by the scheduler (default spreading selectors, volume plugins) and the PV controller.
+    KindInfo("Service", "", ("v1",), "services", "service", ("svc",), True, Service, True),
+    KindInfo("PersistentVolume", "", ("v1",), "persistentvolumes", "persistentvolume", ("pv",),
+             False, PersistentVolume, True),
+    KindInfo("PersistentVolumeClaim", "", ("v1",), "persistentvolumeclaims",
+             "persistentvolumeclaim", ("pvc",), True, PersistentVolumeClaim, True),
+    KindInfo("StorageClass", "storage.k8s.io", ("storage.k8s.io/v1",), "storageclasses",
+             "storageclass", ("sc",), False, StorageClass, True),
+    # Stored only.
+    KindInfo("ConfigMap", "", ("v1",), "configmaps", "configmap", ("cm",), True, ConfigMap,
+             True),
+    KindInfo("Secret", "", ("v1",), "secrets", "secret", (), True, Secret, True),
+    KindInfo("ServiceAccount", "", ("v1",), "serviceaccounts", "serviceaccount", ("sa",), True,
+             ServiceAccount, True),
+    KindInfo("Endpoints", "", ("v1",), "endpoints", "endpoints", ("ep",), True, Endpoints, True),
+    KindInfo("LimitRange", "", ("v1",), "limitranges", "limitrange", ("limits",), True,
+             LimitRange, True),
+    KindInfo("ResourceQuota", "", ("v1",), "resourcequotas", "resourcequota", ("quota",), True,
+             ResourceQuota, True),
+    KindInfo("PodTemplate", "", ("v1",), "podtemplates", "podtemplate", (), True, PodTemplate,
+             True),
+    KindInfo("Role", "rbac.authorization.k8s.io", ("rbac.authorization.k8s.io/v1",), "roles",
+             "role", (), True, Role, True),
+    KindInfo("ClusterRole", "rbac.authorization.k8s.io", ("rbac.authorization.k8s.io/v1",),
+             "clusterroles", "clusterrole", (), False, ClusterRole, True),
+    KindInfo("RoleBinding", "rbac.authorization.k8s.io", ("rbac.authorization.k8s.io/v1",),
+             "rolebindings", "rolebinding", (), True, RoleBinding, True),
+    KindInfo("ClusterRoleBinding", "rbac.authorization.k8s.io",
+             ("rbac.authorization.k8s.io/v1",), "clusterrolebindings", "clusterrolebinding", (),
+             False, ClusterRoleBinding, True),
+    KindInfo("Ingress", "networking.k8s.io", ("networking.k8s.io/v1",), "ingresses", "ingress",
+             ("ing",), True, Ingress, True),
+    KindInfo("IngressClass", "networking.k8s.io", ("networking.k8s.io/v1",), "ingressclasses",
+             "ingressclass", (), False, IngressClass, True),
+    KindInfo("NetworkPolicy", "networking.k8s.io", ("networking.k8s.io/v1",), "networkpolicies",
+             "networkpolicy", ("netpol",), True, NetworkPolicy, True),
+    KindInfo("EndpointSlice", "discovery.k8s.io", ("discovery.k8s.io/v1",), "endpointslices",
+             "endpointslice", (), True, EndpointSlice, True),
+    KindInfo("CSIDriver", "storage.k8s.io", ("storage.k8s.io/v1",), "csidrivers", "csidriver",
+             (), False, CSIDriver, True),
+    KindInfo("CSINode", "storage.k8s.io", ("storage.k8s.io/v1",), "csinodes", "csinode", (),
+             False, CSINode, True),
+    KindInfo("VolumeAttachment", "storage.k8s.io", ("storage.k8s.io/v1",), "volumeattachments",
+             "volumeattachment", (), False, VolumeAttachment, True),
+    KindInfo("MutatingWebhookConfiguration", "admissionregistration.k8s.io",
+             ("admissionregistration.k8s.io/v1",), "mutatingwebhookconfigurations",
+             "mutatingwebhookconfiguration", (), False, MutatingWebhookConfiguration, True),
+    KindInfo("ValidatingWebhookConfiguration", "admissionregistration.k8s.io",
+             ("admissionregistration.k8s.io/v1",), "validatingwebhookconfigurations",
+             "validatingwebhookconfiguration", (), False, ValidatingWebhookConfiguration, True),
+    KindInfo("CustomResourceDefinition", "apiextensions.k8s.io", ("apiextensions.k8s.io/v1",),
+             "customresourcedefinitions", "customresourcedefinition", ("crd", "crds"), False,
+             CustomResourceDefinition, True),
+    KindInfo("APIService", "apiregistration.k8s.io", ("apiregistration.k8s.io/v1",),
+             "apiservices", "apiservice", (), False, APIService, True),
+    KindInfo("RuntimeClass", "node.k8s.io", ("node.k8s.io/v1",), "runtimeclasses",
+             "runtimeclass", (), False, RuntimeClass, True),
+    KindInfo("FlowSchema", "flowcontrol.apiserver.k8s.io",
+             ("flowcontrol.apiserver.k8s.io/v1", "flowcontrol.apiserver.k8s.io/v1beta3"),
+             "flowschemas", "flowschema", (), False, FlowSchema, True),
+    KindInfo("PriorityLevelConfiguration", "flowcontrol.apiserver.k8s.io",
+             ("flowcontrol.apiserver.k8s.io/v1", "flowcontrol.apiserver.k8s.io/v1beta3"),
+             "prioritylevelconfigurations", "prioritylevelconfiguration", (), False,
+             PriorityLevelConfiguration, True),
+    KindInfo("CertificateSigningRequest", "certificates.k8s.io", ("certificates.k8s.io/v1",),
+             "certificatesigningrequests", "certificatesigningrequest", ("csr",), False,
+             CertificateSigningRequest, True),
 )
 
 BY_KIND: dict[str, KindInfo] = {k.kind: k for k in KINDS}
@@ -91,3 +184,14 @@ for _k in KINDS:
 def lookup_resource(name: str) -> KindInfo | None:
     """Resolve what a user typed (``po``, ``pods``, ``Pod``, ``deployment.apps``)."""
     return _ALIASES.get(name.lower())
+
+
+def stored_only_warning(kinds: Iterable[str]) -> str | None:
+    """The one line a load prints for the stored-only kinds it contains (None if there are
+    none): ``stored but not simulated: ConfigMap, Ingress (kept, listed and described; no
+    component acts on them)``."""
+    names = sorted({k for k in kinds if k in BY_KIND and BY_KIND[k].stored_only})
+    if not names:
+        return None
+    return (f"stored but not simulated: {', '.join(names)} (kept, listed and described; no "
+            f"component acts on them)")

@@ -215,6 +215,17 @@ _NAME_RULES = {
     "StatefulSet": is_dns1123_label,
 }
 
+
+def is_path_segment_name(name: str) -> list[str]:
+    """path.IsValidPathSegmentName: RBAC objects' names (ValidateRBACName)."""
+    if name in (".", ".."):
+        return [f"may not be '{name}'"]
+    return [f"may not contain '{c}'" for c in ("/", "%") if c in name]
+
+
+for _kind in ("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"):
+    _NAME_RULES[_kind] = is_path_segment_name
+
 NAME_REQUIRED = "name or generateName is required"
 
 

@@ -316,3 +316,10 @@ def _merge_pod(current: Any, applied: Any, meta: Any) -> Any:
 
 def frozen_labels(labels: dict[str, str]) -> FrozenDict:
     return FrozenDict(labels) if labels else EMPTY
+
+
+# The defaults of StatefulSets, Jobs, CronJobs, Services, Secrets and storage objects.
+from .admission_objects import CREATE as _OBJECT_CREATE, UPDATE as _OBJECT_UPDATE  # noqa: E402
+
+_CREATE.update(_OBJECT_CREATE)
+_UPDATE.update(_OBJECT_UPDATE)

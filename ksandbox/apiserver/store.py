@@ -33,7 +33,7 @@ ADDED, MODIFIED, DELETED = "ADDED", "MODIFIED", "DELETED"
 # Events and Namespaces have none.
 GENERATION_KINDS = frozenset(("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet",
                               "PodDisruptionBudget", "HorizontalPodAutoscaler",
-                              "VerticalPodAutoscaler"))
+                              "VerticalPodAutoscaler", "StatefulSet", "Job", "CronJob"))
 
 Key = tuple[str, str]  # (namespace, name); namespace "" for cluster-scoped kinds
 

@@ -153,6 +153,15 @@ def _node_requirement(req: Any, p: str, errs: Errors) -> None:
                                        "must be an integer when `operator` is 'Lt' or 'Gt'"))
 
 
+def validate_node_selector(sel: Any, path: str, errs: Errors) -> None:
+    """A required NodeSelector (node affinity, a PersistentVolume's nodeAffinity)."""
+    if not sel.node_selector_terms:
+        errs.append(FieldError.required(f"{path}.nodeSelectorTerms",
+                                        "must have at least one node selector term"))
+    for i, term in enumerate(sel.node_selector_terms):
+        _node_selector_term(term, f"{path}.nodeSelectorTerms[{i}]", errs)
+
+
 def _affinity(aff: Any, path: str, errs: Errors) -> None:
     na = aff.node_affinity
     if na is not None:
@@ -401,3 +410,16 @@ _BY_KIND: dict[str, Callable[[Any, Errors], None]] = {
     "HorizontalPodAutoscaler": _hpa, "PodDisruptionBudget": _pdb, "PriorityClass": _priority_class,
     "VerticalPodAutoscaler": _vpa,
 }
+
+
+def _register_object_validators() -> None:
+    """The configuration, RBAC, networking, storage and batch kinds' rules live in their own
+    modules (validation_objects.py, validation_batch.py)."""
+    from .validation_batch import VALIDATORS as batch
+    from .validation_objects import VALIDATORS as objects
+
+    _BY_KIND.update(objects)
+    _BY_KIND.update(batch)
+
+
+_register_object_validators()

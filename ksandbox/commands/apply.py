@@ -41,9 +41,11 @@ FLAGS = (NAMESPACE, FILENAME, OUTPUT, DRY_RUN)
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 # Create order that never trips admission (as the session's loader): namespaces and priority
 # classes first, then nodes, workloads, pods.
-_RANK = {"Namespace": 0, "PriorityClass": 1, "Node": 2, "PodDisruptionBudget": 3,
-         "Deployment": 4, "ReplicaSet": 5, "ReplicationController": 5, "DaemonSet": 6,
-         "HorizontalPodAutoscaler": 7, "Pod": 8}
+_RANK = {"Namespace": 0, "PriorityClass": 1, "StorageClass": 1, "Node": 2,
+         "PersistentVolume": 2, "PodDisruptionBudget": 3, "Service": 3,
+         "PersistentVolumeClaim": 3, "Deployment": 4, "ReplicaSet": 5,
+         "ReplicationController": 5, "DaemonSet": 6, "StatefulSet": 6, "CronJob": 6,
+         "Job": 6, "HorizontalPodAutoscaler": 7, "Pod": 8}
 
 
 @attrs.frozen
@@ -151,6 +153,11 @@ def run(session: Any, cmd: ApplyCommand, stdin: str | None) -> str:
     out = []
     for stored, word in by_input:
         out.append(printed(stored, "created" if cmd.create else word, cmd.output, cmd.dry_run))
+    from ..api.kinds import stored_only_warning
+
+    notice = stored_only_warning(o.kind for o in objs)
+    if notice and cmd.output not in ("yaml", "json", "name"):
+        out.append(f"Warning: {notice}\n")
     return "".join(out)
 
 

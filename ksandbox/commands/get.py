@@ -22,9 +22,10 @@ from .common import list_kind, lookup, no_resources, selector_of
 from .parse import (ALL_NAMESPACES, BOOL, NAMESPACE, OUTPUT, SELECTOR, Flag, Target, namespace_of,
                     parse_flags, parse_targets)
 
-# `kubectl get all`: the "all" category, restricted to the kinds the sandbox models.
-ALL_CATEGORY = ("Pod", "ReplicationController", "DaemonSet", "Deployment", "ReplicaSet",
-                "HorizontalPodAutoscaler")
+# `kubectl get all`: the "all" category (the resources whose discovery lists "all"), in the
+# order kubectl prints them.
+ALL_CATEGORY = ("Pod", "ReplicationController", "Service", "DaemonSet", "Deployment",
+                "ReplicaSet", "StatefulSet", "HorizontalPodAutoscaler", "CronJob", "Job")
 PRINTER_FORMATS = ("custom-columns", "custom-columns-file", "go-template", "go-template-file",
                    "json", "jsonpath", "jsonpath-as-json", "jsonpath-file", "name", "template",
                    "templatefile", "wide", "yaml")

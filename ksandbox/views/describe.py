@@ -27,8 +27,9 @@ from .timefmt import rfc1123z
 def describe(obj: Any, store: Any, now: float, show_events: bool = True) -> str:
     from . import describe_workloads as wl
     from .describe_generic import describe_generic
+    from .describe_objects import DESCRIBERS
 
-    fn = {"Node": describe_node, "Pod": describe_pod,
+    fn = DESCRIBERS.get(obj.kind) or {"Node": describe_node, "Pod": describe_pod,
           "Deployment": wl.describe_deployment, "ReplicaSet": wl.describe_replicaset,
           "ReplicationController": wl.describe_replicaset,
           "DaemonSet": wl.describe_daemonset,
@@ -36,7 +37,8 @@ def describe(obj: Any, store: Any, now: float, show_events: bool = True) -> str:
           "PodDisruptionBudget": wl.describe_pdb, "PriorityClass": wl.describe_priority_class,
           "Namespace": wl.describe_namespace, "Event": wl.describe_event,
           # kubectl has no describer of its own for these: its generic describer.
-          "VerticalPodAutoscaler": describe_generic, "Lease": describe_generic}[obj.kind]
+          "VerticalPodAutoscaler": describe_generic, "Lease": describe_generic}.get(
+        obj.kind, describe_generic)
     return fn(obj, store, now, show_events)
 
 

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Sequence
 import attrs
 
 from ..api.kinds import BY_KIND
+from . import printers_objects
 from .age import age
 from .table import format_table
 
@@ -406,6 +407,7 @@ TABLES: dict[str, tuple[list[Column], Callable[[Any, float, bool], list[str]]]] 
                Column("FIRST SEEN", _W), Column("COUNT", _W), Column("NAME", _W)], _event_row),
 }
 TABLES["ReplicationController"] = TABLES["ReplicaSet"]
+TABLES.update(printers_objects.tables(Column))  # Services, storage, RBAC, batch, ...
 
 
 def headers(kind: str, wide: bool = False) -> list[str]:

@@ -87,6 +87,217 @@ metadata: {name: web}
 spec:
   targetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
   updatePolicy: {updateMode: "Off"}
+""" + """
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
+  ports: [{port: 80, targetPort: 8080}]
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: web}
+subsets: [{addresses: [{ip: 10.244.1.5}], ports: [{port: 8080}]}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
+data: {mode: fast}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: token}
+data: {password: aHVudGVyMg==}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: builder}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: limits}
+spec:
+  limits: [{type: Container, default: {cpu: 500m}, max: {cpu: "2"}}]
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: quota}
+spec: {hard: {pods: "10", limits.cpu: "4"}}
+---
+apiVersion: v1
+kind: PodTemplate
+metadata: {name: tmpl}
+template:
+  metadata: {labels: {app: t}}
+  spec: {containers: [{name: c, image: busybox}]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader}
+rules: [{apiGroups: [""], resources: [pods], verbs: [get, list]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: node-reader}
+rules: [{apiGroups: [""], resources: [nodes], verbs: [get]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: read-pods}
+subjects: [{kind: ServiceAccount, name: builder, namespace: default}]
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: read-nodes}
+subjects: [{kind: User, apiGroup: rbac.authorization.k8s.io, name: jane}]
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: node-reader}
+---
+apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata: {name: nginx}
+spec: {controller: k8s.io/ingress-nginx}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: web}
+spec:
+  ingressClassName: nginx
+  rules:
+  - host: web.example.com
+    http:
+      paths:
+      - {path: /, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: deny-all}
+spec: {podSelector: {}, policyTypes: [Ingress]}
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: web-abcde, labels: {kubernetes.io/service-name: web}}
+addressType: IPv4
+endpoints: [{addresses: [10.244.1.5]}]
+ports: [{port: 8080, protocol: TCP}]
+---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+provisioner: rancher.io/local-path
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-1}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  hostPath: {path: /data/pv-1}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIDriver
+metadata: {name: ebs.csi.aws.com}
+spec: {attachRequired: true}
+---
+apiVersion: storage.k8s.io/v1
+kind: CSINode
+metadata: {name: node-1}
+spec: {drivers: [{name: ebs.csi.aws.com, nodeID: i-123}]}
+---
+apiVersion: storage.k8s.io/v1
+kind: VolumeAttachment
+metadata: {name: csi-123}
+spec: {attacher: ebs.csi.aws.com, nodeName: node-1, source: {persistentVolumeName: pv-1}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  serviceName: db
+  replicas: 2
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: postgres:16}]}
+---
+apiVersion: apps/v1
+kind: ControllerRevision
+metadata: {name: db-5d8f7c}
+data: {spec: {}}
+revision: 1
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: migrate}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: m, image: busybox, command: [sleep, "5"]}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: backup}
+spec:
+  schedule: "*/1 * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers: [{name: b, image: busybox}]
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: inject}
+webhooks: []
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: check}
+webhooks: []
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec: {group: example.com, names: {kind: Widget, plural: widgets}, scope: Namespaced}
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1.apps}
+spec: {group: apps, version: v1}
+---
+apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: gvisor}
+handler: runsc
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata: {name: exempt}
+spec: {priorityLevelConfiguration: {name: exempt}, matchingPrecedence: 1}
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata: {name: exempt}
+spec: {type: Exempt}
+---
+apiVersion: certificates.k8s.io/v1
+kind: CertificateSigningRequest
+metadata: {name: node-csr}
+spec: {signerName: kubernetes.io/kube-apiserver-client-kubelet, username: system:node:node-1}
 """
 
 
