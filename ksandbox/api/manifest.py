@@ -2,29 +2,23 @@
 
 ``load_manifests(text, source)`` returns every object of a file or refuses the whole file with
 one :class:`ManifestError` naming the file, the document (1-based) and the field path — the
-loader is all-or-nothing so a bad document never leaves half a file applied. Only
-``yaml.safe_load`` is used. Configuration documents (KubeSchedulerConfiguration, Policy,
-KubeletConfiguration) come back as :class:`ConfigDocument` for their component to read.
+loader is all-or-nothing so a bad document never leaves half a file applied. Text is parsed
+only by ``safeload`` (limits on size, depth and aliases; duplicate keys refused).
+Configuration documents (KubeSchedulerConfiguration, Policy, KubeletConfiguration) come back as :class:`ConfigDocument` for their component to read.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Iterator
 
 import attrs
-import yaml
 
 from .. import gcpolicy
 from .codec import decode
 from .errors import FieldError, ManifestError
 from .kinds import BY_KIND, CONFIG_KINDS
-
-
-# libyaml's safe loader when present (about 10× faster than the pure-Python one); both only
-# build plain data — never arbitrary Python objects.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from .safeload import load_yaml_documents, read_source
 
 
 @attrs.frozen
@@ -38,34 +32,10 @@ class ConfigDocument:
     document: int
 
 
-def _yaml_error(exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc)
-    if mark is not None:
-        return f"error converting YAML to JSON: yaml: line {mark.line + 1}: {problem}"
-    return f"error converting YAML to JSON: yaml: {problem}"
-
-
 def iter_documents(text: str, source: str) -> Iterator[tuple[int, Any]]:
-    """Yield (document number, data) for each non-empty YAML document."""
-    if text.lstrip().startswith(("{", "[")):
-        # `kubectl get -o json` output: JSON is YAML, and the json module is ~30× faster.
-        try:
-            data = json.loads(text)
-        except ValueError:
-            pass
-        else:
-            if data is not None:
-                yield 1, data
-            return
-    try:
-        docs = list(yaml.load_all(text, Loader=_SafeLoader))
-    except yaml.YAMLError as exc:
-        raise ManifestError(source, None, _yaml_error(exc)) from None
-    for i, data in enumerate(docs, start=1):
-        if data is None:
-            continue
-        yield i, data
+    """Yield (document number, data) for each non-empty document, through the safe loader
+    (size, depth, alias and duplicate-key limits: see safeload.py)."""
+    yield from load_yaml_documents(text, source)
 
 
 def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
@@ -135,22 +105,20 @@ def load_manifests(text: str, source: str = "<stdin>") -> list[Any]:
     return [obj for obj, _ in load_manifests_with_origins(text, source)]
 
 
-def read_text(path: str | Path) -> str:
-    """A manifest file's text, or kubectl's error for a path that does not exist."""
-    p = Path(path)
-    try:
-        return p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ManifestError("", None, f'the path "{path}" does not exist') from None
-    except IsADirectoryError:
-        raise ManifestError(str(path), None, "is a directory, not a manifest file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ManifestError(str(path), None, f"cannot read: {exc}") from None
+def read_text(path: str | Path, stdin: str | None = None) -> str:
+    """A manifest file's text (``-`` is standard input), or kubectl's error for a path that
+    does not exist; devices, FIFOs and oversized files are refused (safeload.read_source)."""
+    return read_source(path, stdin)
 
 
-def load_file_with_origins(path: str | Path) -> list[tuple[Any, Origin]]:
-    return load_manifests_with_origins(read_text(path), str(path))
+def _source_name(path: str | Path) -> str:
+    return "STDIN" if str(path) == "-" else str(path)
 
 
-def load_file(path: str | Path) -> list[Any]:
-    return load_manifests(read_text(path), str(path))
+def load_file_with_origins(path: str | Path, stdin: str | None = None
+                           ) -> list[tuple[Any, Origin]]:
+    return load_manifests_with_origins(read_text(path, stdin), _source_name(path))
+
+
+def load_file(path: str | Path, stdin: str | None = None) -> list[Any]:
+    return load_manifests(read_text(path, stdin), _source_name(path))

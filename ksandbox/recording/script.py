@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import yaml
 
 from ..api.errors import CommandError, ManifestError
+from ..api.safeload import load_yaml, read_source
 
 RECORDING_API_VERSION = "ksandbox/v1alpha1"
 
@@ -92,24 +92,12 @@ def parse_steps(raw: Any, source: str, check_commands: bool = True) -> tuple[Scr
 
 
 def load_script(path: str | Path) -> Script:
-    p = Path(path)
     source = str(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise _fail(source, "no such file or directory") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _fail(source, f"cannot read: {exc}") from None
-    return parse_script(text, source)
+    return parse_script(read_source(source), "STDIN" if source == "-" else source)
 
 
 def parse_script(text: str, source: str) -> Script:
-    from ..api.manifest import _yaml_error
-
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise _fail(source, _yaml_error(exc)) from None
+    data = load_yaml(text, source)
     if not isinstance(data, dict):
         raise _fail(source, "expected a mapping with a 'steps' list")
     is_recording = data.get("kind") == "Recording"

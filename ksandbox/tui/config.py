@@ -23,6 +23,9 @@ from typing import Any
 import attrs
 import yaml
 
+from ..api import safeload
+from ..api.errors import ManifestError
+
 DEFAULT_THEME = "ksandbox-dark"
 
 
@@ -46,16 +49,12 @@ class UserConfig:
 
 def load_config(path: Path | None = None) -> UserConfig:
     path = path or config_file()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.exists():
         return UserConfig()
-    except OSError as exc:
-        return UserConfig(problem=f"{path}: {exc.strerror or exc}")
     try:
-        data = yaml.safe_load(text) or {}
-    except yaml.YAMLError as exc:
-        return UserConfig(problem=f"{path}: not valid YAML ({exc.__class__.__name__})")
+        data = safeload.load_file(path) or {}
+    except ManifestError as exc:   # unreadable, too big, too deep, bad YAML, duplicate keys
+        return UserConfig(problem=str(exc))
     if not isinstance(data, dict):
         return UserConfig(problem=f"{path}: expected a mapping with theme and keymap")
     problems = []

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 from textual.theme import Theme
 
+from ..api import safeload
+from ..api.errors import ManifestError
 from ..resources import data_path
 
 VARIABLE_DEFAULTS: dict[str, str] = {
@@ -50,7 +51,10 @@ def stylesheet() -> Path:
 
 
 def theme_from_yaml(path: Path) -> Theme:
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    try:
+        data = safeload.load_file(path) or {}
+    except ManifestError as exc:
+        raise ValueError(str(exc)) from None
     if not isinstance(data, dict) or not isinstance(data.get("primary"), str):
         raise ValueError(f"{path}: a theme needs at least a name and a primary colour")
     kwargs = {k: str(data[k]) for k in _THEME_FIELDS if data.get(k) is not None}
@@ -69,6 +73,6 @@ def load_themes() -> list[Theme]:
     for path in sorted(folder.glob("*.yaml")):
         try:
             out.append(theme_from_yaml(path))
-        except (OSError, ValueError, yaml.YAMLError):
+        except (OSError, ValueError):
             continue
     return out
