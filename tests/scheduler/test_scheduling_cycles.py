@@ -27,12 +27,16 @@ def node(name, labels=None, taints=None, cpu="4", memory="8Gi", extra=None):
 
 def pod_yaml(name, cpu="100m", extra_spec="", labels=None, priority_class=""):
     pc = f"\n  priorityClassName: {priority_class}" if priority_class else ""
+    # an extra_spec with its own containers replaces the default one (a key written twice
+    # is refused by the loader, as a strict decoder does)
+    containers = ("" if "\n  containers:" in "\n" + extra_spec else
+                  f'  containers: [{{name: c, image: nginx, resources: {{requests: {{cpu: "{cpu}"}}}}}}]')
     return f"""
 apiVersion: v1
 kind: Pod
 metadata: {{name: {name}, namespace: default, labels: {labels or {}}}}
 spec:{pc}
-  containers: [{{name: c, image: nginx, resources: {{requests: {{cpu: "{cpu}"}}}}}}]
+{containers}
 {extra_spec}
 """
 
