@@ -54,6 +54,9 @@ def build_components(cp: ControlPlane) -> list[Any]:
     components.append(replicationcontroller.ReplicationControllerController())
     components.append(deployment.DeploymentController())
     components.append(daemonset.DaemonSetController())
+    from .controllers import job, statefulset
+    components.append(statefulset.StatefulSetController())
+    components.append(job.JobController())
     components.append(hpa.HorizontalPodAutoscalerController())
     from .controllers import vpa
     components.append(vpa.VerticalPodAutoscalerController())

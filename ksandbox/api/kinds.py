@@ -90,10 +90,10 @@ KINDS: tuple[KindInfo, ...] = (
              "verticalpodautoscaler", ("vpa",), True, VerticalPodAutoscaler),
     # Workloads with controllers (controllers/statefulset.py, job.py, cronjob.py).
     KindInfo("StatefulSet", "apps", ("apps/v1",), "statefulsets", "statefulset", ("sts",), True,
-             StatefulSet, True),
+             StatefulSet),
     KindInfo("ControllerRevision", "apps", ("apps/v1",), "controllerrevisions",
-             "controllerrevision", (), True, ControllerRevision, True),
-    KindInfo("Job", "batch", ("batch/v1",), "jobs", "job", (), True, Job, True),
+             "controllerrevision", (), True, ControllerRevision),
+    KindInfo("Job", "batch", ("batch/v1",), "jobs", "job", (), True, Job),
     KindInfo("CronJob", "batch", ("batch/v1",), "cronjobs", "cronjob", ("cj",), True, CronJob, True),
     # Read by the scheduler (default spreading selectors, volume plugins) and the PV controller.
     KindInfo("Service", "", ("v1",), "services", "service", ("svc",), True, Service, True),

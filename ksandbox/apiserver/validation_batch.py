@@ -15,7 +15,7 @@ from typing import Any, Callable
 from ..api import cron
 from ..api.apps import POD_MANAGEMENT_POLICIES, STATEFULSET_UPDATE_STRATEGIES
 from ..api.batch import COMPLETION_MODES, CONCURRENCY_POLICIES
-from ..api.codec import decode
+from ..api.codec import decode, thaw
 from ..api.errors import FieldError
 from ..api.storage import PersistentVolumeClaimSpec
 from ..api import validation as v
@@ -80,7 +80,7 @@ def _claim_templates(templates: Any, errs: Errors) -> None:
             errs.append(FieldError.duplicate(f"{p}.metadata.name", name))
         names.add(name)
         try:
-            spec = decode(PersistentVolumeClaimSpec, dict(t.get("spec") or {}) if
+            spec = decode(PersistentVolumeClaimSpec, thaw(t.get("spec") or {}) if
                           isinstance(t, dict) else {}, f"{p}.spec")
         except FieldError as exc:
             errs.append(exc)

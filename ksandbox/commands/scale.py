@@ -33,6 +33,8 @@ from .parse import (ALL, DRY_RUN, INT, NAMESPACE, OUTPUT, SELECTOR, STR, Flag, T
                     dry_run_strategy, namespace_of, parse_flags, parse_targets)
 
 SCALABLE = ("Deployment", "ReplicaSet", "ReplicationController")
+# `kubectl scale` also scales StatefulSets (their scale subresource); autoscale keeps SCALABLE.
+SCALE_KINDS = SCALABLE + ("StatefulSet",)
 # autoscaling/v2 defaults.go: the CPU target of an HPA created without metrics.
 DEFAULT_CPU_UTILIZATION = 80
 CPU_PERCENT_DEPRECATED = ("Flag --cpu-percent has been deprecated, Use --cpu with percentage or "
@@ -91,7 +93,7 @@ def run_scale(session: Any, cmd: ScaleCommand, stdin: str | None) -> str:
         raise CommandError("no objects passed to scale")
     updates = []
     for obj in objs:
-        if obj.kind not in SCALABLE:
+        if obj.kind not in SCALE_KINDS:
             raise _unscalable(obj)
         current = obj.spec.replicas if obj.spec.replicas is not None else 1
         if cmd.current_replicas != -1 and current != cmd.current_replicas:

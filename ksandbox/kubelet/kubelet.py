@@ -38,13 +38,14 @@ from . import eviction as ev
 from .config import KubeletConfig
 from .eviction_manager import EvictionManagerMixin
 from .node_status import COMPONENT, KUBELET_VERSION, NodeStatusMixin
+from .pod_completion import PodCompletionMixin
 from .pod_workers import PodWorkersMixin, _PodState, _ready_status
 from .static import build_static_pod, mirror_key
 
 __all__ = ["Kubelet", "COMPONENT", "KUBELET_VERSION"]
 
 
-class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin):
+class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin, PodCompletionMixin):
     """One node's kubelet. Its methods live by concept, as upstream's do across files:
     ``node_status.py`` (status, lease), ``pod_workers.py`` (pods, static pods) and
     ``eviction_manager.py`` (node pressure); this module holds its life: register, fail,
@@ -72,6 +73,7 @@ class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin):
         self.held: set[str] = set()
         self.last_report = -math.inf
         self._queue: dict[tuple[str, str], None] = {}
+        self._exit_timers: dict[tuple[str, str], Any] = {}
         self._sync_timer: Any = None
         self._posted: Any = None      # the conditions tuple of our last status post
         self._allocatable: Any = None  # the allocatable map of our last status post

@@ -105,6 +105,7 @@ class PodWorkersMixin:
             self._admit(key, pod, static=False)
 
     def _forget(self, key: tuple[str, str], st: _PodState) -> None:
+        self._cancel_exit(key)  # pod_completion.py
         for t in (st.start_timer, st.stop_timer):
             if t is not None:
                 t.cancel()
@@ -215,6 +216,7 @@ class PodWorkersMixin:
             self.store.record_event(pod, "Normal", "Started", f"Started container {c.name}",
                                     COMPONENT)
         self._write_running(pod, st)
+        self._schedule_exit(key, pod)  # containers that exit (pod_completion.py)
 
     def _running_status(self, pod: Any, st: _PodState) -> Any:
         now = self.clock.now

@@ -1,0 +1,171 @@
+"""Pods that finish: a run time for containers that exit, and the terminal status the kubelet
+posts when they do.
+
+A simulated container has no process, so a pod whose ``restartPolicy`` is ``Never`` or
+``OnFailure`` runs for a simulated time taken from, in order: the pod's annotation
+``ksandbox.io/run-seconds`` (``batch.RUN_SECONDS_ANNOTATION``), a ``sleep N`` in the first
+container's ``command``/``args`` (``sh -c "sleep 30; ..."`` too), or — for a pod a Job owns —
+``batch.DEFAULT_RUN_SECONDS``. Any other pod (``restartPolicy: Always``, or no hint) runs until
+it is deleted, as a server does. The exit code is 0 unless the annotation
+``ksandbox.io/exit-code`` says otherwise.
+
+On exit the kubelet posts what ``pkg/kubelet/kubelet_pods.go`` (getPhase, convertToAPIContainer
+Statuses) would: phase Succeeded (every container exited 0) or Failed, each container
+``terminated`` with ``exitCode`` and reason ``Completed``/``Error``, Ready False with reason
+``PodCompleted``. Under ``OnFailure`` a failed container is restarted in place after the
+kubelet's crash-loop back-off (10 s doubling to 300 s, ``pkg/kubelet/kubelet.go``
+MaxContainerBackOff), its ``restartCount`` growing — the Job controller counts those restarts
+against ``backoffLimit``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+
+from ..api.batch import DEFAULT_RUN_SECONDS, EXIT_CODE_ANNOTATION, RUN_SECONDS_ANNOTATION
+from ..api.codec import FrozenDict
+from ..api.core import FAILED, SUCCEEDED, PodCondition
+
+# pkg/kubelet: the crash-loop back-off starts at 10 s and doubles up to 5 minutes.
+BACKOFF_BASE, BACKOFF_MAX = 10.0, 300.0
+_SLEEP_RE = re.compile(r"(?:^|[\s;&|(])sleep\s+([0-9]+(?:\.[0-9]+)?)\b")
+
+
+def run_seconds(pod: Any) -> float | None:
+    """How long the pod's containers run before they exit (None: they never do)."""
+    if (pod.spec.restart_policy or "Always") == "Always":
+        return None
+    ann = pod.metadata.annotations.get(RUN_SECONDS_ANNOTATION)
+    if ann is not None:
+        try:
+            value = float(ann)
+        except ValueError:
+            value = -1.0
+        if value >= 0:
+            return value
+    if pod.spec.containers:
+        c = pod.spec.containers[0]
+        words = " ".join(str(w) for w in tuple(c.extra.get("command") or ())
+                         + tuple(c.extra.get("args") or ()))
+        m = _SLEEP_RE.search(words)
+        if m:
+            return float(m.group(1))
+    ref = pod.metadata.controller_ref()
+    if ref is not None and ref.kind == "Job":
+        return DEFAULT_RUN_SECONDS
+    return None
+
+
+def exit_code(pod: Any) -> int:
+    try:
+        return int(pod.metadata.annotations.get(EXIT_CODE_ANNOTATION, "0"))
+    except ValueError:
+        return 1
+
+
+def restart_count(pod: Any) -> int:
+    return sum(int(s.get("restartCount", 0)) for s in pod.status.extra.get("containerStatuses")
+               or () if hasattr(s, "get"))
+
+
+def backoff(restarts: int) -> float:
+    return min(BACKOFF_BASE * (2 ** max(0, restarts - 1)), BACKOFF_MAX)
+
+
+def terminated_status(pod: Any, now: float, code: int) -> Any:
+    """The status of a pod whose containers all exited with ``code``."""
+    old = pod.status
+    conds = []
+    for c in old.conditions:
+        if c.type in ("Ready", "ContainersReady"):
+            conds.append(PodCondition(type=c.type, status="False", reason="PodCompleted",
+                                      last_transition_time=now))
+        else:
+            conds.append(c)
+    statuses = []
+    for s in old.extra.get("containerStatuses") or ():
+        started = ((s.get("state") or {}).get("running") or {}).get("startedAt")
+        statuses.append(FrozenDict({**s, "ready": False, "started": False,
+                                    "state": FrozenDict({"terminated": FrozenDict({
+                                        "exitCode": code,
+                                        "reason": "Completed" if code == 0 else "Error",
+                                        "startedAt": started, "finishedAt": now})})}))
+    phase = SUCCEEDED if code == 0 else FAILED
+    return attrs.evolve(old, phase=phase, conditions=tuple(conds),
+                        extra=old.extra.set("containerStatuses", tuple(statuses)))
+
+
+def restarted_status(pod: Any, now: float) -> Any:
+    """A container restarted in place (OnFailure): running again, one more restart."""
+    statuses = []
+    for s in pod.status.extra.get("containerStatuses") or ():
+        statuses.append(FrozenDict({**s, "restartCount": int(s.get("restartCount", 0)) + 1,
+                                    "state": FrozenDict({"running": FrozenDict(
+                                        {"startedAt": now})})}))
+    return attrs.evolve(pod.status, extra=pod.status.extra.set("containerStatuses",
+                                                                tuple(statuses)))
+
+
+class PodCompletionMixin:
+    """The kubelet's side: schedule each started pod's exit (``_schedule_exit``) and post it."""
+
+    def _schedule_exit(self, key: tuple[str, str], pod: Any) -> None:
+        seconds = run_seconds(pod)
+        if seconds is None:
+            return
+        from ..sim.clock import PRIORITY_KUBELET
+
+        uid = pod.metadata.uid
+        timers = self._exit_timers
+        old = timers.pop(key, None)
+        if old is not None:
+            old.cancel()
+        timers[key] = self.clock.call_later(seconds, lambda: self._exit(key, uid),
+                                            PRIORITY_KUBELET, f"kubelet/{self.name}/exit")
+
+    def _cancel_exit(self, key: tuple[str, str]) -> None:
+        timer = self._exit_timers.pop(key, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _exit(self, key: tuple[str, str], uid: str) -> None:
+        self._exit_timers.pop(key, None)
+        if self.halted:
+            return
+        pod = self.store.get("Pod", key[1], key[0])
+        st = self.pods.get(key)
+        if pod is None or pod.metadata.uid != uid or pod.is_terminated or \
+                pod.metadata.deletion_timestamp is not None or st is None:
+            return
+        now = self.clock.now
+        code = exit_code(pod)
+        if code != 0 and pod.spec.restart_policy == "OnFailure":
+            delay = backoff(restart_count(pod) + 1)
+            self.store.record_event(pod, "Warning", "BackOff",
+                                    "Back-off restarting failed container "
+                                    f"{pod.spec.containers[0].name} in pod "
+                                    f"{pod.metadata.name}_{pod.metadata.namespace}({uid})",
+                                    "kubelet")
+            from ..sim.clock import PRIORITY_KUBELET
+
+            def restart() -> None:
+                cur = self.store.get("Pod", key[1], key[0])
+                if cur is None or cur.metadata.uid != uid or cur.is_terminated or self.halted:
+                    return
+                self.store.update(attrs.evolve(cur, status=restarted_status(cur,
+                                                                            self.clock.now)),
+                                  validate=False)
+                self._schedule_exit(key, cur)
+
+            timers = self._exit_timers
+            timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,
+                                                f"kubelet/{self.name}/restart")
+            return
+        self.store.update(attrs.evolve(pod, status=terminated_status(pod, now, code)),
+                          validate=False)
+        cur = self.pods.get(key)
+        if cur is not None:
+            self._forget(key, cur)
