@@ -70,8 +70,12 @@ def _play_parser() -> _Parser:
     p = _Parser(prog="ksandbox play", description="Play a recording.")
     p.add_argument("recording", metavar="RECORDING")
     p.add_argument("--headless", action="store_true")
-    p.add_argument("-o", "--output", choices=("json", "yaml", "wide"), default="json")
+    p.add_argument("-o", "--output", choices=("json", "yaml", "wide"), default=None)
     p.add_argument("--speed", type=float, default=1.0)
+    p.add_argument("--check", action="store_true",
+                   help="check the recording's expect: blocks (exit 1 naming each failure)")
+    p.add_argument("--cast", metavar="OUT.cast",
+                   help="write the playback as an asciicast v2 file")
     return p
 
 
@@ -176,16 +180,40 @@ def cmd_explain(argv: Sequence[str]) -> int:
     return 0
 
 
+def _report_failed_step(step: Any, result: Any) -> None:
+    if result is not None and result.error:
+        sys.stderr.write(f"at {step.at:g}s: {step.command}\n{result.error.rstrip()}\n")
+
+
 def cmd_play(argv: Sequence[str]) -> int:
     from .recording.player import load_recording_session, play_headless
 
     args = _play_parser().parse_args(argv)
     if args.speed <= 0:
         raise UsageError("--speed must be greater than 0")
+    if args.check and not args.headless:
+        raise UsageError("--check runs the recording headless: add --headless")
     recording, session = load_recording_session(args.recording)
+    if args.check and not recording.has_expectations:
+        raise KsandboxError(f"{args.recording}: nothing to check: the recording has no "
+                            f"expect: blocks")
+    if args.cast:
+        from .recording.cast import write_cast
+
+        write_cast(recording, session, args.cast)
+        return 0
     if args.headless:
-        play_headless(session, recording)
-        _print_state(session, args.output)
+        playback = play_headless(session, recording, on_step=_report_failed_step)
+        if args.check:
+            for failure in playback.failures:
+                sys.stdout.write(f"FAIL {failure.describe(args.recording)}\n")
+            held = playback.checked - len(playback.failures)
+            sys.stdout.write(f"{args.recording}: {held} of {playback.checked} expectations "
+                             f"held\n")
+            if args.output:
+                _print_state(session, args.output)
+            return 1 if playback.failures else 0
+        _print_state(session, args.output or "json")
         return 0
     from .tui.app import run_tui
 

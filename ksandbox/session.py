@@ -81,6 +81,8 @@ class Session:
         self.store = Store(lambda: self.clock.now, self.rand.child("apiserver"))
         self.cp = ControlPlane(self.store, self.clock, self.rand, list(configs))
         self.history: list[Step] = []
+        # Watch handlers from outside the simulation (a UI's model): forks leave them out.
+        self._observers: list[Any] = []
         # (resourceVersion, kind, namespace, name) of recent writes, for changes_since().
         self._changes: deque[tuple[int, str, str, str]] = deque(maxlen=CHANGE_LOG_SIZE)
         self.store.subscribe(None, self._note_change)
@@ -149,6 +151,10 @@ class Session:
     def run_for(self, seconds: float) -> None:
         self.clock.run_until(self.clock.now + seconds)
 
+    def run_next(self) -> bool:
+        """Run the next scheduled callback only (a paced UI spreads a burst over frames)."""
+        return self.clock.step()
+
     def step(self) -> bool:
         """Jump to the next scheduled callback and run everything due then."""
         t = self.clock.next_event_time()
@@ -197,6 +203,13 @@ class Session:
         from .commands import execute
 
         text = text.strip()
+        if record:
+            # Recordings keep times to the millisecond: a command runs at a whole millisecond
+            # (the clock moves on by less than 1 ms first), so replaying it at the time written
+            # down meets exactly the state it met here.
+            aligned = ceil_ms(self.clock.now)
+            if aligned > self.clock.now:
+                self.clock.run_until(aligned)
         before = self.store.resource_version
         result = execute(self, text, stdin)
         # A command that reported an error may still have changed objects (kubectl taint and
@@ -222,24 +235,48 @@ class Session:
         return out
 
     # -- what-if ----------------------------------------------------------------------------
-    def fork(self) -> "Session":
-        """An independent copy at this moment, by replaying the history into a fresh session.
+    def observe(self, handler: Any) -> None:
+        """Hear every store write, as a watcher outside the simulation (the TUI's model).
 
-        Replay is the honest fork: every component's private state (queues, timers, kubelet
-        start delays) is rebuilt exactly as it was, because the run is deterministic.
+        Unlike a component's subscription, an observer is not part of the sandbox: a fork
+        does not copy it.
         """
-        return self.replay(until=self.clock.now)
+        self._observers.append(handler)
+        self.store.subscribe(None, handler)
+
+    def fork(self) -> "Session":
+        """An independent copy at this moment: same objects, same pending timers and queues,
+        same random streams — it goes on exactly as this session would.
+
+        The live object graph is copied in one pass and the cluster's immutable objects are
+        shared (``ksandbox.sim.snapshot``), so a fork costs a fraction of replaying the
+        history (``replay`` does that, and gives the same result: the run is deterministic).
+        Observers (a UI) are not copied.
+        """
+        from .sim.snapshot import fork_graph
+
+        observers, self._observers = self._observers, []
+        for h in observers:
+            self.store.unsubscribe(None, h)
+        try:
+            other = fork_graph(self)
+        finally:
+            for h in observers:
+                self.store.subscribe(None, h)
+            self._observers = observers
+        return other
 
     def replay(self, until: float | None = None) -> "Session":
+        """A fresh session from the same start, with this one's history replayed up to
+        ``until`` (default: the last step). The honest, slow fork."""
+        from .recording.playback import Playback
+
         other = Session(self.initial_objects, seed=self.seed, configs=self.cp.configs,
                         name=self.name)
-        for step in self.history:
-            if until is not None and step.at > until:
-                break
-            other.run_until(step.at)
-            other.submit(step.command, step.stdin)
-        if until is not None:
-            other.run_until(until)
+        steps = [s for s in self.history if until is None or s.at <= until]
+        pb = Playback(other, steps, check_expectations=False)
+        end = until if until is not None else (steps[-1].at if steps else other.now)
+        pb.advance_to(end)
         return other
 
     # -- reading ----------------------------------------------------------------------------
@@ -290,6 +327,14 @@ class Session:
 
             raise ApiError.not_found("pods", name)
         return sched.explain(pod)
+
+
+def ceil_ms(t: float) -> float:
+    """``t`` rounded up to a whole millisecond (as a float that prints exactly)."""
+    r = round(t, 3)
+    if r < t:
+        r = round(r + 0.001, 3)
+    return r
 
 
 _CREATE_RANK = {"Namespace": 0, "PriorityClass": 1, "StorageClass": 1, "Node": 2,

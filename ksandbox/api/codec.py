@@ -47,6 +47,12 @@ class FrozenDict(dict):
     def __repr__(self) -> str:
         return f"FrozenDict({dict.__repr__(self)})"
 
+    def __deepcopy__(self, memo: dict) -> "FrozenDict":
+        return self  # immutable: a fork of the sandbox shares it (ksandbox.sim.snapshot)
+
+    def __copy__(self) -> "FrozenDict":
+        return self
+
     def set(self, key, value) -> "FrozenDict":
         d = dict(self)
         d[key] = value
@@ -87,9 +93,20 @@ def extra_field() -> Any:
     return attrs.field(default=EMPTY, metadata={_JSON: None}, repr=False, eq=False)
 
 
+def _share(self: Any, memo: Any = None) -> Any:
+    return self
+
+
 def api_type(cls):
-    """Make ``cls`` a frozen, slotted attrs class known to the codec."""
-    return attrs.frozen(slots=True, cache_hash=False)(cls)
+    """Make ``cls`` a frozen, slotted attrs class known to the codec.
+
+    Its instances are immutable, so copying one returns it: a fork of the sandbox
+    (``ksandbox.sim.snapshot``) shares every object instead of copying it.
+    """
+    out = attrs.frozen(slots=True, cache_hash=False)(cls)
+    out.__deepcopy__ = _share
+    out.__copy__ = _share
+    return out
 
 
 

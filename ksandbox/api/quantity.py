@@ -83,6 +83,12 @@ class Quantity:
 
     __slots__ = ("_n", "_fmt", "_s")
 
+    def __deepcopy__(self, memo: dict) -> "Quantity":
+        return self  # immutable: a fork of the sandbox shares it
+
+    def __copy__(self) -> "Quantity":
+        return self
+
     def __new__(cls, value: "str | int | float | Quantity") -> "Quantity":
         return cls.coerce(value)
 

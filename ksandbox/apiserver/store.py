@@ -116,6 +116,12 @@ class Store:
         else:
             self._handlers.setdefault(kind, []).append(handler)
 
+    def unsubscribe(self, kind: str | None, handler: Handler) -> None:
+        """Stop calling ``handler`` (subscribed with the same ``kind``)."""
+        handlers = self._all_handlers if kind is None else self._handlers.get(kind, [])
+        if handler in handlers:
+            handlers.remove(handler)
+
     def _notify(self, ev: WatchEvent) -> None:
         for h in self._handlers.get(ev.obj.kind, ()):
             h(ev)

@@ -1,10 +1,21 @@
-"""Scripts and recordings: timed command steps, loaded and checked before anything runs.
+"""Scripts and recordings: timed steps, loaded and checked before anything runs.
 
 A script is ``steps: [{at, command, stdin?}]`` (DESIGN.md §3). A recording is the same body
-with a header (``apiVersion: ksandbox/v1alpha1``, ``kind: Recording``, title, seed, cluster,
-terminal) and may also hold ``caption`` and ``marker`` steps (DESIGN.md §4). Loading validates
-every step — a time that is not a non-negative number, a step going back in time, a command
-that does not parse — and reports the first problem as ``FILE: steps[2].command: ...``.
+with a header (``apiVersion``, ``kind: Recording``, title, seed, cluster, terminal) and may also
+hold ``caption``, ``marker`` and ``expect`` steps (DESIGN.md §4, docs/recordings.md).
+
+Versions: ``ksandbox/v1alpha1`` (the first format) is still read as it was. ``ksandbox/v1alpha2``
+adds ``expect:`` blocks on steps and ``start:`` — the moment the recording was started in a
+session that had run for a while (``start: {at: T, steps: [...]}``: the steps before T, replayed
+silently so playback starts from exactly the state the user saw). Writers emit v1alpha2.
+
+Loading validates everything — unknown keys, a time that is not a number of seconds, steps
+out of time order, a command that does not parse, a malformed expectation — and reports the
+first problem with its file, line and field: ``FILE: line 12: steps[2].at: ...``. Times are
+kept to the millisecond.
+
+What it is not: the loop that runs steps (``playback.py``), nor the judge of expectations
+(``expect.py``).
 """
 
 from __future__ import annotations
@@ -13,11 +24,23 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import yaml
 
 from ..api.errors import CommandError, ManifestError
 from ..api.safeload import load_yaml, read_source
+from .expect import Expectation, ExpectError, parse_expectations
 
-RECORDING_API_VERSION = "ksandbox/v1alpha1"
+RECORDING_API_VERSION = "ksandbox/v1alpha2"
+SUPPORTED_VERSIONS = ("ksandbox/v1alpha1", "ksandbox/v1alpha2")
+STEP_KEYS = ("at", "command", "stdin", "caption", "marker", "expect")
+HEADER_KEYS = ("apiVersion", "kind", "title", "seed", "cluster", "terminal", "steps", "start")
+# Fields a v1alpha1 file may not carry (they came with v1alpha2).
+V2_ONLY = {"expect", "start"}
+
+
+def round_ms(t: float) -> float:
+    """A simulated time kept to the millisecond (what recordings store)."""
+    return round(float(t), 3)
 
 
 @attrs.frozen
@@ -27,6 +50,9 @@ class ScriptStep:
     stdin: str | None = None
     caption: str | None = None
     marker: str | None = None
+    expect: tuple[Expectation, ...] = ()
+    index: int = -1
+    """Position in the file's ``steps`` (for messages: ``steps[3].expect[0]``)."""
 
 
 @attrs.frozen
@@ -38,56 +64,105 @@ class Script:
     cluster: Any = None            # inline manifests (a list of mappings) or a sample's name
     terminal: dict | None = None
     is_recording: bool = False
+    start: float = 0.0
+    """Where playback begins: the moment recording started (v1alpha2 ``start.at``)."""
+    prelude: tuple[ScriptStep, ...] = ()
+    """What happened before ``start`` (replayed silently)."""
+    api_version: str = ""
+
+    @property
+    def end(self) -> float:
+        """The time of the last step (the recording's length on its own clock)."""
+        return max([self.start] + [s.at for s in self.steps])
+
+    @property
+    def has_expectations(self) -> bool:
+        return any(s.expect for s in self.steps)
 
 
-def _fail(source: str, message: str) -> ManifestError:
-    return ManifestError(source, None, message)
+class _Bad(Exception):
+    """A problem at a field path (``steps[2].at``); turned into a ManifestError with a line."""
+
+    def __init__(self, path: tuple[Any, ...], message: str) -> None:
+        super().__init__(message)
+        self.path = path
+        self.message = message
 
 
-def parse_steps(raw: Any, source: str, check_commands: bool = True) -> tuple[ScriptStep, ...]:
+def _field(path: tuple[Any, ...]) -> str:
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def parse_steps(raw: Any, source: str, check_commands: bool = True,
+                allow_v2: bool = True) -> tuple[ScriptStep, ...]:
+    """The steps of a script (raises ManifestError naming the field)."""
+    try:
+        return _steps(raw, ("steps",), check_commands, allow_v2, 0.0)
+    except _Bad as bad:
+        raise ManifestError(source, None, f"{_field(bad.path)}: {bad.message}") from None
+
+
+def _steps(raw: Any, base: tuple[Any, ...], check_commands: bool, allow_v2: bool,
+           not_before: float) -> tuple[ScriptStep, ...]:
     from ..commands import parse as parse_command
 
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise _fail(source, "steps: expected a list of steps")
+        raise _Bad(base, "expected a list of steps")
     steps = []
-    last = 0.0
+    last = not_before
     for i, item in enumerate(raw):
-        path = f"steps[{i}]"
+        path = base + (i,)
         if not isinstance(item, dict):
-            raise _fail(source, f"{path}: expected a mapping with 'at' and 'command'")
-        unknown = set(item) - {"at", "command", "stdin", "caption", "marker"}
-        if unknown:
-            raise _fail(source, f"{path}: unknown field {sorted(unknown)[0]!r} (expected at, "
-                                f"command, stdin, caption or marker)")
+            raise _Bad(path, "expected a mapping with 'at' and 'command'")
+        for key in item:
+            if key not in STEP_KEYS:
+                raise _Bad(path + (key,), f"unknown field {key!r} (expected at, command, stdin, "
+                                          f"caption, marker or expect)")
+            if key in V2_ONLY and not allow_v2:
+                raise _Bad(path + (key,), "field not supported by apiVersion ksandbox/v1alpha1 "
+                                          "(use ksandbox/v1alpha2)")
         at = item.get("at")
-        if isinstance(at, bool) or not isinstance(at, (int, float)) or at != at or at < 0:
-            raise _fail(source, f"{path}.at: Invalid value: {at!r}: must be a number of "
-                                f"simulated seconds, 0 or more")
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or at != at or at < 0 \
+                or at == float("inf"):
+            raise _Bad(path + ("at",), f"Invalid value: {at!r}: must be a number of simulated "
+                                       f"seconds, 0 or more")
+        at = round_ms(at)
         if at < last:
-            raise _fail(source, f"{path}.at: Invalid value: {at!r}: steps must be in time order "
-                                f"(the step before is at {last:g})")
-        last = float(at)
+            raise _Bad(path + ("at",), f"Invalid value: {at:g}: steps must be in time order "
+                                       f"(the step before is at {last:g})")
+        last = at
         command, stdin = item.get("command"), item.get("stdin")
         caption, marker = item.get("caption"), item.get("marker")
-        if command is None and caption is None and marker is None:
-            raise _fail(source, f"{path}: Required value: one of command, caption or marker")
+        if command is None and caption is None and marker is None and "expect" not in item:
+            raise _Bad(path, "Required value: one of command, caption, marker or expect")
         if command is not None:
             if not isinstance(command, str) or not command.strip():
-                raise _fail(source, f"{path}.command: Invalid value: {command!r}: "
-                                    f"must be a non-empty string")
+                raise _Bad(path + ("command",), f"Invalid value: {command!r}: must be a "
+                                                f"non-empty string")
             if check_commands:
                 try:
                     parse_command(command)
                 except CommandError as exc:
-                    raise _fail(source, f"{path}.command: {exc}") from None
+                    raise _Bad(path + ("command",), str(exc)) from None
         if stdin is not None and not isinstance(stdin, str):
-            raise _fail(source, f"{path}.stdin: Invalid value: must be a string")
+            raise _Bad(path + ("stdin",), "Invalid value: must be a string")
+        if stdin is not None and command is None:
+            raise _Bad(path + ("stdin",), "Invalid value: stdin needs a command that reads it")
         for name, val in (("caption", caption), ("marker", marker)):
             if val is not None and not isinstance(val, str):
-                raise _fail(source, f"{path}.{name}: Invalid value: must be a string")
-        steps.append(ScriptStep(float(at), command, stdin, caption, marker))
+                raise _Bad(path + (name,), "Invalid value: must be a string")
+        expect: tuple[Expectation, ...] = ()
+        if "expect" in item:
+            try:
+                expect = parse_expectations(item["expect"])
+            except ExpectError as exc:
+                raise _Bad(path + ("expect",) + exc.path, exc.message) from None
+        steps.append(ScriptStep(at, command, stdin, caption, marker, expect, i))
     return tuple(steps)
 
 
@@ -97,34 +172,130 @@ def load_script(path: str | Path) -> Script:
 
 
 def parse_script(text: str, source: str) -> Script:
+    """A script or recording from its YAML text (raises ManifestError: file, line, field).
+
+    The text goes through the shared safe loader (size, depth, alias limits; duplicate keys
+    refused) before anything here looks at it.
+    """
     data = load_yaml(text, source)
+    try:
+        return _script(data, source)
+    except _Bad as bad:
+        line = _line_of(text, bad.path)
+        where = f"line {line}: " if line else ""
+        field = _field(bad.path)
+        raise ManifestError(source, None,
+                            f"{where}{field}: {bad.message}" if field else where + bad.message
+                            ) from None
+
+
+def _script(data: Any, source: str) -> Script:
     if not isinstance(data, dict):
-        raise _fail(source, "expected a mapping with a 'steps' list")
+        raise _Bad((), "expected a mapping with a 'steps' list")
     is_recording = data.get("kind") == "Recording"
-    if is_recording and data.get("apiVersion") != RECORDING_API_VERSION:
-        raise _fail(source, f"apiVersion: Unsupported value: {data.get('apiVersion')!r}: "
-                            f"supported values: \"{RECORDING_API_VERSION}\"")
+    version = data.get("apiVersion")
+    if is_recording or version is not None:
+        if version not in SUPPORTED_VERSIONS:
+            raise _Bad(("apiVersion",), f"Unsupported value: {version!r}: supported values: "
+                                        + ", ".join(f'"{v}"' for v in SUPPORTED_VERSIONS))
+        if data.get("kind") not in ("Recording", None):
+            raise _Bad(("kind",), f'Unsupported value: {data.get("kind")!r}: supported values: '
+                                  f'"Recording"')
+    allow_v2 = version != "ksandbox/v1alpha1"
+    allowed = HEADER_KEYS if is_recording else ("apiVersion", "kind", "steps")
+    for key in data:
+        if key not in allowed:
+            raise _Bad((key,), f"unknown field {key!r}" + (
+                "" if is_recording else " (a script has only steps; a recording needs "
+                                        "kind: Recording)"))
+        if key in V2_ONLY and not allow_v2:
+            raise _Bad((key,), "field not supported by apiVersion ksandbox/v1alpha1 "
+                               "(use ksandbox/v1alpha2)")
     if "steps" not in data:
-        raise _fail(source, "steps: Required value")
+        raise _Bad(("steps",), "Required value")
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise _fail(source, f"seed: Invalid value: {seed!r}: must be an integer")
+        raise _Bad(("seed",), f"Invalid value: {seed!r}: must be an integer")
     terminal = data.get("terminal")
-    if terminal is not None and not isinstance(terminal, dict):
-        raise _fail(source, "terminal: expected a mapping with cols and rows")
-    return Script(steps=parse_steps(data.get("steps"), source), source=source,
-                  title=str(data.get("title") or ""), seed=seed, cluster=data.get("cluster"),
-                  terminal=terminal, is_recording=is_recording)
+    if terminal is not None:
+        if not isinstance(terminal, dict) or set(terminal) - {"cols", "rows"}:
+            raise _Bad(("terminal",), "expected a mapping with cols and rows")
+        for k in ("cols", "rows"):
+            v = terminal.get(k)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int)
+                                  or not 10 <= v <= 1000):
+                raise _Bad(("terminal", k), f"Invalid value: {v!r}: must be an integer "
+                                            f"from 10 to 1000")
+    title = data.get("title")
+    if title is not None and not isinstance(title, (str, int, float)):
+        raise _Bad(("title",), "Invalid value: must be a string")
+    start, prelude = 0.0, ()
+    if "start" in data:
+        start, prelude = _start(data["start"])
+    steps = _steps(data.get("steps"), ("steps",), True, allow_v2, start)
+    return Script(steps=steps, source=source, title=str(title or ""), seed=seed,
+                  cluster=data.get("cluster"), terminal=terminal, is_recording=is_recording,
+                  start=start, prelude=prelude, api_version=str(version or ""))
+
+
+def _start(raw: Any) -> tuple[float, tuple[ScriptStep, ...]]:
+    if not isinstance(raw, dict):
+        raise _Bad(("start",), "expected a mapping with 'at' (and the 'steps' before it)")
+    for key in raw:
+        if key not in ("at", "steps"):
+            raise _Bad(("start", key), f"unknown field {key!r} (expected at or steps)")
+    at = raw.get("at")
+    if isinstance(at, bool) or not isinstance(at, (int, float)) or at != at or at < 0 \
+            or at == float("inf"):
+        raise _Bad(("start", "at"), f"Invalid value: {at!r}: must be a number of simulated "
+                                    f"seconds, 0 or more")
+    at = round_ms(at)
+    prelude = _steps(raw.get("steps"), ("start", "steps"), True, True, 0.0)
+    for s in prelude:
+        if s.at > at:
+            raise _Bad(("start", "steps", s.index, "at"),
+                       f"Invalid value: {s.at:g}: a step before the start must not be after "
+                       f"start.at ({at:g})")
+        if s.expect or s.caption or s.marker:
+            raise _Bad(("start", "steps", s.index), "steps before the start hold commands only")
+    return at, prelude
+
+
+def _line_of(text: str, path: tuple[Any, ...]) -> int | None:
+    """The 1-based line of the node at ``path`` (its key's line for a mapping entry)."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    line = node.start_mark.line + 1 if node is not None else None
+    for part in path:
+        if node is None:
+            break
+        nxt = None
+        if isinstance(node, yaml.MappingNode) and isinstance(part, str):
+            for k, v in node.value:
+                if getattr(k, "value", None) == part:
+                    line = k.start_mark.line + 1
+                    nxt = v
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) \
+                and part < len(node.value):
+            nxt = node.value[part]
+            line = nxt.start_mark.line + 1
+        node = nxt
+    return line
 
 
 def run_script(session: Any, script: Script, until: float | None = None,
                on_result: Any = None) -> None:
-    """Run each command step at its simulated time (captions and markers are for players)."""
-    for step in script.steps:
-        if until is not None and step.at > until:
-            break
-        session.run_until(step.at)
-        if step.command is not None:
-            result = session.submit(step.command, step.stdin)
-            if on_result is not None:
-                on_result(step, result)
+    """Run each command step at its simulated time (captions and markers are for players).
+
+    Stops after the last step at or before ``until``; the caller runs the clock on.
+    """
+    from .playback import Playback
+
+    target = until if until is not None else script.end
+    pb = Playback(session, script.steps,
+                  on_step=(lambda step, result: on_result(step, result)
+                           if on_result is not None and step.command is not None else None))
+    pb.advance_to(max(target, session.now) if until is None else target)

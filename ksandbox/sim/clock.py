@@ -61,18 +61,23 @@ class Clock:
     """
 
     def __init__(self, start: float = 0.0) -> None:
-        self.now: float = float(start)
+        self._now: float = float(start)
         self._heap: list[tuple[float, int, int, Timer]] = []
         self._seq = 0
         self.events_run = 0
         self.foreground_pending = 0
 
+    @property
+    def now(self) -> float:
+        """The current simulated second. Read-only: only running callbacks moves it."""
+        return self._now
+
     # -- scheduling -----------------------------------------------------------------------
     def call_at(self, when: float, callback: Callback, priority: int = PRIORITY_DEFAULT,
                 label: str = "", background: bool = False) -> Timer:
         """Run ``callback`` at simulated second ``when`` (never earlier than now)."""
-        if when < self.now:
-            when = self.now
+        if when < self._now:
+            when = self._now
         timer = Timer(when, callback, label, background, self)
         if not background:
             self.foreground_pending += 1
@@ -82,14 +87,14 @@ class Clock:
 
     def call_later(self, delay: float, callback: Callback, priority: int = PRIORITY_DEFAULT,
                    label: str = "", background: bool = False) -> Timer:
-        return self.call_at(self.now + max(0.0, delay), callback, priority, label, background)
+        return self.call_at(self._now + max(0.0, delay), callback, priority, label, background)
 
     def call_soon(self, callback: Callback, priority: int = PRIORITY_DEFAULT,
                   label: str = "") -> Timer:
-        return self.call_at(self.now, callback, priority, label)
+        return self.call_at(self._now, callback, priority, label)
 
     def _fire(self, when: float, timer: Timer) -> None:
-        self.now = when
+        self._now = when
         self.events_run += 1
         timer.done = True
         if not timer.background:
@@ -131,5 +136,5 @@ class Clock:
             if timer.cancelled:
                 continue
             self._fire(when, timer)
-        if until > self.now:
-            self.now = until
+        if until > self._now:
+            self._now = until

@@ -41,33 +41,6 @@ GC_THRESHOLD = 10_000
 READ_VERBS = ("get", "describe")
 
 
-class ScriptFeed:
-    """Replays a recording's steps (``ksandbox.recording.script.Script``) through the pacer."""
-
-    def __init__(self, script: Any) -> None:
-        self.script = script
-        self.steps = [s for s in script.steps if s.command or s.caption or s.marker]
-        self.index = 0
-        self.caption = ""
-
-    def next_at(self) -> float | None:
-        return self.steps[self.index].at if self.index < len(self.steps) else None
-
-    def fire(self, session: Any) -> Any:
-        step = self.steps[self.index]
-        self.index += 1
-        if step.caption:
-            self.caption = step.caption
-        if step.command:
-            return session.submit(step.command, step.stdin)
-        return None
-
-    @property
-    def label(self) -> str:
-        title = getattr(self.script, "title", "") or "recording"
-        return f"▶ {title} {self.index}/{len(self.steps)}"
-
-
 class KsandboxApp(App):
     """A Kubernetes cluster in one terminal."""
 
@@ -88,9 +61,14 @@ class KsandboxApp(App):
         super().__init__()
         self.session = session
         self.model = ClusterModel(session)
-        self.feed = ScriptFeed(recording) if recording is not None else None
-        self.pacer = Pacer(session, speed=speed, paused=paused, feed=self.feed,
-                           on_step=self._on_step)
+        from ..recording.playback import Playback
+
+        self.recording_script = recording
+        """The recording being played (a ``Script``), or None for a live session."""
+        self.caption = ""
+        steps = recording.steps if recording is not None else ()
+        self.playback = Playback(session, steps, on_step=self._on_step)
+        self.pacer = Pacer(session, speed=speed, paused=paused, playback=self.playback)
         self.config = config if config is not None else load_config()
         self.ticking = ticking
         """Drive the clock from a real-time timer (tests turn it off and step by hand)."""
@@ -178,12 +156,23 @@ class KsandboxApp(App):
             self.notify("Nothing is scheduled: the cluster is idle", timeout=2)
         self.publish()
 
-    def _on_step(self, result: Any) -> None:
+    def _on_step(self, step: Any, result: Any) -> None:
+        if step.caption:
+            self.caption = step.caption
+            self.notify(step.caption, title="recording", timeout=6)
         if result is not None and getattr(result, "error", ""):
-            self.notify(result.error.strip(), severity="error")
-        elif self.feed is not None and self.feed.caption:
-            self.notify(self.feed.caption, title="recording", timeout=6)
-            self.feed.caption = ""
+            # A step that fails at its time pauses playback and shows kubectl's error.
+            self.pacer.paused = True
+            self.notify(f"at {step.at:g}s: {step.command}\n{result.error.strip()}",
+                        title="step failed: playback paused", severity="error", markup=False)
+
+    @property
+    def playback_label(self) -> str:
+        rec = self.recording_script
+        if rec is None:
+            return ""
+        title = getattr(rec, "title", "") or "recording"
+        return f"▶ {title} {self.playback.index}/{len(self.playback.steps)}"
 
     def header_state(self) -> HeaderState:
         m = self.model
@@ -192,7 +181,7 @@ class KsandboxApp(App):
             speed=self.pacer.label, paused=self.pacer.paused, lagging=self.pacer.lagging,
             nodes_ready=m.ready_nodes, nodes_total=m.node_total, running=m.running,
             pending=len(m.pending), recording=self.recording,
-            playback=self.feed.label if self.feed is not None else "")
+            playback=self.playback_label)
 
     # -- the one door into the sandbox ----------------------------------------------------
     def submit(self, text: str, *, quiet: bool = False) -> Any:

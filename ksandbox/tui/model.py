@@ -77,7 +77,7 @@ class ClusterModel:
         self.ready_nodes = 0
         self._ready: dict[str, bool] = {}
         self._rebuild_counts()
-        self.store.subscribe(None, self._on_watch)
+        session.observe(self._on_watch)
 
     # -- bookkeeping ----------------------------------------------------------------------
     def _rebuild_counts(self) -> None:

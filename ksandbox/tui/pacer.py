@@ -3,14 +3,11 @@
 The sandbox's clock never reads the wall clock (DESIGN.md §1, "Time"); this is the layer that
 does, for pacing only — as SimPy keeps real-time pacing in ``rt.py`` apart from its core. Each
 UI tick hands :meth:`Pacer.tick` the real seconds since the last one; the pacer turns them into
-a simulated target (``now + real_dt × speed``) and walks the clock there callback by callback
-(the same order ``run_until`` uses), stopping when its slice of real time is spent. When the sandbox cannot keep up (1000×
-on a busy cluster) the simulation lags behind the target instead of stalling the UI, and
-:attr:`Pacer.lagging` says so.
-
-Playback: an optional :class:`StepFeed` supplies recorded commands; the pacer submits each one
-when the simulated clock reaches its ``at``, so a recording replays through the same
-``session.submit`` a key press uses.
+a simulated target (``now + real_dt × speed``) and hands it, with its slice of real time, to
+the one playback loop (:class:`ksandbox.recording.playback.Playback`), which walks the clock
+there callback by callback and runs any recorded step when its time comes. When the sandbox
+cannot keep up (1000× on a busy cluster) the simulation lags behind the target instead of
+stalling the UI, and :attr:`Pacer.lagging` says so.
 
 No Textual here.
 """
@@ -18,7 +15,9 @@ No Textual here.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
+
+from ..recording.playback import Playback
 
 # The speed ladder `<` and `>` walk: from a quarter of real time to a thousand times it.
 SPEEDS: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0,
@@ -30,16 +29,6 @@ DEFAULT_BUDGET = 0.012
 MAX_REAL_DT = 0.25
 
 
-class StepFeed(Protocol):
-    """Recorded commands to replay at their simulated times."""
-
-    def next_at(self) -> float | None:
-        """When the next step is due (None when there are no more)."""
-
-    def fire(self, session: Any) -> Any:
-        """Run the next step against ``session`` (it is due now)."""
-
-
 def format_speed(speed: float) -> str:
     if speed == int(speed):
         return f"{int(speed)}×"
@@ -47,22 +36,25 @@ def format_speed(speed: float) -> str:
 
 
 class Pacer:
-    """Speed, pause and the budgeted walk of the simulated clock."""
+    """Speed, pause, and wall time turned into a target time for the playback loop."""
 
     def __init__(self, session: Any, *, speed: float = 1.0, paused: bool = False,
-                 budget: float = DEFAULT_BUDGET, feed: StepFeed | None = None,
-                 on_step: Callable[[Any], None] | None = None,
+                 budget: float = DEFAULT_BUDGET, playback: Playback | None = None,
                  perf_counter: Callable[[], float] = time.perf_counter) -> None:
-        self.session = session
         self.speed = float(speed)
         self.paused = paused
         self.budget = budget
-        self.feed = feed
-        self.on_step = on_step
-        """Called with each replayed step's result (the UI shows captions and errors)."""
-        self.lagging = False
-        """The last tick ran out of budget before reaching its target."""
+        self.playback = playback if playback is not None else Playback(session)
         self._perf = perf_counter
+
+    @property
+    def session(self) -> Any:
+        return self.playback.session
+
+    @property
+    def lagging(self) -> bool:
+        """The last tick ran out of budget before reaching its target."""
+        return self.playback.lagging
 
     # -- controls -------------------------------------------------------------------------
     def toggle(self) -> bool:
@@ -91,44 +83,11 @@ class Pacer:
         return self.session.now != before
 
     def advance_to(self, target: float, budget: float | None = None) -> None:
-        """Walk the clock towards ``target`` until done or the tick's budget is spent
+        """Walk towards ``target`` until done or the tick's budget is spent
         (``budget=float("inf")``: all the way)."""
-        session = self.session
-        clock = session.clock
-        deadline = self._perf() + (self.budget if budget is None else budget)
-        self.lagging = False
-        while True:
-            due = self.feed.next_at() if self.feed is not None else None
-            nxt = clock.next_event_time()
-            if due is not None and due <= target and (nxt is None or due <= nxt):
-                session.run_until(due)
-                self._fire()
-            elif nxt is None or nxt > target:
-                session.run_until(target)
-                return
-            else:
-                # One callback at a time, so a burst at one instant (400 pods created at
-                # once) spreads over several ticks instead of stalling one.
-                clock.step()
-            if self._perf() > deadline:
-                self.lagging = session.now < target
-                return
+        b = self.budget if budget is None else budget
+        self.playback.advance_to(target, None if b == float("inf") else b, self._perf)
 
     def step_next(self) -> float | None:
         """Jump to the next scheduled event (or recorded step) and run it; its time, or None."""
-        session = self.session
-        due = self.feed.next_at() if self.feed is not None else None
-        nxt = session.clock.next_event_time()
-        if due is not None and (nxt is None or due <= nxt):
-            session.run_until(due)
-            self._fire()
-            return due
-        if nxt is None:
-            return None
-        session.run_until(nxt)
-        return nxt
-
-    def _fire(self) -> None:
-        result = self.feed.fire(self.session)
-        if self.on_step is not None:
-            self.on_step(result)
+        return self.playback.step_next()

@@ -117,19 +117,13 @@ def test_the_pacer_stops_when_its_slice_of_real_time_is_spent(session):
 
 
 def test_the_pacer_replays_recorded_steps_at_their_times(session):
-    class Feed:
-        steps = [(5.0, "kubectl cordon node-1"), (9.0, "kubectl cordon node-2")]
+    from ksandbox.recording.playback import Playback
+    from ksandbox.recording.script import ScriptStep
 
-        def next_at(self):
-            return self.steps[0][0] if self.steps else None
-
-        def fire(self, s):
-            at, text = self.steps.pop(0)
-            assert s.now == at
-            return s.submit(text)
-
+    steps = [ScriptStep(5.0, "kubectl cordon node-1"), ScriptStep(9.0, "kubectl cordon node-2")]
     seen = []
-    pacer = Pacer(session, speed=1.0, budget=10.0, feed=Feed(), on_step=seen.append)
+    playback = Playback(session, steps, on_step=lambda step, result: seen.append(result))
+    pacer = Pacer(session, speed=1.0, budget=10.0, playback=playback)
     pacer.advance_to(6.0)
     assert [r.ok for r in seen] == [True]
     assert session.store.get("Node", "node-1").spec.unschedulable
