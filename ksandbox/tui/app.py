@@ -330,7 +330,7 @@ def _free_path(folder: Path, stem: str) -> Path:
 def _palette_actions(screen: Screen) -> list[tuple[str, str, str]]:
     """The screen's own key actions, as palette entries ("Taint node node-2")."""
     out = []
-    check = getattr(screen, "check_action", None)
+    check = getattr(screen, "available", None) or getattr(screen, "check_action", None)
     for binding in screen._bindings.key_to_bindings.values():
         for b in binding:
             if not b.description or b.action in ("command", "filter", "back", "help"):

@@ -35,6 +35,17 @@ RESOURCE_WORDS = ("nodes", "pods", "deployments", "daemonsets", "replicasets", "
                   "hpa", "namespaces", "no", "po", "deploy", "ds", "rs", "ev", "ns")
 
 
+class CommandLineError(ValueError):
+    """A line the bar cannot run; the message is kubectl's words (shown as ``error: …``)."""
+
+
+def _is_verb(word: str) -> bool:
+    from ..commands import UNSUPPORTED, VERBS
+
+    return word in VERBS or word in UNSUPPORTED or word in SANDBOX_VERBS or word in (
+        "kubectl", "k", "ksandbox", "explain") or word.startswith("-")
+
+
 @attrs.frozen
 class ViewCommand:
     kind: str
@@ -101,6 +112,13 @@ def parse_command_line(text: str) -> Parsed | None:
         ns, _, name = ref.rpartition("/")
         return ExplainCommand(ns or "default", name)
     kind = view_kind(head)
+    if kind is None and len(rest) <= 1 and not _is_verb(head):
+        # k9s's `:svc`: a resource word. A kind without a list view prints as `kubectl get`
+        # does; a word that names no kind gets kubectl's answer for it, not a guess.
+        info = lookup_resource(head)
+        if info is None:
+            raise CommandLineError(f'the server doesn\'t have a resource type "{head}"')
+        return SubmitCommand(f"kubectl get {text}")
     if kind is not None and len(rest) <= 1:
         arg = rest[0] if rest else ""
         if arg.startswith("/"):

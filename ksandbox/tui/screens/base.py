@@ -15,10 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Input
 
 from ..commandline import Vocabulary
 from ..filtering import RowFilter, parse_filter
@@ -67,9 +69,13 @@ OBJECT_BINDINGS = [
     Binding("y", "yaml", "YAML", show=False, id="object.yaml"),
     Binding("ctrl+d", "delete", "Delete", show=False, id="object.delete"),
 ]
+# `:` and `/` are priority bindings: they run while the App reads the key, before it forwards
+# the next one, so a burst `:cordon node-3⏎` opens the bar first and the rest goes into it
+# (as a plain binding the whole burst was forwarded to the board, and `c` cordoned the
+# selected node). check_action lets them through to an input that has the focus.
 VIEW_BINDINGS = [
-    Binding("colon", "command", "Cmd", id="app.command"),
-    Binding("slash", "filter", "Filter", show=False, id="app.filter"),
+    Binding("colon", "command", "Cmd", priority=True, id="app.command"),
+    Binding("slash", "filter", "Filter", show=False, priority=True, id="app.filter"),
     Binding("question_mark", "help", "Help", id="app.help"),
     Binding("escape", "back", "Back", show=False, id="view.back"),
 ]
@@ -102,8 +108,11 @@ class KsScreen(Screen):
     def compose(self) -> ComposeResult:
         yield ClusterHeader()
         yield from self.compose_body()
-        yield CommandBar(self.vocabulary(), self.app.command_history)
-        yield Footer(compact=True)
+        # One bottom dock holding the bar above the footer: two widgets docked at the bottom
+        # overlap, and the footer hid the bar.
+        with Vertical(id="bottom"):
+            yield CommandBar(self.vocabulary(), self.app.command_history)
+            yield Footer(compact=True)
 
     def compose_body(self) -> ComposeResult:
         yield from ()
@@ -154,6 +163,36 @@ class KsScreen(Screen):
         return t if t is not None and t.kind == "Pod" else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("command", "filter"):
+            # Typed into an input (the bar itself, a dialog's field): a character, not a key.
+            if isinstance(self.focused, Input) or not self.is_mounted:
+                return False
+            return bool(self.query(CommandBar))
+        # The footer shows only what applies; a key that does not apply still says why
+        # (on_key), since a key that silently does nothing is a key the user thinks is broken.
+        return self.available(action, parameters)
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys reach here before the App runs the non-priority bindings: a key bound to an
+        action with nothing to act on runs the action anyway (it says why in a notification),
+        and a printable key nothing is bound to says so, instead of doing nothing silently."""
+        key = event.key
+        found = [(ns, b) for ns, bindings in self._binding_chain
+                 for b in bindings.key_to_bindings.get(key, ()) if not b.priority]
+        if not found:
+            if event.is_printable and event.character and not event.character.isspace():
+                self.app.notify(f"{event.character!r} does nothing in the {self.view_name} view"
+                                " — ? lists its keys", timeout=2, markup=False)
+            return
+        if any(ns is not self or self.available(b.action) for ns, b in found):
+            return
+        method = getattr(self, f"action_{found[0][1].action}", None)
+        if callable(method):
+            event.stop()
+            method()
+
+    def available(self, action: str, parameters: tuple[object, ...] = ()) -> bool:
+        """Whether ``action`` has something to act on now (the palette lists only these)."""
         if action in NODE_ACTIONS:
             return self.node_target() is not None
         if action == "scale":
@@ -169,7 +208,11 @@ class KsScreen(Screen):
     def _node(self) -> str | None:
         name = self.node_target()
         if name is None:
-            self.app.notify("Select a node first", severity="warning")
+            here = getattr(self, "kind", "") or ""
+            where = f"this view lists {here.lower()}s" if here and here != "Node" \
+                else "no node is selected"
+            self.app.notify(f"That key acts on a node, and {where}: pick one on the board "
+                            "or in :no", severity="warning", markup=False)
         return name
 
     def action_taint(self) -> None:

@@ -65,7 +65,8 @@ class HelpScreen(ModalScreen[None]):
             if (display, label) in seen:
                 continue
             seen.add((display, label))
-            enabled = origin.check_action(b.action, ()) if node is origin else True
+            check = getattr(origin, "available", origin.check_action)
+            enabled = check(b.action, ()) if node is origin else True
             if enabled is False:
                 continue
             sections[section].append((display, label))

@@ -1,4 +1,10 @@
-"""CommandBar: the k9s prompt at the bottom — ``:`` for commands, ``/`` for the filter.
+"""CommandBar: the k9s prompt above the footer — ``:`` for commands, ``/`` for the filter.
+
+It sits in the screen's bottom dock *above* the Footer (the two used to share ``dock: bottom``
+and the footer, composed last, was drawn over the bar: the user typed blind). Opening it is
+synchronous — the bar is displayed and its input focused before the key that opened it returns —
+so every key that follows, even in the same read from the terminal (a paste, SSH, a fast
+typist), goes into the input and never to the view's single-key bindings.
 
 In command mode Enter runs the line (the screen decides what it means), ↑/↓ walk the history,
 Tab or → accepts the greyed completion (verbs, resources, node and pod names). In filter mode
@@ -20,6 +26,12 @@ from textual.widgets import Input, Label
 from ..commandline import Vocabulary, complete
 
 
+PLACEHOLDERS = {
+    "command": "a view (no po deploy ev …), a kubectl command, or q — tab completes, ↑ history",
+    "filter": "filter: text or regex, !inverse, -l app=web — enter keeps, esc clears",
+}
+
+
 class CommandSuggester(Suggester):
     def __init__(self, vocab: Vocabulary) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
@@ -34,11 +46,12 @@ class CommandSuggester(Suggester):
 
 class CommandInput(Input):
     BINDINGS = [
-        Binding("tab", "accept_suggestion", "Complete", show=False),
-        Binding("up", "history(-1)", "Previous", show=False),
+        Binding("enter", "submit", "Run", show=True),
+        Binding("tab", "accept_suggestion", "Complete", show=True),
+        Binding("up", "history(-1)", "History", show=True),
         Binding("down", "history(1)", "Next", show=False),
-        Binding("escape", "cancel", "Cancel", show=False),
-        Binding("ctrl+u", "clear", "Clear", show=False),
+        Binding("escape", "cancel", "Close", show=True),
+        Binding("ctrl+u", "clear", "Clear", show=True),
     ]
 
     def action_accept_suggestion(self) -> None:
@@ -65,13 +78,12 @@ class CommandBar(Horizontal):
 
     DEFAULT_CSS = """
     CommandBar {
-        dock: bottom;
         height: 1;
         display: none;
         background: $panel;
     }
     CommandBar.-open { display: block; }
-    CommandBar > Label { width: 2; padding: 0 0 0 1; color: $accent; text-style: bold; }
+    CommandBar > Label { width: 3; padding: 0 0 0 1; color: $accent; text-style: bold; }
     CommandBar > Input {
         border: none; height: 1; padding: 0; width: 1fr; background: $panel;
     }
@@ -118,18 +130,24 @@ class CommandBar(Horizontal):
         return self.has_class("-open")
 
     def open(self, mode: str, value: str = "") -> None:
+        """Show the bar and focus its input *now* (not after a refresh): the keys already
+        queued behind the one that opened it must land in the input."""
         self.mode = mode
         self.query_one(Label).update(":" if mode == "command" else "/")
         self.add_class("-open")
+        self.display = True
         field = self.input
         field.suggester = CommandSuggester(self.vocab) if mode == "command" else None
+        field.placeholder = (PLACEHOLDERS["command"] if mode == "command"
+                             else PLACEHOLDERS["filter"])
         field.value = value
         field.cursor_position = len(value)
         self._history_pos = len(self.history)
-        field.focus()
+        self.screen.set_focus(field)
 
     def close(self, cancelled: bool) -> None:
         self.remove_class("-open")
+        self.display = False
         self.post_message(self.Closed(self.mode, cancelled))
 
     def cancel(self) -> None:

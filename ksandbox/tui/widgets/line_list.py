@@ -76,6 +76,10 @@ class LineList(ScrollView, can_focus=True):
     def render_header(self, width: int) -> Strip:
         return Strip.blank(width)
 
+    def empty_text(self) -> str:
+        """What the first line says when there are no rows ("" for nothing)."""
+        return ""
+
     def content_width(self) -> int:
         """How wide the rows are (for horizontal scrolling); 0 means the widget's width."""
         return 0
@@ -109,6 +113,8 @@ class LineList(ScrollView, can_focus=True):
             index = scroll_y + y - 1
         else:
             index = scroll_y + y
+        if index == 0 and self.row_count() == 0 and (empty := self.empty_text()):
+            return self.text_strip(Text(empty, style="italic"), width)
         if index < 0 or index >= self.row_count():
             return Strip.blank(width, self.rich_style)
         selected = self.show_cursor and index == self.cursor

@@ -22,6 +22,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
 
+from ...commands.common import no_resources
 from ..filtering import NO_FILTER, RowFilter
 from ..model import ChangeSet
 from ..rows import RowSpec
@@ -367,6 +368,12 @@ class ResourceTable(LineList):
         if i != self.cursor:
             self.set_reactive(ResourceTable.cursor, i)
             self.scroll_to_cursor()
+
+    def empty_text(self) -> str:
+        """kubectl's words for an empty list (``No resources found in default namespace.``)."""
+        if self._reloading:
+            return ""
+        return no_resources(self.namespace, self.spec.namespaced).strip()
 
     # -- drawing --------------------------------------------------------------------------
     def _columns(self) -> tuple[str, ...]:

@@ -1,0 +1,71 @@
+"""What a person sees: the real ``ksandbox`` in tmux at 80×24 and 160×48, read off the screen.
+
+The Pilot tests drive the app's API; these drive the terminal — keys as bytes, several in one
+burst as a paste or SSH delivers them — and assert on ``tmux capture-pane``. They skip (with a
+reason) where tmux is missing.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from terminal import terminal  # noqa: F401  (fixture)
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
+FAILURE = "sample_clusters/node-failure.yaml"
+
+
+def _open(terminal, size, *extra):  # noqa: F811
+    term = terminal([FAILURE, "--paused", *extra], *size)
+    term.wait_for(r"nodes\[4\]")
+    return term
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_prompt_shows_what_is_typed(terminal, size):  # noqa: F811
+    term = _open(terminal, size)
+    term.keys(":")
+    term.wait_for(r"view \(no po deploy")          # the prompt's hint, above the footer
+    term.type("cordon no")
+    term.wait_for(r": cordon no")
+    # The greyed completion follows the cursor (capture-pane drops the colour, not the text).
+    screen = term.wait_for(r": cordon node-1")
+    # The footer is still there, under the bar, and says what the bar's keys do.
+    last = screen.rstrip("\n").splitlines()[-1]
+    assert "Complete" in last and "Close" in last
+    term.keys("Escape")
+    term.wait_until(lambda s: ": cordon" not in s)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_burst_cordons_the_named_node_and_nothing_else(terminal, size):  # noqa: F811
+    term = _open(terminal, size)
+    term.keys(":cordon node-3", "Enter")              # one send-keys: one burst
+    term.wait_for(r"node/node-3 cordoned")
+    term.keys(":no", "Enter")
+    screen = term.wait_for(r"nodes\[4\]|nodes\(?.*\)?\[4\]|NAME\s+STATUS")
+    screen = term.wait_for(r"node-3\s+Ready,SchedulingDisabled")
+    rows = [line for line in screen.splitlines() if re.search(r"(control-plane|node-\d)\s+\S", line)]
+    disabled = [r for r in rows if "SchedulingDisabled" in r]
+    assert len(disabled) == 1 and "node-3" in disabled[0], screen
+    assert "GracePeriod" not in screen       # no drain dialog opened on the way
+
+
+def test_a_burst_view_switch_opens_the_view(terminal):  # noqa: F811
+    term = _open(terminal, (80, 24))
+    term.keys(":po", "Enter")
+    term.wait_for(r"pods\(all\)\[\d+\]")
+    assert "Pressure on" not in term.screen()
+
+
+def test_an_unknown_alias_gets_kubectls_words(terminal):  # noqa: F811
+    term = _open(terminal, (160, 48))
+    term.keys(":svc", "Enter")
+    term.wait_for(r"doesn't have a resource type \"svc\"")
+
+
+def test_an_empty_list_says_no_resources_found(terminal):  # noqa: F811
+    term = _open(terminal, (80, 24))
+    term.keys(":deploy kube-system", "Enter")
+    term.wait_for(r"No resources found in kube-system namespace\.")
