@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 
 from .codec import EMPTY, FrozenDict, api_type, extra_field, j
+from .evolve import evolve
 
 
 @api_type
@@ -51,7 +51,7 @@ class ObjectMeta:
         return None
 
     def with_labels(self, labels: dict[str, str]) -> "ObjectMeta":
-        return attrs.evolve(self, labels=FrozenDict(labels) if labels else EMPTY)
+        return evolve(self, labels=FrozenDict(labels) if labels else EMPTY)
 
 
 def owner_ref_for(obj: Any, api_version: str) -> OwnerReference:

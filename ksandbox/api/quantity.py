@@ -360,8 +360,12 @@ def resource_amount(name: str, q: Quantity) -> int:
     return q.milli_value() if _base_name(name) == "cpu" else q.value()
 
 
+@functools.lru_cache(maxsize=8192)
 def format_resource(name: str, amount: int) -> str:
-    """Print a :func:`resource_amount` integer back the way kubectl shows that resource."""
+    """Print a :func:`resource_amount` integer back the way kubectl shows that resource.
+
+    Cached: the sim JSON prints a few resources of thousands of nodes with a few distinct
+    amounts, and building a Quantity's string costs ~100 us."""
     base = _base_name(name)
     if base == "cpu":
         return str(Quantity.from_milli(amount))

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 
+from ..api.evolve import evolve
 from ..api.codec import EMPTY, FrozenDict
 from ..api.errors import ApiError, FieldError, ValidationError
 from ..api.kinds import BY_KIND
@@ -64,7 +64,7 @@ def _default_meta(store: Any, obj: Any) -> Any:
         changes["creation_timestamp"] = None
     if meta.uid and store.rand is not None and not _looks_like_ours(meta.uid):
         changes["uid"] = ""
-    return attrs.evolve(obj, metadata=attrs.evolve(meta, **changes))
+    return evolve(obj, metadata=evolve(meta, **changes))
 
 
 def _looks_like_ours(uid: str) -> bool:
@@ -143,7 +143,7 @@ def default_pod_spec(spec: Any) -> Any:
         changes["termination_grace_period_seconds"] = DEFAULT_TERMINATION_GRACE_PERIOD
     if not spec.restart_policy:
         changes["restart_policy"] = "Always"
-    return attrs.evolve(spec, **changes) if changes else spec
+    return evolve(spec, **changes) if changes else spec
 
 
 # plugin/pkg/admission/serviceaccount: the account a pod without one runs as.
@@ -160,7 +160,7 @@ def default_service_account(spec: Any) -> Any:
         DEFAULT_SERVICE_ACCOUNT
     if extra.get("serviceAccountName") == name and extra.get("serviceAccount") == name:
         return spec
-    return attrs.evolve(spec, extra=extra.set("serviceAccountName", name)
+    return evolve(spec, extra=extra.set("serviceAccountName", name)
                         .set("serviceAccount", name))
 
 
@@ -175,13 +175,13 @@ def _admit_pod(store: Any, pod: Any) -> Any:
         raise ValidationError("Pod", pod.metadata.name, [FieldError(
             "spec.priority", spec.priority,
             "the integer value of priority must be equal to the value of the PriorityClass")])
-    spec = attrs.evolve(spec, tolerations=tolerations, priority=priority,
+    spec = evolve(spec, tolerations=tolerations, priority=priority,
                         preemption_policy=spec.preemption_policy or policy)
     status = pod.status
     phase = status.phase if status.phase in ("Succeeded", "Failed") else "Pending"
-    status = attrs.evolve(status, phase=phase, qos_class=spec.qos_class,
+    status = evolve(status, phase=phase, qos_class=spec.qos_class,
                           conditions=status.conditions if phase != "Pending" else ())
-    return attrs.evolve(pod, spec=spec, status=status)
+    return evolve(pod, spec=spec, status=status)
 
 
 def _update_pod(store: Any, pod: Any) -> Any:
@@ -200,8 +200,8 @@ def _admit_node(store: Any, node: Any) -> Any:
     labels.setdefault("kubernetes.io/arch", "amd64")
     status = node.status
     if not status.allocatable and status.capacity:
-        status = attrs.evolve(status, allocatable=status.capacity)
-    return attrs.evolve(node, metadata=meta.with_labels(labels), status=status)
+        status = evolve(status, allocatable=status.capacity)
+    return evolve(node, metadata=meta.with_labels(labels), status=status)
 
 
 # -- workloads ----------------------------------------------------------------------------------
@@ -215,7 +215,7 @@ def _admit_replicated(store: Any, obj: Any) -> Any:
     template = spec.template
     tspec = default_pod_spec(template.spec)
     if tspec is not template.spec:
-        changes["template"] = attrs.evolve(template, spec=tspec)
+        changes["template"] = evolve(template, spec=tspec)
     if obj.kind == "ReplicationController" and not spec.selector and template.metadata.labels:
         changes["selector"] = template.metadata.labels
     if obj.kind == "Deployment":
@@ -224,20 +224,20 @@ def _admit_replicated(store: Any, obj: Any) -> Any:
         strategy = spec.strategy
         if not strategy.type:
             # Keep the rollingUpdate parameters a manifest gives without naming the type.
-            strategy = attrs.evolve(strategy, type="RollingUpdate")
+            strategy = evolve(strategy, type="RollingUpdate")
         if strategy.type == "RollingUpdate":
             ru = strategy.rolling_update or RollingUpdateDeployment()
             # pkg/apis/apps/v1/defaults.go: 25% surge, 25% unavailable.
-            ru = attrs.evolve(ru, max_surge="25%" if ru.max_surge is None else ru.max_surge,
+            ru = evolve(ru, max_surge="25%" if ru.max_surge is None else ru.max_surge,
                               max_unavailable="25%" if ru.max_unavailable is None
                               else ru.max_unavailable)
-            strategy = attrs.evolve(strategy, rolling_update=ru)
+            strategy = evolve(strategy, rolling_update=ru)
         changes["strategy"] = strategy
         if spec.revision_history_limit is None:
             changes["revision_history_limit"] = 10
         if spec.progress_deadline_seconds is None:
             changes["progress_deadline_seconds"] = 600
-    return attrs.evolve(obj, spec=attrs.evolve(spec, **changes)) if changes else obj
+    return evolve(obj, spec=evolve(spec, **changes)) if changes else obj
 
 
 def _admit_daemonset(store: Any, ds: Any) -> Any:
@@ -245,17 +245,17 @@ def _admit_daemonset(store: Any, ds: Any) -> Any:
     changes: dict[str, Any] = {}
     tspec = default_pod_spec(spec.template.spec)
     if tspec is not spec.template.spec:
-        changes["template"] = attrs.evolve(spec.template, spec=tspec)
+        changes["template"] = evolve(spec.template, spec=tspec)
     if not spec.update_strategy.type:
-        changes["update_strategy"] = attrs.evolve(spec.update_strategy, type="RollingUpdate")
+        changes["update_strategy"] = evolve(spec.update_strategy, type="RollingUpdate")
     if spec.revision_history_limit is None:
         changes["revision_history_limit"] = 10
-    return attrs.evolve(ds, spec=attrs.evolve(spec, **changes)) if changes else ds
+    return evolve(ds, spec=evolve(spec, **changes)) if changes else ds
 
 
 def _admit_hpa(store: Any, hpa: Any) -> Any:
     if hpa.spec.min_replicas is None:
-        return attrs.evolve(hpa, spec=attrs.evolve(hpa.spec, min_replicas=1))
+        return evolve(hpa, spec=evolve(hpa.spec, min_replicas=1))
     return hpa
 
 
@@ -277,7 +277,7 @@ def merge_apply(current: Any, applied: Any) -> Any:
     (a Node keeps its conditions but takes a new capacity if the manifest gives one). Pods only
     accept the changes upstream allows on a running pod.
     """
-    meta = attrs.evolve(current.metadata, labels=applied.metadata.labels or EMPTY,
+    meta = evolve(current.metadata, labels=applied.metadata.labels or EMPTY,
                         annotations=applied.metadata.annotations or EMPTY)
     if current.kind == "Pod":
         return _merge_pod(current, applied, meta)
@@ -285,23 +285,23 @@ def merge_apply(current: Any, applied: Any) -> Any:
     if hasattr(current, "spec"):
         changes["spec"] = applied.spec
     if current.kind == "Node" and applied.status.capacity:
-        changes["status"] = attrs.evolve(current.status, capacity=applied.status.capacity,
+        changes["status"] = evolve(current.status, capacity=applied.status.capacity,
                                          allocatable=applied.status.allocatable
                                          or applied.status.capacity)
     if current.kind == "PriorityClass":
         changes.update(value=applied.value, global_default=applied.global_default,
                        description=applied.description)
-    return attrs.evolve(current, **changes)
+    return evolve(current, **changes)
 
 
 def _merge_pod(current: Any, applied: Any, meta: Any) -> Any:
     cur, new = current.spec, default_pod_spec(applied.spec)
     if not current.is_mirror:
         new = default_service_account(new)
-    images = tuple(attrs.evolve(c, image=n.image) for c, n in zip(cur.containers, new.containers))
-    candidate = attrs.evolve(cur, containers=images,
+    images = tuple(evolve(c, image=n.image) for c, n in zip(cur.containers, new.containers))
+    candidate = evolve(cur, containers=images,
                              tolerations=default_tolerations(new.tolerations))
-    comparable = attrs.evolve(new, node_name=new.node_name or cur.node_name,
+    comparable = evolve(new, node_name=new.node_name or cur.node_name,
                               priority=cur.priority, preemption_policy=cur.preemption_policy,
                               tolerations=candidate.tolerations, containers=images)
     if comparable != candidate or len(cur.containers) != len(new.containers):
@@ -311,7 +311,7 @@ def _merge_pod(current: Any, applied: Any, meta: Any) -> Any:
                     "`spec.tolerations` (only additions to existing tolerations),"
                     "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was "
                     "previously negative)")])
-    return attrs.evolve(current, metadata=meta, spec=candidate)
+    return evolve(current, metadata=meta, spec=candidate)
 
 
 def frozen_labels(labels: dict[str, str]) -> FrozenDict:

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable
 
 import attrs
 
+from ..api.evolve import evolve, replacer
 from ..api.core import Event, ObjectReference
 from ..api.errors import ApiError, KsandboxError
 from ..api.kinds import BY_KIND, KindInfo
@@ -70,6 +71,7 @@ class Store:
         self.events: list[Event] = []
         self.occurrences: list[Event] = []
         self._event_index: dict[tuple, int] = {}
+        self._events_dropped = 0  # events dropped from the front of self.events so far
         self._event_seq = 0
         # Simulated time of the last write that changed the cluster (heartbeats excluded):
         # headless runs stop once the cluster has been quiet for a while.
@@ -234,7 +236,7 @@ class Store:
             if grace > 0:
                 if obj.metadata.deletion_timestamp is not None:
                     return obj
-                marked = attrs.evolve(obj, metadata=attrs.evolve(
+                marked = evolve(obj, metadata=evolve(
                     obj.metadata, deletion_timestamp=self._now() + grace,
                     deletion_grace_period_seconds=grace))
                 return self.update(marked, validate=False)
@@ -263,9 +265,11 @@ class Store:
         now = self._now()
         dedup = (obj.kind, meta.namespace, meta.name, meta.uid, type_, reason, message)
         idx = self._event_index.get(dedup)
-        if idx is not None and idx < len(self.events) and self.events[idx].reason == reason:
+        if idx is not None:
+            idx -= self._events_dropped
+        if idx is not None and 0 <= idx < len(self.events) and self.events[idx].reason == reason:
             ev = self.events[idx]
-            ev = attrs.evolve(ev, count=ev.count + 1, last_timestamp=now)
+            ev = evolve(ev, count=ev.count + 1, last_timestamp=now)
             self.events[idx] = ev
             self._occurred(ev)
             self._notify(WatchEvent(MODIFIED, ev))
@@ -277,10 +281,16 @@ class Store:
                    involved_object=ref, reason=reason, message=message, type=type_,
                    source_component=component, first_timestamp=now, last_timestamp=now)
         if len(self.events) >= MAX_EVENTS:
+            # Positions in the index are absolute (offset by what was dropped), so dropping
+            # the oldest tenth costs no rebuild; entries of dropped events are pruned only
+            # when the index has grown to twice the log.
             drop = MAX_EVENTS // 10
             self.events = self.events[drop:]
-            self._event_index = {k: i - drop for k, i in self._event_index.items() if i >= drop}
-        self._event_index[dedup] = len(self.events)
+            self._events_dropped += drop
+            if len(self._event_index) > 2 * MAX_EVENTS:
+                first = self._events_dropped
+                self._event_index = {k: i for k, i in self._event_index.items() if i >= first}
+        self._event_index[dedup] = len(self.events) + self._events_dropped
         self.events.append(ev)
         self._occurred(ev)
         self._notify(WatchEvent(ADDED, ev))
@@ -306,6 +316,7 @@ class Store:
         other.events = list(self.events)
         other.occurrences = list(self.occurrences)
         other._event_index = dict(self._event_index)
+        other._events_dropped = self._events_dropped
         other._event_seq = self._event_seq
         other.last_change_time = self.last_change_time
         return other
@@ -313,43 +324,20 @@ class Store:
 
 # -- stamping a write -------------------------------------------------------------------------
 # Every update rebuilds the object around new metadata (resourceVersion, uid, creation time,
-# generation). ``attrs.evolve`` looks the fields up and builds a kwargs dict on each call, which
-# made it the costliest single function of a rolling update (two calls per write); these
-# constructors, generated once per class, pass every init field straight through, so the
-# result is exactly evolve's (the same __init__ runs) at a third of the cost.
-_REPLACERS: dict[Any, Callable[..., Any]] = {}
-
-
-def _compile_replacer(cls: type, changed: tuple[str, ...]) -> Callable[..., Any]:
-    """``fn(obj, *values)``: ``cls(...)`` with the fields ``changed`` set to ``values`` and
-    every other init field taken from ``obj`` (attrs.evolve, precompiled)."""
-    args = []
-    for a in attrs.fields(cls):
-        if not a.init:
-            continue
-        value = f"v_{a.name}" if a.name in changed else f"o.{a.name}"
-        args.append(f"{a.alias}={value}")
-    params = ", ".join(f"v_{n}" for n in changed)
-    src = f"def replace(o, {params}):\n    return cls({', '.join(args)})\n"
-    namespace: dict[str, Any] = {"cls": cls}
-    exec(src, namespace)  # noqa: S102 - generated from the class's own field names
-    return namespace["replace"]
+# generation) with constructors generated once per class (api/evolve.py): the result is exactly
+# attrs.evolve's at a third of the cost.
 
 
 def _with_metadata(obj: Any, meta: ObjectMeta) -> Any:
     """attrs.evolve(obj, metadata=meta)."""
-    fn = _REPLACERS.get(type(obj))
-    if fn is None:
-        fn = _REPLACERS[type(obj)] = _compile_replacer(type(obj), ("metadata",))
-    return fn(obj, meta)
+    return _replace(obj, ("metadata",), meta)
 
 
 def _replace(obj: Any, fields: tuple[str, ...], *values: Any) -> Any:
     """attrs.evolve(obj, **dict(zip(fields, values)))."""
-    key = (type(obj), fields)
-    fn = _REPLACERS.get(key)  # type: ignore[call-overload]
+    fn = replacer(type(obj), fields)
     if fn is None:
-        fn = _REPLACERS[key] = _compile_replacer(type(obj), fields)  # type: ignore[index]
+        return attrs.evolve(obj, **dict(zip(fields, values)))
     return fn(obj, *values)
 
 
@@ -358,7 +346,7 @@ _STAMP_FIELDS = ("resource_version", "uid", "creation_timestamp", "generation")
 
 
 def _stamp(meta: ObjectMeta, rv: str, uid: str, created: Any, generation: int) -> ObjectMeta:
-    """attrs.evolve(meta, resource_version=rv, uid=uid, creation_timestamp=created,
+    """evolve(meta, resource_version=rv, uid=uid, creation_timestamp=created,
     generation=generation)."""
     return _replace(meta, _STAMP_FIELDS, rv, uid, created, generation)
 
@@ -443,5 +431,5 @@ def _stage(store: Store, obj: Any, seen: set, new_namespaces: set) -> tuple[Any,
 
 
 def _comparable(obj: Any) -> Any:
-    return attrs.evolve(obj, metadata=attrs.evolve(obj.metadata, resource_version=None,
+    return evolve(obj, metadata=evolve(obj.metadata, resource_version=None,
                                                    generation=0))

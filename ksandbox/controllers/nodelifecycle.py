@@ -30,6 +30,7 @@ from typing import Any
 
 import attrs
 
+from ..api.evolve import evolve
 from ..api.core import Node, NodeCondition
 from ..api.meta import ObjectMeta
 from ..api.taints import (NO_EXECUTE, NO_SCHEDULE, TAINT_NODE_DISK_PRESSURE,
@@ -205,7 +206,7 @@ class NodeLifecycleController:
         now = self.clock.now
         taints = list(node.spec.taints)
         for t in add:
-            t = attrs.evolve(t, time_added=now)
+            t = evolve(t, time_added=now)
             for i, old in enumerate(taints):
                 if old.matches(t):
                     taints[i] = t
@@ -215,7 +216,7 @@ class NodeLifecycleController:
         taints = [t for t in taints if not any(t.matches(r) for r in remove)]
         if tuple(taints) == node.spec.taints:
             return node
-        return self.store.update(attrs.evolve(node, spec=attrs.evolve(node.spec,
+        return self.store.update(evolve(node, spec=evolve(node.spec,
                                                                       taints=tuple(taints))),
                                  validate=False)
 
@@ -322,7 +323,7 @@ class NodeLifecycleController:
                 for i, c in enumerate(conditions):
                     if c.type == type_:
                         if c.status != "Unknown":
-                            conditions[i] = attrs.evolve(
+                            conditions[i] = evolve(
                                 c, status="Unknown", reason="NodeStatusUnknown",
                                 message="Kubelet stopped posting node status.",
                                 last_transition_time=now)
@@ -337,7 +338,7 @@ class NodeLifecycleController:
             new_ready = next(_ready_tuple(c) for c in conditions if c.type == "Ready")
             if changed and new_ready != observed:
                 updated = self.store.update(
-                    attrs.evolve(node, status=attrs.evolve(node.status,
+                    evolve(node, status=evolve(node.status,
                                                            conditions=tuple(conditions))),
                     validate=False)
                 health.ready = _ready_tuple(updated.status.condition("Ready"))
@@ -359,8 +360,8 @@ class NodeLifecycleController:
                 continue
             if c.status == "False":
                 return
-            conds[i] = attrs.evolve(c, status="False", last_transition_time=now)
-            updated = self.store.update(attrs.evolve(pod, status=attrs.evolve(
+            conds[i] = evolve(c, status="False", last_transition_time=now)
+            updated = self.store.update(evolve(pod, status=evolve(
                 pod.status, conditions=tuple(conds))), validate=False)
             self.store.record_event(updated, "Warning", "NodeNotReady", "Node is not ready",
                                     COMPONENT)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 
+from ..api.evolve import evolve
 from ..api.codec import FrozenDict
 from ..api.coordination import NAMESPACE_NODE_LEASE, Lease, LeaseSpec
 from ..api.core import NodeAddress, NodeCondition
@@ -123,15 +123,15 @@ class NodeStatusMixin:
         for t in OWNED_CONDITIONS:
             if t not in seen:
                 conditions.append(self._condition(t, desired[t], None, now, events))
-        status = attrs.evolve(node.status, conditions=tuple(conditions))
+        status = evolve(node.status, conditions=tuple(conditions))
         spec = node.spec
         if registering:
             status, spec = self._registration_fields(node, status)
         elif self.config.explicit:
             capacity, allocatable = self._resources(status)
             if capacity != status.capacity or allocatable != status.allocatable:
-                status = attrs.evolve(status, capacity=capacity, allocatable=allocatable)
-        updated = attrs.evolve(node, status=status, spec=spec)
+                status = evolve(status, capacity=capacity, allocatable=allocatable)
+        updated = evolve(node, status=status, spec=spec)
         self.last_report = now
         updated = self.store.update(updated, validate=registering,
                                     quiet=not (registering or events))
@@ -164,18 +164,18 @@ class NodeStatusMixin:
             NodeAddress(type="InternalIP", address=self.internal_ip()),
             NodeAddress(type="Hostname", address=self.name))
         info = status.node_info
-        info = attrs.evolve(
+        info = evolve(
             info, kubelet_version=info.kubelet_version or KUBELET_VERSION,
             os_image=info.os_image or "Ubuntu 24.04.1 LTS",
             kernel_version=info.kernel_version or "6.8.0-45-generic",
             container_runtime_version=info.container_runtime_version or "containerd://2.0.0",
             operating_system=info.operating_system or "linux",
             architecture=info.architecture or "amd64")
-        status = attrs.evolve(status, capacity=capacity, allocatable=allocatable,
+        status = evolve(status, capacity=capacity, allocatable=allocatable,
                               addresses=addresses, node_info=info)
         spec = node.spec
         if not spec.pod_cidr:
-            spec = attrs.evolve(spec, pod_cidr=self.pod_cidr())
+            spec = evolve(spec, pod_cidr=self.pod_cidr())
         return status, spec
 
     def internal_ip(self) -> str:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 
+from ..api.evolve import evolve
 from ..api.codec import FrozenDict
 from ..api.core import FAILED, RUNNING, PodCondition
 from ..api.errors import KsandboxError
@@ -188,9 +188,9 @@ class PodWorkersMixin:
     def _reject(self, pod: Any, reason: str, message: str) -> None:
         """rejectPod: a Warning event and the pod Failed with "Pod was rejected: …"."""
         self.store.record_event(pod, "Warning", reason, message, COMPONENT)
-        status = attrs.evolve(pod.status, phase=FAILED, reason=reason,
+        status = evolve(pod.status, phase=FAILED, reason=reason,
                               message=f"Pod was rejected: {message}")
-        self.store.update(attrs.evolve(pod, status=status), validate=False)
+        self.store.update(evolve(pod, status=status), validate=False)
 
     def _schedule_start(self, key: tuple[str, str], st: _PodState) -> None:
         lo, hi = START_DELAY
@@ -234,7 +234,7 @@ class PodWorkersMixin:
             "restartCount": 0, "state": FrozenDict({"running": FrozenDict({"startedAt": now})}),
         }) for c in pod.spec.containers)
         extra = old.extra.set("containerStatuses", statuses)
-        return attrs.evolve(old, phase=RUNNING, conditions=tuple(conds),
+        return evolve(old, phase=RUNNING, conditions=tuple(conds),
                             start_time=st.admitted_at if old.start_time is None
                             else old.start_time,
                             host_ip=old.host_ip or self.host_ip(),
@@ -243,7 +243,7 @@ class PodWorkersMixin:
                             reason="", message="", extra=extra)
 
     def _write_running(self, pod: Any, st: _PodState) -> None:
-        self.store.update(attrs.evolve(pod, status=self._running_status(pod, st)),
+        self.store.update(evolve(pod, status=self._running_status(pod, st)),
                           validate=False)
 
     # -- stop -----------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 
+from ..api.evolve import evolve
 from ..api.core import PodCondition
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_SCHEDULER
@@ -323,12 +323,12 @@ class Scheduler:
 
     def _bind(self, q: QueuedPodInfo, pod: Any, fwk: Framework, host: str) -> None:
         now = self.clock.now
-        status = attrs.evolve(pod.status, nominated_node_name="", conditions=_set_condition(
+        status = evolve(pod.status, nominated_node_name="", conditions=_set_condition(
             pod.status.conditions, PodCondition(type=POD_SCHEDULED, status="True",
                                                 last_transition_time=now), now))
         # The binding subresource: only nodeName and the condition change, nothing to
         # re-validate in the pod spec.
-        bound = self.store.update(attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=host),
+        bound = self.store.update(evolve(pod, spec=evolve(pod.spec, node_name=host),
                                                status=status), validate=False)
         self.queue.done(q.key)
         self.store.record_event(bound, "Normal", "Scheduled",
@@ -349,7 +349,7 @@ class Scheduler:
         nnn = pod.status.nominated_node_name if nominated is None else nominated
         if conditions is pod.status.conditions and nnn == pod.status.nominated_node_name:
             return
-        updated = self.store.update(attrs.evolve(pod, status=attrs.evolve(
+        updated = self.store.update(evolve(pod, status=evolve(
             pod.status, conditions=conditions, nominated_node_name=nnn)), validate=False)
         self._track_nomination(PodInfo(updated))
 
@@ -363,7 +363,7 @@ class Scheduler:
                             message=f"{fwk.scheduler_name}: preempting to accommodate a higher "
                                     "priority pod")
         now = self.clock.now
-        cur = self.store.update(attrs.evolve(cur, status=attrs.evolve(
+        cur = self.store.update(evolve(cur, status=evolve(
             cur.status, conditions=_set_condition(cur.status.conditions, cond, now))),
             validate=False)
         self.store.delete("Pod", cur.metadata.name, cur.metadata.namespace)
@@ -379,7 +379,7 @@ class Scheduler:
             cur = self.store.get("Pod", pi.pod.metadata.name, pi.namespace)
             self._forget_nomination(pi.key)
             if cur is not None and cur.status.nominated_node_name:
-                self.store.update(attrs.evolve(cur, status=attrs.evolve(
+                self.store.update(evolve(cur, status=evolve(
                     cur.status, nominated_node_name="")), validate=False)
             q = self.queue._infos.get(pi.key)
             if q is not None and pi.key in self.queue.unschedulable:
@@ -449,7 +449,7 @@ def _set_condition(conditions: tuple, cond: PodCondition, now: float) -> tuple:
         if (c.status, c.reason, c.message) == (cond.status, cond.reason, cond.message):
             return conditions
         t = c.last_transition_time if c.status == cond.status else now
-        out.append(attrs.evolve(cond, last_transition_time=t))
+        out.append(evolve(cond, last_transition_time=t))
     if not found:
-        out.append(attrs.evolve(cond, last_transition_time=now))
+        out.append(evolve(cond, last_transition_time=now))
     return tuple(out)

@@ -1,0 +1,48 @@
+"""api/evolve.py gives exactly attrs.evolve's result, and its errors."""
+
+import attrs
+import pytest
+
+from ksandbox.api.codec import decode
+from ksandbox.api.core import Pod
+from ksandbox.api.evolve import evolve
+from ksandbox.api.meta import ObjectMeta
+
+
+def _pod() -> Pod:
+    return decode(Pod, {"metadata": {"name": "a", "namespace": "default",
+                                     "labels": {"app": "x"}},
+                        "spec": {"containers": [{"name": "c", "image": "i",
+                                                 "resources": {"requests": {"cpu": "1"}}}]}})
+
+
+def test_same_result_as_attrs_evolve_for_each_set_of_changes():
+    pod = _pod()
+    meta = ObjectMeta(name="b", namespace="ns")
+    for changes in ({"metadata": meta}, {}, {"metadata": meta, "spec": pod.spec}):
+        assert evolve(pod, **changes) == attrs.evolve(pod, **changes)
+    assert evolve(pod.metadata, name="c", resource_version="7") == attrs.evolve(
+        pod.metadata, name="c", resource_version="7")
+
+
+def test_the_same_init_runs_so_converters_still_apply():
+    meta = evolve(ObjectMeta(name="a"), labels={"k": "v"})
+    assert meta == attrs.evolve(ObjectMeta(name="a"), labels={"k": "v"})
+    assert type(meta.labels) is type(attrs.evolve(ObjectMeta(name="a"), labels={"k": "v"}).labels)
+
+
+def test_an_unknown_field_is_refused_as_attrs_refuses_it():
+    with pytest.raises(TypeError):
+        evolve(ObjectMeta(name="a"), no_such_field=1)
+
+
+@attrs.frozen
+class _Private:
+    _hidden: int
+    shown: int = 0
+
+
+def test_private_fields_take_their_init_name():
+    v = _Private(hidden=1, shown=2)
+    assert evolve(v, hidden=5) == attrs.evolve(v, hidden=5) == _Private(hidden=5, shown=2)
+    assert evolve(v, shown=3) == _Private(hidden=1, shown=3)
