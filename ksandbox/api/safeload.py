@@ -46,6 +46,7 @@ from yaml.events import (AliasEvent, DocumentEndEvent, MappingStartEvent, Scalar
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
+from . import fastyaml
 from .errors import ManifestError
 
 MiB = 1024 * 1024
@@ -520,6 +521,10 @@ def iter_yaml_documents(text: str, source: str) -> Iterator[tuple[int, Any, int]
         if data is not None:
             yield 1, data, len(text)
             return
+    fast = fastyaml.load_documents(text, LIMITS.max_document_bytes, LIMITS.max_depth)
+    if fast is not None:  # plain Kubernetes YAML read by the Rust-backed loader: fastyaml.py
+        yield from fast
+        return
     loader = _FastLoader(text) if _FAST else _Loader(text)
     number = 0
     try:

@@ -1,0 +1,151 @@
+"""A fast path for plain Kubernetes YAML: the Rust-backed ``yaml_rs`` loader, behind the same
+limits as ``safeload`` and only where it reads the text exactly as PyYAML's safe loader does.
+
+Why this loader (bench/loadparse.py measures the candidates; docs/performance.md has the
+figures): PyYAML's constructor runs in Python even over libyaml's parser and was the biggest
+single stage of loading a large cluster; ``yaml_rs`` builds the same plain data (dicts, lists,
+str, int, float, bool, None — never objects from tags) about 7× faster. rapidyaml's Python
+binding hands back a node tree that must be walked in Python (no gain); msgspec's YAML support is
+PyYAML underneath. JSON needs none of this: the json module is already ~25× faster than YAML.
+
+``yaml_rs`` reads YAML 1.2, PyYAML (and Kubernetes' go-yaml) YAML 1.1, so a plain scalar such
+as ``yes``, ``on``, ``017``, ``0o17``, ``1e3``, ``1:30`` or a timestamp can mean different
+things to the two. :func:`load_documents` therefore first scans the text and returns None — use
+the plain path — when it holds anything the two could disagree on, or anything the limits must
+see (``safeload``'s docstring: the fast path refuses nothing by itself):
+
+- a plain token that is number-like but not a plain decimal (``[-+]?(0|[1-9][0-9]*)(\\.[0-9]*)?``),
+  a YAML 1.1 boolean word, a timestamp-like token, ``<<`` or ``=``;
+- tags (``!``), anchors and aliases (``&``, ``*``: alias limits are safeload's), complex keys
+  (``?``), directives (``%``), document ends (``...``), ``\\/`` escapes, and the line breaks
+  YAML 1.1 knows and 1.2 does not (NEL, LS, PS) or a byte-order mark;
+- any error from ``yaml_rs`` (duplicate keys included): the plain path then reports it in
+  kubectl's words;
+- a document over the size limit that is not a ``kind: List``.
+
+The scan is conservative: a quoted ``"yes"`` inside a longer quoted string also sends the file
+to the plain path, which is only slower. Every document is depth-checked with safeload's
+``check_depth`` rule. ``tests/api/test_fastyaml.py`` checks the two paths against each other
+on generated documents and on every sample.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+try:  # an optional accelerator: without it every file takes the plain path
+    import yaml_rs as _yaml_rs
+except ImportError:  # pragma: no cover - depends on the environment
+    _yaml_rs = None
+
+# What the scan looks for. The text is cut into tokens at whitespace and flow indicators (a
+# C-speed split), the distinct tokens are cut again at ':' and every piece is checked; a
+# quoted scalar's first piece starts with its quote and is skipped (its other pieces are
+# checked, which is only conservative).
+_NUMBER_LIKE = re.compile(r"[-+]?(?:[0-9][0-9_]*|\.[0-9_]+|0[xXoObB][0-9a-fA-F_]+)"
+                          r"(?:[.:][0-9_]*)*(?:[eE][-+]?[0-9_]+)?")
+_SAFE_NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?")
+_TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]")
+_WORDS = frozenset("yes Yes YES no No NO on On ON off Off OFF y Y n N << = ?".split())
+_FLOW = str.maketrans("[]{},", "     ")
+_ANYWHERE = ("\\/", "\x85", "\u2028", "\u2029", "\ufeff")
+_DOC_START = re.compile(r"^---(?=[ \t]|$)", re.M)
+_LINE_START = re.compile(r"^(?:%|\.\.\.(?=[ \t]|$))", re.M)
+# yaml_rs recurses natively: "- " * 20,000 overflows its stack (5,000 does not), while it
+# refuses flow nesting past 256 by itself. Text with 100 indentation or indicator characters
+# in a row (100 columns of indent, or "- - - ..." 50 deep) goes to the plain path, whose
+# composer counts depth without recursing; below that nothing nests near the crash (the
+# 100-level limit itself is checked on the data, as safeload checks it).
+_DEEP_TEXT = re.compile(r"[-?: \t]{100}")
+_COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
+_CONTENT = re.compile(r"^[ \t]*[^\s#]", re.M)
+
+
+def available() -> bool:
+    return _yaml_rs is not None
+
+
+def _risky_piece(p: str) -> bool:
+    if p in _WORDS or p[0] in "!&*":
+        return True
+    if p[0] in "-+.0123456789":
+        if _NUMBER_LIKE.fullmatch(p):
+            return _SAFE_NUMBER.fullmatch(p) is None
+        return _TIMESTAMP.match(p) is not None
+    return False
+
+
+def _risky(text: str) -> bool:
+    """Could PyYAML and yaml_rs read this text differently (or must the limits see it)?"""
+    if any(c in text for c in _ANYWHERE) or _LINE_START.search(text) or \
+            _DEEP_TEXT.search(text):
+        return True
+    if "#" in text:  # whole-line comments are prose, not scalars
+        text = _COMMENT_LINE.sub("", text)
+    for token in set(text.translate(_FLOW).split()):
+        if token[0] in "\"'":
+            pieces = token.split(":")[1:]
+        else:
+            pieces = token.split(":")
+            if len(pieces) > 1:  # 1:30 is one sexagesimal number in YAML 1.1
+                pieces.append(token.rstrip(":"))
+        for p in pieces:
+            if p and _risky_piece(p):
+                return True
+    return False
+
+
+def _within_depth(data: Any, limit: int) -> bool:
+    """safeload.check_depth's rule, as a question (iterative: safe at any depth)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        obj, depth = pop()
+        if isinstance(obj, dict):
+            children: Any = obj.values()
+        elif isinstance(obj, list):
+            children = obj
+        else:
+            continue
+        if depth > limit:
+            return False
+        for c in children:
+            if isinstance(c, (dict, list)):
+                push((c, depth + 1))
+    return True
+
+
+def load_documents(text: str, max_document_bytes: int,
+                   max_depth: int) -> list[tuple[int, Any, int]] | None:
+    """``[(document number, data, size)]`` for the non-empty documents, numbered as PyYAML
+    numbers them; None when the plain path must read this text (so that a refusal — depth,
+    size, duplicate keys, syntax — is reported by safeload in its words)."""
+    if _yaml_rs is None or _risky(text):
+        return None
+    starts = [m.start() for m in _DOC_START.finditer(text)]
+    chunks: list[tuple[int, int]] = []
+    # Text before the first `---` is a document only if it has content (comments do not count).
+    first_end = starts[0] if starts else len(text)
+    if _CONTENT.search(text, 0, first_end):
+        chunks.append((0, first_end))
+    for i, s in enumerate(starts):
+        chunks.append((s + 3, starts[i + 1] if i + 1 < len(starts) else len(text)))
+    loads = _yaml_rs.loads
+    out: list[tuple[int, Any, int]] = []
+    for number, (a, b) in enumerate(chunks, start=1):
+        chunk = text[a:b]
+        try:
+            data = loads(chunk, parse_datetime=False)
+        except Exception:  # noqa: BLE001 - any complaint: the plain path says it properly
+            return None
+        if data is None:
+            continue
+        size = b - a
+        if size > max_document_bytes and not (isinstance(data, dict)
+                                              and data.get("kind") == "List"):
+            return None
+        if not _within_depth(data, max_depth):
+            return None
+        out.append((number, data, size))
+    return out

@@ -1,0 +1,136 @@
+"""The Rust-backed YAML fast path (api/fastyaml.py) reads every text it accepts exactly as the
+plain PyYAML path does, and leaves everything else to it."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ksandbox.api import fastyaml, safeload
+from ksandbox.api.errors import ManifestError
+
+pytestmark = pytest.mark.skipif(not fastyaml.available(), reason="yaml_rs not installed")
+
+SAMPLES = sorted((Path(__file__).resolve().parents[2] / "sample_clusters").glob("*.yaml"))
+
+
+def _fast(text: str):
+    got = fastyaml.load_documents(text, safeload.LIMITS.max_document_bytes,
+                                  safeload.LIMITS.max_depth)
+    return None if got is None else [(n, d) for n, d, _ in got]
+
+
+def _plain(text: str, monkeypatch):
+    with monkeypatch.context() as m:
+        m.setattr(fastyaml, "_yaml_rs", None)
+        try:
+            return safeload.load_yaml_documents(text, "f.yaml")
+        except ManifestError as exc:
+            return exc
+
+
+def _same(a, b) -> bool:
+    """Equal, with types (True == 1 for ==) and NaN equal to itself."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and a != a:
+        return b != b
+    return a == b
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_every_sample_reads_the_same_on_both_paths(path, monkeypatch):
+    text = path.read_text()
+    fast = _fast(text)
+    if fast is not None:
+        assert _same(fast, _plain(text, monkeypatch))
+
+
+def test_the_default_sample_takes_the_fast_path():
+    assert _fast((SAMPLES[0].parent / "default.yaml").read_text()) is not None
+
+
+@pytest.mark.parametrize("text", [
+    "a: yes\n", "a: on\n", "a: 017\n", "a: 0o17\n", "a: 0x1F\n", "a: 1e3\n", "a: 1_000\n",
+    "a: 1:30\n", "a: 2024-01-01\n", "a: &x 1\nb: *x\n", "a: !!str 1\n", "<<: {a: 1}\n",
+    "? [a]\n: 1\n", "%YAML 1.1\n---\na: 1\n", "a: 1\n...\n", "a: 1\na: 2\n",
+    "a: \"\\/\"\n", "yes: 1\n", "{a: [on]}\n", "a: 1.0e+3\n",
+])
+def test_anything_the_two_readings_could_differ_on_goes_to_the_plain_path(text):
+    assert _fast(text) is None
+
+
+def test_too_deep_goes_to_the_plain_path_which_refuses_it(monkeypatch):
+    text = "a:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 120)) + "  " * 120 + "v\n"
+    assert _fast(text) is None
+    assert isinstance(_plain(text, monkeypatch), ManifestError)
+
+
+def test_documents_are_numbered_as_pyyaml_numbers_them(monkeypatch):
+    text = "# only a comment\n---\na: 1\n---\n---\nb: 2\n---\n"
+    assert _fast(text) == [(1, {"a": 1}), (3, {"b": 2})] == _plain(text, monkeypatch)
+
+
+SCALARS = st.sampled_from([
+    "a", "node-1", "100m", "500Mi", "1", "0", "-3", "+4", "1.5", "1.", "3.0", "~", "null",
+    "Null", "true", "False", "TRUE", "yes", "No", "on", "OFF", "y", "n", "017", "0o17",
+    "0x1f", "1e3", "1.0e+3", "1_000", "1:30", "2024-01-01", "2024-01-01T00:00:00Z", ".inf",
+    "-.inf", ".nan", "=", "<<", "''", "\"\"", "'yes'", "\"1\"", "\"a b\"", "'it''s'",
+    "v1.2.3", "8080:80", "a b c", "\"\\u00e9\"", "\"tab\\there\"", "sha256:0123", "x#y",
+])
+KEYS = st.sampled_from(["a", "b", "name", "kind", "1", "yes", "on", "'on'", "\"key\"", "x y"])
+
+
+def _block(value, indent: int) -> str:
+    pad = "  " * indent
+    if isinstance(value, dict):
+        if not value:
+            return " {}\n"
+        return "\n" + "".join(f"{pad}{k}:{_block(v, indent + 1)}" for k, v in value.items())
+    if isinstance(value, list):
+        if not value:
+            return " []\n"
+        return "\n" + "".join(f"{pad}-{_block(v, indent + 1)}" for v in value)
+    return f" {value}\n"
+
+
+def _flow(value) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return value
+
+
+TREES = st.recursive(SCALARS, lambda children: st.one_of(
+    st.lists(children, max_size=4), st.dictionaries(KEYS, children, max_size=4)), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.dictionaries(KEYS, TREES, min_size=1, max_size=4), st.booleans()),
+                min_size=1, max_size=3))
+def test_generated_documents_read_the_same_whenever_the_fast_path_takes_them(docs):
+    text = "---\n".join(
+        (("root: " + _flow(d) + "\n") if flow else _block(d, 0).lstrip("\n"))
+        for d, flow in docs)
+    fast = _fast(text)
+    if fast is not None:
+        import _pytest.monkeypatch
+
+        mp = _pytest.monkeypatch.MonkeyPatch()
+        try:
+            plain = _plain(text, mp)
+        finally:
+            mp.undo()
+        assert _same(fast, plain), text
+
+
+@pytest.mark.parametrize("text", ["- " * 50_000 + "x\n", "a:\n" + " " * 2000 + "b: 1\n",
+                                  "x: " + "[" * 600 + "]" * 600 + "\n"])
+def test_text_that_could_nest_deep_never_reaches_the_native_parser(text):
+    assert _fast(text) is None  # "- " * 20,000 overflows yaml_rs's stack
