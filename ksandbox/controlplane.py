@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from .api.manifest import ConfigDocument
+from .apiserver.eviction import EvictionAPI
 from .apiserver.store import Store
 from .sim.clock import Clock
 from .sim.rand import SimRandom
@@ -27,7 +28,8 @@ class Component(Protocol):
 
 
 class ControlPlane:
-    """What components share: the store, the clock, the seeded random source, configs."""
+    """What components share: the store, the clock, the seeded random source, configs, and the
+    API server's eviction subresource."""
 
     def __init__(self, store: Store, clock: Clock, rand: SimRandom,
                  configs: list[ConfigDocument]) -> None:
@@ -35,6 +37,7 @@ class ControlPlane:
         self.clock = clock
         self.rand = rand
         self.configs = list(configs)
+        self.eviction = EvictionAPI(store)
         self.components: dict[str, Any] = {}
 
     def component(self, name: str) -> Any | None:

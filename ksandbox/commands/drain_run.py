@@ -1,4 +1,4 @@
-"""``kubectl drain`` as a process on the simulated clock, and the Eviction API it calls.
+"""``kubectl drain`` as a process on the simulated clock.
 
 Why a process: a real ``kubectl drain`` blocks until every pod is gone, retrying evictions a
 PodDisruptionBudget refuses every 5 s. The sandbox's clock only moves when its caller runs it,
@@ -10,21 +10,17 @@ kubectl's 1-second poll (``waitForDelete``), draining the next node, and finishi
 ``node/x drained``. A node that cannot be drained is reported (``error: unable to drain node
 "x" due to error: ..., continuing command...``) and the drain goes on with the next node, as
 current kubectl's RunDrain does; at the end the failed nodes are listed (``There are pending
-nodes to be drained:``) and kubectl's CheckErr prints the collected errors. Every line, immediate or later, is kept
-in :attr:`Drain.log` with its simulated time; the ``drain`` component (:class:`DrainRunner`)
-holds the drains so the TUI can show a live one.
+nodes to be drained:``) and kubectl's CheckErr prints the collected errors. Every line,
+immediate or later, is kept in :attr:`Drain.log` with its simulated time; the ``drain``
+component (:class:`DrainRunner`) holds the drains so the TUI can show a live one.
 
 Behaviour and messages follow ``kubernetes/kubectl`` ``pkg/cmd/drain/drain.go`` (RunDrain,
 deleteOrEvictPodsSimple), ``pkg/drain/drain.go`` (evictPods, deletePods, waitForDelete) and
 ``pkg/drain/filters.go`` (the filters in their order: deleted-too-long, DaemonSet, mirror,
-local storage, unreplicated; only the last filter's verdict is kept, as upstream). The
-Eviction API is ``pkg/registry/core/pod/storage/eviction.go``: terminal, pending or already
-deleting pods are deleted without a PDB check; more than one matching PDB is an error; a PDB
-with no disruptions allowed answers 429 ``Cannot evict pod as it would violate the pod's
-disruption budget.``; otherwise the PDB's ``disruptionsAllowed`` is decremented and the pod is
-deleted (gracefully) with a ``DisruptionTarget`` condition.
+local storage, unreplicated; only the last filter's verdict is kept, as upstream). Evictions
+go through the Eviction API (``ksandbox.apiserver.eviction``), as kubectl's do.
 
-Transcript: :class:`~ksandbox.session.CommandResult` ``output`` holds what kubectl prints,
+Transcript: :class:`~ksandbox.commands.result.CommandResult` ``output`` holds what kubectl prints,
 stdout and its non-fatal stderr lines in order; ``error`` holds the failure lines (each
 ``unable to drain node`` line, the pending nodes and the final errors) when the drain has
 failed by the time the command returns (the filters refuse a pod); an unknown node fails the
@@ -38,12 +34,14 @@ from typing import Any, Callable
 
 import attrs
 
-from ..api.core import FAILED, PENDING, SUCCEEDED, PodCondition
+from ..api.core import FAILED, SUCCEEDED
 from ..api.errors import ApiError
 from ..api.selector_parser import parse_selector
+from ..apiserver.eviction import EvictionAPI
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_DEFAULT
 from .parse import dry_run_suffix
+from .result import CommandResult
 
 # kubectl pkg/cmd/drain: EvictErrorRetryDelay.
 EVICT_ERROR_RETRY_DELAY = 5.0
@@ -56,78 +54,10 @@ LOCAL_STORAGE_FATAL = "Pods with local storage (use --delete-emptydir-data to ov
 LOCAL_STORAGE_WARNING = "deleting Pods with local storage"
 UNMANAGED_FATAL = "cannot delete Pods that declare no controller (use --force to override)"
 UNMANAGED_WARNING = "deleting Pods that declare no controller"
-# pkg/registry/core/pod/storage/eviction.go.
-PDB_VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget."
-MULTIPLE_PDBS = ("This pod has more than one PodDisruptionBudget, which the eviction "
-                 "subresource does not support.")
-EVICTION_CONDITION_REASON = "EvictionByEvictionAPI"
-EVICTION_CONDITION_MESSAGE = "Eviction API: evicting"
-
 OK, SKIP, WARNING, ERROR = "Okay", "Skip", "Warning", "Error"
 
 
 # -- the Eviction API -----------------------------------------------------------------------
-
-@attrs.frozen
-class EvictionResult:
-    code: int            # 201 evicted, 404, 429, 500, 403
-    message: str = ""
-
-
-def _pdb_selects(pdb: Any, pod: Any) -> bool:
-    sel = pdb.spec.selector
-    if sel is None or (not sel.match_labels and not sel.match_expressions):
-        return False  # a nil or empty PDB selector matches nothing
-    return sel.matches(pod.metadata.labels)
-
-
-def _is_ready(pod: Any) -> bool:
-    c = pod.status.condition("Ready")
-    return c is not None and c.status == "True"
-
-
-def evict_pod(store: Any, namespace: str, name: str, grace_period: int = -1,
-              dry_run: bool = False) -> EvictionResult:
-    """POST pods/eviction: delete ``namespace/name`` unless a PodDisruptionBudget forbids it."""
-    pod = store.get("Pod", name, namespace)
-    if pod is None:
-        return EvictionResult(404, f'pods "{name}" not found')
-    grace = grace_period if grace_period >= 0 else None
-    if pod.status.phase in (SUCCEEDED, FAILED, PENDING) or \
-            pod.metadata.deletion_timestamp is not None:
-        if not dry_run:
-            store.delete("Pod", name, namespace, grace_period=grace)
-        return EvictionResult(201)
-    pdbs = [p for p in store.list("PodDisruptionBudget", namespace) if _pdb_selects(p, pod)]
-    if len(pdbs) > 1:
-        return EvictionResult(500, MULTIPLE_PDBS)
-    if pdbs:
-        pdb = pdbs[0]
-        st = pdb.status
-        unhealthy_ok = (not _is_ready(pod) and st.current_healthy >= st.desired_healthy
-                        and st.desired_healthy > 0)
-        if not unhealthy_ok:
-            if st.extra.get("observedGeneration", 0) < pdb.metadata.generation:
-                return EvictionResult(429, PDB_VIOLATION)
-            if st.disruptions_allowed < 0:
-                return EvictionResult(403, f'poddisruptionbudgets.policy "{pdb.metadata.name}" '
-                                           f'is forbidden: pdb disruptions allowed is negative')
-            if st.disruptions_allowed == 0:
-                return EvictionResult(429, PDB_VIOLATION)
-            if not dry_run:
-                store.update(attrs.evolve(pdb, status=attrs.evolve(
-                    st, disruptions_allowed=st.disruptions_allowed - 1)), validate=False)
-    if dry_run:
-        return EvictionResult(201)
-    cond = PodCondition(type="DisruptionTarget", status="True",
-                        reason=EVICTION_CONDITION_REASON, message=EVICTION_CONDITION_MESSAGE,
-                        last_transition_time=store.now())
-    conds = tuple(c for c in pod.status.conditions if c.type != "DisruptionTarget") + (cond,)
-    store.update(attrs.evolve(pod, status=attrs.evolve(pod.status, conditions=conds)),
-                 validate=False)
-    store.delete("Pod", name, namespace, grace_period=grace)
-    return EvictionResult(201)
-
 
 # -- the filters ----------------------------------------------------------------------------
 
@@ -419,8 +349,8 @@ class Drain:
             self._finish(w, f'error when evicting pods/"{w.name}" -n "{w.namespace}": global '
                             f"timeout reached: {go_duration(self.options.timeout)}")
             return
-        result = evict_pod(self.store, w.namespace, w.name, self.options.grace_period,
-                           dry_run=self.options.dry_run == "server")
+        result = self.runner.eviction.evict(w.namespace, w.name, self.options.grace_period,
+                                            dry_run=self.options.dry_run == "server")
         if result.code == 201:
             if self.options.dry_run == "server":
                 self._finish(w, "")
@@ -548,6 +478,7 @@ class DrainRunner:
     def start(self, cp: Any) -> None:
         self.store = cp.store
         self.clock = cp.clock
+        self.eviction: EvictionAPI = cp.eviction
         self.store.subscribe("Pod", self._on_pod)
 
     def _on_pod(self, ev: WatchEvent) -> None:
@@ -581,11 +512,6 @@ class DrainRunner:
     def active(self) -> list[Drain]:
         return [d for d in self.drains if not d.done]
 
-    def evict(self, namespace: str, name: str, grace_period: int = -1) -> EvictionResult:
-        """The Eviction API for controllers that evict (the cluster autoscaler's scale-down,
-        the VPA updater): 201, or 429 when a PodDisruptionBudget forbids it."""
-        return evict_pod(self.store, namespace, name, grace_period)
-
     def log(self) -> list[LogLine]:
         """The transcript of the most recent drain (what the TUI shows while it runs)."""
         return list(self.drains[-1].log) if self.drains else []
@@ -593,8 +519,6 @@ class DrainRunner:
 
 def run_drain(session: Any, node_names: list[str], options: Any) -> Any:
     """Start ``kubectl drain`` on ``node_names``; the CommandResult is what it printed so far."""
-    from ..session import CommandResult
-
     for name in node_names:
         if session.store.get("Node", name) is None:
             raise ApiError.not_found("nodes", name)

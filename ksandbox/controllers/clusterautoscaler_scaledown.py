@@ -227,13 +227,8 @@ class NodeDeletion:
         cur = self.ca.store.get("Pod", pod.metadata.name, pod.metadata.namespace)
         if cur is None or cur.metadata.uid != pod.metadata.uid or cur.spec.node_name != self.node:
             return True
-        drain = self.ca.cp.component("drain")
-        if drain is None:
-            self.ca.store.delete("Pod", pod.metadata.name, pod.metadata.namespace,
-                                 grace_period=self._grace(pod))
-            return True
-        return drain.evict(pod.metadata.namespace, pod.metadata.name,
-                           self._grace(pod)).code in (201, 404)
+        return self.ca.cp.eviction.evict(pod.metadata.namespace, pod.metadata.name,
+                                         self._grace(pod)).code in (201, 404)
 
     def _evict_round(self) -> None:
         self.pending = [p for p in self.pending if not self._evict(p)]

@@ -12,8 +12,8 @@ getExpectedPodCount, countHealthyPods, updatePdbStatus):
 * healthy pods = matched pods that are Ready and not being deleted;
 * ``disruptionsAllowed`` = healthy − desired, never below 0 (0 when nothing is expected).
 
-An empty or missing selector matches nothing, as upstream. The Eviction API (used by ``kubectl
-drain``, in ``ksandbox.commands.drain_run``) reads ``disruptionsAllowed`` and decrements it.
+An empty or missing selector matches nothing, as upstream. The Eviction API
+(``ksandbox.apiserver.eviction``, used by ``kubectl drain``, the VPA and the autoscaler) reads ``disruptionsAllowed`` and decrements it.
 
 Not here: the ``disruptedPods`` map (an eviction deletes the pod at once, so the pod's
 ``deletionTimestamp`` already keeps it out of the healthy count) and stale-disruption cleanup.

@@ -282,7 +282,6 @@ class VerticalPodAutoscalerController:
             else:
                 self._expect_eviction(vpa, p)
         candidates.sort(key=lambda c: (not c[0][0], -c[0][1], c[1].metadata.name))
-        drain = self.cp.component("drain")
         for _, pod, creator in candidates:
             s = stats[creator]
             configured, tolerance, running, evicted = s
@@ -291,12 +290,9 @@ class VerticalPodAutoscalerController:
             if not disruptable:
                 self._wake()   # tolerance holds the rest back until the next loop
                 continue
-            if drain is not None:
-                result = drain.evict(pod.metadata.namespace, pod.metadata.name)
-                if result.code != 201:
-                    continue
-            else:
-                self.store.delete("Pod", pod.metadata.name, pod.metadata.namespace)
+            result = self.cp.eviction.evict(pod.metadata.namespace, pod.metadata.name)
+            if result.code != 201:
+                continue
             s[3] += 1
             self.store.record_event(pod, "Normal", "EvictedByVPA", EVICTED_BY_VPA,
                                     COMPONENT_UPDATER)

@@ -10,7 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "kubelet"))
 
-from ksandbox.commands.drain_run import evict_pod, go_duration  # noqa: E402
+from ksandbox.apiserver.eviction import evict_pod  # noqa: E402
+from ksandbox.commands.drain_run import go_duration  # noqa: E402
 from nodesim import cluster, get_pod, node, pod  # noqa: E402
 
 DS = """
