@@ -4,7 +4,7 @@
 the leading ``kubectl`` (or ``k``), or ``ksandbox fail node node-2`` — into a frozen command
 object, or raises :class:`CommandError` with kubectl's words (scripts are checked with it
 before they run). ``execute(session, text, stdin)`` parses and runs it against the session's
-store and returns a :class:`~ksandbox.session.CommandResult`:
+store and returns a :class:`~ksandbox.commands.result.CommandResult`:
 
 * ``output`` — what kubectl writes to stdout, lines ending in ``\\n``; also kubectl's stderr
   notices that do not mean failure (``No resources found in default namespace.``, deprecation
@@ -33,6 +33,7 @@ import attrs
 from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
 from . import apply, cordon, delete, describe, drain, get, label, run, sandbox, scale, taint
 from .parse import tokenize
+from .result import CommandResult
 
 __all__ = ["execute", "parse", "CommandError", "VERBS"]
 
@@ -147,8 +148,6 @@ def format_error(exc: BaseException) -> str:
 
 def execute(session: Any, text: str, stdin: str | None = None) -> Any:
     """Run one command line now; never raises (see the module docstring)."""
-    from ..session import CommandResult
-
     try:
         cmd = parse(text)
         result = _RUNNERS[type(cmd)](session, cmd, stdin)

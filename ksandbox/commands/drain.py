@@ -8,19 +8,18 @@ Flags and defaults are those of ``kubernetes/kubectl`` ``pkg/cmd/drain/drain.go`
 names are checked here (``Error from server (NotFound)``) before anything runs.
 
 The eviction loop over simulated time — cordon, evict or delete, honour PDBs, print kubectl's
-transcript — is ``ksandbox.commands.drain_run.run_drain(session, node_names, options)``, built
-separately; until it exists, ``kubectl drain`` answers that it is not available yet.
+transcript — is ``ksandbox.commands.drain_run.run_drain(session, node_names, options)``.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import attrs
 
 from ..api.errors import CommandError
 from ..api.selector_parser import parse_selector
+from . import drain_run
 from .cordon import node_names_or_selector, select_nodes
 from .parse import (BOOL, DRY_RUN, INT, NAMESPACE, SELECTOR, STR, Flag, dry_run_strategy,
                     duration_flag, parse_flags)
@@ -92,12 +91,7 @@ def parse(tokens: list[str]) -> DrainCommand:
 def run(session: Any, cmd: DrainCommand, stdin: str | None) -> Any:
     """Resolve the nodes, then hand over to ``drain_run.run_drain`` (a CommandResult)."""
     nodes = select_nodes(session.store, cmd.names, cmd.options.selector)
-    if importlib.util.find_spec(f"{__package__}.drain_run") is None:
-        raise CommandError('"kubectl drain" is not available yet: the drain runner is not '
-                           'part of this build')
-    from .drain_run import run_drain
-
-    result = run_drain(session, [n.name for n in nodes], cmd.options)
+    result = drain_run.run_drain(session, [n.name for n in nodes], cmd.options)
     if cmd.warnings:
         notes = "".join(w + "\n" for w in cmd.warnings)
         result = attrs.evolve(result, output=notes + result.output)

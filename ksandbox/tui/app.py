@@ -205,7 +205,7 @@ class KsandboxApp(App):
 
     def run_read(self, text: str) -> Any:
         """A read command (get, describe): run it without recording it."""
-        from ..session import CommandResult
+        from ..commands.result import CommandResult
 
         try:
             return self.session.submit(text, record=False)
