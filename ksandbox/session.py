@@ -18,13 +18,15 @@ from typing import Any, Iterable
 import attrs
 
 from . import gcpolicy
-from .api.errors import KsandboxError
+from .api.errors import ApiError
 from .api.manifest import ConfigDocument, load_file_with_origins, load_manifests
 from .api.core import Namespace
 from .api.meta import ObjectMeta
 from .api.policy import PriorityClass
 from .apiserver.store import Store, apply_all
+from .commands.result import CommandResult
 from .controlplane import ControlPlane, build_components
+from .scheduler.explain import explain_pod
 from .sim.clock import Clock
 from .sim.rand import SimRandom
 
@@ -54,19 +56,6 @@ class Step:
     at: float
     command: str
     stdin: str | None = None
-
-
-@attrs.frozen
-class CommandResult:
-    """What a command printed: ``output`` (stdout) and ``error`` (kubectl's stderr text)."""
-
-    command: str
-    output: str = ""
-    error: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return not self.error
 
 
 class Session:
@@ -318,15 +307,11 @@ class Session:
         return te.deadline(pod) if te is not None else None
 
     def explain(self, namespace: str, name: str) -> Any:
-        sched = self.cp.component("scheduler")
-        if sched is None:
-            raise KsandboxError("the scheduler is not available in this build")
+        """The scheduler's decision for one pod now (``ksandbox explain``; DESIGN.md §3)."""
         pod = self.store.get("Pod", name, namespace)
         if pod is None:
-            from .api.errors import ApiError
-
             raise ApiError.not_found("pods", name)
-        return sched.explain(pod)
+        return explain_pod(self.cp.component("scheduler"), pod)
 
 
 def ceil_ms(t: float) -> float:

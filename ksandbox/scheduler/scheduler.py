@@ -386,12 +386,6 @@ class Scheduler:
                 self.queue._to_active(q)
         self._kick()
 
-    # -- explain ------------------------------------------------------------------------------
-    def explain(self, pod: Any) -> Any:
-        from .explain import explain_pod
-
-        return explain_pod(self, pod)
-
     # -- fit checks for simulators (the cluster autoscaler) ----------------------------------
     def fit_reasons(self, pod: Any, node: Any, extra_pods: Any = ()) -> tuple[str, ...]:
         """Why ``pod`` would not pass the PreFilter/Filter plugins of its profile on ``node``

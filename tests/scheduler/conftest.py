@@ -13,6 +13,7 @@ import pytest  # noqa: E402
 def explain_checked(monkeypatch):
     """Wrap every scheduling attempt: explain the pod first, then check the attempt chose the
     same node (or failed the same way). Yields the list of (pod, explained, actual)."""
+    from ksandbox.scheduler.explain import explain_pod
     from ksandbox.scheduler.scheduler import Scheduler
 
     seen = []
@@ -23,7 +24,7 @@ def explain_checked(monkeypatch):
         before = None
         if pod is not None and not pod.spec.node_name and \
                 pod.metadata.deletion_timestamp is None:
-            before = self.explain(pod)
+            before = explain_pod(self, pod)
         original(self, q)
         if before is None:
             return
