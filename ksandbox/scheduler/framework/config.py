@@ -19,7 +19,8 @@ import attrs
 
 from ...api.errors import ManifestError
 from ..plugins import names
-from .registry import DEFAULT_MULTI_POINT, DEFAULT_SCHEDULER_NAME, EXTENSION_POINTS, REGISTRY
+from ..plugins.registry import REGISTRY
+from .defaults import DEFAULT_MULTI_POINT, DEFAULT_SCHEDULER_NAME, EXTENSION_POINTS
 
 # apis/config/v1/defaults.go
 DEFAULT_POD_INITIAL_BACKOFF_SECONDS = 1

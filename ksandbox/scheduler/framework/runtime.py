@@ -16,11 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from ...api.selectors import LabelSelector
+from ..plugins.registry import REGISTRY
 from .cycle_state import CycleState
 from .interface import (MAX_NODE_SCORE, MIN_NODE_SCORE, Code, PreFilterResult, Status,
                         implements)
 from .node_info import NodeInfo, PodInfo
-from .registry import REGISTRY
 
 
 class Handle:
