@@ -1,9 +1,9 @@
-"""What the workload controllers share: a work queue on the simulated clock, a watch-fed index of
-objects by their controller, pod readiness and availability, generated names, the template hash,
-and the required-node-affinity match a DaemonSet needs.
+"""What the workload controllers share: a watch-fed index of objects by their controller, pod
+readiness and availability, generated names, the template hash, and the required-node-affinity
+match a DaemonSet needs. The work queue is ``controllers/base.py``'s.
 
 The counterpart of upstream ``pkg/controller/controller_utils.go`` (plus the small pieces of
-client-go's workqueue, apimachinery's name generator and ``intstr`` the controllers lean on).
+apimachinery's name generator and ``intstr`` the controllers lean on).
 Ported in our own words, not copied.
 
 Not here: any controller's business logic (``replicaset.py``, ``deployment.py``, ...), and the
@@ -14,13 +14,13 @@ the DaemonSet's small "does this node match" check lives here).
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Hashable
+from typing import Any, Callable
 
 from ..api.codec import encode
 from ..api.core import FAILED, SUCCEEDED
 from ..api.errors import ApiError
 from ..apiserver.store import DELETED, WatchEvent
-from ..sim.clock import PRIORITY_CONTROLLER, Clock, Timer
+from .base import WorkQueue  # noqa: F401 - re-exported for controllers that import it here
 
 # apimachinery pkg/util/rand: the alphabet of generated names and of SafeEncodeString.
 _ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"
@@ -32,69 +32,6 @@ MAX_GENERATED_NAME_LENGTH = MAX_NAME_LENGTH - RANDOM_LENGTH
 POD_READY = "Ready"
 # apimachinery pkg/apis/meta/v1: the field path node affinity's matchFields can name.
 OBJECT_NAME_FIELD = "metadata.name"
-# A controller that keeps finding work at one instant is stopped from spinning the clock forever:
-# past this many drains at the same simulated second, the next drain is pushed one second on.
-_MAX_DRAINS_PER_INSTANT = 10_000
-
-
-# -- the work queue ------------------------------------------------------------------------------
-
-
-class WorkQueue:
-    """client-go's workqueue on the simulated clock: keys are deduplicated while they wait, and
-    the queue drains at the current instant (priority PRIORITY_CONTROLLER) after the watch
-    handler that added them has returned. Keys added while draining wait for the next drain,
-    which is scheduled at the same instant, so a controller reacting to its own writes settles
-    within one simulated second, as a real one does within milliseconds.
-    """
-
-    def __init__(self, clock: Clock, sync: Callable[[Any], None], label: str) -> None:
-        self._clock = clock
-        self._sync = sync
-        self._label = label
-        self._pending: dict[Hashable, None] = {}
-        self._timer: Timer | None = None
-        self._delayed: dict[Hashable, Timer] = {}
-        self._instant = -1.0
-        self._drains = 0
-
-    def add(self, key: Hashable) -> None:
-        if key in self._pending:
-            return
-        self._pending[key] = None
-        if self._timer is None:
-            when = self._clock.now
-            if when == self._instant and self._drains >= _MAX_DRAINS_PER_INSTANT:
-                when += 1.0
-            self._timer = self._clock.call_at(when, self._drain, PRIORITY_CONTROLLER,
-                                              self._label)
-
-    def add_after(self, key: Hashable, delay: float, background: bool = False) -> None:
-        """Add ``key`` after ``delay`` seconds (the earliest request wins)."""
-        when = self._clock.now + max(0.0, delay)
-        old = self._delayed.get(key)
-        if old is not None and not old.cancelled and not old.done:
-            if old.when <= when:
-                return
-            old.cancel()
-
-        def fire() -> None:
-            self._delayed.pop(key, None)
-            self.add(key)
-
-        self._delayed[key] = self._clock.call_at(when, fire, PRIORITY_CONTROLLER,
-                                                 f"{self._label} {key}", background)
-
-    def _drain(self) -> None:
-        self._timer = None
-        now = self._clock.now
-        if now != self._instant:
-            self._instant, self._drains = now, 0
-        self._drains += 1
-        keys = list(self._pending)
-        self._pending.clear()
-        for key in keys:
-            self._sync(key)
 
 
 # -- an index of objects by their controller -----------------------------------------------------

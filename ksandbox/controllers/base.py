@@ -1,0 +1,221 @@
+"""The controller skeleton every controller is built on: client-go's shape on the simulated clock.
+
+A controller upstream is informers whose handlers only enqueue keys, a rate-limited work queue,
+and workers that pop a key, call ``sync(key)`` and, when it fails, put the key back with a
+per-item exponential backoff (``processNextWorkItem`` / ``handleErr`` in every
+``pkg/controller/*``). Here:
+
+* :class:`WorkQueue` — ``add`` (deduplicated while waiting), ``add_after``, ``add_rate_limited``,
+  ``forget``, ``num_requeues`` and ``process_next`` (pop one key and sync it). By default the
+  queue drains itself at the current instant (priority ``PRIORITY_CONTROLLER``) after the watch
+  handler that added a key has returned; keys added while it drains wait for the next drain,
+  scheduled at the same instant.
+* :class:`Worker` — one worker over several queues, taking from the first non-empty one (the
+  taint eviction controller prefers node updates to pod updates, as upstream's worker does);
+  queues given ``wake=worker.kick`` are drained by it instead of by themselves, until all are
+  empty.
+* :class:`Controller` — the start wiring: ``start(cp)`` keeps the store and the clock, makes
+  ``self.queue`` over ``self.sync``, and calls :meth:`Controller.watch` to subscribe.
+
+A sync that raises is not the end of the clock callback that ran it: ``process_next`` catches
+the error, keeps it in :data:`SYNC_ERRORS` (newest last; the test suite fails a test that
+leaves one) and requeues the key after ``5 ms × 2^failures`` capped at 1000 s —
+``workqueue.DefaultItemBasedRateLimiter`` / ``NewItemExponentialFailureRateLimiter(5ms,
+1000s)``. After :data:`MAX_RETRIES` failures in a row the key is dropped, as the controllers
+with a ``maxRetries`` do (``deployment_controller.go``: 15). Not modelled: the overall 10 qps /
+100 burst bucket of ``DefaultControllerRateLimiter``, which only matters under error storms.
+
+Not here: what a controller does (its module), indexes shared between controllers (the
+control plane's), periodic loops that are not keyed work (they use the clock directly).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable, Hashable
+
+from ..sim.clock import PRIORITY_CONTROLLER, Clock, Timer
+
+# client-go util/workqueue default_rate_limiters.go DefaultItemBasedRateLimiter: 5 ms, 1000 s.
+BASE_DELAY = 0.005
+MAX_DELAY = 1000.0
+# pkg/controller/deployment/deployment_controller.go: maxRetries.
+MAX_RETRIES = 15
+# A controller that keeps finding work at one instant is stopped from spinning the clock forever:
+# past this many drains at the same simulated second, the next drain is pushed one second on.
+MAX_DRAINS_PER_INSTANT = 10_000
+
+# (simulated time, queue label, key, "ExceptionType: message") of the latest failed syncs.
+SYNC_ERRORS: deque[tuple[float, str, Any, str]] = deque(maxlen=100)
+
+
+class ItemExponentialFailureRateLimiter:
+    """workqueue.NewItemExponentialFailureRateLimiter: per key, ``base × 2^failures``."""
+
+    def __init__(self, base: float = BASE_DELAY, cap: float = MAX_DELAY) -> None:
+        self.base = base
+        self.cap = cap
+        self.failures: dict[Hashable, int] = {}
+
+    def when(self, key: Hashable) -> float:
+        n = self.failures.get(key, 0)
+        self.failures[key] = n + 1
+        # 2^n overflows float long after the cap: stop doubling once past it.
+        return self.cap if n > 40 else min(self.cap, self.base * 2 ** n)
+
+    def forget(self, key: Hashable) -> None:
+        self.failures.pop(key, None)
+
+    def num_requeues(self, key: Hashable) -> int:
+        return self.failures.get(key, 0)
+
+
+class WorkQueue:
+    """client-go's rate-limited work queue on the simulated clock (see the module docstring)."""
+
+    def __init__(self, clock: Clock, sync: Callable[[Any], None], label: str, *,
+                 wake: Callable[[], None] | None = None, max_retries: int = MAX_RETRIES) -> None:
+        self._clock = clock
+        self._sync = sync
+        self.label = label
+        self._wake = wake
+        self.max_retries = max_retries
+        self.limiter = ItemExponentialFailureRateLimiter()
+        self._pending: dict[Hashable, None] = {}
+        self._timer: Timer | None = None
+        self._delayed: dict[Hashable, Timer] = {}
+        self._instant = -1.0
+        self._drains = 0
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._pending
+
+    def add(self, key: Hashable) -> None:
+        if key in self._pending:
+            return
+        self._pending[key] = None
+        if self._wake is not None:
+            self._wake()
+        elif self._timer is None:
+            when = self._clock.now
+            if when == self._instant and self._drains >= MAX_DRAINS_PER_INSTANT:
+                when += 1.0
+            self._timer = self._clock.call_at(when, self._drain, PRIORITY_CONTROLLER,
+                                              self.label)
+
+    def add_after(self, key: Hashable, delay: float, background: bool = False) -> None:
+        """Add ``key`` after ``delay`` seconds (the earliest request wins)."""
+        when = self._clock.now + max(0.0, delay)
+        old = self._delayed.get(key)
+        if old is not None and not old.cancelled and not old.done:
+            if old.when <= when:
+                return
+            old.cancel()
+
+        def fire() -> None:
+            self._delayed.pop(key, None)
+            self.add(key)
+
+        self._delayed[key] = self._clock.call_at(when, fire, PRIORITY_CONTROLLER,
+                                                 f"{self.label} {key}", background)
+
+    def add_rate_limited(self, key: Hashable) -> None:
+        """Add ``key`` after its backoff: 5 ms, doubling per failure, at most 1000 s."""
+        self.add_after(key, self.limiter.when(key))
+
+    def forget(self, key: Hashable) -> None:
+        """The key's work succeeded: its next failure starts the backoff afresh."""
+        self.limiter.forget(key)
+
+    def num_requeues(self, key: Hashable) -> int:
+        return self.limiter.num_requeues(key)
+
+    def process_next(self) -> bool:
+        """Pop the first waiting key and sync it (see :meth:`process`); False when empty."""
+        if not self._pending:
+            return False
+        key = next(iter(self._pending))
+        del self._pending[key]
+        self.process(key)
+        return True
+
+    def process(self, key: Hashable) -> None:
+        """processNextWorkItem + handleErr for a key already taken off the queue."""
+        try:
+            self._sync(key)
+        except Exception as exc:  # noqa: BLE001 - a failed sync is requeued, as client-go does
+            SYNC_ERRORS.append((self._clock.now, self.label, key,
+                                f"{type(exc).__name__}: {exc}"))
+            if self.limiter.num_requeues(key) < self.max_retries:
+                self.add_rate_limited(key)
+            else:
+                self.forget(key)
+            return
+        if self.limiter.failures:
+            self.forget(key)
+
+    def _drain(self) -> None:
+        self._timer = None
+        now = self._clock.now
+        if now != self._instant:
+            self._instant, self._drains = now, 0
+        self._drains += 1
+        keys = list(self._pending)
+        self._pending.clear()
+        for key in keys:
+            self.process(key)
+
+
+class Worker:
+    """One worker over queues made with ``wake=worker.kick``: at the current instant it drains
+    them, always from the first non-empty queue, until all are empty."""
+
+    def __init__(self, clock: Clock, label: str) -> None:
+        self._clock = clock
+        self.label = label
+        self.queues: list[WorkQueue] = []
+        self._timer: Timer | None = None
+
+    def queue(self, sync: Callable[[Any], None], label: str | None = None) -> WorkQueue:
+        """A new queue this worker drains (after the ones made before it)."""
+        q = WorkQueue(self._clock, sync, label or self.label, wake=self.kick)
+        self.queues.append(q)
+        return q
+
+    def kick(self) -> None:
+        if self._timer is None:
+            self._timer = self._clock.call_soon(self.run, PRIORITY_CONTROLLER, self.label)
+
+    def run(self) -> None:
+        self._timer = None
+        queues = self.queues
+        while True:
+            for q in queues:
+                if q.process_next():
+                    break
+            else:
+                return
+
+
+class Controller:
+    """The start wiring of a keyed controller. A subclass sets ``name``, subscribes its
+    handlers in :meth:`watch` (handlers only ``self.queue.add(key)``), and implements
+    :meth:`sync` (read the current state for ``key`` and act; raise to be retried)."""
+
+    name = ""
+
+    def start(self, cp: Any) -> None:
+        self.cp = cp
+        self.store = cp.store
+        self.clock: Clock = cp.clock
+        self.queue = WorkQueue(cp.clock, self.sync, self.name)
+        self.watch()
+
+    def watch(self) -> None:
+        """Subscribe to the store's watches."""
+
+    def sync(self, key: Any) -> None:
+        raise NotImplementedError

@@ -1,0 +1,21 @@
+"""Suite-wide checks: a controller's sync that raised fails the test that made it raise.
+
+``controllers/base.py`` catches a failing sync and requeues it, as client-go does, so the
+simulation goes on; the test suite must still hear of it (a sync should only fail in a test
+that means it to, which clears ``SYNC_ERRORS`` itself).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _no_controller_sync_errors():
+    from ksandbox.controllers import base
+
+    base.SYNC_ERRORS.clear()
+    yield
+    errors = list(base.SYNC_ERRORS)
+    base.SYNC_ERRORS.clear()
+    assert errors == [], f"a controller's sync raised: {errors}"
