@@ -34,7 +34,8 @@ from ..api.core import Pod
 from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.store import ADDED, DELETED, WatchEvent
-from .controller_utils import (OwnerIndex, WorkQueue, compute_hash, generate_name,
+from .base import Controller
+from .controller_utils import (OwnerIndex, compute_hash, generate_name,
                                pod_available, pod_ready, scaled_value, server_message)
 from .daemonset_util import (REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL,
                              daemon_tolerations, node_name_affinity, should_run, target_node)
@@ -54,15 +55,11 @@ def _scheduled_then_oldest(pod: Any) -> tuple:
             pod.metadata.name)
 
 
-class DaemonSetController:
+class DaemonSetController(Controller):
     name = "daemonset"
 
     def start(self, cp: Any) -> None:
-        self.cp = cp
-        self.store = cp.store
-        self.clock = cp.clock
         self.rand = cp.rand.child(self.name)
-        self.queue = WorkQueue(cp.clock, self.sync, self.name)
         self.pods = OwnerIndex("DaemonSet", self._pod_changed)
         self.dss: dict[tuple[str, str], Any] = {}
         self._templates: dict[int, tuple[Any, Any, str]] = {}
@@ -70,6 +67,9 @@ class DaemonSetController:
         self._retries: dict[tuple[str, str], int] = {}
         self._scan_orphans: set[str] = set()
         self._adoptable: dict[str, set[str]] = {}
+        super().start(cp)
+
+    def watch(self) -> None:
         self.store.subscribe("Pod", self.pods.handle)
         self.store.subscribe("DaemonSet", self._ds_event)
         self.store.subscribe("Node", self._node_event)

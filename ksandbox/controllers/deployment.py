@@ -32,7 +32,8 @@ from ..api.errors import ApiError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.store import DELETED, WatchEvent
 from . import deployment_util as du
-from .controller_utils import OwnerIndex, WorkQueue, compute_hash, server_message
+from .base import Controller
+from .controller_utils import OwnerIndex, compute_hash, server_message
 from .deployment_rollout import RolloutMixin
 
 COMPONENT = "deployment-controller"
@@ -40,16 +41,16 @@ COMPONENT = "deployment-controller"
 _MAX_COLLISIONS = 8
 
 
-class DeploymentController(RolloutMixin):
+class DeploymentController(RolloutMixin, Controller):
     name = "deployment"
 
     def start(self, cp: Any) -> None:
-        self.cp = cp
-        self.store = cp.store
-        self.queue = WorkQueue(cp.clock, self.sync, self.name)
         self.rss = OwnerIndex("Deployment", self._rs_changed, track_orphans=True)
         self.deployments: dict[str, dict[str, Any]] = {}
         self.templates = du.TemplateKeys()
+        super().start(cp)
+
+    def watch(self) -> None:
         self.store.subscribe("ReplicaSet", self.rss.handle)
         self.store.subscribe("Deployment", self._deployment_event)
         self.store.subscribe("Pod", self._pod_event)

@@ -28,7 +28,7 @@ import attrs
 
 from ..api.codec import FrozenDict
 from ..apiserver.store import DELETED, WatchEvent
-from ..sim.clock import PRIORITY_CONTROLLER
+from .base import Controller, Worker
 
 COMPONENT = "controllermanager"
 # pkg/apis/policy: the PDB condition the controller maintains.
@@ -49,16 +49,19 @@ def is_pod_ready(pod: Any) -> bool:
     return cond is not None and cond.status == "True"
 
 
-class DisruptionController:
+class DisruptionController(Controller):
     name = "disruption"
 
-    def __init__(self) -> None:
-        self._queue: dict[tuple[str, str], None] = {}
-        self._timer: Any = None
-
     def start(self, cp: Any) -> None:
+        self.cp = cp
         self.store = cp.store
         self.clock = cp.clock
+        # One worker draining until empty, at the instant the first key arrives.
+        self.worker = Worker(cp.clock, self.name)
+        self.queue = self.worker.queue(self.sync)
+        self.watch()
+
+    def watch(self) -> None:
         self.store.subscribe("PodDisruptionBudget", self._on_pdb)
         self.store.subscribe("Pod", self._on_pod)
         for kind in ("ReplicaSet", "Deployment", "ReplicationController"):
@@ -97,16 +100,7 @@ class DisruptionController:
             self._enqueue((obj.metadata.namespace, pdb.metadata.name))
 
     def _enqueue(self, key: tuple[str, str]) -> None:
-        self._queue[key] = None
-        if self._timer is None:
-            self._timer = self.clock.call_soon(self._work, PRIORITY_CONTROLLER, "disruption")
-
-    def _work(self) -> None:
-        self._timer = None
-        while self._queue:
-            key = next(iter(self._queue))
-            del self._queue[key]
-            self.sync(key)
+        self.queue.add(key)
 
     # -- sync -----------------------------------------------------------------------------
     def sync(self, key: tuple[str, str]) -> None:

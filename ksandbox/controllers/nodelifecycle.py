@@ -39,6 +39,7 @@ from ..api.taints import (NO_EXECUTE, NO_SCHEDULE, TAINT_NODE_DISK_PRESSURE,
                           TAINT_NODE_UNSCHEDULABLE, Taint)
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
+from .base import Controller, Worker
 from .rate_limited_queue import RateLimitedQueue
 
 COMPONENT = "node-controller"
@@ -106,7 +107,7 @@ def _ready_tuple(cond: Any) -> tuple | None:
     return (cond.status, cond.last_heartbeat_time, cond.last_transition_time)
 
 
-class NodeLifecycleController:
+class NodeLifecycleController(Controller):
     name = "nodelifecycle"
 
     def __init__(self, monitor_period: float = NODE_MONITOR_PERIOD,
@@ -119,23 +120,28 @@ class NodeLifecycleController:
         self.known: dict[str, str] = {}          # node name → uid
         self.zone_states: dict[str, str] = {}
         self.tainters: dict[str, RateLimitedQueue] = {}
-        self._dirty: dict[str, None] = {}
-        self._dirty_timer: Any = None
-        self._pods_dirty: dict[tuple[str, str], None] = {}
         self._taint_timer: Any = None
         self._zones: dict[str, tuple[Any, str]] = {}
         # The lease informer: node name → last seen spec.renewTime (kube-node-lease).
         self._renewals: dict[str, float] = {}
 
     def start(self, cp: Any) -> None:
+        self.cp = cp
         self.store = cp.store
         self.clock = cp.clock
-        self.store.subscribe("Node", self._on_node)
-        self.store.subscribe("Pod", self._on_pod)
-        self.store.subscribe("Lease", self._on_lease)
+        # One worker: changed nodes (their NoSchedule condition taints) before newly bound pods.
+        self.worker = Worker(cp.clock, "nodelifecycle/sync")
+        self.node_queue = self.worker.queue(self._no_schedule_tainting_pass)
+        self.pod_queue = self.worker.queue(self._process_pod)
+        self.watch()
         self.clock.call_soon(self._monitor_loop, PRIORITY_CONTROLLER, "nodelifecycle/monitor")
 
     # -- watches: only enqueue ------------------------------------------------------------
+    def watch(self) -> None:
+        self.store.subscribe("Node", self._on_node)
+        self.store.subscribe("Pod", self._on_pod)
+        self.store.subscribe("Lease", self._on_lease)
+
     def _on_node(self, ev: WatchEvent) -> None:
         if ev.type == DELETED:
             return
@@ -144,8 +150,7 @@ class NodeLifecycleController:
         if old is not None and old.spec is node.spec and \
                 old.status.conditions is node.status.conditions:
             return
-        self._dirty[node.metadata.name] = None
-        self._schedule_dirty()
+        self.node_queue.add(node.metadata.name)
 
     def _on_lease(self, ev: WatchEvent) -> None:
         lease = ev.obj
@@ -163,24 +168,7 @@ class NodeLifecycleController:
         if ev.type == DELETED or not pod.spec.node_name:
             return
         if ev.type == ADDED or old is None or old.spec.node_name != pod.spec.node_name:
-            self._pods_dirty[(pod.metadata.namespace, pod.metadata.name)] = None
-            self._schedule_dirty()
-
-    def _schedule_dirty(self) -> None:
-        if self._dirty_timer is None:
-            self._dirty_timer = self.clock.call_soon(self._process_dirty, PRIORITY_CONTROLLER,
-                                                     "nodelifecycle/sync")
-
-    def _process_dirty(self) -> None:
-        self._dirty_timer = None
-        while self._dirty:
-            name = next(iter(self._dirty))
-            del self._dirty[name]
-            self._no_schedule_tainting_pass(name)
-        while self._pods_dirty:
-            key = next(iter(self._pods_dirty))
-            del self._pods_dirty[key]
-            self._process_pod(key)
+            self.pod_queue.add((pod.metadata.namespace, pod.metadata.name))
 
     # -- NoSchedule condition taints ------------------------------------------------------
     def _no_schedule_tainting_pass(self, name: str) -> None:

@@ -36,7 +36,8 @@ from ..api.meta import ObjectMeta, owner_ref_for
 from ..api.selectors import LabelSelector
 from ..apiserver.store import DELETED, WatchEvent
 from .activepods import ActivePods, labels_cover
-from .controller_utils import (OwnerIndex, WorkQueue, available_at, generate_name, pod_active,
+from .base import Controller
+from .controller_utils import (OwnerIndex, available_at, generate_name, pod_active,
                                pod_ready, server_message)
 
 # pkg/controller/replicaset: BurstReplicas, the most pods created or deleted in one sync.
@@ -45,18 +46,14 @@ BURST_REPLICAS = 500
 RETRY_BASE, RETRY_MAX = 0.005, 1000.0
 
 
-class ReplicaSetController:
+class ReplicaSetController(Controller):
     name = "replicaset"
     kind = "ReplicaSet"
     api_version = "apps/v1"
     component = "replicaset-controller"
 
     def start(self, cp: Any) -> None:
-        self.cp = cp
-        self.store = cp.store
-        self.clock = cp.clock
         self.rand = cp.rand.child(self.name)
-        self.queue = WorkQueue(cp.clock, self.sync, self.name)
         self.pods = OwnerIndex(self.kind, self._pod_changed, self._account,
                                track_orphans=self.kind == "ReplicaSet")
         self.counts: dict[str, ActivePods] = {}
@@ -72,6 +69,9 @@ class ReplicaSetController:
         self._templates: dict[int, tuple[Any, Any, Any]] = {}
         self._selectors: dict[int, tuple[Any, LabelSelector]] = {}
         self._retries: dict[tuple[str, str], int] = {}
+        super().start(cp)
+
+    def watch(self) -> None:
         self.store.subscribe("Pod", self.pods.handle)
         self.store.subscribe(self.kind, self._owner_event)
         self.store.subscribe("PriorityClass", self._priority_class_event)

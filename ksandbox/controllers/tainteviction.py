@@ -32,6 +32,7 @@ from ..api.meta import ObjectMeta
 from ..api.taints import NO_EXECUTE, Taint, Toleration
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
+from .base import Controller, Worker
 
 COMPONENT = "taint-eviction-controller"
 REASON = "TaintManagerEviction"
@@ -86,7 +87,7 @@ class _Work:
         self.timer = timer
 
 
-class TaintEvictionController:
+class TaintEvictionController(Controller):
     name = "tainteviction"
 
     def __init__(self) -> None:
@@ -94,13 +95,21 @@ class TaintEvictionController:
         # "ns/name" → pending work; None once it fired (kept so it is not added again until
         # the pod is gone, as the TimedWorkerQueue does).
         self.workers: dict[str, _Work | None] = {}
-        self._nodes: dict[str, None] = {}
-        self._pods: dict[tuple[str, str], str] = {}
-        self._timer: Any = None
+        # The node a queued pod key was last seen on (podUpdateItem's nodeName; the latest
+        # update wins while the key waits).
+        self._pod_nodes: dict[tuple[str, str], str] = {}
 
     def start(self, cp: Any) -> None:
+        self.cp = cp
         self.store = cp.store
         self.clock = cp.clock
+        # One worker, two queues: node updates first, as upstream's worker prefers them.
+        self.worker = Worker(cp.clock, "tainteviction/sync")
+        self.node_queue = self.worker.queue(self._handle_node)
+        self.pod_queue = self.worker.queue(self._handle_pod)
+        self.watch()
+
+    def watch(self) -> None:
         self.store.subscribe("Node", self._on_node)
         self.store.subscribe("Pod", self._on_pod)
 
@@ -111,8 +120,7 @@ class TaintEvictionController:
         if ev.type != DELETED and old is not None and old is not node and \
                 no_execute_taints(old.spec.taints) == no_execute_taints(node.spec.taints):
             return
-        self._nodes[node.metadata.name] = None
-        self._schedule()
+        self.node_queue.add(node.metadata.name)
 
     def _on_pod(self, ev: WatchEvent) -> None:
         """PodUpdated: only a change of tolerations or node matters."""
@@ -121,25 +129,9 @@ class TaintEvictionController:
                 old.spec.tolerations == pod.spec.tolerations and \
                 old.spec.node_name == pod.spec.node_name:
             return
-        self._pods[(pod.metadata.namespace, pod.metadata.name)] = pod.spec.node_name
-        self._schedule()
-
-    def _schedule(self) -> None:
-        if self._timer is None:
-            self._timer = self.clock.call_soon(self._work, PRIORITY_CONTROLLER,
-                                               "tainteviction/sync")
-
-    def _work(self) -> None:
-        self._timer = None
-        while self._nodes or self._pods:
-            while self._nodes:
-                name = next(iter(self._nodes))
-                del self._nodes[name]
-                self._handle_node(name)
-            if self._pods:
-                key = next(iter(self._pods))
-                node_name = self._pods.pop(key)
-                self._handle_pod(key, node_name)
+        key = (pod.metadata.namespace, pod.metadata.name)
+        self._pod_nodes[key] = pod.spec.node_name
+        self.pod_queue.add(key)
 
     # -- sync -----------------------------------------------------------------------------
     def _handle_node(self, name: str) -> None:
@@ -163,7 +155,15 @@ class TaintEvictionController:
             self._process_pod_on_node(pod.metadata.namespace, pod.metadata.name,
                                       pod.spec.tolerations, taints, now)
 
-    def _handle_pod(self, key: tuple[str, str], node_name: str) -> None:
+    def _handle_pod(self, key: tuple[str, str]) -> None:
+        node_name = self._pod_nodes.pop(key, "")
+        try:
+            self._sync_pod(key, node_name)
+        except Exception:
+            self._pod_nodes.setdefault(key, node_name)   # the retry needs it again
+            raise
+
+    def _sync_pod(self, key: tuple[str, str], node_name: str) -> None:
         pod = self.store.get("Pod", key[1], key[0])
         if pod is None:
             self._cancel_with_event(*key)

@@ -46,6 +46,7 @@ from ..api.vpa import (NO_PODS_MATCHED, RECOMMENDATION_PROVIDED, RecommendedCont
 from ..apiserver import admission
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
+from .base import Controller, WorkQueue
 from .controller_utils import pod_active
 from .vpa_recommender import (AggregateContainerState, as_resource_list, cap,
                               crossing_confidence, estimate)
@@ -70,17 +71,27 @@ VPA_OBSERVED_CONTAINERS_ANNOTATION = "vpaObservedContainers"
 TARGET_KINDS = ("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet")
 
 
-class VerticalPodAutoscalerController:
+class VerticalPodAutoscalerController(Controller):
     name = "vpa"
 
     def start(self, cp: Any) -> None:
         self.cp = cp
         self.store = cp.store
         self.clock = cp.clock
+        # The recommender and the updater are loops over every VPA, not reactions to watch
+        # events (recommender.RunOnce, updater.RunOnce): each loop queues every VPA and works
+        # through them at once. A VPA whose work fails is left for the next loop (no requeue).
+        self.recommend_queue = WorkQueue(cp.clock, self._recommend_vpa, "vpa/recommender",
+                                         wake=_loop_driven, max_retries=0)
+        self.update_queue = WorkQueue(cp.clock, self._update_vpa, "vpa/updater",
+                                      wake=_loop_driven, max_retries=0)
         self._states: dict[tuple[str, str], dict[str, AggregateContainerState]] = {}
         self._specs: dict[tuple, Any] = {}
         self._busy: float | None = None
         self._timer: Any = None
+        self.watch()
+
+    def watch(self) -> None:
         self.store.subscribe("VerticalPodAutoscaler", self._vpa_event)
         admission.add_mutator(self.store, "Pod", self.admit_pod)
 
@@ -108,15 +119,25 @@ class VerticalPodAutoscalerController:
             self._timer = None
             return
         for vpa in vpas:
-            pods = self.pods_of(vpa)
-            self._recommend(vpa, pods)
+            self.recommend_queue.add((vpa.metadata.namespace, vpa.metadata.name))
+        while self.recommend_queue.process_next():
+            pass
         for vpa in vpas:
-            fresh = self.store.get("VerticalPodAutoscaler", vpa.metadata.name,
-                                   vpa.metadata.namespace)
-            if fresh is not None and fresh.update_mode in EVICTING_MODES:
-                self._update(fresh, self.pods_of(fresh))
+            self.update_queue.add((vpa.metadata.namespace, vpa.metadata.name))
+        while self.update_queue.process_next():
+            pass
         self._timer = self.clock.call_later(RECOMMENDER_INTERVAL, self._tick,
                                             PRIORITY_CONTROLLER, "vpa", background=True)
+
+    def _recommend_vpa(self, key: tuple[str, str]) -> None:
+        vpa = self.store.get("VerticalPodAutoscaler", key[1], key[0])
+        if vpa is not None:
+            self._recommend(vpa, self.pods_of(vpa))
+
+    def _update_vpa(self, key: tuple[str, str]) -> None:
+        fresh = self.store.get("VerticalPodAutoscaler", key[1], key[0])
+        if fresh is not None and fresh.update_mode in EVICTING_MODES:
+            self._update(fresh, self.pods_of(fresh))
 
     def _wake(self) -> None:
         nxt = self.clock.now + RECOMMENDER_INTERVAL
@@ -428,6 +449,10 @@ class VerticalPodAutoscalerController:
             containers.append(attrs.evolve(c, resources=res_req))
         observed = ", ".join(c.name for c in spec.containers)
         return attrs.evolve(spec, containers=tuple(containers)), updates, observed
+
+
+def _loop_driven() -> None:
+    """The VPA's queues are worked through by its loop, not on their own."""
 
 
 def _request(container: Any, res: str) -> int:
