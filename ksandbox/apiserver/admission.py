@@ -28,8 +28,7 @@ from ..api.codec import EMPTY, FrozenDict
 from ..api.errors import ApiError, FieldError, ValidationError
 from ..api.kinds import BY_KIND
 from ..api.taints import NO_EXECUTE, Toleration
-
-DEFAULT_SCHEDULER = "default-scheduler"
+from .pod_defaults import default_pod_spec
 
 # plugin/pkg/admission/defaulttolerationseconds: both defaults are 300 s
 # (--default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds).
@@ -38,8 +37,6 @@ DEFAULT_UNREACHABLE_TOLERATION_SECONDS = 300
 TAINT_NOT_READY = "node.kubernetes.io/not-ready"
 TAINT_UNREACHABLE = "node.kubernetes.io/unreachable"
 
-# pkg/apis/core/v1/defaults.go: SetDefaults_PodSpec.
-DEFAULT_TERMINATION_GRACE_PERIOD = 30
 # pkg/apis/scheduling: the priority of pods without a class when no class is globalDefault.
 DEFAULT_PRIORITY = 0
 PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
@@ -133,17 +130,6 @@ def resolve_priority(store: Any, spec: Any, name: str) -> tuple[int, str]:
         if pc.global_default:
             return pc.value, pc.preemption_policy or PREEMPT_LOWER_PRIORITY
     return DEFAULT_PRIORITY, PREEMPT_LOWER_PRIORITY
-
-
-def default_pod_spec(spec: Any) -> Any:
-    changes: dict[str, Any] = {}
-    if not spec.scheduler_name:
-        changes["scheduler_name"] = DEFAULT_SCHEDULER
-    if spec.termination_grace_period_seconds is None:
-        changes["termination_grace_period_seconds"] = DEFAULT_TERMINATION_GRACE_PERIOD
-    if not spec.restart_policy:
-        changes["restart_policy"] = "Always"
-    return evolve(spec, **changes) if changes else spec
 
 
 # plugin/pkg/admission/serviceaccount: the account a pod without one runs as.

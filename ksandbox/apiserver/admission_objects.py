@@ -22,11 +22,10 @@ import attrs
 from ..api import batch
 from ..api.codec import FrozenDict
 from ..api.selectors import LabelSelector
+from .pod_defaults import default_pod_spec
 
 
 def _pod_defaults(template: Any) -> Any:
-    from .admission import default_pod_spec
-
     spec = default_pod_spec(template.spec)
     return template if spec is template.spec else attrs.evolve(template, spec=spec)
 

@@ -19,6 +19,7 @@ from ..api.codec import decode, thaw
 from ..api.errors import FieldError
 from ..api.storage import PersistentVolumeClaimSpec
 from ..api import validation as v
+from .validation_pod import validate_pod_spec
 
 Errors = list[FieldError]
 # batch validation: a CronJob's name leaves room for the 11-character Job suffix.
@@ -41,8 +42,6 @@ def _nonneg(value: Any, path: str, errs: Errors) -> None:
 
 
 def _statefulset(sts: Any, errs: Errors) -> None:
-    from .validation import validate_pod_spec
-
     s = sts.spec
     if s.pod_management_policy and s.pod_management_policy not in POD_MANAGEMENT_POLICIES:
         errs.append(FieldError("spec.podManagementPolicy", s.pod_management_policy,
@@ -91,8 +90,6 @@ def _claim_templates(templates: Any, errs: Errors) -> None:
 def validate_job_spec(s: Any, path: str, errs: Errors, manual_or_generated: bool) -> None:
     """validateJobSpec + ValidatePodTemplateSpecForJob under ``path`` (``spec`` or
     ``spec.jobTemplate.spec``)."""
-    from .validation import validate_pod_spec
-
     _nonneg(s.parallelism, f"{path}.parallelism", errs)
     _nonneg(s.completions, f"{path}.completions", errs)
     _nonneg(s.backoff_limit, f"{path}.backoffLimit", errs)

@@ -25,6 +25,7 @@ from ..api.errors import FieldError
 from ..api.networking import ADDRESS_TYPES, PATH_TYPES, POLICY_TYPES
 from ..api.rbac import RBAC_GROUP, SUBJECT_KINDS
 from ..api.storage import (ACCESS_MODES, BINDING_MODES, RECLAIM_POLICIES, RWOP, VOLUME_MODES)
+from .validation_pod import validate_node_selector
 
 Errors = list[FieldError]
 
@@ -388,8 +389,6 @@ def _class_name(name: Any, path: str, errs: Errors) -> None:
 
 
 def _persistent_volume(pv: Any, errs: Errors) -> None:
-    from .validation import validate_node_selector
-
     s = pv.spec
     if not s.capacity:
         errs.append(FieldError.required("spec.capacity"))
