@@ -36,7 +36,9 @@ ALLOWED: dict[str, set[str]] = {
     "views": CORE | WORKERS,
     "commands": CORE | WORKERS | {"views"},
     "controlplane": CORE | WORKERS | {"commands"},
-    "session": CORE | WORKERS | {"commands", "views", "controlplane"},
+    # The session replays through recording's playback loop; recording builds sessions. Both
+    # directions are allowed between the packages, never a cycle between modules.
+    "session": CORE | WORKERS | {"commands", "views", "controlplane", "recording"},
     "recording": CORE | WORKERS | {"commands", "views", "controlplane", "session", "resources"},
     "cli": CORE | WORKERS | {"commands", "views", "controlplane", "session", "recording",
                              "resources", "tui"},
