@@ -18,9 +18,9 @@ from typing import Any, Iterable
 import attrs
 
 from . import gcpolicy
+from .api.core import Namespace
 from .api.errors import ApiError
 from .api.manifest import ConfigDocument, load_file_with_origins, load_manifests
-from .api.core import Namespace
 from .api.meta import ObjectMeta
 from .api.policy import PriorityClass
 from .apiserver.store import Store, apply_all

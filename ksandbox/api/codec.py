@@ -17,11 +17,12 @@ from __future__ import annotations
 import sys
 import types
 import typing
-from typing import Any, Callable, Mapping, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Union
 
 import attrs
 
-from .errors import FieldError, wrong_type as _wrong
+from .errors import FieldError
+from .errors import wrong_type as _wrong
 
 _JSON = "ksandbox.json"
 _OMIT = "ksandbox.omit_empty"
@@ -76,7 +77,7 @@ class IntOrStringMarker:
 
 
 ResourceList = typing.Annotated[FrozenDict, ResourceListMarker]
-IntOrString = typing.Annotated[Union[int, str], IntOrStringMarker]
+IntOrString = typing.Annotated[int | str, IntOrStringMarker]
 
 
 def j(name: str, default: Any = attrs.NOTHING, *, omit_empty: bool = True,
@@ -97,16 +98,24 @@ def _share(self: Any, memo: Any = None) -> Any:
     return self
 
 
-def api_type(cls):
+def _api_type(cls: type) -> Any:
     """Make ``cls`` a frozen, slotted attrs class known to the codec.
 
     Its instances are immutable, so copying one returns it: a fork of the sandbox
     (``ksandbox.sim.snapshot``) shares every object instead of copying it.
     """
-    out = attrs.frozen(slots=True, cache_hash=False)(cls)
+    out: Any = attrs.frozen(slots=True, cache_hash=False)(cls)
     out.__deepcopy__ = _share
     out.__copy__ = _share
     return out
+
+
+if TYPE_CHECKING:
+    # The type checker's attrs plugin knows attrs.frozen, not our wrapper: to it, an api_type
+    # is a frozen attrs class whose j(...) and extra_field() are plain defaults.
+    from attrs import frozen as api_type
+else:
+    api_type = _api_type
 
 
 

@@ -17,22 +17,48 @@ from typing import Iterable
 
 import attrs
 
-from .apps import (ControllerRevision, DaemonSet, Deployment, ReplicaSet, ReplicationController,
-                   StatefulSet)
+from .apps import (
+    ControllerRevision,
+    DaemonSet,
+    Deployment,
+    ReplicaSet,
+    ReplicationController,
+    StatefulSet,
+)
 from .batch import CronJob, Job
-from .cluster_objects import (APIService, CertificateSigningRequest, CustomResourceDefinition,
-                              FlowSchema, MutatingWebhookConfiguration,
-                              PriorityLevelConfiguration, RuntimeClass,
-                              ValidatingWebhookConfiguration)
+from .cluster_objects import (
+    APIService,
+    CertificateSigningRequest,
+    CustomResourceDefinition,
+    FlowSchema,
+    MutatingWebhookConfiguration,
+    PriorityLevelConfiguration,
+    RuntimeClass,
+    ValidatingWebhookConfiguration,
+)
 from .coordination import Lease
 from .core import Event, Namespace, Node, Pod
-from .core_objects import (ConfigMap, Endpoints, LimitRange, PodTemplate, ResourceQuota, Secret,
-                           Service, ServiceAccount)
+from .core_objects import (
+    ConfigMap,
+    Endpoints,
+    LimitRange,
+    PodTemplate,
+    ResourceQuota,
+    Secret,
+    Service,
+    ServiceAccount,
+)
 from .networking import EndpointSlice, Ingress, IngressClass, NetworkPolicy
-from .rbac import ClusterRole, ClusterRoleBinding, Role, RoleBinding
-from .storage import (CSIDriver, CSINode, PersistentVolume, PersistentVolumeClaim, StorageClass,
-                      VolumeAttachment)
 from .policy import HorizontalPodAutoscaler, PodDisruptionBudget, PriorityClass
+from .rbac import ClusterRole, ClusterRoleBinding, Role, RoleBinding
+from .storage import (
+    CSIDriver,
+    CSINode,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    StorageClass,
+    VolumeAttachment,
+)
 from .vpa import VerticalPodAutoscaler
 
 

@@ -41,8 +41,13 @@ import attrs
 import yaml
 from yaml.composer import Composer, ComposerError
 from yaml.constructor import SafeConstructor
-from yaml.events import (AliasEvent, DocumentEndEvent, MappingStartEvent, ScalarEvent,
-                         SequenceStartEvent)
+from yaml.events import (
+    AliasEvent,
+    DocumentEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceStartEvent,
+)
 from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 

@@ -9,8 +9,17 @@ same error texts, producing a :class:`~ksandbox.api.selectors.LabelSelector`. Sp
 from __future__ import annotations
 
 from .errors import CommandError, FieldError
-from .selectors import (DOES_NOT_EXIST, EXISTS, GT, IN, LT, NOT_IN, LabelSelector,
-                        LabelSelectorRequirement, parse_int64)
+from .selectors import (
+    DOES_NOT_EXIST,
+    EXISTS,
+    GT,
+    IN,
+    LT,
+    NOT_IN,
+    LabelSelector,
+    LabelSelectorRequirement,
+    parse_int64,
+)
 from .validation import is_qualified_name, is_valid_label_value
 
 # -- kubectl's string form (labels.Parse) ---------------------------------------------------

@@ -28,6 +28,8 @@ from ..api.codec import EMPTY, FrozenDict
 from ..api.errors import ApiError, FieldError, ValidationError
 from ..api.kinds import BY_KIND
 from ..api.taints import NO_EXECUTE, Toleration
+from .admission_objects import CREATE as _OBJECT_CREATE
+from .admission_objects import UPDATE as _OBJECT_UPDATE
 from .pod_defaults import default_pod_spec
 
 # plugin/pkg/admission/defaulttolerationseconds: both defaults are 300 s
@@ -305,7 +307,5 @@ def frozen_labels(labels: dict[str, str]) -> FrozenDict:
 
 
 # The defaults of StatefulSets, Jobs, CronJobs, Services, Secrets and storage objects.
-from .admission_objects import CREATE as _OBJECT_CREATE, UPDATE as _OBJECT_UPDATE  # noqa: E402
-
 _CREATE.update(_OBJECT_CREATE)
 _UPDATE.update(_OBJECT_UPDATE)

@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..api import cron
+from ..api import validation as v
 from ..api.apps import POD_MANAGEMENT_POLICIES, STATEFULSET_UPDATE_STRATEGIES
 from ..api.batch import COMPLETION_MODES, CONCURRENCY_POLICIES
 from ..api.codec import decode, thaw
 from ..api.errors import FieldError
 from ..api.storage import PersistentVolumeClaimSpec
-from ..api import validation as v
 from .validation_pod import validate_pod_spec
 
 Errors = list[FieldError]

@@ -24,7 +24,7 @@ from ..api import validation as v
 from ..api.errors import FieldError
 from ..api.networking import ADDRESS_TYPES, PATH_TYPES, POLICY_TYPES
 from ..api.rbac import RBAC_GROUP, SUBJECT_KINDS
-from ..api.storage import (ACCESS_MODES, BINDING_MODES, RECLAIM_POLICIES, RWOP, VOLUME_MODES)
+from ..api.storage import ACCESS_MODES, BINDING_MODES, RECLAIM_POLICIES, RWOP, VOLUME_MODES
 from .validation_pod import validate_node_selector
 
 Errors = list[FieldError]

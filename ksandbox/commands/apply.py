@@ -34,8 +34,7 @@ from ..api.manifest import ConfigDocument, load_file, load_manifests
 from ..apiserver.store import apply_all
 from ..sim.rand import SimRandom
 from .common import check_output, printed
-from .parse import (DRY_RUN, FILENAME, NAMESPACE, OUTPUT, dry_run_strategy, help_error,
-                    parse_flags)
+from .parse import DRY_RUN, FILENAME, NAMESPACE, OUTPUT, dry_run_strategy, help_error, parse_flags
 
 FLAGS = (NAMESPACE, FILENAME, OUTPUT, DRY_RUN)
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")

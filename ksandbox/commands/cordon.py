@@ -19,8 +19,16 @@ import attrs
 from ..api.errors import CommandError
 from ..api.kinds import BY_KIND
 from .common import commit_updates, get_object, list_kind, printed, selector_of
-from .parse import (DRY_RUN, NAMESPACE, SELECTOR, Args, dry_run_strategy, help_error, parse_flags,
-                    resolve_kind)
+from .parse import (
+    DRY_RUN,
+    NAMESPACE,
+    SELECTOR,
+    Args,
+    dry_run_strategy,
+    help_error,
+    parse_flags,
+    resolve_kind,
+)
 
 
 @attrs.frozen

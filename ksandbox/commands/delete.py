@@ -24,9 +24,24 @@ import attrs
 from ..api.errors import ApiError, CommandError
 from ..api.kinds import BY_KIND
 from .common import select_objects, selector_of
-from .parse import (ALL, ALL_NAMESPACES, BOOL, DRY_RUN, FILENAME, INT, NAMESPACE, OUTPUT,
-                    SELECTOR, STR, Flag, Target, dry_run_strategy, namespace_of, parse_flags,
-                    parse_targets)
+from .parse import (
+    ALL,
+    ALL_NAMESPACES,
+    BOOL,
+    DRY_RUN,
+    FILENAME,
+    INT,
+    NAMESPACE,
+    OUTPUT,
+    SELECTOR,
+    STR,
+    Flag,
+    Target,
+    dry_run_strategy,
+    namespace_of,
+    parse_flags,
+    parse_targets,
+)
 
 FLAGS = (NAMESPACE, ALL_NAMESPACES, SELECTOR, ALL, FILENAME, OUTPUT, DRY_RUN,
          Flag("grace-period", INT, "", -1), Flag("force", BOOL, "", False),

@@ -16,8 +16,16 @@ from ..api.errors import ApiError, CommandError
 from ..views.describe import describe
 from .common import list_kind, lookup, no_resources, selector_of
 from .get import SUGGEST_API_RESOURCES, targets_of
-from .parse import (ALL_NAMESPACES, BOOL, NAMESPACE, SELECTOR, Flag, Target, namespace_of,
-                    parse_flags)
+from .parse import (
+    ALL_NAMESPACES,
+    BOOL,
+    NAMESPACE,
+    SELECTOR,
+    Flag,
+    Target,
+    namespace_of,
+    parse_flags,
+)
 
 
 @attrs.frozen

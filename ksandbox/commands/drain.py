@@ -21,8 +21,18 @@ from ..api.errors import CommandError
 from ..api.selector_parser import parse_selector
 from . import drain_run
 from .cordon import node_names_or_selector, select_nodes
-from .parse import (BOOL, DRY_RUN, INT, NAMESPACE, SELECTOR, STR, Flag, dry_run_strategy,
-                    duration_flag, parse_flags)
+from .parse import (
+    BOOL,
+    DRY_RUN,
+    INT,
+    NAMESPACE,
+    SELECTOR,
+    STR,
+    Flag,
+    dry_run_strategy,
+    duration_flag,
+    parse_flags,
+)
 
 FLAGS = (
     NAMESPACE, SELECTOR, DRY_RUN,

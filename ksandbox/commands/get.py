@@ -19,8 +19,18 @@ from ..api.kinds import BY_KIND
 from ..views import serialize
 from ..views.printers import PrintOptions, render_table
 from .common import list_kind, lookup, no_resources, selector_of
-from .parse import (ALL_NAMESPACES, BOOL, NAMESPACE, OUTPUT, SELECTOR, Flag, Target, namespace_of,
-                    parse_flags, parse_targets)
+from .parse import (
+    ALL_NAMESPACES,
+    BOOL,
+    NAMESPACE,
+    OUTPUT,
+    SELECTOR,
+    Flag,
+    Target,
+    namespace_of,
+    parse_flags,
+    parse_targets,
+)
 
 # `kubectl get all`: the "all" category (the resources whose discovery lists "all"), in the
 # order kubectl prints them.

@@ -28,9 +28,23 @@ from ..api.codec import EMPTY, FrozenDict
 from ..api.errors import CommandError, KsandboxError
 from ..api.validation import is_valid_label_value
 from .common import check_output, commit_updates, printed, select_each, selector_of, visit_each
-from .parse import (ALL, ALL_NAMESPACES, DRY_RUN, NAMESPACE, OUTPUT, OVERWRITE, SELECTOR, BOOL,
-                    Args, Flag, Target, dry_run_strategy, namespace_of, parse_flags,
-                    parse_targets)
+from .parse import (
+    ALL,
+    ALL_NAMESPACES,
+    BOOL,
+    DRY_RUN,
+    NAMESPACE,
+    OUTPUT,
+    OVERWRITE,
+    SELECTOR,
+    Args,
+    Flag,
+    Target,
+    dry_run_strategy,
+    namespace_of,
+    parse_flags,
+    parse_targets,
+)
 
 FLAGS = (NAMESPACE, ALL_NAMESPACES, SELECTOR, ALL, OVERWRITE, OUTPUT, DRY_RUN,
          Flag("list", BOOL, "", False))

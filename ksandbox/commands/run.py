@@ -29,8 +29,18 @@ from ..api.core import Pod
 from ..api.errors import CommandError
 from ..sim.rand import SimRandom
 from .common import check_output, printed
-from .parse import (ARRAY, BOOL, DRY_RUN, NAMESPACE, OUTPUT, STR, Flag, dry_run_strategy,
-                    namespace_of, parse_flags)
+from .parse import (
+    ARRAY,
+    BOOL,
+    DRY_RUN,
+    NAMESPACE,
+    OUTPUT,
+    STR,
+    Flag,
+    dry_run_strategy,
+    namespace_of,
+    parse_flags,
+)
 
 FLAGS = (NAMESPACE, OUTPUT, DRY_RUN, Flag("image", STR, "", ""),
          Flag("labels", STR, "l", ""), Flag("restart", STR, "", "Always"),

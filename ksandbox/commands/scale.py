@@ -25,12 +25,28 @@ from ..api.codec import freeze
 from ..api.errors import ApiError, CommandError
 from ..api.kinds import BY_KIND
 from ..api.meta import ObjectMeta
-from ..api.policy import (CrossVersionObjectReference, HorizontalPodAutoscaler,
-                          HorizontalPodAutoscalerSpec)
+from ..api.policy import (
+    CrossVersionObjectReference,
+    HorizontalPodAutoscaler,
+    HorizontalPodAutoscalerSpec,
+)
 from ..api.quantity import Quantity, QuantityError
 from .common import check_output, commit_updates, printed, select_objects, selector_of
-from .parse import (ALL, DRY_RUN, INT, NAMESPACE, OUTPUT, SELECTOR, STR, Flag, Target,
-                    dry_run_strategy, namespace_of, parse_flags, parse_targets)
+from .parse import (
+    ALL,
+    DRY_RUN,
+    INT,
+    NAMESPACE,
+    OUTPUT,
+    SELECTOR,
+    STR,
+    Flag,
+    Target,
+    dry_run_strategy,
+    namespace_of,
+    parse_flags,
+    parse_targets,
+)
 
 SCALABLE = ("Deployment", "ReplicaSet", "ReplicationController")
 # `kubectl scale` also scales StatefulSets (their scale subresource); autoscale keeps SCALABLE.

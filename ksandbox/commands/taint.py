@@ -25,10 +25,28 @@ import attrs
 from ..api.errors import CommandError
 from ..api.kinds import BY_KIND
 from ..api.taints import Taint, apply_taint_changes, parse_taint_args
-from .common import (check_output, commit_updates, list_kind, printed, select_each, selector_of,
-                     visit_each)
-from .parse import (ALL, DRY_RUN, NAMESPACE, OUTPUT, OVERWRITE, SELECTOR, Args, Target,
-                    dry_run_strategy, parse_flags, resolve_kind)
+from .common import (
+    check_output,
+    commit_updates,
+    list_kind,
+    printed,
+    select_each,
+    selector_of,
+    visit_each,
+)
+from .parse import (
+    ALL,
+    DRY_RUN,
+    NAMESPACE,
+    OUTPUT,
+    OVERWRITE,
+    SELECTOR,
+    Args,
+    Target,
+    dry_run_strategy,
+    parse_flags,
+    resolve_kind,
+)
 
 FLAGS = (NAMESPACE, SELECTOR, ALL, OVERWRITE, OUTPUT, DRY_RUN)
 

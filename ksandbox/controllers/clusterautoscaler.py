@@ -57,8 +57,13 @@ from ..api.meta import ObjectMeta, owner_ref_for
 from ..sim.clock import PRIORITY_CONTROLLER
 from .clusterautoscaler_config import KIND, NODE_GROUP_LABEL, read_config
 from .clusterautoscaler_expander import Option, best_option
-from .clusterautoscaler_scaledown import (COMPONENT, DELETION_CANDIDATE_TAINT,
-                                          TO_BE_DELETED_TAINT, NodeDeletion, ScaleDownMixin)
+from .clusterautoscaler_scaledown import (
+    COMPONENT,
+    DELETION_CANDIDATE_TAINT,
+    TO_BE_DELETED_TAINT,
+    NodeDeletion,
+    ScaleDownMixin,
+)
 from .daemonset_util import daemon_tolerations, should_run
 
 # processors/status: the skip reasons of scale-up (core/scaleup/orchestrator/skippedreasons.go).

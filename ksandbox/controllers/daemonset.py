@@ -35,10 +35,23 @@ from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from .base import Controller
-from .controller_utils import (OwnerIndex, compute_hash, generate_name,
-                               pod_available, pod_ready, scaled_value, server_message)
-from .daemonset_util import (REVISION_HASH_LABEL, TEMPLATE_GENERATION_LABEL,
-                             daemon_tolerations, node_name_affinity, should_run, target_node)
+from .controller_utils import (
+    OwnerIndex,
+    compute_hash,
+    generate_name,
+    pod_available,
+    pod_ready,
+    scaled_value,
+    server_message,
+)
+from .daemonset_util import (
+    REVISION_HASH_LABEL,
+    TEMPLATE_GENERATION_LABEL,
+    daemon_tolerations,
+    node_name_affinity,
+    should_run,
+    target_node,
+)
 
 COMPONENT = "daemonset-controller"
 # pkg/controller/daemon: BurstReplicas, the most pods created in one sync.

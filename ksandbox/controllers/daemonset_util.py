@@ -12,12 +12,26 @@ from typing import Any
 
 import attrs
 
-from ..api.core import Affinity, NodeAffinity, NodeSelector, NodeSelectorRequirement, \
-    NodeSelectorTerm
-from ..api.taints import (NO_EXECUTE, NO_SCHEDULE, TAINT_NODE_DISK_PRESSURE,
-                          TAINT_NODE_MEMORY_PRESSURE, TAINT_NODE_NETWORK_UNAVAILABLE,
-                          TAINT_NODE_NOT_READY, TAINT_NODE_PID_PRESSURE, TAINT_NODE_UNREACHABLE,
-                          TAINT_NODE_UNSCHEDULABLE, Toleration, find_untolerated_taint)
+from ..api.core import (
+    Affinity,
+    NodeAffinity,
+    NodeSelector,
+    NodeSelectorRequirement,
+    NodeSelectorTerm,
+)
+from ..api.taints import (
+    NO_EXECUTE,
+    NO_SCHEDULE,
+    TAINT_NODE_DISK_PRESSURE,
+    TAINT_NODE_MEMORY_PRESSURE,
+    TAINT_NODE_NETWORK_UNAVAILABLE,
+    TAINT_NODE_NOT_READY,
+    TAINT_NODE_PID_PRESSURE,
+    TAINT_NODE_UNREACHABLE,
+    TAINT_NODE_UNSCHEDULABLE,
+    Toleration,
+    find_untolerated_taint,
+)
 from .controller_utils import OBJECT_NAME_FIELD, node_matches_pod_affinity
 
 # pkg/apis/apps: the labels a DaemonSet pod carries to say which template made it.

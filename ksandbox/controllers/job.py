@@ -39,8 +39,14 @@ from ..api.core import SUCCEEDED, Pod
 from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.store import DELETED, WatchEvent
-from .controller_utils import OwnerIndex, WorkQueue, generate_name, pod_active, pod_ready, \
-    server_message
+from .controller_utils import (
+    OwnerIndex,
+    WorkQueue,
+    generate_name,
+    pod_active,
+    pod_ready,
+    server_message,
+)
 
 COMPONENT = "job-controller"
 # job_controller.go: DefaultJobPodFailureBackOff 10 s, MaxJobPodFailureBackOff 6 min.

@@ -33,10 +33,18 @@ import attrs
 from ..api.evolve import evolve
 from ..api.core import Node, NodeCondition
 from ..api.meta import ObjectMeta
-from ..api.taints import (NO_EXECUTE, NO_SCHEDULE, TAINT_NODE_DISK_PRESSURE,
-                          TAINT_NODE_MEMORY_PRESSURE, TAINT_NODE_NETWORK_UNAVAILABLE,
-                          TAINT_NODE_NOT_READY, TAINT_NODE_PID_PRESSURE, TAINT_NODE_UNREACHABLE,
-                          TAINT_NODE_UNSCHEDULABLE, Taint)
+from ..api.taints import (
+    NO_EXECUTE,
+    NO_SCHEDULE,
+    TAINT_NODE_DISK_PRESSURE,
+    TAINT_NODE_MEMORY_PRESSURE,
+    TAINT_NODE_NETWORK_UNAVAILABLE,
+    TAINT_NODE_NOT_READY,
+    TAINT_NODE_PID_PRESSURE,
+    TAINT_NODE_UNREACHABLE,
+    TAINT_NODE_UNSCHEDULABLE,
+    Taint,
+)
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
 from .base import Controller, Worker
@@ -526,7 +534,7 @@ class NodeLifecycleController(Controller):
         """While a node that still looks Ready has gone silent, a verdict is coming: wait."""
         now = self.clock.now
         latest = None
-        for name, h in self.health.items():
+        for _name, h in self.health.items():
             if h.ready is None or h.ready[0] == "Unknown":
                 continue
             if now - h.probe > 3 * self.monitor_period:

@@ -25,7 +25,6 @@ Not here: Deployments (``deployment.py``), container restart counts (not modelle
 from __future__ import annotations
 
 import contextlib
-
 from typing import Any
 
 import attrs
@@ -37,8 +36,14 @@ from ..api.selectors import LabelSelector
 from ..apiserver.store import DELETED, WatchEvent
 from .activepods import ActivePods, labels_cover
 from .base import Controller
-from .controller_utils import (OwnerIndex, available_at, generate_name, pod_active,
-                               pod_ready, server_message)
+from .controller_utils import (
+    OwnerIndex,
+    available_at,
+    generate_name,
+    pod_active,
+    pod_ready,
+    server_message,
+)
 
 # pkg/controller/replicaset: BurstReplicas, the most pods created or deleted in one sync.
 BURST_REPLICAS = 500

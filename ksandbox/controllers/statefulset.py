@@ -41,7 +41,7 @@ from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..api.storage import PersistentVolumeClaim
 from ..apiserver.store import DELETED, WatchEvent
-from .controller_utils import (OwnerIndex, WorkQueue, compute_hash, pod_ready, server_message)
+from .controller_utils import OwnerIndex, WorkQueue, compute_hash, pod_ready, server_message
 
 COMPONENT = "statefulset-controller"
 REVISION_LABEL = "controller-revision-hash"

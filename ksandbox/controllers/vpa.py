@@ -41,15 +41,25 @@ import attrs
 
 from ..api.codec import FrozenDict
 from ..api.quantity import Quantity
-from ..api.vpa import (NO_PODS_MATCHED, RECOMMENDATION_PROVIDED, RecommendedContainerResources,
-                       RecommendedPodResources, VerticalPodAutoscalerCondition)
+from ..api.vpa import (
+    NO_PODS_MATCHED,
+    RECOMMENDATION_PROVIDED,
+    RecommendedContainerResources,
+    RecommendedPodResources,
+    VerticalPodAutoscalerCondition,
+)
 from ..apiserver import admission
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
 from .base import Controller, WorkQueue
 from .controller_utils import pod_active
-from .vpa_recommender import (AggregateContainerState, as_resource_list, cap,
-                              crossing_confidence, estimate)
+from .vpa_recommender import (
+    AggregateContainerState,
+    as_resource_list,
+    cap,
+    crossing_confidence,
+    estimate,
+)
 
 COMPONENT_RECOMMENDER = "vpa-recommender"
 COMPONENT_UPDATER = "vpa-updater"

@@ -24,8 +24,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..api.quantity import BINARY_SI, Quantity
-from ..api.taints import (NO_SCHEDULE, TAINT_NODE_MEMORY_PRESSURE, Taint,
-                          tolerations_tolerate_taint)
+from ..api.taints import NO_SCHEDULE, TAINT_NODE_MEMORY_PRESSURE, Taint, tolerations_tolerate_taint
 
 # pkg/kubelet/eviction/helpers.go: the status reason and message fragments.
 REASON_EVICTED = "Evicted"

@@ -98,7 +98,7 @@ class EvictionManagerMixin:
             st.evicting = True
             uid = pod.metadata.uid
             self.clock.call_later(ev.IMMEDIATE_EVICTION_GRACE_PERIOD,
-                                  lambda: self._finish_eviction(key, uid, message),
+                                  lambda: self._finish_eviction(key, uid, message),  # noqa: B023 - called at once
                                   PRIORITY_KUBELET, f"kubelet/{self.name}/evict")
             return True
         return False

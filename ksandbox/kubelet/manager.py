@@ -23,10 +23,16 @@ from ..api.core import Node, NodeSpec, NodeStatus
 from ..api.errors import ApiError, CommandError
 from ..api.meta import ObjectMeta
 from ..api.quantity import Quantity
-from ..api.taints import (TAINT_NODE_DISK_PRESSURE, TAINT_NODE_MEMORY_PRESSURE,
-                          TAINT_NODE_NETWORK_UNAVAILABLE, TAINT_NODE_NOT_READY,
-                          TAINT_NODE_OUT_OF_SERVICE, TAINT_NODE_PID_PRESSURE,
-                          TAINT_NODE_UNREACHABLE, TAINT_NODE_UNSCHEDULABLE)
+from ..api.taints import (
+    TAINT_NODE_DISK_PRESSURE,
+    TAINT_NODE_MEMORY_PRESSURE,
+    TAINT_NODE_NETWORK_UNAVAILABLE,
+    TAINT_NODE_NOT_READY,
+    TAINT_NODE_OUT_OF_SERVICE,
+    TAINT_NODE_PID_PRESSURE,
+    TAINT_NODE_UNREACHABLE,
+    TAINT_NODE_UNSCHEDULABLE,
+)
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_KUBELET
 from .config import KubeletConfig, config_for, read_configs

@@ -20,7 +20,7 @@ import attrs
 from ..sim.rand import SimRandom
 from .framework.interface import Code
 from .framework.types import FitError
-from .schedule_one import (NoNodesAvailable, SchedulingError, new_cycle_state, schedule_pod)
+from .schedule_one import NoNodesAvailable, SchedulingError, new_cycle_state, schedule_pod
 
 
 @attrs.frozen

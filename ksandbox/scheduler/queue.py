@@ -157,7 +157,7 @@ class SchedulingQueue:
 
     def flush_unschedulable_leftover(self) -> None:
         now = self._now()
-        for key, q in list(self.unschedulable.items()):
+        for _key, q in list(self.unschedulable.items()):
             if now - q.unschedulable_since > DEFAULT_POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION:
                 self._requeue(q)
 
@@ -227,7 +227,7 @@ class SchedulingQueue:
         for events in self.in_flight.values():
             events.append((ev, old, new))
         moved = False
-        for key, q in list(self.unschedulable.items()):
+        for _key, q in list(self.unschedulable.items()):
             if skip is not None and skip(q):
                 continue
             if self._worth_requeuing(q, ev, old, new):

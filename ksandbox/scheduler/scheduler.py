@@ -29,7 +29,7 @@ from .framework.runtime import Framework, Handle, build_framework
 from .framework.types import FitError
 from .plugins.default_preemption import REASON_PREEMPTION_BY_SCHEDULER, pdb_views
 from .queue import UNSCHEDULABLE_FLUSH_PERIOD, QueuedPodInfo, SchedulingQueue
-from .schedule_one import (NoNodesAvailable, SchedulingError, new_cycle_state, schedule_pod)
+from .schedule_one import NoNodesAvailable, SchedulingError, new_cycle_state, schedule_pod
 
 COMPONENT = "scheduler"
 POD_SCHEDULED = "PodScheduled"

@@ -22,8 +22,15 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
 from ..api.errors import KsandboxError
-from .commandline import (BoardCommand, ExplainCommand, HelpCommand, QuitCommand,
-                          SubmitCommand, ViewCommand, parse_command_line)
+from .commandline import (
+    BoardCommand,
+    ExplainCommand,
+    HelpCommand,
+    QuitCommand,
+    SubmitCommand,
+    ViewCommand,
+    parse_command_line,
+)
 from .config import UserConfig, load_config, save_theme
 from .messages import ClusterChanged
 from .model import ClusterModel

@@ -17,9 +17,20 @@ from typing import Any
 
 from ..api.coordination import NAMESPACE_NODE_LEASE
 from .age import age
-from .describe_base import (LEVEL_0, LEVEL_1, Writer, annotations_multiline, containers,
-                            describe_events, labels_multiline, pod_requests_limits,
-                            taints_multiline, tolerations_multiline, topology_spread, volumes)
+from .describe_base import (
+    LEVEL_0,
+    LEVEL_1,
+    Writer,
+    annotations_multiline,
+    containers,
+    describe_events,
+    labels_multiline,
+    pod_requests_limits,
+    taints_multiline,
+    tolerations_multiline,
+    topology_spread,
+    volumes,
+)
 from .printers import node_roles
 from .timefmt import rfc1123z
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .describe_base import LEVEL_0, Writer, annotations_multiline, describe_events, \
-    labels_multiline
+from .describe_base import LEVEL_0, Writer, annotations_multiline, describe_events, labels_multiline
 from .serialize import to_manifest
 
 # describe.go smartLabelFor: acronyms kept upper case.

@@ -18,8 +18,15 @@ from typing import Any, Callable
 
 from ..api.selectors import format_label_selector
 from ..api.storage import access_modes_string
-from .describe_base import (LEVEL_0, LEVEL_1, Writer, annotations_multiline, describe_events,
-                            labels_multiline, pod_template)
+from .describe_base import (
+    LEVEL_0,
+    LEVEL_1,
+    Writer,
+    annotations_multiline,
+    describe_events,
+    labels_multiline,
+    pod_template,
+)
 from .printers_objects import service_external_ip
 from .timefmt import rfc1123z
 

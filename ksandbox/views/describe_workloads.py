@@ -15,8 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.selectors import format_label_selector
-from .describe_base import (LEVEL_0, LEVEL_1, LEVEL_2, Writer, annotations_multiline,
-                            describe_events, labels_multiline, pod_template)
+from .describe_base import (
+    LEVEL_0,
+    LEVEL_1,
+    LEVEL_2,
+    Writer,
+    annotations_multiline,
+    describe_events,
+    labels_multiline,
+    pod_template,
+)
 from .printers import format_labels, hpa_metric_specs, hpa_metric_statuses
 from .timefmt import rfc1123z
 

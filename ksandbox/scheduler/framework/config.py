@@ -166,8 +166,8 @@ def _profile(d: _Doc, raw: Any, path: str) -> ProfileSpec:
 
 def load_config(ksc_docs: list, policy_docs: list) -> SchedulerConfig:
     """The scheduler's configuration from the ``-f`` config documents (defaults when none)."""
-    from .runtime import Handle, ProfileError, build_framework
     from ..plugins.args import ArgsError
+    from .runtime import Handle, ProfileError, build_framework
 
     if len(ksc_docs) > 1:
         d = _Doc(ksc_docs[1])

@@ -19,8 +19,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..schedule_one import (SchedulingError, num_feasible_nodes_to_find, percentage_for,
-                            pre_filter_and_nominated, prefilter_absent_status, restrict_nodes)
+from ..schedule_one import (
+    SchedulingError,
+    num_feasible_nodes_to_find,
+    percentage_for,
+    pre_filter_and_nominated,
+    prefilter_absent_status,
+    restrict_nodes,
+)
 from .interface import Code, Status
 from .node_info import NodeInfo
 from .types import Diagnosis

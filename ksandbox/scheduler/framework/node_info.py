@@ -54,8 +54,8 @@ def non_zero_requests(spec: Any) -> tuple[int, int]:
     out = []
     for name, default in ((CPU, DEFAULT_MILLI_CPU_REQUEST), (MEMORY, DEFAULT_MEMORY_REQUEST)):
         def req(c: Any) -> int:
-            q = c.resources.requests.get(name)
-            return default if q is None else resource_amount(name, q)
+            q = c.resources.requests.get(name)  # noqa: B023 - called at once
+            return default if q is None else resource_amount(name, q)  # noqa: B023 - called at once
         total = sum(req(c) for c in spec.containers)
         init_max = 0
         sidecars = 0

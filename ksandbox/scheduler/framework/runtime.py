@@ -18,8 +18,7 @@ from typing import Any
 from ...api.selectors import LabelSelector
 from ..plugins.registry import REGISTRY
 from .cycle_state import CycleState
-from .interface import (MAX_NODE_SCORE, MIN_NODE_SCORE, Code, PreFilterResult, Status,
-                        implements)
+from .interface import MAX_NODE_SCORE, MIN_NODE_SCORE, Code, PreFilterResult, Status, implements
 from .node_info import NodeInfo, PodInfo
 
 
@@ -255,7 +254,7 @@ class Framework:
 def build_framework(spec: Any, handle: Handle) -> Framework:
     """Instantiate a ProfileSpec (config.py) into a Framework."""
     needed: list[str] = []
-    for point, pset in spec.plugins.items():
+    for pset in spec.plugins.values():
         for name, _ in pset.enabled:
             if name not in needed:
                 needed.append(name)

@@ -20,8 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from ..framework.interface import (MAX_NODE_SCORE, ActionType, ASSIGNED_POD, ClusterEvent,
-                                   ClusterEventWithHint, NODE, Status)
+from ..framework.interface import (
+    ASSIGNED_POD,
+    MAX_NODE_SCORE,
+    NODE,
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    Status,
+)
 from ..framework.node_info import PodInfo
 from . import names
 from .args import ArgsError, as_bool, as_int, as_mapping

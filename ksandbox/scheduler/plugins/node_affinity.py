@@ -15,12 +15,27 @@ from typing import Any
 
 import numpy as np
 
-from ...api.selectors import (DOES_NOT_EXIST, EXISTS, GT, IN, LT, NOT_IN, parse_int64,
-                              requirement_matches)
+from ...api.selectors import (
+    DOES_NOT_EXIST,
+    EXISTS,
+    GT,
+    IN,
+    LT,
+    NOT_IN,
+    parse_int64,
+    requirement_matches,
+)
 from ...api.validation import is_qualified_name, is_valid_label_value
-from ..framework.interface import (MAX_NODE_SCORE, ActionType, ClusterEvent,
-                                   ClusterEventWithHint, NODE, PreFilterResult, QueueingHint,
-                                   Status)
+from ..framework.interface import (
+    MAX_NODE_SCORE,
+    NODE,
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    PreFilterResult,
+    QueueingHint,
+    Status,
+)
 from . import names
 from .helper import default_normalize_score, default_normalize_vec
 

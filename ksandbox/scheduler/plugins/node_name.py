@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..framework.interface import ActionType, ClusterEvent, ClusterEventWithHint, NODE, Status
+from ..framework.interface import NODE, ActionType, ClusterEvent, ClusterEventWithHint, Status
 from . import names
 
 NAME = names.NODE_NAME

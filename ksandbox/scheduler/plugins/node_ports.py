@@ -10,8 +10,15 @@ from typing import Any
 
 import numpy as np
 
-from ..framework.interface import (ActionType, ASSIGNED_POD, ClusterEvent, ClusterEventWithHint,
-                                   NODE, QueueingHint, Status)
+from ..framework.interface import (
+    ASSIGNED_POD,
+    NODE,
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    QueueingHint,
+    Status,
+)
 from . import names
 
 NAME = names.NODE_PORTS

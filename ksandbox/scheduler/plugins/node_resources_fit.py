@@ -15,14 +15,28 @@ from typing import Any
 
 import numpy as np
 
-from ..framework.interface import (ActionType, ASSIGNED_POD, ClusterEvent, ClusterEventWithHint,
-                                   NODE, QueueingHint, Status)
+from ..framework.interface import (
+    ASSIGNED_POD,
+    NODE,
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    QueueingHint,
+    Status,
+)
 from ..framework.node_info import CPU, EPHEMERAL_STORAGE, MEMORY, PODS, PodInfo
 from . import names
-from .args import ArgsError, as_list, as_mapping, as_int
-from .resource_allocation import (DEFAULT_RESOURCES, LEAST_ALLOCATED, MOST_ALLOCATED,
-                                  REQUESTED_TO_CAPACITY_RATIO, ResourceSpec, Scorer,
-                                  pod_request_list, scaled_shape)
+from .args import ArgsError, as_int, as_list, as_mapping
+from .resource_allocation import (
+    DEFAULT_RESOURCES,
+    LEAST_ALLOCATED,
+    MOST_ALLOCATED,
+    REQUESTED_TO_CAPACITY_RATIO,
+    ResourceSpec,
+    Scorer,
+    pod_request_list,
+    scaled_shape,
+)
 
 NAME = names.NODE_RESOURCES_FIT
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME

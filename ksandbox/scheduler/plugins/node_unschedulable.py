@@ -11,8 +11,14 @@ from typing import Any
 import numpy as np
 
 from ...api.taints import NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE, Taint, tolerations_tolerate_taint
-from ..framework.interface import (ActionType, ClusterEvent, ClusterEventWithHint, NODE,
-                                   QueueingHint, Status)
+from ..framework.interface import (
+    NODE,
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    QueueingHint,
+    Status,
+)
 from . import names
 
 NAME = names.NODE_UNSCHEDULABLE

@@ -23,15 +23,28 @@ import numpy as np
 
 from ...api.codec import decode
 from ...api.core import TopologySpreadConstraint
-from ..framework.interface import (MAX_NODE_SCORE, ActionType, ASSIGNED_POD, ClusterEvent,
-                                   ClusterEventWithHint, NODE, Status)
+from ..framework.interface import (
+    ASSIGNED_POD,
+    MAX_NODE_SCORE,
+    NODE,
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    Status,
+)
 from ..framework.node_info import LABEL_HOSTNAME, LABEL_ZONE
 from . import names
 from .args import ArgsError, as_list, as_mapping
 from .helper import go_round, go_round_vec
-from .pod_topology_spread_common import (Constraint, PreFilterState, PreScoreState,
-                                         _merge_match_label_keys, count_pods_match,
-                                         node_has_keys, topology_normalizing_weight)
+from .pod_topology_spread_common import (
+    Constraint,
+    PreFilterState,
+    PreScoreState,
+    _merge_match_label_keys,
+    count_pods_match,
+    node_has_keys,
+    topology_normalizing_weight,
+)
 
 NAME = names.POD_TOPOLOGY_SPREAD
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME

@@ -11,10 +11,23 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from . import (balanced_allocation, default_preemption, image_locality, inter_pod_affinity,
-               names, node_affinity, node_name, node_ports, node_resources_fit,
-               node_unschedulable, pod_topology_spread, taint_toleration, volume_restrictions,
-               volume_zone)
+from . import (
+    balanced_allocation,
+    default_preemption,
+    image_locality,
+    inter_pod_affinity,
+    names,
+    node_affinity,
+    node_name,
+    node_ports,
+    node_resources_fit,
+    node_unschedulable,
+    pod_topology_spread,
+    taint_toleration,
+    volume_restrictions,
+    volume_zone,
+)
+
 
 class _Inert:
     """A plugin upstream enables by default that has no work in the sandbox."""

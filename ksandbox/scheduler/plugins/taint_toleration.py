@@ -14,10 +14,22 @@ from typing import Any
 
 import numpy as np
 
-from ...api.taints import (NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE, find_untolerated_taint,
-                           tolerations_tolerate_taint)
-from ..framework.interface import (MAX_NODE_SCORE, ActionType, ClusterEvent,
-                                   ClusterEventWithHint, NODE, QueueingHint, Status)
+from ...api.taints import (
+    NO_EXECUTE,
+    NO_SCHEDULE,
+    PREFER_NO_SCHEDULE,
+    find_untolerated_taint,
+    tolerations_tolerate_taint,
+)
+from ..framework.interface import (
+    MAX_NODE_SCORE,
+    NODE,
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    QueueingHint,
+    Status,
+)
 from . import names
 from .helper import default_normalize_score, default_normalize_vec
 

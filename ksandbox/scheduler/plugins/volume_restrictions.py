@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..framework.interface import ActionType, ASSIGNED_POD, ClusterEvent, ClusterEventWithHint, Status
+from ..framework.interface import (
+    ASSIGNED_POD,
+    ActionType,
+    ClusterEvent,
+    ClusterEventWithHint,
+    Status,
+)
 from . import names
 
 NAME = names.VOLUME_RESTRICTIONS

@@ -49,7 +49,7 @@ class HelpScreen(ModalScreen[None]):
         view = origin.view_name.upper()
         sections: dict[str, list[tuple[str, str]]] = {view: [], "GENERAL": []}
         seen: set[tuple[str, str]] = set()
-        for key, active in bindings.items():
+        for _key, active in bindings.items():
             b = active.binding
             node = active.node
             if node is origin:

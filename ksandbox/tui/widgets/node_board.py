@@ -31,8 +31,17 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..cards import (CardShape, NodeSummary, PodMark, card_height, card_shape, chip_lines,
-                     chip_text, shown_pods, summarize)
+from ..cards import (
+    CardShape,
+    NodeSummary,
+    PodMark,
+    card_height,
+    card_shape,
+    chip_lines,
+    chip_text,
+    shown_pods,
+    summarize,
+)
 from ..filtering import NO_FILTER, RowFilter
 from ..model import ChangeSet
 
