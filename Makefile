@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench wheel-check clean
+.PHONY: run test lint bench wheel-check clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,16 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# ruff (lint and import order) and mypy over ksandbox/; settings in pyproject.toml.
+# `$(BIN)/ruff check --fix ksandbox` sorts imports and fixes what it safely can.
+lint: $(STAMP)
+	$(BIN)/ruff check ksandbox
+	$(BIN)/mypy
+
+# Build the wheel, install it in a fresh environment and run `ksandbox sim` from it.
+wheel-check: $(STAMP)
+	$(BIN)/python -m pytest tests/test_packaging.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/scheduler.py
