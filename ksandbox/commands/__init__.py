@@ -37,22 +37,23 @@ from .result import CommandResult
 
 __all__ = ["execute", "parse", "CommandError", "VERBS"]
 
-# verb -> (parse(tokens) -> command, run(session, command, stdin) -> output)
-VERBS: dict[str, tuple[Callable[[list[str]], Any], Callable[..., Any]]] = {
-    "apply": (apply.parse, apply.run),
-    "create": (lambda t: apply.parse(t, create=True), apply.run),
-    "delete": (delete.parse, delete.run),
-    "run": (run.parse, run.run),
-    "label": (label.parse, label.run),
-    "taint": (taint.parse, taint.run),
-    "cordon": (cordon.parse, cordon.run),
-    "uncordon": (lambda t: cordon.parse(t, cordon=False), cordon.run),
-    "drain": (drain.parse, drain.run),
-    "scale": (scale.parse_scale, scale.run_scale),
-    "autoscale": (scale.parse_autoscale, scale.run_autoscale),
-    "get": (get.parse_get, get.run_get),
-    "describe": (describe.parse, describe.run),
+# verb -> parse(tokens) -> command; the command's type picks its runner (_RUNNERS).
+VERBS: dict[str, Callable[[list[str]], Any]] = {
+    "apply": apply.parse,
+    "create": lambda t: apply.parse(t, create=True),
+    "delete": delete.parse,
+    "run": run.parse,
+    "label": label.parse,
+    "taint": taint.parse,
+    "cordon": cordon.parse,
+    "uncordon": lambda t: cordon.parse(t, cordon=False),
+    "drain": drain.parse,
+    "scale": scale.parse_scale,
+    "autoscale": scale.parse_autoscale,
+    "get": get.parse_get,
+    "describe": describe.parse,
 }
+# command type -> run(session, command, stdin) -> output
 _RUNNERS: dict[type, Callable[..., Any]] = {
     apply.ApplyCommand: apply.run, delete.DeleteCommand: delete.run, run.RunCommand: run.run,
     label.LabelCommand: label.run, taint.TaintCommand: taint.run,
@@ -125,7 +126,7 @@ def parse(text: str) -> Any:
                            + ", ".join(sorted(VERBS)))
     verb = tokens[0]
     if verb in VERBS:
-        return VERBS[verb][0](tokens[1:])
+        return VERBS[verb](tokens[1:])
     if verb in UNSUPPORTED:
         raise CommandError(f'"kubectl {verb}" is not supported by ksandbox; the verbs are: '
                            + ", ".join(sorted(VERBS)))

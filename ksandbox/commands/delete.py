@@ -10,7 +10,7 @@ upstream #126619), ``node "n1" deleted``, ``force deleted``, with ``(dry run)`` 
 The API server part is ``Store.delete``: a bound pod gets a deletion timestamp and its kubelet
 removes it when the grace period ends. Cascading deletion (``--cascade=background``, the
 default) is done here synchronously — dependents with an owner reference to a deleted object
-go too — unless a ``garbagecollector`` component runs. Deleting a namespace deletes what is in
+go too (the sandbox runs no garbage collector). Deleting a namespace deletes what is in
 it; the built-in namespaces cannot be deleted. Every name is looked up before anything is
 deleted.
 """
@@ -183,8 +183,7 @@ def run(session: Any, cmd: DeleteCommand, stdin: str | None) -> str:
             raise ApiError("Forbidden", f'namespaces "{obj.metadata.name}" is forbidden: this '
                                         "namespace may not be deleted", 403)
     if cmd.dry_run == "none":
-        gc = session.cp.component("garbagecollector") is not None
-        cascade = cmd.cascade not in ("orphan", "false") and not gc
+        cascade = cmd.cascade not in ("orphan", "false")
         index = _owner_index(store) if cascade and any(o.kind in OWNER_KINDS for o in objs) \
             else {}
         grace = None if cmd.grace_period < 0 else cmd.grace_period

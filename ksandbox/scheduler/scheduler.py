@@ -153,9 +153,6 @@ class Scheduler:
             fp = self._fast[fwk.scheduler_name] = FastPath(self.cache, fwk)
         return fp
 
-    def busy_until(self) -> float | None:
-        return None
-
     # -- watch handlers -----------------------------------------------------------------------
     def _on_namespace(self, ev: WatchEvent) -> None:
         for fp in self._fast.values():

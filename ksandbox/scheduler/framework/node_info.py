@@ -12,7 +12,7 @@ Not here: keeping NodeInfos current (``cache.py``); the plugins that read them.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any
 
 from ...api.codec import FrozenDict
 from ...api.core import Pod
@@ -314,16 +314,3 @@ class NodeInfo:
 
     def __repr__(self) -> str:
         return f"<NodeInfo {self.name} pods={len(self.pods)}>"
-
-
-def build_node_infos(nodes: Iterable[Any], pods: Iterable[Any]) -> list[NodeInfo]:
-    """NodeInfos for a fixed set of nodes and pods (tests; the cache does this incrementally)."""
-    infos = {n.metadata.name: NodeInfo(n) for n in nodes}
-    for p in pods:
-        ni = infos.get(p.spec.node_name)
-        if ni is not None and not p.is_terminated:
-            ni.add_pod(PodInfo(p))
-    out = list(infos.values())
-    for i, ni in enumerate(out):
-        ni.index = i
-    return out

@@ -38,13 +38,6 @@ class Candidate:
         self.num_pdb_violations = num_pdb_violations
 
 
-def more_important(a: Any, b: Any) -> bool:
-    """util.MoreImportantPod: higher priority, then the earlier start."""
-    if a.priority != b.priority:
-        return a.priority > b.priority
-    return _start(a) < _start(b)
-
-
 def _start(pi: Any) -> float:
     return pi.start_time if pi.start_time is not None else _INF
 
