@@ -127,7 +127,7 @@ def run_shape(name: str, scale: float) -> dict:
     store = Store(lambda: clock.now, rand.child("apiserver"))
     cp = ControlPlane(store, clock, rand, configs)
     sched = Scheduler()
-    cp.components["scheduler"] = sched
+    cp.scheduler = sched
     sched.start(cp)
     store.create(Namespace(metadata=ObjectMeta(name="default")))
     if opts.get("priority"):

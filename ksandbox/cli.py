@@ -107,8 +107,7 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
     names = ",".join(_stem(f) for f in files) or "sandbox"
     session = Session.from_documents([d for d, _ in loaded], seed=seed, name=names,
                                      origins=[o for _, o in loaded])
-    scheduler = session.cp.component("scheduler")
-    for warning in getattr(scheduler, "warnings", ()):
+    for warning in session.cp.scheduler.warnings:
         sys.stderr.write(f"Warning: {warning}\n")
     from .api.kinds import stored_only_warning
 

@@ -39,41 +39,68 @@ class ControlPlane:
         self.configs = list(configs)
         self.eviction = EvictionAPI(store)
         self.components: dict[str, Any] = {}
-
-    def component(self, name: str) -> Any | None:
-        return self.components.get(name)
+        # Set by build_components: the components the session, commands and views address.
+        self.metrics: Any = None
+        self.scheduler: Any = None
+        self.kubelets: Any = None
+        self.tainteviction: Any = None
+        self.clusterautoscaler: Any = None
+        self.drain: Any = None
 
     def configs_of(self, kind: str) -> list[ConfigDocument]:
         return [c for c in self.configs if c.kind == kind]
 
 
 def build_components(cp: ControlPlane) -> list[Any]:
-    """Every component of a sandbox, in start order (controllers, scheduler, kubelets)."""
-    components: list[Any] = []
-    # -- components register below, one line each -------------------------------------------
-    from .controllers import daemonset, deployment, hpa, metrics, replicaset, replicationcontroller
-    components.append(metrics.Metrics())
-    components.append(replicaset.ReplicaSetController())
-    components.append(replicationcontroller.ReplicationControllerController())
-    components.append(deployment.DeploymentController())
-    components.append(daemonset.DaemonSetController())
-    from .controllers import job, statefulset
-    components.append(statefulset.StatefulSetController())
-    components.append(job.JobController())
-    components.append(hpa.HorizontalPodAutoscalerController())
-    from .controllers import vpa
-    components.append(vpa.VerticalPodAutoscalerController())
-    from .controllers import disruption, nodelifecycle, podgc, tainteviction
-    components.append(nodelifecycle.NodeLifecycleController())
-    components.append(tainteviction.TaintEvictionController())
-    components.append(podgc.PodGCController())
-    components.append(disruption.DisruptionController())
-    from .controllers import clusterautoscaler
-    components.append(clusterautoscaler.ClusterAutoscaler())
+    """Every component of a sandbox, in start order (controllers, scheduler, kubelets), each
+    handed what it uses; the ones the session, commands and views address are kept on ``cp``.
+    """
     from .commands.drain_run import DrainRunner
-    components.append(DrainRunner())
-    from .scheduler import Scheduler
-    components.append(Scheduler())
+    from .controllers import (
+        clusterautoscaler,
+        daemonset,
+        deployment,
+        disruption,
+        hpa,
+        job,
+        metrics,
+        nodelifecycle,
+        podgc,
+        replicaset,
+        replicationcontroller,
+        statefulset,
+        tainteviction,
+        vpa,
+    )
     from .kubelet.manager import KubeletManager
-    components.append(KubeletManager())  # kubelets last: they act on what controllers decided
-    return components
+    from .scheduler import Scheduler
+
+    cp.metrics = metrics.Metrics()
+    cp.scheduler = Scheduler()
+    cp.kubelets = KubeletManager()
+    cp.tainteviction = tainteviction.TaintEvictionController()
+    cp.clusterautoscaler = clusterautoscaler.ClusterAutoscaler(
+        scheduler=cp.scheduler, kubelets=cp.kubelets, eviction=cp.eviction)
+    cp.drain = DrainRunner(cp.eviction)
+    # The ReplicaSet controller's index of pods by controller (and of orphans) is shared with
+    # the controllers that adopt orphans or read a ReplicaSet's pods.
+    replicasets = replicaset.ReplicaSetController()
+    return [
+        cp.metrics,
+        replicasets,
+        replicationcontroller.ReplicationControllerController(replicasets=replicasets),
+        deployment.DeploymentController(replicasets=replicasets),
+        daemonset.DaemonSetController(replicasets=replicasets),
+        statefulset.StatefulSetController(),
+        job.JobController(),
+        hpa.HorizontalPodAutoscalerController(metrics=cp.metrics),
+        vpa.VerticalPodAutoscalerController(metrics=cp.metrics, eviction=cp.eviction),
+        nodelifecycle.NodeLifecycleController(),
+        cp.tainteviction,
+        podgc.PodGCController(),
+        disruption.DisruptionController(),
+        cp.clusterautoscaler,
+        cp.drain,
+        cp.scheduler,
+        cp.kubelets,   # kubelets last: they act on what controllers decided
+    ]

@@ -303,15 +303,14 @@ class Session:
 
     def eviction_deadline(self, pod: Any) -> float | None:
         """When a pod marked for NoExecute eviction will be deleted (None if not marked)."""
-        te = self.cp.component("tainteviction")
-        return te.deadline(pod) if te is not None else None
+        return self.cp.tainteviction.deadline(pod)
 
     def explain(self, namespace: str, name: str) -> Any:
         """The scheduler's decision for one pod now (``ksandbox explain``; DESIGN.md §3)."""
         pod = self.store.get("Pod", name, namespace)
         if pod is None:
             raise ApiError.not_found("pods", name)
-        return explain_pod(self.cp.component("scheduler"), pod)
+        return explain_pod(self.cp.scheduler, pod)
 
 
 def ceil_ms(t: float) -> float:

@@ -185,14 +185,6 @@ def commit_updates(store: Any, objs: Sequence[Any], dry_run: str = "none") -> li
     return [store.update(o, validate=False) for o in checked]
 
 
-def component(session: Any, name: str, what: str, missing: str) -> Any:
-    """A control-plane component, or kubectl-style word that it is not built yet."""
-    comp = session.cp.component(name)
-    if comp is None:
-        raise CommandError(f'"{what}" is not available yet: {missing}')
-    return comp
-
-
 def no_resources(namespace: str | None, namespaced: bool) -> str:
     """``kubectl get``'s empty answer (printed on stderr by kubectl, exit status 0; here it is
     output, so that ``CommandResult.error`` stays empty for every success)."""

@@ -471,14 +471,14 @@ class DrainRunner:
 
     name = "drain"
 
-    def __init__(self) -> None:
+    def __init__(self, eviction: EvictionAPI) -> None:
+        self.eviction = eviction
         self.drains: list[Drain] = []
         self._waiters: dict[tuple[str, str], list[tuple[str, Callable[[], None]]]] = {}
 
     def start(self, cp: Any) -> None:
         self.store = cp.store
         self.clock = cp.clock
-        self.eviction: EvictionAPI = cp.eviction
         self.store.subscribe("Pod", self._on_pod)
 
     def _on_pod(self, ev: WatchEvent) -> None:
@@ -522,12 +522,7 @@ def run_drain(session: Any, node_names: list[str], options: Any) -> Any:
     for name in node_names:
         if session.store.get("Node", name) is None:
             raise ApiError.not_found("nodes", name)
-    runner = session.cp.component("drain")
-    if runner is None:
-        runner = DrainRunner()
-        runner.start(session.cp)
-        session.cp.components[runner.name] = runner
-    drain = runner.run(list(node_names), options)
+    drain = session.cp.drain.run(list(node_names), options)
     if drain.state == "failed":
         output = "".join(line.text + "\n" for line in drain.log if not line.fatal)
         return CommandResult("", output, drain.error)

@@ -6,10 +6,9 @@ no upstream syntax; they follow kubectl's manners instead: strict arguments, the
 (``node/node-2 failed (kubelet stopped posting status)``). ``fail node NAME --not-ready`` keeps
 the kubelet alive with its container runtime down: it posts Ready=False (``KubeletNotReady``).
 
-The work is done by control-plane components another part of the sandbox provides: the
-``kubelets`` component (``fail_node``, ``recover_node``, ``set_pressure``, ``add_node``) and
-the ``metrics`` component (``set_load``). When one is not part of the build the verb says so
-instead of failing obscurely.
+The work is done by control-plane components the control plane holds: ``cp.kubelets``
+(``fail_node``, ``recover_node``, ``set_pressure``, ``add_node``), ``cp.metrics``
+(``set_load``) and ``cp.scheduler`` (``add_profiles``).
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ import attrs
 from ..api.errors import ApiError, CommandError, FieldError, ValidationError
 from ..api.kinds import BY_KIND
 from ..api.validation import is_dns1123_subdomain
-from .common import component, get_object
+from .common import get_object
 from .parse import BOOL, NAMESPACE, STR, Flag, namespace_of, parse_flags, resolve_kind
 
 PRESSURE_KINDS = {"memory": "MemoryPressure", "disk": "DiskPressure", "pid": "PIDPressure"}
@@ -34,8 +33,6 @@ USAGE = {
     "add": "ksandbox add node NAME [--like NODE] | ksandbox add scheduler NAME [-f CONFIG]",
     "load": "ksandbox load deployment/NAME CPU_PERCENT",
 }
-KUBELETS_MISSING = "the kubelet emulators are not part of this build"
-METRICS_MISSING = "the metrics emulator is not part of this build"
 
 
 @attrs.frozen
@@ -160,8 +157,7 @@ def run(session: Any, cmd: Any, stdin: str | None) -> str:
     node_info = BY_KIND["Node"]
     if isinstance(cmd, NodeFault):
         get_object(store, node_info, cmd.node, "")
-        kubelets = component(session, "kubelets", f"ksandbox {cmd.action} node",
-                             KUBELETS_MISSING)
+        kubelets = session.cp.kubelets
         if cmd.action == "fail" and cmd.not_ready:
             kubelets.fail_node(cmd.node, True)
             return f"node/{cmd.node} failed (kubelet reports NotReady: container runtime is down)\n"
@@ -172,7 +168,7 @@ def run(session: Any, cmd: Any, stdin: str | None) -> str:
         return f"node/{cmd.node} recovered\n"
     if isinstance(cmd, NodePressure):
         get_object(store, node_info, cmd.node, "")
-        kubelets = component(session, "kubelets", "ksandbox pressure node", KUBELETS_MISSING)
+        kubelets = session.cp.kubelets
         kubelets.set_pressure(cmd.node, cmd.kind, cmd.on)
         state = "on" if cmd.on else "off"
         return (f"node/{cmd.node} {cmd.kind} pressure {state} "
@@ -186,7 +182,7 @@ def run(session: Any, cmd: Any, stdin: str | None) -> str:
             raise ApiError.already_exists("nodes", cmd.node)
         if cmd.like is not None:
             get_object(store, node_info, cmd.like, "")
-        kubelets = component(session, "kubelets", "ksandbox add node", KUBELETS_MISSING)
+        kubelets = session.cp.kubelets
         kubelets.add_node(cmd.node, cmd.like)
         like = f" (like {cmd.like})" if cmd.like else ""
         return f"node/{cmd.node} created{like}\n"
@@ -194,7 +190,7 @@ def run(session: Any, cmd: Any, stdin: str | None) -> str:
         return _add_scheduler(session, cmd, stdin)
     info = BY_KIND[cmd.kind]
     get_object(store, info, cmd.name, cmd.namespace)
-    metrics = component(session, "metrics", "ksandbox load", METRICS_MISSING)
+    metrics = session.cp.metrics
     metrics.set_load(cmd.namespace, cmd.kind, cmd.name, cmd.percent)
     return f"{info.qualified}/{cmd.name} load set to {cmd.percent}% CPU\n"
 
@@ -215,7 +211,5 @@ def _add_scheduler(session: Any, cmd: AddScheduler, stdin: str | None) -> str:
         if len(configs) != 1 or len(docs) != 1:
             raise CommandError(f"{source}: expected one KubeSchedulerConfiguration document")
         doc = configs[0]
-    scheduler = component(session, "scheduler", "ksandbox add scheduler",
-                          "the scheduler is not part of this build")
-    names = scheduler.add_profiles(doc, cmd.name)
+    names = session.cp.scheduler.add_profiles(doc, cmd.name)
     return "".join(f"scheduler/{n} started\n" for n in names)

@@ -97,8 +97,11 @@ class Upcoming:
 class ClusterAutoscaler(ScaleDownMixin):
     name = "clusterautoscaler"
 
-    def __init__(self) -> None:
+    def __init__(self, scheduler: Any, kubelets: Any, eviction: Any) -> None:
         self.config: Any = None
+        self.scheduler = scheduler   # its fit checks simulate scheduling
+        self.kubelets = kubelets     # a scale-up registers a node through them
+        self.eviction = eviction     # a scale-down drains through the Eviction API
 
     # -- wiring --------------------------------------------------------------------------------
     def start(self, cp: Any) -> None:
@@ -137,9 +140,7 @@ class ClusterAutoscaler(ScaleDownMixin):
     def run_once(self) -> None:
         now = self.clock.now
         self.last_scan = now
-        sched = self.cp.component("scheduler")
-        if sched is None:
-            return
+        sched = self.scheduler
         members = self._group_nodes()
         pending = self._unschedulable_pods()
         remaining = self._filter_schedulable(sched, pending)
@@ -249,9 +250,7 @@ class ClusterAutoscaler(ScaleDownMixin):
             labels = dict(group.labels)
             taints = group.taints
             status = NodeStatus(capacity=group.capacity, allocatable=group.capacity)
-            kubelets = self.cp.component("kubelets")
-            if kubelets is not None:
-                status = kubelets.registered_status(labels, status)
+            status = self.kubelets.registered_status(labels, status)
         # What the API server's node defaulting adds (the kubelet's well-known labels).
         labels.setdefault("kubernetes.io/os", "linux")
         labels.setdefault("kubernetes.io/arch", "amd64")
@@ -390,11 +389,7 @@ class ClusterAutoscaler(ScaleDownMixin):
             ups.remove(up)
         if self.store.get("Node", up.name) is not None:
             return
-        kubelets = self.cp.component("kubelets")
-        if kubelets is not None:
-            kubelets.add_node(up.name, template=up.template)
-        else:
-            self.store.create(up.template)
+        self.kubelets.add_node(up.name, template=up.template)
 
     def _provision_timeout(self, up: Upcoming) -> None:
         """The node did not register within maxNodeProvisionTime: give up and back off."""

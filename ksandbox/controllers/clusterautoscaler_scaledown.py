@@ -227,7 +227,7 @@ class NodeDeletion:
         cur = self.ca.store.get("Pod", pod.metadata.name, pod.metadata.namespace)
         if cur is None or cur.metadata.uid != pod.metadata.uid or cur.spec.node_name != self.node:
             return True
-        return self.ca.cp.eviction.evict(pod.metadata.namespace, pod.metadata.name,
+        return self.ca.eviction.evict(pod.metadata.namespace, pod.metadata.name,
                                          self._grace(pod)).code in (201, 404)
 
     def _evict_round(self) -> None:

@@ -71,6 +71,9 @@ def _scheduled_then_oldest(pod: Any) -> tuple:
 class DaemonSetController(Controller):
     name = "daemonset"
 
+    def __init__(self, replicasets: Any) -> None:
+        self.replicasets = replicasets   # whose index of orphan pods to adopt from
+
     def start(self, cp: Any) -> None:
         self.rand = cp.rand.child(self.name)
         self.pods = OwnerIndex("DaemonSet", self._pod_changed)
@@ -179,8 +182,7 @@ class DaemonSetController(Controller):
 
     def _claim(self, ds: Any) -> None:
         """Adopt matching orphans: all of them for a new selector, else those heard of."""
-        rsc = self.cp.component("replicaset")
-        orphans = rsc.orphans(ds.metadata.namespace) if rsc is not None else {}
+        orphans = self.replicasets.orphans(ds.metadata.namespace)
         uid = ds.metadata.uid
         if uid in self._scan_orphans:
             self._scan_orphans.discard(uid)

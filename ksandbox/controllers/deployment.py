@@ -44,6 +44,9 @@ _MAX_COLLISIONS = 8
 class DeploymentController(RolloutMixin, Controller):
     name = "deployment"
 
+    def __init__(self, replicasets: Any) -> None:
+        self.replicasets = replicasets   # the ReplicaSet controller: pods by ReplicaSet
+
     def start(self, cp: Any) -> None:
         self.rss = OwnerIndex("Deployment", self._rs_changed, track_orphans=True)
         self.deployments: dict[str, dict[str, Any]] = {}

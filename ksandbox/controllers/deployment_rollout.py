@@ -103,11 +103,8 @@ class RolloutMixin:
         """oldPodsRunning: any old pod not yet Succeeded or Failed (terminating ones count)."""
         if sum(rs.status.replicas for rs in old_rss) > 0:
             return True
-        rsc = self.cp.component("replicaset")
-        if rsc is None:
-            return False
         for rs in old_rss:
-            for pod in rsc.pods_of(rs.metadata.uid).values():
+            for pod in self.replicasets.pods_of(rs.metadata.uid).values():
                 if pod.status.phase not in ("Failed", "Succeeded"):
                     return True
         return False

@@ -125,6 +125,9 @@ class _State:
 class HorizontalPodAutoscalerController:
     name = "hpa"
 
+    def __init__(self, metrics: Any) -> None:
+        self.metrics = metrics   # the metrics server's pod usage
+
     def start(self, cp: Any) -> None:
         self.cp = cp
         self.store = cp.store
@@ -257,17 +260,13 @@ class HorizontalPodAutoscalerController:
                 raise MetricError("failed to get cpu utilization: only cpu utilization "
                                   "metrics are simulated")
             target_pct = DEFAULT_CPU_UTILIZATION
-        metrics = self.cp.component("metrics")
         sel = target.spec.selector
         if sel is not None and not isinstance(sel, LabelSelector):
             sel = LabelSelector(match_labels=sel)
         pods = [p for p in self.store.list("Pod", hpa.metadata.namespace)
                 if sel is not None and sel.matches(p.metadata.labels)]
         try:
-            if metrics is None:
-                raise MetricError("unable to get metrics for resource cpu: no metrics "
-                                  "returned from resource metrics API")
-            return resource_replicas(pods, metrics.usage, current, target_pct, self.clock.now)
+            return resource_replicas(pods, self.metrics.usage, current, target_pct, self.clock.now)
         except MetricError as err:
             raise MetricError(f"failed to get cpu utilization: {err}") from None
 

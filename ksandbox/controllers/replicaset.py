@@ -57,6 +57,11 @@ class ReplicaSetController(Controller):
     api_version = "apps/v1"
     component = "replicaset-controller"
 
+    def __init__(self, replicasets: ReplicaSetController | None = None) -> None:
+        # Whose index of orphan pods to adopt from: the ReplicaSet controller keeps the one
+        # index of pods with no controller; a ReplicationController controller reads it.
+        self.replicasets = replicasets if replicasets is not None else self
+
     def start(self, cp: Any) -> None:
         self.rand = cp.rand.child(self.name)
         self.pods = OwnerIndex(self.kind, self._pod_changed, self._account,
@@ -252,10 +257,7 @@ class ReplicaSetController(Controller):
                     pod.metadata, owner_references=pod.metadata.owner_references + (ref,))))
 
     def _orphans(self, namespace: str) -> dict[str, Any]:
-        if self.kind == "ReplicaSet":
-            return self.orphans(namespace)
-        rsc = self.cp.component("replicaset")
-        return rsc.orphans(namespace) if rsc is not None else {}
+        return self.replicasets.orphans(namespace)
 
     def _write_pod(self, pod: Any) -> None:
         """Adopt or release a pod. One deleted meanwhile needs nothing: upstream's

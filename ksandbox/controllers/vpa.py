@@ -84,6 +84,10 @@ TARGET_KINDS = ("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet"
 class VerticalPodAutoscalerController(Controller):
     name = "vpa"
 
+    def __init__(self, metrics: Any, eviction: Any) -> None:
+        self.metrics = metrics     # the metrics server's pod usage (the recommender's input)
+        self.eviction = eviction   # the Eviction API (the updater evicts through it)
+
     def start(self, cp: Any) -> None:
         self.cp = cp
         self.store = cp.store
@@ -194,11 +198,11 @@ class VerticalPodAutoscalerController(Controller):
     def _recommend(self, vpa: Any, pods: list[Any]) -> None:
         key = (vpa.metadata.namespace, vpa.metadata.name)
         states = self._states.setdefault(key, {})
-        metrics = self.cp.component("metrics")
+        metrics = self.metrics
         now = self.clock.now
         for pod in pods:
-            cpu_m = metrics.cpu_usage_millis(pod) if metrics is not None else None
-            mem_b = metrics.memory_usage(pod) if metrics is not None else None
+            cpu_m = metrics.cpu_usage_millis(pod)
+            mem_b = metrics.memory_usage(pod)
             if cpu_m is None or mem_b is None:
                 continue
             containers = pod.spec.containers
@@ -321,7 +325,7 @@ class VerticalPodAutoscalerController(Controller):
             if not disruptable:
                 self._wake()   # tolerance holds the rest back until the next loop
                 continue
-            result = self.cp.eviction.evict(pod.metadata.namespace, pod.metadata.name)
+            result = self.eviction.evict(pod.metadata.namespace, pod.metadata.name)
             if result.code != 201:
                 continue
             s[3] += 1

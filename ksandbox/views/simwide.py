@@ -90,8 +90,7 @@ def render_sim_wide(session: Any) -> str:
     parts = [header, "\nNODES\n", nodes_table(session) if nodes else "No nodes.\n",
              "\nPODS\n", pods_table(session) if pods else "No pods.\n",
              "\nEVENTS\n", events_table(session) if store.events else "No events.\n"]
-    ca = session.cp.component("clusterautoscaler")
-    status = ca.status() if ca is not None and hasattr(ca, "status") else None
+    status = session.cp.clusterautoscaler.status()
     if status is not None:
         from .autoscaling import render_cluster_autoscaler_status
 

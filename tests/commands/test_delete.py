@@ -81,11 +81,10 @@ def test_deleting_a_deployment_takes_its_replica_sets_and_pods(session):
     run(session, "scale deploy web --replicas=2")
     session.run_until(5)
     run(session, "delete deployment web")
-    if session.cp.component("garbagecollector") is None:
-        owned = [o for kind in ("ReplicaSet", "Pod") for o in session.store.list(kind)
-                 if o.metadata.owner_references
-                 and o.metadata.deletion_timestamp is None]
-        assert owned == []
+    owned = [o for kind in ("ReplicaSet", "Pod") for o in session.store.list(kind)
+             if o.metadata.owner_references
+             and o.metadata.deletion_timestamp is None]
+    assert owned == []
 
 
 def test_deleting_a_namespace_deletes_what_is_in_it(session):

@@ -46,7 +46,7 @@ def agent(node_name):
 
 
 def log(s):
-    d = s.cp.component("drain").drains[-1]
+    d = s.cp.drain.drains[-1]
     return [(line.time, line.text) for line in d.log]
 
 
@@ -65,7 +65,7 @@ def test_a_drain_cordons_evicts_and_reports_each_pod_and_the_node():
     s.run_until(60)
     assert log(s)[-2:] == [(20.0, "pod/web-1 evicted"), (20.0, "node/node-1 drained")]
     assert get_pod(s, "agent-node-1", "kube-system") is not None
-    assert s.cp.component("drain").drains[-1].state == "drained"
+    assert s.cp.drain.drains[-1].state == "drained"
 
 
 def test_a_drain_blocked_by_a_pod_disruption_budget_retries_every_5_seconds():
@@ -167,7 +167,7 @@ def test_a_timeout_ends_a_blocked_drain_with_kubectls_errors():
     s.run_until(10)
     s.submit("kubectl drain node-1 --timeout=12s")
     s.run_until(100)
-    d = s.cp.component("drain").drains[-1]
+    d = s.cp.drain.drains[-1]
     assert d.state == "failed"
     both = ('[error when evicting pods/"web-1" -n "default": global timeout reached: 12s, '
             'error when evicting pods/"web-2" -n "default": global timeout reached: 12s]')
@@ -215,7 +215,7 @@ def test_a_refused_node_does_not_stop_the_drain_of_the_next_one():
         f'error: unable to drain node "node-1" due to error: {ds_err}, continuing command...\n'
         "evicting pod default/web-1\n", "")
     s.run_until(60)
-    d = s.cp.component("drain").drains[-1]
+    d = s.cp.drain.drains[-1]
     bare_err = ("cannot delete Pods that declare no controller (use --force to override): "
                 "default/bare")
     assert d.state == "failed"

@@ -74,7 +74,7 @@ def pending(s: Session) -> list[str]:
 
 
 def ca(s: Session):
-    return s.cp.component("clusterautoscaler")
+    return s.cp.clusterautoscaler
 
 
 # -- scale-up ----------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ def test_a_slow_group_times_out_and_backs_off():
 def test_the_scheduler_checks_a_template_node_with_its_own_filters():
     s = Session.from_text(config(TWO_GROUPS) + node("fixed", group="none", cpu="1") +
                           deploy("web", 1, "3"))
-    sched = s.cp.component("scheduler")
+    sched = s.cp.scheduler
     pod = s.store.list("Pod", "default")[0]
     small = ca(s).template(ca(s).config.group("small"), [])
     big = ca(s).template(ca(s).config.group("big"), [])

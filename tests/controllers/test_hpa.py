@@ -87,7 +87,7 @@ def rescales(s: Session) -> list[str]:
 
 
 def load(s: Session, percent: float, name: str = "web") -> None:
-    s.cp.component("metrics").set_load("default", "Deployment", name, percent)
+    s.cp.metrics.set_load("default", "Deployment", name, percent)
 
 
 def test_scales_up_to_the_utilization_ratio_and_settles():
@@ -143,7 +143,7 @@ def test_scale_down_waits_for_the_stabilization_window():
     changed_at = s.now
     run_ready(s, changed_at + 280)
     assert replicas(s) == 4
-    assert s.cp.component("hpa").busy_until() is not None
+    assert s.cp.components["hpa"].busy_until() is not None
     run_ready(s, changed_at + 330)
     assert replicas(s) == 1
     assert rescales(s) == ["New size: 1; reason: All metrics below target"]
@@ -201,7 +201,7 @@ def test_pods_without_cpu_requests_leave_the_utilization_unknown():
 
 def test_only_running_pods_have_metrics():
     s = Session.from_text(NODES + deploy_yaml(2))
-    metrics = s.cp.component("metrics")
+    metrics = s.cp.metrics
     load(s, 70)
     pods = [p for p in s.store.list("Pod", "default") if pod_active(p)]
     for p in pods:
@@ -216,7 +216,7 @@ def test_load_is_spread_over_the_serving_pods_and_capped_by_the_limit():
     limited = "resources: {requests: {cpu: 100m}, limits: {cpu: 150m}}"
     s = Session.from_text(NODES + deploy_yaml(2, requests=limited))
     make_all_ready(s)
-    metrics = s.cp.component("metrics")
+    metrics = s.cp.metrics
     load(s, 120)
     d = s.store.get("Deployment", "web", "default")
     s.store.update(attrs.evolve(d, spec=attrs.evolve(d.spec, replicas=4)))

@@ -41,7 +41,7 @@ def test_terminating_pods_on_an_out_of_service_node_are_force_deleted():
 
 def test_terminated_pods_beyond_the_threshold_go_oldest_and_evicted_first():
     s = cluster(node("node-1"), *(pod(f"job-{i}", "node-1") for i in range(4)))
-    s.cp.component("podgc").terminated_threshold = 2
+    s.cp.components["podgc"].terminated_threshold = 2
     s.run_until(5)
     for i, reason in enumerate(["", "Evicted", "", ""]):
         p = get_pod(s, f"job-{i}")

@@ -131,7 +131,7 @@ def test_a_pod_bound_to_a_tainted_node_starts_its_own_countdown():
                  "late", "node-1", tolerations=[toleration("maintenance", 30)])))])
     s.run_until(40)
     assert deadline(s, "late") == 70.0
-    assert s.cp.component("tainteviction").countdowns() == {"default/late": 70.0}
+    assert s.cp.tainteviction.countdowns() == {"default/late": 70.0}
 
 
 def test_deleting_a_pod_with_a_countdown_cancels_it():

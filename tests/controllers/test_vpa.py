@@ -165,7 +165,7 @@ def test_a_target_without_pods_says_so():
 
 def test_memory_usage_set_through_metrics_drives_the_memory_target():
     s = session(deploy(), vpa("Off"))
-    s.cp.component("metrics").set_memory("default", "Deployment", "hungry", 600 * 2**20)
+    s.cp.metrics.set_memory("default", "Deployment", "hungry", 600 * 2**20)
     s.run_until(60)
     assert rec(s).target["memory"] > Quantity("600Mi")
 

@@ -117,4 +117,4 @@ def marked_for_deletion(session: Session) -> dict[str, float]:
 
 
 def kubelets(session: Session) -> Any:
-    return session.cp.component("kubelets")
+    return session.cp.kubelets

@@ -28,7 +28,7 @@ def build(use_fast, seed=7):
     store = Store(lambda: clock.now, rand.child("apiserver"))
     cp = ControlPlane(store, clock, rand, [])
     sched = Scheduler(use_fast=use_fast)
-    cp.components["scheduler"] = sched
+    cp.scheduler = sched
     sched.start(cp)
     store.create(Namespace(metadata=ObjectMeta(name="default")))
     return store, clock, sched

@@ -265,7 +265,7 @@ def test_a_legacy_policy_still_honours_taints_and_cordons(explain_checked):
         pod_yaml("p1")))
     s.run_for(5)
     assert placed(s) == {"p1": "node-2"}
-    warnings = s.cp.component("scheduler").warnings
+    warnings = s.cp.scheduler.warnings
     assert any("removed upstream in Kubernetes 1.23" in w for w in warnings)
     assert any("priority EqualPriority" in w for w in warnings)
 

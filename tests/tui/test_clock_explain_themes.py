@@ -71,20 +71,6 @@ async def test_e_explains_the_pending_pod_and_updates_live(session, make):
         assert "★ node-1" in text
 
 
-async def test_explain_without_a_scheduler_says_so(make):
-    from ksandbox.session import Session
-
-    class NoScheduler(Session):
-        pass
-
-    session = NoScheduler.from_files([__import__("conftest").CLUSTER])
-    session.cp.components.pop("scheduler", None)
-    app = make(session)
-    async with app.run_test(size=SIZE) as pilot:
-        await command(pilot, "explain default/gpu-pod")
-        assert "scheduler is not available" in screen_text(app)
-
-
 async def test_explain_of_a_missing_pod_reports_kubectls_error(session, make):
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:

@@ -102,13 +102,6 @@ class ExplainScreen(KsScreen):
         self.query_one("#explain-title", Static).update(title)
         message = self.query_one("#explain-message", Static)
         legend = self.query_one("#explain-legend", Static)
-        if session.cp.component("scheduler") is None:
-            self.error = "The scheduler is not available in this build: nothing to explain yet."
-            message.update(Text(self.error, "bold"))
-            message.set_class(True, "-warning")
-            legend.update("")
-            self.matrix.set_explanation({"nodes": []})
-            return
         try:
             explanation = session.explain(self.namespace, self.pod_name)
             data = explanation_dict(explanation)

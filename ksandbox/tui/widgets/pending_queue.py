@@ -28,8 +28,6 @@ def pending_reason(session: Any, pod: Any) -> str:
     if cond is not None and cond.status == "False" and (cond.message or cond.reason):
         return one_line(cond.message or cond.reason)
     wanted = pod.spec.scheduler_name or "default-scheduler"
-    if session.cp.component("scheduler") is None:
-        return "no scheduler is running in this sandbox"
     if wanted != "default-scheduler":
         return f'waiting for scheduler "{wanted}"'
     return "waiting to be scheduled"
