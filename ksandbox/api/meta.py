@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from .codec import EMPTY, FrozenDict, api_type, extra_field, j
 from .evolve import evolve
 

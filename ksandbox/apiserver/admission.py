@@ -22,10 +22,9 @@ from __future__ import annotations
 
 from typing import Any
 
-
-from ..api.evolve import evolve
 from ..api.codec import EMPTY, FrozenDict
 from ..api.errors import ApiError, FieldError, ValidationError
+from ..api.evolve import evolve
 from ..api.kinds import BY_KIND
 from ..api.taints import NO_EXECUTE, Toleration
 from .admission_objects import CREATE as _OBJECT_CREATE

@@ -19,9 +19,9 @@ from typing import Any, Callable, Iterable
 
 import attrs
 
-from ..api.evolve import evolve, replacer
 from ..api.core import Event, ObjectReference
 from ..api.errors import ApiError, KsandboxError
+from ..api.evolve import evolve, replacer
 from ..api.kinds import BY_KIND, KindInfo
 from ..api.meta import ObjectMeta
 from ..sim.rand import SimRandom

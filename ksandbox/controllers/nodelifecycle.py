@@ -30,8 +30,8 @@ from typing import Any
 
 import attrs
 
-from ..api.evolve import evolve
 from ..api.core import Node, NodeCondition
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta
 from ..api.taints import (
     NO_EXECUTE,

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-
-from ..api.evolve import evolve
 from ..api.codec import FrozenDict
 from ..api.coordination import NAMESPACE_NODE_LEASE, Lease, LeaseSpec
 from ..api.core import NodeAddress, NodeCondition
 from ..api.errors import KsandboxError
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta, OwnerReference
 from ..api.quantity import Quantity
 from .config import DEFAULT_MAX_PODS

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-
-from ..api.evolve import evolve
 from ..api.codec import FrozenDict
 from ..api.core import FAILED, RUNNING, PodCondition
 from ..api.errors import KsandboxError
+from ..api.evolve import evolve
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
 from .static import adopt_mirror

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-
-from ..api.evolve import evolve
 from ..api.core import PodCondition
+from ..api.evolve import evolve
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_SCHEDULER
 from .framework.cache import SchedulerCache

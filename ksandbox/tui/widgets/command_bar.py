@@ -25,7 +25,6 @@ from textual.widgets import Input, Label
 
 from ..commandline import Vocabulary, complete
 
-
 PLACEHOLDERS = {
     "command": "a view (no po deploy ev …), a kubectl command, or q — tab completes, ↑ history",
     "filter": "filter: text or regex, !inverse, -l app=web — enter keeps, esc clears",
