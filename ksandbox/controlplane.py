@@ -6,8 +6,12 @@ store's watches and schedules its own timers on ``cp.clock``. It may also offer
 timer of its own is in the foreground — e.g. the node lifecycle controller while a silent node's
 grace period runs) and ``fork(cp) -> component`` for what-if copies.
 
-``build_components`` is the one list of what a sandbox runs, in start order. Each subsystem
-adds itself here.
+``build_components`` is the one list of what a sandbox runs, in start order, and the one place
+that wires them: each component is constructed with the other components and services it uses
+(the metrics server, the scheduler, the kubelets, the Eviction API), and the ones the session,
+commands and views address are kept as attributes of the control plane (``cp.scheduler``,
+``cp.kubelets``, ...). Nothing looks a component up by name. Not here: what any component
+does, or the session's commands and views.
 """
 
 from __future__ import annotations
