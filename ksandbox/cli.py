@@ -14,12 +14,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import yaml
 
 from .api.errors import KsandboxError
 from .resources import sample_cluster_path
+
+if TYPE_CHECKING:
+    from .session import Session
 
 SUBCOMMANDS = ("sim", "explain", "play")
 
@@ -123,7 +126,7 @@ def _stem(path: str) -> str:
     return Path(path).name.split(".")[0]
 
 
-def _print_state(session: Any, output: str) -> None:
+def _print_state(session: Session, output: str) -> None:
     if output == "json":
         sys.stdout.write(json.dumps(session.view(), indent=2) + "\n")
     elif output == "yaml":

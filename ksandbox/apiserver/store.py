@@ -15,6 +15,7 @@ presentation (``ksandbox.views``).
 
 from __future__ import annotations
 
+import builtins
 from typing import Any, Callable, Iterable
 
 import attrs
@@ -104,10 +105,10 @@ class Store:
         object's metadata). Read-only; do not hold it across writes."""
         return self._objects[kind].items()
 
-    def pods_on_node(self, node_name: str) -> list[Any]:
+    def pods_on_node(self, node_name: str) -> builtins.list[Any]:
         return list(self._pods_by_node.get(node_name, {}).values())
 
-    def nodes(self) -> list[Any]:
+    def nodes(self) -> builtins.list[Any]:
         return list(self._objects["Node"].values())
 
     # -- watches --------------------------------------------------------------------------
@@ -301,7 +302,7 @@ class Store:
             self.occurrences = self.occurrences[MAX_EVENTS // 10:]
         self.occurrences.append(ev)
 
-    def events_for(self, kind: str, name: str, namespace: str = "") -> list[Event]:
+    def events_for(self, kind: str, name: str, namespace: str = "") -> builtins.list[Event]:
         return [e for e in self.events if e.involved_object.kind == kind
                 and e.involved_object.name == name
                 and (not namespace or e.involved_object.namespace == namespace)]

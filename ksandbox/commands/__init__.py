@@ -26,7 +26,7 @@ One module per verb group: ``apply`` (apply, create), ``delete``, ``run``, ``lab
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
@@ -34,6 +34,9 @@ from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
 from . import apply, cordon, delete, describe, drain, get, label, run, sandbox, scale, taint
 from .parse import tokenize
 from .result import CommandResult
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 __all__ = ["execute", "parse", "CommandError", "VERBS"]
 
@@ -147,7 +150,7 @@ def format_error(exc: BaseException) -> str:
     return f"error: internal: {type(exc).__name__}: {exc}\n"
 
 
-def execute(session: Any, text: str, stdin: str | None = None) -> Any:
+def execute(session: Session, text: str, stdin: str | None = None) -> Any:
     """Run one command line now; never raises (see the module docstring)."""
     try:
         cmd = parse(text)

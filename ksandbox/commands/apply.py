@@ -24,7 +24,7 @@ Output: ``deployment.apps/web created|configured|unchanged`` (apply), ``... crea
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -35,6 +35,9 @@ from ..apiserver.store import apply_all
 from ..sim.rand import SimRandom
 from .common import check_output, printed
 from .parse import DRY_RUN, FILENAME, NAMESPACE, OUTPUT, dry_run_strategy, help_error, parse_flags
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 FLAGS = (NAMESPACE, FILENAME, OUTPUT, DRY_RUN)
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
@@ -127,7 +130,7 @@ def _with_namespace(obj: Any, cmd: ApplyCommand) -> Any:
     return attrs.evolve(obj, metadata=attrs.evolve(obj.metadata, namespace=ns))
 
 
-def run(session: Any, cmd: ApplyCommand, stdin: str | None) -> str:
+def run(session: Session, cmd: ApplyCommand, stdin: str | None) -> str:
     verb = "create" if cmd.create else "apply"
     store = session.store
     objs = [_with_namespace(o, cmd) for o in load_inputs(cmd.filenames, stdin, verb)]

@@ -12,7 +12,7 @@ Output: ``node/foo cordoned``, ``node/foo already cordoned``, ``node/foo uncordo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -29,6 +29,9 @@ from .parse import (
     parse_flags,
     resolve_kind,
 )
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 
 @attrs.frozen
@@ -70,7 +73,7 @@ def select_nodes(store: Any, names: tuple[str, ...], selector: str) -> list[Any]
     return list_kind(store, info, None, selector_of(selector))
 
 
-def run(session: Any, cmd: CordonCommand, stdin: str | None) -> str:
+def run(session: Session, cmd: CordonCommand, stdin: str | None) -> str:
     nodes = select_nodes(session.store, cmd.names, cmd.selector)
     word = "cordoned" if cmd.cordon else "uncordoned"
     changes, lines = [], []

@@ -17,7 +17,7 @@ deleted.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -42,6 +42,9 @@ from .parse import (
     parse_flags,
     parse_targets,
 )
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 FLAGS = (NAMESPACE, ALL_NAMESPACES, SELECTOR, ALL, FILENAME, OUTPUT, DRY_RUN,
          Flag("grace-period", INT, "", -1), Flag("force", BOOL, "", False),
@@ -117,7 +120,7 @@ def parse(tokens: list[str]) -> DeleteCommand:
                          ignore, a["cascade"], dry_run, a["output"])
 
 
-def _from_files(session: Any, cmd: DeleteCommand, stdin: str | None) -> list[Any]:
+def _from_files(session: Session, cmd: DeleteCommand, stdin: str | None) -> list[Any]:
     from .apply import load_inputs, namespace_for
 
     found = []
@@ -168,7 +171,7 @@ def _line(obj: Any, cmd: DeleteCommand) -> str:
     return f'{info.qualified} "{obj.metadata.name}" {op}{where}{suffix}\n'
 
 
-def run(session: Any, cmd: DeleteCommand, stdin: str | None) -> str:
+def run(session: Session, cmd: DeleteCommand, stdin: str | None) -> str:
     store = session.store
     if cmd.filenames:
         objs = _from_files(session, cmd, stdin)

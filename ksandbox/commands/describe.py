@@ -8,7 +8,7 @@ line; ``--show-events=false`` leaves the events out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -26,6 +26,9 @@ from .parse import (
     namespace_of,
     parse_flags,
 )
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 
 @attrs.frozen
@@ -48,7 +51,7 @@ def parse(tokens: list[str]) -> DescribeCommand:
                            a["all-namespaces"], a["selector"], a["show-events"])
 
 
-def run(session: Any, cmd: DescribeCommand, stdin: str | None) -> str:
+def run(session: Session, cmd: DescribeCommand, stdin: str | None) -> str:
     store = session.store
     selector = selector_of(cmd.selector)
     ns = None if cmd.all_namespaces else cmd.namespace

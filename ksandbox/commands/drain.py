@@ -13,7 +13,7 @@ transcript — is ``ksandbox.commands.drain_run.run_drain(session, node_names, o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -33,6 +33,9 @@ from .parse import (
     duration_flag,
     parse_flags,
 )
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 FLAGS = (
     NAMESPACE, SELECTOR, DRY_RUN,
@@ -98,7 +101,7 @@ def parse(tokens: list[str]) -> DrainCommand:
     return DrainCommand(names, options, warnings)
 
 
-def run(session: Any, cmd: DrainCommand, stdin: str | None) -> Any:
+def run(session: Session, cmd: DrainCommand, stdin: str | None) -> Any:
     """Resolve the nodes, then hand over to ``drain_run.run_drain`` (a CommandResult)."""
     nodes = select_nodes(session.store, cmd.names, cmd.options.selector)
     result = drain_run.run_drain(session, [n.name for n in nodes], cmd.options)

@@ -30,7 +30,7 @@ command before anything happens.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
@@ -42,6 +42,9 @@ from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_DEFAULT
 from .parse import dry_run_suffix
 from .result import CommandResult
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 # kubectl pkg/cmd/drain: EvictErrorRetryDelay.
 EVICT_ERROR_RETRY_DELAY = 5.0
@@ -517,7 +520,7 @@ class DrainRunner:
         return list(self.drains[-1].log) if self.drains else []
 
 
-def run_drain(session: Any, node_names: list[str], options: Any) -> Any:
+def run_drain(session: Session, node_names: list[str], options: Any) -> Any:
     """Start ``kubectl drain`` on ``node_names``; the CommandResult is what it printed so far."""
     for name in node_names:
         if session.store.get("Node", name) is None:

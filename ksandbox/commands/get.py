@@ -10,7 +10,7 @@ stderr for kubectl, in ``output`` here so that a success never carries an error.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -31,6 +31,9 @@ from .parse import (
     parse_flags,
     parse_targets,
 )
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 # `kubectl get all`: the "all" category (the resources whose discovery lists "all"), in the
 # order kubectl prints them.
@@ -89,7 +92,7 @@ def parse_get(tokens: list[str]) -> GetCommand:
                       a["ignore-not-found"])
 
 
-def run_get(session: Any, cmd: GetCommand, stdin: str | None) -> tuple[str, str]:
+def run_get(session: Session, cmd: GetCommand, stdin: str | None) -> tuple[str, str]:
     store = session.store
     selector = selector_of(cmd.selector)
     ns = None if cmd.all_namespaces else cmd.namespace

@@ -20,7 +20,7 @@ and validated. Errors are printed as kubectl's CheckErr prints the visitor's agg
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -45,6 +45,9 @@ from .parse import (
     parse_flags,
     parse_targets,
 )
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 FLAGS = (NAMESPACE, ALL_NAMESPACES, SELECTOR, ALL, OVERWRITE, OUTPUT, DRY_RUN,
          Flag("list", BOOL, "", False))
@@ -157,7 +160,7 @@ def _relabel(obj: Any, cmd: LabelCommand) -> tuple[dict[str, str], str]:
     return new, word
 
 
-def run(session: Any, cmd: LabelCommand, stdin: str | None) -> tuple[str, str]:
+def run(session: Session, cmd: LabelCommand, stdin: str | None) -> tuple[str, str]:
     store = session.store
     items = select_each(store, cmd.targets, cmd.namespace, cmd.all_namespaces,
                         selector_of(cmd.selector))

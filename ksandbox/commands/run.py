@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -41,6 +41,9 @@ from .parse import (
     namespace_of,
     parse_flags,
 )
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 FLAGS = (NAMESPACE, OUTPUT, DRY_RUN, Flag("image", STR, "", ""),
          Flag("labels", STR, "l", ""), Flag("restart", STR, "", "Always"),
@@ -194,7 +197,7 @@ def build_pod(cmd: RunCommand, with_namespace: bool = True) -> Pod:
     return decode(Pod, data)
 
 
-def run(session: Any, cmd: RunCommand, stdin: str | None) -> str:
+def run(session: Session, cmd: RunCommand, stdin: str | None) -> str:
     if cmd.dry_run == "client":
         return printed(build_pod(cmd, with_namespace=False), "created", cmd.output, cmd.dry_run)
     pod = build_pod(cmd)

@@ -14,7 +14,7 @@ The work is done by control-plane components the control plane holds: ``cp.kubel
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -23,6 +23,9 @@ from ..api.kinds import BY_KIND
 from ..api.validation import is_dns1123_subdomain
 from .common import get_object
 from .parse import BOOL, NAMESPACE, STR, Flag, namespace_of, parse_flags, resolve_kind
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 PRESSURE_KINDS = {"memory": "MemoryPressure", "disk": "DiskPressure", "pid": "PIDPressure"}
 LOAD_KINDS = ("Deployment", "ReplicaSet", "ReplicationController")
@@ -152,7 +155,7 @@ def _parse_load(a: Any) -> SetLoad:
     return SetLoad(namespace_of(a), info.kind, name, int(m.group(1)))
 
 
-def run(session: Any, cmd: Any, stdin: str | None) -> str:
+def run(session: Session, cmd: Any, stdin: str | None) -> str:
     store = session.store
     node_info = BY_KIND["Node"]
     if isinstance(cmd, NodeFault):
@@ -195,7 +198,7 @@ def run(session: Any, cmd: Any, stdin: str | None) -> str:
     return f"{info.qualified}/{cmd.name} load set to {cmd.percent}% CPU\n"
 
 
-def _add_scheduler(session: Any, cmd: AddScheduler, stdin: str | None) -> str:
+def _add_scheduler(session: Session, cmd: AddScheduler, stdin: str | None) -> str:
     from ..api.manifest import ConfigDocument, load_manifests, read_text
 
     errs = is_dns1123_subdomain(cmd.name)

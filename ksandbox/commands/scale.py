@@ -17,7 +17,7 @@ Both check every target before writing anything.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -47,6 +47,9 @@ from .parse import (
     parse_flags,
     parse_targets,
 )
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 SCALABLE = ("Deployment", "ReplicaSet", "ReplicationController")
 # `kubectl scale` also scales StatefulSets (their scale subresource); autoscale keeps SCALABLE.
@@ -102,7 +105,7 @@ def _unscalable(obj: Any) -> ApiError:
     return ApiError("NotFound", "the server could not find the requested resource", 404)
 
 
-def run_scale(session: Any, cmd: ScaleCommand, stdin: str | None) -> str:
+def run_scale(session: Session, cmd: ScaleCommand, stdin: str | None) -> str:
     objs = select_objects(session.store, cmd.targets, cmd.namespace, False,
                           selector_of(cmd.selector))
     if not objs:
@@ -206,7 +209,7 @@ def build_hpa(cmd: AutoscaleCommand, obj: Any) -> HorizontalPodAutoscaler:
     return HorizontalPodAutoscaler(metadata=meta, spec=spec)
 
 
-def run_autoscale(session: Any, cmd: AutoscaleCommand, stdin: str | None) -> str:
+def run_autoscale(session: Session, cmd: AutoscaleCommand, stdin: str | None) -> str:
     store = session.store
     objs = select_objects(store, cmd.targets, cmd.namespace)
     hpas: list[Any] = []

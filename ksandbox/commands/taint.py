@@ -18,7 +18,7 @@ errors as kubectl's CheckErr prints the visitor's aggregate (``common.format_err
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -47,6 +47,9 @@ from .parse import (
     parse_flags,
     resolve_kind,
 )
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 FLAGS = (NAMESPACE, SELECTOR, ALL, OVERWRITE, OUTPUT, DRY_RUN)
 
@@ -107,7 +110,7 @@ def parse(tokens: list[str]) -> TaintCommand:
                         a["selector"], a["all"], dry_run, a["output"])
 
 
-def run(session: Any, cmd: TaintCommand, stdin: str | None) -> tuple[str, str]:
+def run(session: Session, cmd: TaintCommand, stdin: str | None) -> tuple[str, str]:
     store = session.store
     info = BY_KIND["Node"]
     if cmd.names:

@@ -17,13 +17,16 @@ Pure: reads a session, returns text. Not here: the JSON form (``state.py``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.quantity import format_resource
 from .age import age, human_duration
 from .printers import PrintOptions, event_object, table_rows
 from .state import node_requested, pod_reason
 from .table import format_table
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 
 def _taints(node: Any) -> str:
@@ -36,7 +39,7 @@ def _share(node: Any, requested: dict[str, int], resource: str) -> str:
     return f"{format_resource(resource, req)}/{format_resource(resource, alloc)}"
 
 
-def nodes_table(session: Any) -> str:
+def nodes_table(session: Session) -> str:
     store = session.store
     nodes = sorted(store.nodes(), key=lambda n: n.name)
     rows = table_rows("Node", nodes, session.now, PrintOptions(wide=True))
@@ -49,7 +52,7 @@ def nodes_table(session: Any) -> str:
     return format_table(rows)
 
 
-def pods_table(session: Any) -> str:
+def pods_table(session: Session) -> str:
     pods = sorted(session.store.list("Pod"), key=lambda p: (p.metadata.namespace,
                                                            p.metadata.name))
     rows = table_rows("Pod", pods, session.now, PrintOptions(wide=True, with_namespace=True))
@@ -64,7 +67,7 @@ def pods_table(session: Any) -> str:
     return format_table(rows)
 
 
-def events_table(session: Any) -> str:
+def events_table(session: Session) -> str:
     rows = [["TIME", "LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"]]
     for ev in session.store.events:
         first = f"{float(ev.first_timestamp):g}s"
@@ -77,7 +80,7 @@ def events_table(session: Any) -> str:
     return format_table(rows)
 
 
-def render_sim_wide(session: Any) -> str:
+def render_sim_wide(session: Session) -> str:
     store = session.store
     nodes = store.nodes()
     pods = store.list("Pod")

@@ -6,9 +6,12 @@ and name, events in the order they happened.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.quantity import format_resource
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 
 def node_requested(store: Any, node_name: str) -> dict[str, int]:
@@ -60,7 +63,7 @@ def pod_reason(pod: Any) -> tuple[str, str]:
     return "", ""
 
 
-def pod_dict(session: Any, pod: Any) -> dict:
+def pod_dict(session: Session, pod: Any) -> dict:
     ref = pod.metadata.controller_ref()
     reason, message = pod_reason(pod)
     return {
@@ -81,7 +84,7 @@ def event_dict(ev: Any) -> dict:
             "object": ev.object_path, "message": ev.message}
 
 
-def state_dict(session: Any) -> dict:
+def state_dict(session: Session) -> dict:
     store = session.store
     nodes = sorted(store.list("Node"), key=lambda n: n.name)
     pods = sorted(store.list("Pod"), key=lambda p: (p.metadata.namespace, p.metadata.name))
