@@ -14,11 +14,15 @@ fails pods in place) nor the NoExecute taint manager (which deletes without aski
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import attrs
 
-from ..api.core import FAILED, PENDING, SUCCEEDED, PodCondition
+from ..api.core import FAILED, PENDING, SUCCEEDED, Pod, PodCondition
+from ..api.policy import PodDisruptionBudget
+
+if TYPE_CHECKING:
+    from .store import Store
 
 # pkg/registry/core/pod/storage/eviction.go.
 PDB_VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget."
@@ -28,26 +32,25 @@ EVICTION_CONDITION_REASON = "EvictionByEvictionAPI"
 EVICTION_CONDITION_MESSAGE = "Eviction API: evicting"
 
 
-
 @attrs.frozen
 class EvictionResult:
     code: int            # 201 evicted, 404, 429, 500, 403
     message: str = ""
 
 
-def _pdb_selects(pdb: Any, pod: Any) -> bool:
+def _pdb_selects(pdb: PodDisruptionBudget, pod: Pod) -> bool:
     sel = pdb.spec.selector
     if sel is None or (not sel.match_labels and not sel.match_expressions):
         return False  # a nil or empty PDB selector matches nothing
     return sel.matches(pod.metadata.labels)
 
 
-def _is_ready(pod: Any) -> bool:
+def _is_ready(pod: Pod) -> bool:
     c = pod.status.condition("Ready")
     return c is not None and c.status == "True"
 
 
-def evict_pod(store: Any, namespace: str, name: str, grace_period: int = -1,
+def evict_pod(store: Store, namespace: str, name: str, grace_period: int = -1,
               dry_run: bool = False) -> EvictionResult:
     """POST pods/eviction: delete ``namespace/name`` unless a PodDisruptionBudget forbids it."""
     pod = store.get("Pod", name, namespace)
@@ -93,7 +96,7 @@ def evict_pod(store: Any, namespace: str, name: str, grace_period: int = -1,
 class EvictionAPI:
     """The eviction subresource of one store, for the components that evict."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
 
     def evict(self, namespace: str, name: str, grace_period: int = -1,

@@ -48,7 +48,7 @@ GC_THRESHOLD = 10_000
 READ_VERBS = ("get", "describe")
 
 
-class KsandboxApp(App):
+class KsandboxApp(App[int]):
     """A Kubernetes cluster in one terminal."""
 
     TITLE = "ksandbox"

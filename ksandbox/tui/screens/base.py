@@ -12,7 +12,7 @@ Binding ids (``node.taint``, ``object.delete`` …) are what users remap in thei
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 from textual import events
@@ -28,6 +28,9 @@ from ..messages import ClusterChanged
 from ..model import ChangeSet
 from ..widgets.command_bar import CommandBar
 from ..widgets.header import ClusterHeader
+
+if TYPE_CHECKING:
+    from ...session import Session
 
 
 @attrs.frozen
@@ -97,8 +100,8 @@ class KsScreen(Screen):
 
     # -- the App's objects ----------------------------------------------------------------
     @property
-    def session(self) -> Any:
-        return self.app.session
+    def session(self) -> Session:
+        return self.app.session  # type: ignore[attr-defined,no-any-return]
 
     @property
     def model(self) -> Any:
