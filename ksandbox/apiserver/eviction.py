@@ -79,16 +79,15 @@ def evict_pod(store: Store, namespace: str, name: str, grace_period: int = -1,
             if st.disruptions_allowed == 0:
                 return EvictionResult(429, PDB_VIOLATION)
             if not dry_run:
-                store.update(attrs.evolve(pdb, status=attrs.evolve(
-                    st, disruptions_allowed=st.disruptions_allowed - 1)), validate=False)
+                store.update_status(attrs.evolve(pdb, status=attrs.evolve(
+                    st, disruptions_allowed=st.disruptions_allowed - 1)))
     if dry_run:
         return EvictionResult(201)
     cond = PodCondition(type="DisruptionTarget", status="True",
                         reason=EVICTION_CONDITION_REASON, message=EVICTION_CONDITION_MESSAGE,
                         last_transition_time=store.now())
     conds = tuple(c for c in pod.status.conditions if c.type != "DisruptionTarget") + (cond,)
-    store.update(attrs.evolve(pod, status=attrs.evolve(pod.status, conditions=conds)),
-                 validate=False)
+    store.update_status(attrs.evolve(pod, status=attrs.evolve(pod.status, conditions=conds)))
     store.delete("Pod", name, namespace, grace_period=grace)
     return EvictionResult(201)
 

@@ -179,15 +179,48 @@ class Store:
         ``quiet`` marks routine writes (kubelet heartbeats) that do not count as a change when
         deciding whether a headless run has settled.
         """
-        info = BY_KIND[obj.kind]
-        key = _key(info, obj.metadata)
-        table = self._objects[obj.kind]
-        old = table.get(key)
-        if old is None:
-            raise ApiError.not_found(info.display_resource, obj.metadata.name)
+        old = self._current(obj)
         if validate:
             obj = admission.admit_update(self, old, obj)
             validation.validate(self, obj, old)
+        return self._write(old, obj, quiet)
+
+    def update_status(self, obj: Any, *, quiet: bool = False) -> Any:
+        """PUT .../status, the status subresource: the stored object takes ``obj``'s status and
+        keeps its own spec and metadata (the status strategies' PrepareForUpdate), so there is
+        no spec to admit or validate. What controllers, kubelets and the scheduler write when
+        they report what they observed."""
+        old = self._current(obj)
+        if getattr(obj, "spec", None) is not getattr(old, "spec", None) or \
+                obj.metadata is not old.metadata:
+            obj = evolve(old, status=obj.status)
+        return self._write(old, obj, quiet)
+
+    def bind(self, pod: Any, node_name: str, status: Any) -> Any:
+        """POST pods/NAME/binding: assign the pod to ``node_name``, with ``status`` (the
+        scheduler's PodScheduled condition). A pod already assigned is refused (409), as
+        upstream's binding REST does."""
+        old = self._current(pod)
+        if old.spec.node_name:
+            raise ApiError.conflict("pods", old.metadata.name,
+                                    f"pod {old.metadata.name} is already assigned to node "
+                                    f'"{old.spec.node_name}"')
+        return self._write(old, evolve(old, spec=evolve(old.spec, node_name=node_name),
+                                       status=status), False)
+
+    def _current(self, obj: Any) -> Any:
+        info = BY_KIND[obj.kind]
+        old = self._objects[obj.kind].get(_key(info, obj.metadata))
+        if old is None:
+            raise ApiError.not_found(info.display_resource, obj.metadata.name)
+        return old
+
+    def _write(self, old: Any, obj: Any, quiet: bool) -> Any:
+        """Store ``obj`` in place of ``old``: resourceVersion, generation, the pod index, the
+        watch event. Every named write above ends here."""
+        info = BY_KIND[obj.kind]
+        key = _key(info, obj.metadata)
+        table = self._objects[obj.kind]
         meta = obj.metadata
         generation = old.metadata.generation
         if obj.kind in GENERATION_KINDS and obj.spec is not old.spec and obj.spec != old.spec:
@@ -237,10 +270,11 @@ class Store:
             if grace > 0:
                 if obj.metadata.deletion_timestamp is not None:
                     return obj
+                # Graceful deletion: only the deletion stamp changes.
                 marked = evolve(obj, metadata=evolve(
                     obj.metadata, deletion_timestamp=self._now() + grace,
                     deletion_grace_period_seconds=grace))
-                return self.update(marked, validate=False)
+                return self._write(obj, marked, False)
         return self.remove(kind, name, namespace)
 
     def _index_pod(self, key: Key, old: Any, new: Any) -> None:

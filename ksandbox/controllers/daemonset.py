@@ -358,7 +358,7 @@ class DaemonSetController(Controller):
                            observed_generation=ds.metadata.generation, extra=extra)
         if new != st or extra != st.extra:
             try:
-                self.store.update(attrs.evolve(ds, status=new), validate=False)
+                self.store.update_status(attrs.evolve(ds, status=new))
             except ApiError:
                 pass
 

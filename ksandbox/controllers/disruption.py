@@ -191,4 +191,4 @@ class DisruptionController(Controller):
                               disruptions_allowed=allowed, expected_pods=expected, extra=extra)
         if status == old and status.extra == old.extra:
             return
-        self.store.update(attrs.evolve(pdb, status=status), validate=False)
+        self.store.update_status(attrs.evolve(pdb, status=status))

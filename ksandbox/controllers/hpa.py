@@ -377,7 +377,7 @@ class HorizontalPodAutoscalerController:
                            last_scale_time=self.clock.now if rescaled else st.last_scale_time,
                            extra=FrozenDict(extra))
         if new != st or new.extra != st.extra:
-            self.store.update(attrs.evolve(fresh, status=new), validate=False)
+            self.store.update_status(attrs.evolve(fresh, status=new))
 
     def _event(self, hpa: Any, type_: str, reason: str, message: str) -> None:
         self.store.record_event(hpa, type_, reason, message, COMPONENT)

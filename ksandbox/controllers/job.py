@@ -282,7 +282,7 @@ class JobController:
             completed_indexes=_format_indexes(indexes)
             if job.spec.completion_mode == "Indexed" else "")
         if status != job.status:
-            self.store.update(attrs.evolve(job, status=status), validate=False)
+            self.store.update_status(attrs.evolve(job, status=status))
 
     # -- ttl after finished ----------------------------------------------------------------
     def _ttl(self, job: Any, now: float) -> None:

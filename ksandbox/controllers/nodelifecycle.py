@@ -333,10 +333,9 @@ class NodeLifecycleController(Controller):
                     changed = True
             new_ready = next(_ready_tuple(c) for c in conditions if c.type == "Ready")
             if changed and new_ready != observed:
-                updated = self.store.update(
+                updated = self.store.update_status(
                     evolve(node, status=evolve(node.status,
-                                                           conditions=tuple(conditions))),
-                    validate=False)
+                                                           conditions=tuple(conditions))))
                 health.ready = _ready_tuple(updated.status.condition("Ready"))
                 health.ready_transition = now
                 return observed, new_ready, updated
@@ -357,8 +356,8 @@ class NodeLifecycleController(Controller):
             if c.status == "False":
                 return
             conds[i] = evolve(c, status="False", last_transition_time=now)
-            updated = self.store.update(evolve(pod, status=evolve(
-                pod.status, conditions=tuple(conds))), validate=False)
+            updated = self.store.update_status(evolve(pod, status=evolve(
+                pod.status, conditions=tuple(conds))))
             self.store.record_event(updated, "Warning", "NodeNotReady", "Node is not ready",
                                     COMPONENT)
             return

@@ -146,8 +146,8 @@ class PodGCController:
             conds = pod.status.conditions
             if condition is not None:
                 conds = tuple(c for c in conds if c.type != condition.type) + (condition,)
-            pod = self.store.update(attrs.evolve(pod, status=attrs.evolve(
-                pod.status, phase=FAILED, conditions=conds)), validate=False)
+            pod = self.store.update_status(attrs.evolve(pod, status=attrs.evolve(
+                pod.status, phase=FAILED, conditions=conds)))
         self.store.remove("Pod", pod.metadata.name, pod.metadata.namespace)
 
     def busy_until(self) -> float | None:

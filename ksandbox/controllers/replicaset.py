@@ -354,5 +354,5 @@ class ReplicaSetController(Controller):
         status = attrs.evolve(st, replicas=c.active, fully_labeled_replicas=c.labeled,
                               ready_replicas=c.ready, available_replicas=available,
                               observed_generation=rs.metadata.generation)
-        self.store.update(attrs.evolve(rs, status=status), validate=False)
+        self.store.update_status(attrs.evolve(rs, status=status))
 

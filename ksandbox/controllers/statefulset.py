@@ -280,4 +280,4 @@ class StatefulSetController:
                               update_revision=revision,
                               observed_generation=sts.metadata.generation)
         if status != sts.status:
-            self.store.update(attrs.evolve(sts, status=status), validate=False)
+            self.store.update_status(attrs.evolve(sts, status=status))

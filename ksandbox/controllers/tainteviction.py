@@ -234,8 +234,8 @@ class TaintEvictionController(Controller):
         if pod.status.condition(DISRUPTION_TARGET) is None:
             cond = PodCondition(type=DISRUPTION_TARGET, status="True", reason=DISRUPTION_REASON,
                                 message=DISRUPTION_MESSAGE, last_transition_time=self.clock.now)
-            pod = self.store.update(attrs.evolve(pod, status=attrs.evolve(
-                pod.status, conditions=pod.status.conditions + (cond,))), validate=False)
+            pod = self.store.update_status(attrs.evolve(pod, status=attrs.evolve(
+                pod.status, conditions=pod.status.conditions + (cond,))))
         self.store.delete("Pod", name, ns)
 
     def _event(self, ns: str, name: str, message: str) -> None:

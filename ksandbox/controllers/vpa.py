@@ -277,7 +277,7 @@ class VerticalPodAutoscalerController(Controller):
             return
         meaningful = _targets_of(st.recommendation) != _targets_of(rec) or \
             [(c.type, c.status) for c in st.conditions] != [(c.type, c.status) for c in conditions]
-        self.store.update(attrs.evolve(fresh, status=new), validate=False, quiet=not meaningful)
+        self.store.update_status(attrs.evolve(fresh, status=new), quiet=not meaningful)
 
     # -- updater -------------------------------------------------------------------------------
     def _update(self, vpa: Any, pods: list[Any]) -> None:

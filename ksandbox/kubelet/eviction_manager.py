@@ -121,7 +121,7 @@ class EvictionManagerMixin:
                                last_transition_time=now) for t in ("Ready", "ContainersReady")]
         status = attrs.evolve(pod.status, phase=FAILED, reason=ev.REASON_EVICTED,
                               message=message, conditions=tuple(conds))
-        self.store.update(attrs.evolve(pod, status=status), validate=False)
+        self.store.update_status(attrs.evolve(pod, status=status))
 
     def pressure_clears_at(self) -> float | None:
         """When the last held pressure condition will clear, if no fault keeps it."""

@@ -155,17 +155,15 @@ class PodCompletionMixin:
                 cur = self.store.get("Pod", key[1], key[0])
                 if cur is None or cur.metadata.uid != uid or cur.is_terminated or self.halted:
                     return
-                self.store.update(attrs.evolve(cur, status=restarted_status(cur,
-                                                                            self.clock.now)),
-                                  validate=False)
+                self.store.update_status(attrs.evolve(cur, status=restarted_status(cur,
+                                                                            self.clock.now)))
                 self._schedule_exit(key, cur)
 
             timers = self._exit_timers
             timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,
                                                 f"kubelet/{self.name}/restart")
             return
-        self.store.update(attrs.evolve(pod, status=terminated_status(pod, now, code)),
-                          validate=False)
+        self.store.update_status(attrs.evolve(pod, status=terminated_status(pod, now, code)))
         cur = self.pods.get(key)
         if cur is not None:
             self._forget(key, cur)

@@ -189,7 +189,7 @@ class PodWorkersMixin:
         self.store.record_event(pod, "Warning", reason, message, COMPONENT)
         status = evolve(pod.status, phase=FAILED, reason=reason,
                               message=f"Pod was rejected: {message}")
-        self.store.update(evolve(pod, status=status), validate=False)
+        self.store.update_status(evolve(pod, status=status))
 
     def _schedule_start(self, key: tuple[str, str], st: _PodState) -> None:
         lo, hi = START_DELAY
@@ -242,8 +242,7 @@ class PodWorkersMixin:
                             reason="", message="", extra=extra)
 
     def _write_running(self, pod: Any, st: _PodState) -> None:
-        self.store.update(evolve(pod, status=self._running_status(pod, st)),
-                          validate=False)
+        self.store.update_status(evolve(pod, status=self._running_status(pod, st)))
 
     # -- stop -----------------------------------------------------------------------------
     def _kill(self, key: tuple[str, str], pod: Any, st: _PodState, at: float) -> None:

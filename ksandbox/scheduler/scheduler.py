@@ -322,10 +322,8 @@ class Scheduler:
         status = evolve(pod.status, nominated_node_name="", conditions=_set_condition(
             pod.status.conditions, PodCondition(type=POD_SCHEDULED, status="True",
                                                 last_transition_time=now), now))
-        # The binding subresource: only nodeName and the condition change, nothing to
-        # re-validate in the pod spec.
-        bound = self.store.update(evolve(pod, spec=evolve(pod.spec, node_name=host),
-                                               status=status), validate=False)
+        # The binding subresource: only nodeName and the condition change.
+        bound = self.store.bind(pod, host, status)
         self.queue.done(q.key)
         self.store.record_event(bound, "Normal", "Scheduled",
                                 f"Successfully assigned {pod.metadata.namespace}/"
@@ -345,8 +343,8 @@ class Scheduler:
         nnn = pod.status.nominated_node_name if nominated is None else nominated
         if conditions is pod.status.conditions and nnn == pod.status.nominated_node_name:
             return
-        updated = self.store.update(evolve(pod, status=evolve(
-            pod.status, conditions=conditions, nominated_node_name=nnn)), validate=False)
+        updated = self.store.update_status(evolve(pod, status=evolve(
+            pod.status, conditions=conditions, nominated_node_name=nnn)))
         self._track_nomination(PodInfo(updated))
 
     # -- preemption ---------------------------------------------------------------------------
@@ -359,9 +357,8 @@ class Scheduler:
                             message=f"{fwk.scheduler_name}: preempting to accommodate a higher "
                                     "priority pod")
         now = self.clock.now
-        cur = self.store.update(evolve(cur, status=evolve(
-            cur.status, conditions=_set_condition(cur.status.conditions, cond, now))),
-            validate=False)
+        cur = self.store.update_status(evolve(cur, status=evolve(
+            cur.status, conditions=_set_condition(cur.status.conditions, cond, now))))
         self.store.delete("Pod", cur.metadata.name, cur.metadata.namespace)
         self.store.record_event(cur, "Normal", "Preempted",
                                 f"Preempted by pod {preemptor.metadata.uid} on node {node}",
@@ -375,8 +372,8 @@ class Scheduler:
             cur = self.store.get("Pod", pi.pod.metadata.name, pi.namespace)
             self._forget_nomination(pi.key)
             if cur is not None and cur.status.nominated_node_name:
-                self.store.update(evolve(cur, status=evolve(
-                    cur.status, nominated_node_name="")), validate=False)
+                self.store.update_status(evolve(cur, status=evolve(
+                    cur.status, nominated_node_name="")))
             q = self.queue._infos.get(pi.key)
             if q is not None and pi.key in self.queue.unschedulable:
                 self.queue._to_active(q)
