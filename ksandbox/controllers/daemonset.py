@@ -365,6 +365,6 @@ class DaemonSetController(Controller):
     # -- writes ------------------------------------------------------------------------------
     def _write_pod(self, pod: Any) -> None:
         try:
-            self.store.update(pod, validate=False)
+            self.store.update(pod)
         except ApiError:
             pass

@@ -213,8 +213,7 @@ class NodeLifecycleController(Controller):
         if tuple(taints) == node.spec.taints:
             return node
         return self.store.update(evolve(node, spec=evolve(node.spec,
-                                                                      taints=tuple(taints))),
-                                 validate=False)
+                                                                      taints=tuple(taints))))
 
     # -- health monitoring ----------------------------------------------------------------
     def _monitor_loop(self) -> None:

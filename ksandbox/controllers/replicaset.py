@@ -263,7 +263,7 @@ class ReplicaSetController(Controller):
         """Adopt or release a pod. One deleted meanwhile needs nothing: upstream's
         ControllerRefManager ignores NotFound on adoption and release the same way."""
         with contextlib.suppress(ApiError):
-            self.store.update(pod, validate=False)
+            self.store.update(pod)
 
     # -- manageReplicas ----------------------------------------------------------------------
     def _admitted(self, rs: Any, pod: Any) -> tuple[Any, Any]:

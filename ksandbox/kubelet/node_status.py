@@ -75,8 +75,7 @@ class NodeStatusMixin:
                                  lease_duration_seconds=spec.lease_duration_seconds,
                                  acquire_time=spec.acquire_time, renew_time=now,
                                  lease_transitions=spec.lease_transitions, extra=spec.extra),
-                  extra=lease.extra),
-            validate=False, quiet=True)
+                  extra=lease.extra), quiet=True)
 
     def _status_tick(self) -> None:
         if self.failed:
