@@ -35,6 +35,7 @@ from .config import UserConfig, load_config, save_theme
 from .messages import ClusterChanged
 from .model import ClusterModel
 from .pacer import Pacer
+from .stepper import next_up
 from .themes import VARIABLE_DEFAULTS, load_themes, stylesheet
 from .widgets.header import HeaderState
 
@@ -84,6 +85,8 @@ class KsandboxApp(App[int]):
         self.last_result: Any = None
         self._last_tick = time.perf_counter()
         self._save_theme = False
+        self._stepper: Any = None
+        self._stepping = False
 
     # -- setup ----------------------------------------------------------------------------
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -154,17 +157,27 @@ class KsandboxApp(App[int]):
         self.publish()
 
     def action_step(self) -> None:
+        """`.`: run to the next change a person can see, and say what it was."""
+        from .stepper import Stepper
+
+        if self._stepper is None:
+            self._stepper = Stepper(self.playback)
+        self._stepping = True
         try:
-            t = self.pacer.step_next()
+            report = self._stepper.step()
         except Exception as exc:
             self.notify(f"the simulation stopped: {exc!r}", severity="error")
             return
-        if t is None:
-            self.notify("Nothing is scheduled: the cluster is idle", timeout=2)
+        finally:
+            self._stepping = False
+        self.notify(report.summary(), title="." if not report.idle else "",
+                    timeout=6 if report.changes else 3, markup=False)
         self.publish()
 
     def _on_step(self, step: Any, result: Any) -> None:
-        if step.caption:
+        if step.caption and self._stepping:
+            self.caption = step.caption      # the `.` report says it
+        elif step.caption:
             self.caption = step.caption
             self.notify(step.caption, title="recording", timeout=6)
         if result is not None and getattr(result, "error", ""):
@@ -188,7 +201,8 @@ class KsandboxApp(App[int]):
             speed=self.pacer.label, paused=self.pacer.paused, lagging=self.pacer.lagging,
             nodes_ready=m.ready_nodes, nodes_total=m.node_total, running=m.running,
             pending=len(m.pending), recording=self.recording,
-            playback=self.playback_label)
+            playback=self.playback_label,
+            next_up=next_up(self.session, self.playback) if self.pacer.paused else "")
 
     # -- the one door into the sandbox ----------------------------------------------------
     def submit(self, text: str, *, quiet: bool = False) -> Any:

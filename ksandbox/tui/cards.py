@@ -19,6 +19,8 @@ import attrs
 
 from ..api.core import MIRROR_ANNOTATION
 from ..api.taints import NO_EXECUTE
+from ..controllers.tainteviction import (matching_tolerations, min_toleration_time,
+                                         no_execute_taints)
 from .rows import node_roles
 
 # Labels worth a glance on a card, in this order (the zone and the seeds' hw-type first).
@@ -113,17 +115,12 @@ def pod_card_state(pod: Any) -> str:
 
 
 def toleration_seconds_for(pod: Any, taints: Any) -> int | None:
-    """The tolerationSeconds that sets the pod's eviction deadline: the smallest among its
-    tolerations of the node's NoExecute taints (pkg/controller/tainteviction getMinTolerationTime)."""
-    best: int | None = None
-    for taint in taints:
-        if taint.effect != NO_EXECUTE:
-            continue
-        for tol in pod.spec.tolerations:
-            if tol.toleration_seconds is not None and tol.tolerates(taint):
-                if best is None or tol.toleration_seconds < best:
-                    best = tol.toleration_seconds
-    return best
+    """The tolerationSeconds behind the pod's eviction deadline, by the taint manager's own
+    rule (controllers/tainteviction: the *first* toleration matching each NoExecute taint,
+    then the least of those), so the card's ``/300s`` is the number the deadline came from."""
+    ok, used = matching_tolerations(no_execute_taints(taints), pod.spec.tolerations)
+    secs = min_toleration_time(used) if ok else 0.0
+    return int(secs) if secs > 0 else None
 
 
 def summarize(session: Any, node: Any) -> NodeSummary:

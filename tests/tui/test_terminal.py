@@ -72,3 +72,42 @@ def test_an_empty_list_says_no_resources_found(terminal):  # noqa: F811
     term = _open(terminal, (80, 24))
     term.keys(":deploy kube-system", "Enter")
     term.wait_for(r"No resources found in kube-system namespace\.")
+
+
+def _clock(screen: str) -> str:
+    m = re.search(r"T\+(\d\d:\d\d:\d\d)", screen)
+    return m.group(1) if m else ""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_dot_reaches_the_300s_eviction_in_six_presses(terminal, size):  # noqa: F811
+    term = terminal(["play", "sample_clusters/node-failure.recording.yaml"], *size)
+    screen = term.wait_for(r"nodes\[4\]")
+    for press in range(1, 7):
+        before = _clock(screen)
+        term.keys(".")
+        screen = term.wait_until(lambda s, b=before: _clock(s) not in ("", b))
+        # The press says what it was (dated by the change, in kubectl's words); the clock
+        # stands at most two seconds past it.
+        try:
+            screen = term.wait_for(r"00:06:15 TaintManagerEviction", timeout=2)
+            break
+        except AssertionError:
+            continue
+    else:
+        raise AssertionError(f"six presses of . did not reach the 300 s eviction:\n{screen}")
+    assert "00:06:1" in _clock(screen) and press <= 6
+
+
+def test_pause_says_what_is_next(terminal):  # noqa: F811
+    term = _open(terminal, (160, 48))
+    term.keys(":fail node node-2", "Enter")
+    term.wait_until(lambda s: "view (no po" not in s and "failed" in s)
+    for _ in range(4):
+        before = _clock(term.screen())
+        term.keys(".")
+        screen = term.wait_until(lambda s, b=before: _clock(s) != b)
+        if "next: evict" in screen:
+            break
+    # The header names the next eviction and when it is due.
+    term.wait_for(r"next: evict \S+ in \d+:\d\d")

@@ -36,6 +36,8 @@ class HeaderState:
     recording: bool = False
     playback: str = ""
     """``▶ recording-title 3/12`` while playing a recording."""
+    next_up: str = ""
+    """While paused: what is due next (``next: evict web-1 in 4:12``)."""
 
 
 class ClusterHeader(Widget):
@@ -79,6 +81,9 @@ class ClusterHeader(Widget):
         t.append(f"pods {st.running} running")
         if st.pending:
             t.append(f" · {st.pending} pending", style("cluster-header--warn"))
+        if st.paused and st.next_up:
+            t.append(" │ ", style("cluster-header--muted"))
+            t.append(st.next_up, style("cluster-header--warn"))
         if st.playback:
             t.append(" │ ", style("cluster-header--muted"))
             t.append(st.playback, style("cluster-header--time"))
