@@ -228,7 +228,9 @@ class FilterPlugin(Plugin, Protocol):
 
 @runtime_checkable
 class PostFilterPlugin(Plugin, Protocol):
-    def post_filter(self, state: Any, pod: Any, statuses: Any) -> tuple[Any, Status | None]: ...
+    # ``ctx``: what preemption needs of the scheduler (scheduler.PreemptionContext).
+    def post_filter(self, state: Any, pod: Any, statuses: Any,
+                    ctx: Any) -> tuple[Any, Status | None]: ...
 
 
 @runtime_checkable
