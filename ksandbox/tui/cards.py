@@ -19,8 +19,7 @@ import attrs
 
 from ..api.core import MIRROR_ANNOTATION
 from ..api.taints import NO_EXECUTE
-from ..controllers.tainteviction import (matching_tolerations, min_toleration_time,
-                                         no_execute_taints)
+from ..controllers.tainteviction import matching_tolerations, min_toleration_time, no_execute_taints
 from .rows import node_roles
 
 # Labels worth a glance on a card, in this order (the zone and the seeds' hw-type first).

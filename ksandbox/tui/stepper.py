@@ -135,7 +135,8 @@ class Stepper:
         start = float(self.session.now)
         if pb.next_change_time() is None:
             return StepReport(start, (), idle=True)
-        self._seen = seen = []
+        seen: list[str] = []
+        self._seen = seen
         last_visible: float | None = None
         first_visible: float | None = None
         try:
