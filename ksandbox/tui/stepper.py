@@ -167,13 +167,11 @@ def next_up(session: Any, playback: Any = None) -> str:
     recorded step if it comes first (``next: evict web-1 in 4:12``); "" when nothing is."""
     now = float(session.now)
     best: tuple[float, str] | None = None
-    te = session.cp.component("tainteviction")
-    if te is not None:
-        for key, at in te.countdowns().items():
-            ns, _, name = key.partition("/")
-            who = name if ns == "default" else key
-            if best is None or (at, who) < best:
-                best = (at, f"evict {who}")
+    for key, at in session.cp.tainteviction.countdowns().items():
+        ns, _, name = key.partition("/")
+        who = name if ns == "default" else key
+        if best is None or (at, who) < best:
+            best = (at, f"evict {who}")
     if playback is not None:
         step = next((s for s in playback.steps[playback.index:] if s.command), None)
         if step is not None and (best is None or step.at < best[0]):
