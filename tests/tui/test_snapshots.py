@@ -4,7 +4,7 @@ Textual's own SVG export (what pytest-textual-snapshot stores) compared with the
 ``tests/tui/snapshots/``, on a fixed cluster, seed and terminal size. To accept a change on
 purpose: ``KSANDBOX_UPDATE_SNAPSHOTS=1 pytest tests/tui/test_snapshots.py`` and look at the
 new SVGs before committing them. On a mismatch the new SVG is written next to the old one as
-``<name>.new.svg``.
+``<name>.new.svg``; a missing snapshot fails too (its candidate is written the same way).
 """
 
 from __future__ import annotations
@@ -23,11 +23,17 @@ def compare(app, name: str) -> None:
     svg = app.export_screenshot(title=f"ksandbox — {name}")
     path = SNAPSHOTS / f"{name}.svg"
     new = SNAPSHOTS / f"{name}.new.svg"
-    if UPDATE or not path.exists():
+    if UPDATE:
         SNAPSHOTS.mkdir(exist_ok=True)
         path.write_text(svg, encoding="utf-8")
         new.unlink(missing_ok=True)
         return
+    if not path.exists():
+        # A missing snapshot is a failure, not a pass: write the candidate for review.
+        SNAPSHOTS.mkdir(exist_ok=True)
+        new.write_text(svg, encoding="utf-8")
+        raise AssertionError(f"{name}: no snapshot {path.name}; review {new.name} and accept "
+                             f"it with KSANDBOX_UPDATE_SNAPSHOTS=1")
     if path.read_text(encoding="utf-8") != svg:
         new.write_text(svg, encoding="utf-8")
         raise AssertionError(f"{name}: the screen changed; compare {path.name} with {new.name} "
