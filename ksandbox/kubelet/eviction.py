@@ -3,7 +3,7 @@
 Ported from ``pkg/kubelet/eviction`` (eviction_manager.go ``synchronize``, helpers.go
 ``rankMemoryPressure`` / ``rankDiskPressureFunc`` / ``rankPIDPressure``, ``evictionMessage``)
 and ``pkg/kubelet/types`` (``IsCriticalPod``). The manager loop itself — when it runs, what it
-writes — lives in ``kubelet.py``; this module is pure.
+writes — lives in ``eviction_manager.py``; this module is pure.
 
 The sandbox has no cAdvisor, so usage is a documented model rather than a measurement:
 

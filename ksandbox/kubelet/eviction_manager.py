@@ -1,5 +1,6 @@
 """The kubelet's eviction manager loop: ``pkg/kubelet/eviction/eviction_manager.go``
-(synchronize, evictPod), as methods of :class:`~ksandbox.kubelet.kubelet.Kubelet`.
+(synchronize, evictPod): the :class:`EvictionManager` a :class:`~ksandbox.kubelet.kubelet.Kubelet`
+owns.
 
 Runs every evictionMonitoringPeriod (10 s) while a pressure fault is on or its condition is
 still held; observes the faults, keeps each condition for evictionPressureTransitionPeriod after
@@ -9,7 +10,7 @@ the last observation, and evicts at most one pod per pass (the ranking and messa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -19,31 +20,54 @@ from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
 from .static import mirror_key
 
+if TYPE_CHECKING:
+    from .kubelet import Kubelet
+    from .node_status import NodeStatusManager
+    from .pod_workers import PodWorkers
+
 COMPONENT = "kubelet"
 
 
-class EvictionManagerMixin:
+class EvictionManager:
+    """The pressure faults switched on for ``kubelet``'s node, the conditions held, and the
+    loop that evicts one of ``workers``' pods per pass; ``node_status`` posts a held
+    condition's change at once."""
+
+    def __init__(self, kubelet: Kubelet, workers: PodWorkers,
+                 node_status: NodeStatusManager) -> None:
+        self.kubelet = kubelet
+        self.store = kubelet.store
+        self.clock = kubelet.clock
+        self.name = kubelet.name
+        self.config = kubelet.config
+        self.workers = workers
+        self.node_status = node_status
+        self.faults: set[str] = set()
+        self.last_observed: dict[str, float] = {}
+        self.held: set[str] = set()
+        self._timer: Any = None
+
     def set_pressure(self, kind: str, on: bool) -> None:
         if on:
             self.faults.add(kind)
         else:
             self.faults.discard(kind)
-        if not self.halted and self.registered:
-            self._schedule_eviction(self._next_grid(ev.EVICTION_MONITORING_PERIOD))
+        if not self.kubelet.halted and self.kubelet.registered:
+            self.schedule(self.kubelet.next_grid(ev.EVICTION_MONITORING_PERIOD))
 
-    def _schedule_eviction(self, at: float, foreground: bool = False) -> None:
-        if self._eviction_timer is not None:
-            if self._eviction_timer.when <= at and not self._eviction_timer.cancelled:
+    def schedule(self, at: float, foreground: bool = False) -> None:
+        if self._timer is not None:
+            if self._timer.when <= at and not self._timer.cancelled:
                 return
-            self._eviction_timer.cancel()
-        self._eviction_timer = self.clock.call_at(at, self._eviction_sync, PRIORITY_KUBELET,
+            self._timer.cancel()
+        self._timer = self.clock.call_at(at, self.synchronize, PRIORITY_KUBELET,
                                                   f"kubelet/{self.name}/eviction",
                                                   background=not foreground)
 
-    def _eviction_sync(self) -> None:
+    def synchronize(self) -> None:
         """synchronize: observe, update conditions, evict at most one pod."""
-        self._eviction_timer = None
-        if self.halted or self.stopped:
+        self._timer = None
+        if self.kubelet.halted or self.kubelet.stopped:
             return
         now = self.clock.now
         observed = [k for k in ev.RECLAIM_ORDER if k in self.faults]
@@ -57,7 +81,7 @@ class EvictionManagerMixin:
             self.held = held
             node = self.store.get("Node", self.name)
             if node is not None:
-                self._post_status(node)
+                self.node_status.post(node)
         next_at = None
         if observed:
             kind = observed[0]
@@ -68,14 +92,14 @@ class EvictionManagerMixin:
                                         f"Attempting to reclaim {resource}", COMPONENT)
             if self._evict_one(kind, node):
                 next_at = now + ev.IMMEDIATE_EVICTION_GRACE_PERIOD + ev.POD_CLEANUP_POLL
-                self._schedule_eviction(next_at, foreground=True)
+                self.schedule(next_at, foreground=True)
                 return
         if observed or self.held:
-            self._schedule_eviction(now + ev.EVICTION_MONITORING_PERIOD)
+            self.schedule(now + ev.EVICTION_MONITORING_PERIOD)
 
     def _evict_one(self, kind: str, node: Any) -> bool:
         active = []
-        for key, st in self.pods.items():
+        for key, st in self.workers.pods.items():
             if st.evicting or st.stop_timer is not None:
                 continue
             pod = self.store.get("Pod", key[1], key[0])
@@ -94,7 +118,7 @@ class EvictionManagerMixin:
             message = ev.eviction_message(kind, self.config.threshold(signal), capacity)
             self.store.record_event(pod, "Warning", ev.REASON_EVICTED, message, COMPONENT)
             key = mirror_key(pod)
-            st = self.pods[key]
+            st = self.workers.pods[key]
             st.evicting = True
             uid = pod.metadata.uid
             self.clock.call_later(ev.IMMEDIATE_EVICTION_GRACE_PERIOD,
@@ -105,9 +129,9 @@ class EvictionManagerMixin:
 
     def _finish_eviction(self, key: tuple[str, str], uid: str, message: str) -> None:
         """The pod's containers are gone: it is Failed/Evicted and its resources are free."""
-        st = self.pods.get(key)
+        st = self.workers.pods.get(key)
         if st is not None and st.uid == uid:
-            self._forget(key, st)
+            self.workers.forget(key, st)
         pod = self.store.get("Pod", key[1], key[0])
         if pod is None or pod.metadata.uid != uid or pod.is_terminated:
             return
@@ -125,9 +149,12 @@ class EvictionManagerMixin:
 
     def pressure_clears_at(self) -> float | None:
         """When the last held pressure condition will clear, if no fault keeps it."""
-        if self.faults or not self.last_observed or self.failed:
+        if self.faults or not self.last_observed or self.kubelet.failed:
             return None
         return max(self.last_observed.values()) + self.config.eviction_pressure_transition_period \
             + ev.EVICTION_MONITORING_PERIOD
 
-
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None

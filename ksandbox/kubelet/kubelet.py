@@ -32,26 +32,36 @@ Store watches only enqueue pod keys; :meth:`Kubelet.sync` reads the current obje
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from . import eviction as ev
 from .config import KubeletConfig
-from .eviction_manager import EvictionManagerMixin
-from .node_status import COMPONENT, KUBELET_VERSION, NodeStatusMixin
-from .pod_completion import PodCompletionMixin
-from .pod_workers import PodWorkersMixin, _PodState, _ready_status
-from .static import build_static_pod, mirror_key
+from .eviction_manager import EvictionManager
+from .node_status import COMPONENT, KUBELET_VERSION, NodeStatusManager
+from .pod_workers import PodWorkers
+from .static import StaticPods, mirror_key
+
+if TYPE_CHECKING:
+    from .manager import KubeletManager
 
 __all__ = ["Kubelet", "COMPONENT", "KUBELET_VERSION"]
 
 
-class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin, PodCompletionMixin):
-    """One node's kubelet. Its methods live by concept, as upstream's do across files:
-    ``node_status.py`` (status, lease), ``pod_workers.py`` (pods, static pods) and
-    ``eviction_manager.py`` (node pressure); this module holds its life: register, fail,
-    recover, stop."""
+class Kubelet:
+    """One node's kubelet, composed as upstream's ``pkg/kubelet/kubelet.go`` composes it: the
+    Kubelet owns its parts and hands each what it uses —
 
-    def __init__(self, manager: Any, node_name: str, config: KubeletConfig, index: int) -> None:
+    * ``node_status`` (:class:`~.node_status.NodeStatusManager`): status posts and the Lease;
+    * ``static_pods`` (:class:`~.static.StaticPods`): the manifests and their mirror pods;
+    * ``pod_workers`` (:class:`~.pod_workers.PodWorkers`): admit, start, stop the pods, and
+      their exits (``pod_workers.completion``, :class:`~.pod_completion.PodCompletion`);
+    * ``eviction_manager`` (:class:`~.eviction_manager.EvictionManager`): node pressure.
+
+    This module holds its life: register, fail, recover, stop, and the flags every part reads
+    (``registered``, ``stopped``, ``failed``, ``runtime_down``, ``halted``)."""
+
+    def __init__(self, manager: KubeletManager, node_name: str, config: KubeletConfig,
+                 index: int) -> None:
         self.manager = manager
         self.store = manager.store
         self.clock = manager.clock
@@ -65,21 +75,30 @@ class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin, PodComplet
         self.failed = False
         self.runtime_down = False
         self.started_at = 0.0
-        self.pods: dict[tuple[str, str], _PodState] = {}
-        self.used: dict[str, int] = {}
-        self.static_pods: dict[tuple[str, str], Any] = {}
-        self.faults: set[str] = set()
-        self.last_observed: dict[str, float] = {}
-        self.held: set[str] = set()
-        self.last_report = -math.inf
-        self._queue: dict[tuple[str, str], None] = {}
-        self._exit_timers: dict[tuple[str, str], Any] = {}
-        self._sync_timer: Any = None
-        self._posted: Any = None      # the conditions tuple of our last status post
-        self._allocatable: Any = None  # the allocatable map of our last status post
-        self._lease: Any = None       # the Lease object we last wrote
-        self._eviction_timer: Any = None
-        self._next_ip = 2
+        # The eviction manager is built last (it evicts the workers' pods and posts through the
+        # status manager); the others ask it which pressure conditions it holds.
+        self.node_status = NodeStatusManager(self, held=self._held)
+        self.static_pods = StaticPods(self)
+        self.pod_workers = PodWorkers(self, self.node_status, self.static_pods, held=self._held)
+        self.eviction_manager = EvictionManager(self, self.pod_workers, self.node_status)
+
+    def _held(self) -> set[str]:
+        return self.eviction_manager.held
+
+    # -- what the manager calls -----------------------------------------------------------
+    def enqueue(self, key: tuple[str, str]) -> None:
+        self.pod_workers.enqueue(key)
+
+    def set_pressure(self, kind: str, on: bool) -> None:
+        self.eviction_manager.set_pressure(kind, on)
+
+    @property
+    def faults(self) -> set[str]:
+        """The pressure faults switched on (``memory``, ``disk``, ``pid``)."""
+        return self.eviction_manager.faults
+
+    def pressure_clears_at(self) -> float | None:
+        return self.eviction_manager.pressure_clears_at()
 
     # -- lifecycle ------------------------------------------------------------------------
     def register(self) -> None:
@@ -91,36 +110,28 @@ class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin, PodComplet
         self.registered = True
         self.started_at = now
         self.store.record_event(node, "Normal", "Starting", "Starting kubelet.", COMPONENT)
-        self._post_status(node, registering=True)
+        self.node_status.post(node, registering=True)
         self.store.record_event(self.store.get("Node", self.name), "Normal",
                                 "NodeAllocatableEnforced",
                                 "Updated Node Allocatable limit across pods", COMPONENT)
-        self._renew_lease()
-        self.manager.every(self, self.config.lease_renew_interval, self._renew_lease)
-        self.manager.every(self, self.config.node_status_update_frequency, self._status_tick)
-        for manifest in self.config.static_pods:
-            pod = build_static_pod(manifest, self.name, self.node_uid,
-                                   f"{self.config.static_pod_path}/{manifest.metadata.name}.yaml")
-            self.static_pods[mirror_key(pod)] = pod
-            self._queue[mirror_key(pod)] = None
+        self.node_status.renew_lease()
+        self.manager.every(self, self.config.lease_renew_interval, self.node_status.renew_lease)
+        self.manager.every(self, self.config.node_status_update_frequency, self.node_status.tick)
+        workers = self.pod_workers
+        for key in self.static_pods.load():
+            workers.queue(key)
         for pod in self.store.pods_on_node(self.name):
-            self._queue[mirror_key(pod)] = None
-        self._schedule_sync()
+            workers.queue(mirror_key(pod))
+        workers.schedule_sync()
         if self.faults:
-            self._schedule_eviction(self._next_grid(ev.EVICTION_MONITORING_PERIOD))
+            self.eviction_manager.schedule(self.next_grid(ev.EVICTION_MONITORING_PERIOD))
 
     def stop(self) -> None:
         """The Node is gone: stop every timer (pods left behind are podgc's business)."""
         self.stopped = True
         self.manager.leave(self)
-        for st in self.pods.values():
-            for t in (st.start_timer, st.stop_timer):
-                if t is not None:
-                    t.cancel()
-        if self._sync_timer is not None:
-            self._sync_timer.cancel()
-        if self._eviction_timer is not None:
-            self._eviction_timer.cancel()
+        self.pod_workers.stop()
+        self.eviction_manager.cancel()
 
     @property
     def halted(self) -> bool:
@@ -134,18 +145,11 @@ class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin, PodComplet
         Lease is still renewed and the next status check posts Ready=False; pods are frozen."""
         if not_ready:
             self.runtime_down = True
-            self._posted = None   # the next status check compares conditions: Ready changes
+            self.node_status.forget_posted()   # the next status check sees Ready change
         else:
             self.failed = True
-        for st in self.pods.values():
-            for attr in ("start_timer", "stop_timer"):
-                t = getattr(st, attr)
-                if t is not None:
-                    t.cancel()
-                    setattr(st, attr, None)
-        if self._eviction_timer is not None:
-            self._eviction_timer.cancel()
-            self._eviction_timer = None
+        self.pod_workers.freeze()
+        self.eviction_manager.cancel()
 
     def recover(self) -> None:
         """Reconnect: renew the lease, post status, resynchronize every pod. A kubelet whose
@@ -157,38 +161,16 @@ class Kubelet(NodeStatusMixin, PodWorkersMixin, EvictionManagerMixin, PodComplet
             self.register()
             return
         if silent:
-            self._renew_lease()
+            self.node_status.renew_lease()
         node = self.store.get("Node", self.name)
         if node is not None:
-            self._post_status(node)
-        now = self.clock.now
-        for key, st in list(self.pods.items()):
-            pod = self.store.get("Pod", key[1], key[0])
-            if pod is None:
-                continue
-            if st.started and not pod.is_terminated and pod.metadata.deletion_timestamp is None:
-                if _ready_status(pod) != "True":
-                    self._write_running(pod, st)
-            elif not st.started and pod.metadata.deletion_timestamp is None:
-                self._schedule_start(key, st)
-        for pod in self.store.pods_on_node(self.name):
-            key = mirror_key(pod)
-            st = self.pods.get(key)
-            if pod.metadata.deletion_timestamp is not None and st is not None:
-                # The deletion happened while we were away: stop it now, with its full grace.
-                grace = pod.metadata.deletion_grace_period_seconds or 0
-                self._kill(key, pod, st, now + grace)
-            else:
-                self._queue[key] = None
-        for key in self.static_pods:
-            self._queue[key] = None
-        self._schedule_sync()
-        if self.faults or self.held:
-            self._schedule_eviction(self._next_grid(ev.EVICTION_MONITORING_PERIOD))
+            self.node_status.post(node)
+        self.pod_workers.resync()
+        if self.faults or self.eviction_manager.held:
+            self.eviction_manager.schedule(self.next_grid(ev.EVICTION_MONITORING_PERIOD))
 
-    def _next_grid(self, period: float) -> float:
+    def next_grid(self, period: float) -> float:
         """The next tick at or after now of a loop started at registration."""
         now = self.clock.now
         k = math.ceil((now - self.started_at) / period - 1e-9)
         return self.started_at + max(0, k) * period
-

@@ -85,9 +85,10 @@ class KubeletManager:
             self.kubelets[name] = kubelet
             self.clock.call_soon(kubelet.register, PRIORITY_KUBELET, f"kubelet/{name}/register")
         elif ev.type == DELETED:
-            kubelet = self.kubelets.pop(name, None)
-            if kubelet is not None:
-                kubelet.stop()
+            gone = self.kubelets.get(name)
+            if gone is not None:
+                del self.kubelets[name]
+                gone.stop()
             self.clock.call_soon(lambda: self._remove_lease(name), PRIORITY_KUBELET,
                                  f"kubelet/{name}/lease-gc")
 

@@ -1,6 +1,6 @@
 """The kubelet's node status and lease: ``pkg/kubelet/kubelet_node_status.go``,
-``pkg/kubelet/nodestatus/setters.go`` and ``pkg/kubelet/nodelease``, as methods of
-:class:`~ksandbox.kubelet.kubelet.Kubelet` (a mixin, as Go spreads one type's methods over files).
+``pkg/kubelet/nodestatus/setters.go`` and ``pkg/kubelet/nodelease``: the
+:class:`NodeStatusManager` a :class:`~ksandbox.kubelet.kubelet.Kubelet` owns.
 
 Registration fields (capacity ``pods``, allocatable by the KubeletConfiguration, addresses,
 node info, a pod CIDR), the four conditions the kubelet owns with upstream's reasons and
@@ -10,7 +10,8 @@ or ``nodeStatusReportFrequency`` has passed.
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable
 
 from ..api.codec import FrozenDict
 from ..api.coordination import NAMESPACE_NODE_LEASE, Lease, LeaseSpec
@@ -20,6 +21,9 @@ from ..api.evolve import evolve
 from ..api.meta import ObjectMeta, OwnerReference
 from ..api.quantity import Quantity
 from .config import DEFAULT_MAX_PODS
+
+if TYPE_CHECKING:
+    from .kubelet import Kubelet
 
 COMPONENT = "kubelet"
 KUBELET_VERSION = "v1.35.0"
@@ -49,15 +53,36 @@ CONDITION_TEXT = {
 OWNED_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")
 
 
-class NodeStatusMixin:
-    def _renew_lease(self) -> None:
-        if self.failed:
+class NodeStatusManager:
+    """The node's status and Lease, posted for ``kubelet``'s node. ``held`` tells which
+    pressure conditions the eviction manager holds (upstream's setters ask the eviction
+    manager the same question: ``IsUnderMemoryPressure`` and friends)."""
+
+    def __init__(self, kubelet: Kubelet, held: Callable[[], AbstractSet[str]]) -> None:
+        self.kubelet = kubelet
+        self.store = kubelet.store
+        self.clock = kubelet.clock
+        self.name = kubelet.name
+        self.config = kubelet.config
+        self.held = held
+        self.last_report = -math.inf
+        self._posted: Any = None      # the conditions tuple of our last status post
+        self._allocatable: Any = None  # the allocatable map of our last status post
+        self._lease: Any = None       # the Lease object we last wrote
+        self._next_ip = 2
+
+    def forget_posted(self) -> None:
+        """The next status check compares conditions (Ready is about to change)."""
+        self._posted = None
+
+    def renew_lease(self) -> None:
+        if self.kubelet.failed:
             return
         now = self.clock.now
         lease = self.store.get("Lease", self.name, NAMESPACE_NODE_LEASE)
         if lease is None:
             owner = OwnerReference(api_version="v1", kind="Node", name=self.name,
-                                   uid=self.node_uid)
+                                   uid=self.kubelet.node_uid)
             lease = Lease(metadata=ObjectMeta(name=self.name, namespace=NAMESPACE_NODE_LEASE,
                                               owner_references=(owner,)),
                           spec=LeaseSpec(holder_identity=self.name,
@@ -77,8 +102,8 @@ class NodeStatusMixin:
                                  lease_transitions=spec.lease_transitions, extra=spec.extra),
                   extra=lease.extra), quiet=True)
 
-    def _status_tick(self) -> None:
-        if self.failed:
+    def tick(self) -> None:
+        if self.kubelet.failed:
             return
         node = self.store.get("Node", self.name)
         if node is None:
@@ -90,13 +115,14 @@ class NodeStatusMixin:
             unchanged = False    # someone rewrote allocatable (an apply): the kubelet restores it
         if not unchanged or \
                 self.clock.now - self.last_report >= self.config.node_status_report_frequency:
-            self._post_status(node)
+            self.post(node)
 
     def _desired(self) -> dict[str, str]:
-        return {"MemoryPressure": "True" if "memory" in self.held else "False",
-                "DiskPressure": "True" if "disk" in self.held else "False",
-                "PIDPressure": "True" if "pid" in self.held else "False",
-                "Ready": "False" if self.runtime_down else "True"}
+        held = self.held()
+        return {"MemoryPressure": "True" if "memory" in held else "False",
+                "DiskPressure": "True" if "disk" in held else "False",
+                "PIDPressure": "True" if "pid" in held else "False",
+                "Ready": "False" if self.kubelet.runtime_down else "True"}
 
     def _status_changed(self, node: Any) -> bool:
         desired = self._desired()
@@ -105,7 +131,7 @@ class NodeStatusMixin:
                 return True
         return bool(desired)
 
-    def _post_status(self, node: Any, registering: bool = False) -> None:
+    def post(self, node: Any, registering: bool = False) -> None:
         """tryUpdateNodeStatus: the setters, one write, and an event per condition change."""
         now = self.clock.now
         desired = self._desired()
@@ -177,12 +203,12 @@ class NodeStatusMixin:
         return status, spec
 
     def internal_ip(self) -> str:
-        return f"10.0.{self.index // 250}.{self.index % 250 + 2}"
+        return f"10.0.{self.kubelet.index // 250}.{self.kubelet.index % 250 + 2}"
 
     def pod_cidr(self) -> str:
-        return f"10.{244 + self.index // 256}.{self.index % 256}.0/24"
+        return f"10.{244 + self.kubelet.index // 256}.{self.kubelet.index % 256}.0/24"
 
-    def _pod_ip(self) -> str:
+    def pod_ip(self) -> str:
         node = self.store.get("Node", self.name)
         cidr = node.spec.pod_cidr if node is not None and node.spec.pod_cidr else self.pod_cidr()
         base = cidr.split("/")[0].rsplit(".", 1)[0]

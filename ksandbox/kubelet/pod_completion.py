@@ -21,13 +21,18 @@ against ``backoffLimit``.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..api.batch import DEFAULT_RUN_SECONDS, EXIT_CODE_ANNOTATION, RUN_SECONDS_ANNOTATION
 from ..api.codec import FrozenDict
 from ..api.core import FAILED, SUCCEEDED, PodCondition
+from ..sim.clock import PRIORITY_KUBELET
+
+if TYPE_CHECKING:
+    from .kubelet import Kubelet
+    from .pod_workers import PodWorkers
 
 # pkg/kubelet: the crash-loop back-off starts at 10 s and doubles up to 5 minutes.
 BACKOFF_BASE, BACKOFF_MAX = 10.0, 300.0
@@ -109,15 +114,23 @@ def restarted_status(pod: Any, now: float) -> Any:
                                                                 tuple(statuses)))
 
 
-class PodCompletionMixin:
-    """The kubelet's side: schedule each started pod's exit (``_schedule_exit``) and post it."""
+class PodCompletion:
+    """The pod workers' side of exits: schedule each started pod's exit and post it, restart
+    an ``OnFailure`` container after its back-off, and hand a finished pod back to ``workers``
+    (which frees what it held)."""
 
-    def _schedule_exit(self, key: tuple[str, str], pod: Any) -> None:
+    def __init__(self, kubelet: Kubelet, workers: PodWorkers) -> None:
+        self.kubelet = kubelet
+        self.store = kubelet.store
+        self.clock = kubelet.clock
+        self.name = kubelet.name
+        self.workers = workers
+        self._exit_timers: dict[tuple[str, str], Any] = {}
+
+    def schedule_exit(self, key: tuple[str, str], pod: Any) -> None:
         seconds = run_seconds(pod)
         if seconds is None:
             return
-        from ..sim.clock import PRIORITY_KUBELET
-
         uid = pod.metadata.uid
         timers = self._exit_timers
         old = timers.pop(key, None)
@@ -126,17 +139,17 @@ class PodCompletionMixin:
         timers[key] = self.clock.call_later(seconds, lambda: self._exit(key, uid),
                                             PRIORITY_KUBELET, f"kubelet/{self.name}/exit")
 
-    def _cancel_exit(self, key: tuple[str, str]) -> None:
+    def cancel_exit(self, key: tuple[str, str]) -> None:
         timer = self._exit_timers.pop(key, None)
         if timer is not None:
             timer.cancel()
 
     def _exit(self, key: tuple[str, str], uid: str) -> None:
         self._exit_timers.pop(key, None)
-        if self.halted:
+        if self.kubelet.halted:
             return
         pod = self.store.get("Pod", key[1], key[0])
-        st = self.pods.get(key)
+        st = self.workers.pods.get(key)
         if pod is None or pod.metadata.uid != uid or pod.is_terminated or \
                 pod.metadata.deletion_timestamp is not None or st is None:
             return
@@ -149,21 +162,20 @@ class PodCompletionMixin:
                                     f"{pod.spec.containers[0].name} in pod "
                                     f"{pod.metadata.name}_{pod.metadata.namespace}({uid})",
                                     "kubelet")
-            from ..sim.clock import PRIORITY_KUBELET
 
             def restart() -> None:
                 cur = self.store.get("Pod", key[1], key[0])
-                if cur is None or cur.metadata.uid != uid or cur.is_terminated or self.halted:
+                if cur is None or cur.metadata.uid != uid or cur.is_terminated or \
+                        self.kubelet.halted:
                     return
                 self.store.update_status(attrs.evolve(cur, status=restarted_status(cur,
                                                                             self.clock.now)))
-                self._schedule_exit(key, cur)
+                self.schedule_exit(key, cur)
 
-            timers = self._exit_timers
-            timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,
-                                                f"kubelet/{self.name}/restart")
+            self._exit_timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,
+                                                           f"kubelet/{self.name}/restart")
             return
         self.store.update_status(attrs.evolve(pod, status=terminated_status(pod, now, code)))
-        cur = self.pods.get(key)
+        cur = self.workers.pods.get(key)
         if cur is not None:
-            self._forget(key, cur)
+            self.workers.forget(key, cur)

@@ -1,23 +1,30 @@
 """The kubelet's pod workers: ``pkg/kubelet/kubelet.go`` (HandlePodAdditions, syncPod,
 killPod), ``pkg/kubelet/lifecycle/predicate.go`` (admission) and
-``pkg/kubelet/pod/mirror_client.go``, as methods of :class:`~ksandbox.kubelet.kubelet.Kubelet`.
+``pkg/kubelet/pod_workers.go``: the :class:`PodWorkers` a
+:class:`~ksandbox.kubelet.kubelet.Kubelet` owns.
 
 A queued pod key is reconciled with the API: admitted (or rejected with upstream's reason),
-started after a seeded delay, stopped with its grace period when deleted; a static pod's mirror
-is kept in the API, replaced at once when deleted.
+started after a seeded delay, stopped with its grace period when deleted; a static pod runs
+here too, its mirror kept in the API by the kubelet's :class:`~.static.StaticPods`. The pod
+workers own the pods' exits (:class:`~.pod_completion.PodCompletion`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable
 
 from ..api.codec import FrozenDict
 from ..api.core import FAILED, RUNNING, PodCondition
-from ..api.errors import KsandboxError
 from ..api.evolve import evolve
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
-from .static import adopt_mirror
+from .pod_completion import PodCompletion
+from .static import mirror_key
+
+if TYPE_CHECKING:
+    from .kubelet import Kubelet
+    from .node_status import NodeStatusManager
+    from .static import StaticPods
 
 COMPONENT = "kubelet"
 # Start delay bounds (seconds): pulling a cached image and starting containers.
@@ -45,14 +52,37 @@ class _PodState:
 
 
 
-class PodWorkersMixin:
+class PodWorkers:
+    """The pods ``kubelet`` runs: their states, the resources they hold, the sync queue.
+    ``held`` tells which pressure conditions the eviction manager holds (its admit handler)."""
+
+    def __init__(self, kubelet: Kubelet, node_status: NodeStatusManager,
+                 static_pods: StaticPods, held: Callable[[], AbstractSet[str]]) -> None:
+        self.kubelet = kubelet
+        self.store = kubelet.store
+        self.clock = kubelet.clock
+        self.rand = kubelet.rand
+        self.name = kubelet.name
+        self.node_status = node_status
+        self.static_pods = static_pods
+        self.held = held
+        self.pods: dict[tuple[str, str], _PodState] = {}
+        self.used: dict[str, int] = {}
+        self.completion = PodCompletion(kubelet, self)
+        self._queue: dict[tuple[str, str], None] = {}
+        self._sync_timer: Any = None
+
     def enqueue(self, key: tuple[str, str]) -> None:
-        if self.halted or self.stopped:
+        if self.kubelet.halted or self.kubelet.stopped:
             return
         self._queue[key] = None
-        self._schedule_sync()
+        self.schedule_sync()
 
-    def _schedule_sync(self) -> None:
+    def queue(self, key: tuple[str, str]) -> None:
+        """Queue ``key`` for the next sync, without scheduling it (register, recover)."""
+        self._queue[key] = None
+
+    def schedule_sync(self) -> None:
         if self._sync_timer is None and self._queue:
             self._sync_timer = self.clock.call_soon(self.sync, PRIORITY_KUBELET,
                                                     f"kubelet/{self.name}/sync")
@@ -60,37 +90,82 @@ class PodWorkersMixin:
     def sync(self) -> None:
         """The pod workers: reconcile every queued pod with what the API holds now."""
         self._sync_timer = None
-        if self.halted or self.stopped or not self.registered:
+        kl = self.kubelet
+        if kl.halted or kl.stopped or not kl.registered:
             return
         while self._queue:
             key = next(iter(self._queue))
             del self._queue[key]
             self._sync_pod(key)
 
+    def stop(self) -> None:
+        """The node is gone: cancel every pod timer and the pending sync."""
+        for st in self.pods.values():
+            for t in (st.start_timer, st.stop_timer):
+                if t is not None:
+                    t.cancel()
+        if self._sync_timer is not None:
+            self._sync_timer.cancel()
+
+    def freeze(self) -> None:
+        """The kubelet went silent or its runtime down: no pod starts or stops until it
+        recovers (running containers stay as they are)."""
+        for st in self.pods.values():
+            for attr in ("start_timer", "stop_timer"):
+                t = getattr(st, attr)
+                if t is not None:
+                    t.cancel()
+                    setattr(st, attr, None)
+
+    def resync(self) -> None:
+        """After a recovery: re-post what drifted, restart what never started, stop what was
+        deleted meanwhile (with its full grace), and queue every pod of the node."""
+        now = self.clock.now
+        for key, st in list(self.pods.items()):
+            pod = self.store.get("Pod", key[1], key[0])
+            if pod is None:
+                continue
+            if st.started and not pod.is_terminated and pod.metadata.deletion_timestamp is None:
+                if _ready_status(pod) != "True":
+                    self.write_running(pod, st)
+            elif not st.started and pod.metadata.deletion_timestamp is None:
+                self.schedule_start(key, st)
+        for pod in self.store.pods_on_node(self.name):
+            key = mirror_key(pod)
+            state = self.pods.get(key)
+            if pod.metadata.deletion_timestamp is not None and state is not None:
+                # The deletion happened while we were away: stop it now, with its full grace.
+                grace = pod.metadata.deletion_grace_period_seconds or 0
+                self.kill(key, pod, state, now + grace)
+            else:
+                self._queue[key] = None
+        for key in self.static_pods:
+            self._queue[key] = None
+        self.schedule_sync()
+
     def _sync_pod(self, key: tuple[str, str]) -> None:
         pod = self.store.get("Pod", key[1], key[0])
         st = self.pods.get(key)
         if key in self.static_pods:
-            self._sync_mirror(key, pod)
+            self.sync_mirror(key, pod)
             if st is None:
                 self._admit(key, self.static_pods[key], static=True)
             return
         if pod is None or pod.spec.node_name != self.name:
             if st is not None:
-                self._forget(key, st)
+                self.forget(key, st)
             return
         if st is not None and st.uid != pod.metadata.uid:
-            self._forget(key, st)
+            self.forget(key, st)
             st = None
         if pod.is_mirror and st is None:
             # A mirror pod in the API with no manifest here (a loaded export): run it as ours.
-            self.static_pods[key] = adopt_mirror(pod)
-            self._admit(key, self.static_pods[key], static=True)
-            self._sync_mirror(key, pod)
+            self._admit(key, self.static_pods.adopt(key, pod), static=True)
+            self.sync_mirror(key, pod)
             return
         if pod.is_terminated:
             if st is not None:
-                self._forget(key, st)
+                self.forget(key, st)
             if pod.metadata.deletion_timestamp is not None:
                 self.store.remove("Pod", key[1], key[0])
             return
@@ -98,13 +173,13 @@ class PodWorkersMixin:
             if st is None:
                 self.store.remove("Pod", key[1], key[0])
             elif st.stop_timer is None:
-                self._kill(key, pod, st, pod.metadata.deletion_timestamp)
+                self.kill(key, pod, st, pod.metadata.deletion_timestamp)
             return
         if st is None:
             self._admit(key, pod, static=False)
 
-    def _forget(self, key: tuple[str, str], st: _PodState) -> None:
-        self._cancel_exit(key)  # pod_completion.py
+    def forget(self, key: tuple[str, str], st: _PodState) -> None:
+        self.completion.cancel_exit(key)
         for t in (st.start_timer, st.stop_timer):
             if t is not None:
                 t.cancel()
@@ -117,29 +192,15 @@ class PodWorkersMixin:
         self.used["pods"] = self.used.get("pods", 0) - 1
 
     # -- static pods ----------------------------------------------------------------------
-    def _sync_mirror(self, key: tuple[str, str], pod: Any) -> None:
-        """Keep the mirror of a static pod in the API: replace it when it is deleted."""
-        if pod is not None and pod.is_mirror and pod.metadata.deletion_timestamp is not None:
-            self.store.remove("Pod", key[1], key[0])
-            pod = None
-        if pod is not None:
-            return
-        static = self.static_pods[key]
+    def sync_mirror(self, key: tuple[str, str], pod: Any) -> None:
+        """Keep a static pod's mirror in the API; a fresh mirror of a running static pod gets
+        its status at once (the static pod never stopped)."""
         st = self.pods.get(key)
-        try:
-            created = self.store.create(static)
-        except KsandboxError as exc:
-            node = self.store.get("Node", self.name)
-            if node is not None:
-                self.store.record_event(node, "Warning", "FailedCreateMirrorPod",
-                                        f'Failed creating a mirror pod for "{key[1]}": {exc}',
-                                        COMPONENT)
-            return
-        if st is not None:
+        created = self.static_pods.sync_mirror(key, pod)
+        if created is not None and st is not None:
             st.uid = created.metadata.uid
             if st.started:
-                # The static pod never stopped: its status manager posts it straight away.
-                self._write_running(created, st)
+                self.write_running(created, st)
 
     # -- admission and start --------------------------------------------------------------
     def _admit(self, key: tuple[str, str], pod: Any, static: bool) -> None:
@@ -156,11 +217,11 @@ class PodWorkersMixin:
         for name, amount in st.requests.items():
             self.used[name] = self.used.get(name, 0) + amount
         self.used["pods"] = self.used.get("pods", 0) + 1
-        self._schedule_start(key, st)
+        self.schedule_start(key, st)
 
     def _admission_failure(self, pod: Any) -> tuple[str, str]:
         """canAdmitPod: the eviction manager's pressure check, then the resource fit."""
-        msg = ev.admission_rejection({_PRESSURE_CONDITION[k] for k in self.held}, pod)
+        msg = ev.admission_rejection({_PRESSURE_CONDITION[k] for k in self.held()}, pod)
         if msg is not None:
             return ev.REASON_EVICTED, msg
         if ev.is_critical(pod):
@@ -191,7 +252,7 @@ class PodWorkersMixin:
                               message=f"Pod was rejected: {message}")
         self.store.update_status(evolve(pod, status=status))
 
-    def _schedule_start(self, key: tuple[str, str], st: _PodState) -> None:
+    def schedule_start(self, key: tuple[str, str], st: _PodState) -> None:
         lo, hi = START_DELAY
         delay = round(self.rand.uniform(lo, hi), 1)
         st.start_timer = self.clock.call_later(delay, lambda: self._start(key),
@@ -199,7 +260,7 @@ class PodWorkersMixin:
 
     def _start(self, key: tuple[str, str]) -> None:
         st = self.pods.get(key)
-        if st is None or self.halted:
+        if st is None or self.kubelet.halted:
             return
         st.start_timer = None
         st.started = True
@@ -214,8 +275,8 @@ class PodWorkersMixin:
                                     COMPONENT)
             self.store.record_event(pod, "Normal", "Started", f"Started container {c.name}",
                                     COMPONENT)
-        self._write_running(pod, st)
-        self._schedule_exit(key, pod)  # containers that exit (pod_completion.py)
+        self.write_running(pod, st)
+        self.completion.schedule_exit(key, pod)
 
     def _running_status(self, pod: Any, st: _PodState) -> Any:
         now = self.clock.now
@@ -236,16 +297,16 @@ class PodWorkersMixin:
         return evolve(old, phase=RUNNING, conditions=tuple(conds),
                             start_time=st.admitted_at if old.start_time is None
                             else old.start_time,
-                            host_ip=old.host_ip or self.host_ip(),
-                            pod_ip=old.pod_ip or (self.host_ip() if pod.spec.host_network
-                                                  else self._pod_ip()),
+                            host_ip=old.host_ip or self.node_status.host_ip(),
+                            pod_ip=old.pod_ip or (self.node_status.host_ip() if pod.spec.host_network
+                                                  else self.node_status.pod_ip()),
                             reason="", message="", extra=extra)
 
-    def _write_running(self, pod: Any, st: _PodState) -> None:
+    def write_running(self, pod: Any, st: _PodState) -> None:
         self.store.update_status(evolve(pod, status=self._running_status(pod, st)))
 
     # -- stop -----------------------------------------------------------------------------
-    def _kill(self, key: tuple[str, str], pod: Any, st: _PodState, at: float) -> None:
+    def kill(self, key: tuple[str, str], pod: Any, st: _PodState, at: float) -> None:
         if st.start_timer is not None:
             st.start_timer.cancel()
             st.start_timer = None
@@ -264,8 +325,8 @@ class PodWorkersMixin:
         st = self.pods.get(key)
         if st is not None and st.uid == uid:
             st.stop_timer = None
-            self._forget(key, st)
-        if self.halted:
+            self.forget(key, st)
+        if self.kubelet.halted:
             return
         pod = self.store.get("Pod", key[1], key[0])
         if pod is not None and pod.metadata.uid == uid and \

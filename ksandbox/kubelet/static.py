@@ -13,20 +13,27 @@ without the API server, and publishes a *mirror pod* so the cluster can see it. 
 
 Deleting the mirror through the API does not stop the static pod: the kubelet removes the
 deleted mirror and creates a fresh one. Only removing the manifest would stop it.
+
+:class:`StaticPods` is the part of a kubelet that holds its static pods and keeps their mirrors
+in the API (upstream's pod manager and mirror client); the pod workers run them.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 import attrs
 
 from ..api.codec import FrozenDict, encode
 from ..api.core import CONFIG_SOURCE_ANNOTATION, MIRROR_ANNOTATION, Pod, PodStatus
+from ..api.errors import KsandboxError
 from ..api.meta import OwnerReference
 from ..api.taints import NO_EXECUTE, OP_EXISTS, Toleration
+
+if TYPE_CHECKING:
+    from .kubelet import Kubelet
 
 # pkg/kubelet/types/pod_update.go: the annotation carrying the manifest's hash.
 CONFIG_HASH_ANNOTATION = "kubernetes.io/config.hash"
@@ -79,3 +86,55 @@ def adopt_mirror(pod: Pod) -> Pod:
 
 def mirror_key(pod: Any) -> tuple[str, str]:
     return (pod.metadata.namespace or "default", pod.metadata.name)
+
+
+class StaticPods:
+    """One kubelet's static pods, by key, and their mirrors in the API."""
+
+    def __init__(self, kubelet: Kubelet) -> None:
+        self.kubelet = kubelet
+        self.store = kubelet.store
+        self.pods: dict[tuple[str, str], Pod] = {}
+
+    def __contains__(self, key: tuple[str, str]) -> bool:
+        return key in self.pods
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self.pods)
+
+    def __getitem__(self, key: tuple[str, str]) -> Pod:
+        return self.pods[key]
+
+    def load(self) -> list[tuple[str, str]]:
+        """The configuration's manifests as static pods of this node (at registration)."""
+        kl = self.kubelet
+        keys = []
+        for manifest in kl.config.static_pods:
+            pod = build_static_pod(manifest, kl.name, kl.node_uid,
+                                   f"{kl.config.static_pod_path}/{manifest.metadata.name}.yaml")
+            self.pods[mirror_key(pod)] = pod
+            keys.append(mirror_key(pod))
+        return keys
+
+    def adopt(self, key: tuple[str, str], mirror: Pod) -> Pod:
+        """A mirror pod in the API with no manifest here (a loaded export) becomes ours."""
+        self.pods[key] = adopt_mirror(mirror)
+        return self.pods[key]
+
+    def sync_mirror(self, key: tuple[str, str], pod: Any) -> Pod | None:
+        """Keep the mirror of a static pod in the API: replace it when it is deleted. Returns
+        the mirror created now, if one was."""
+        if pod is not None and pod.is_mirror and pod.metadata.deletion_timestamp is not None:
+            self.store.remove("Pod", key[1], key[0])
+            pod = None
+        if pod is not None:
+            return None
+        try:
+            return self.store.create(self.pods[key])
+        except KsandboxError as exc:
+            node = self.store.get("Node", self.kubelet.name)
+            if node is not None:
+                self.store.record_event(node, "Warning", "FailedCreateMirrorPod",
+                                        f'Failed creating a mirror pod for "{key[1]}": {exc}',
+                                        "kubelet")
+            return None
