@@ -5,7 +5,8 @@
     ksandbox explain -f FILE [...] NAMESPACE/POD -o json|wide
     ksandbox play RECORDING [--headless -o json] [--speed X]
 
-Bad input exits 1 with one ``error: ...`` line on stderr and no traceback. The TUI is imported
+Bad input exits 1 with one ``error: ...`` line on stderr and no traceback; so does any other
+failure (a bug), whose traceback ``--debug`` (anywhere on the line) prints. The TUI is imported
 only when it is needed, so the headless commands never load textual.
 """
 
@@ -231,23 +232,55 @@ def cmd_tui(argv: Sequence[str]) -> int:
     return run_tui(session, speed=args.speed, paused=args.paused)
 
 
+def one_line(message: str) -> str:
+    """The contract's one ``error:`` line: a message that spans lines (libyaml's position line,
+    cobra's "Did you mean this?" block) is joined with single spaces, blank lines dropped."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
+
+
+def _internal_error(exc: BaseException) -> str:
+    """An exception that is not a KsandboxError is a bug in ksandbox, not bad input: one line
+    naming it, and how to see the traceback."""
+    detail = one_line(str(exc))
+    kind = type(exc).__name__
+    what = f"{kind}: {detail}" if detail else kind
+    return (f"error: internal error ({what}); this is a bug in ksandbox, please report it "
+            f"(run again with --debug to see the traceback)\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The one error boundary: bad input (KsandboxError, usage) is its own one ``error:`` line;
+    anything else is an internal error reported in one line too, with the traceback only under
+    ``--debug`` (accepted anywhere on the command line)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    argv = [a for a in argv if a != "--debug"]
     handlers = {"sim": cmd_sim, "explain": cmd_explain, "play": cmd_play}
     try:
         if argv and argv[0] in handlers:
             return handlers[argv[0]](argv[1:])
         return cmd_tui(argv)
     except UsageError as exc:
-        sys.stderr.write(f"error: {exc}\n")
+        sys.stderr.write(f"error: {one_line(str(exc))}\n")
         return 1
     except KsandboxError as exc:
-        sys.stderr.write(f"error: {exc}\n")
+        if debug:
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+        sys.stderr.write(f"error: {one_line(str(exc))}\n")
         return 1
     except BrokenPipeError:
         return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # noqa: BLE001 - the last boundary before the user's terminal
+        if debug:
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+        sys.stderr.write(_internal_error(exc))
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover
