@@ -47,6 +47,8 @@ class Container:
     ports: tuple[ContainerPort, ...] = j("ports", ())
     # restartPolicy: Always on an init container makes it a sidecar (KEP-753).
     restart_policy: str = j("restartPolicy", "")
+    # Always, IfNotPresent or Never; the API server defaults it from the image's tag.
+    image_pull_policy: str = j("imagePullPolicy", "")
     extra: FrozenDict = extra_field()
 
 
@@ -175,7 +177,8 @@ class PodSpec:
         "topologySpreadConstraints", ())
     scheduler_name: str = j("schedulerName", "")
     priority_class_name: str = j("priorityClassName", "")
-    priority: int | None = j("priority", None)
+    # Printed even when 0, as the API server returns it once admission resolved it.
+    priority: int | None = j("priority", None, omit_empty=False)
     preemption_policy: str = j("preemptionPolicy", "")
     termination_grace_period_seconds: int | None = j("terminationGracePeriodSeconds", None)
     restart_policy: str = j("restartPolicy", "")

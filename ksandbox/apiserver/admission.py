@@ -29,7 +29,7 @@ from ..api.kinds import BY_KIND
 from ..api.taints import NO_EXECUTE, Toleration
 from .admission_objects import CREATE as _OBJECT_CREATE
 from .admission_objects import UPDATE as _OBJECT_UPDATE
-from .pod_defaults import default_pod_spec
+from .pod_defaults import default_pod, default_pod_spec
 
 # plugin/pkg/admission/defaulttolerationseconds: both defaults are 300 s
 # (--default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds).
@@ -152,7 +152,7 @@ def default_service_account(spec: Any) -> Any:
 
 
 def _admit_pod(store: Any, pod: Any) -> Any:
-    spec = default_pod_spec(pod.spec)
+    spec = default_pod(pod.spec)
     if not pod.is_mirror:
         spec = default_service_account(spec)
     # Static pods' mirrors keep what the kubelet wrote; every other pod gets the defaults.
@@ -203,8 +203,13 @@ def _admit_replicated(store: Any, obj: Any) -> Any:
     tspec = default_pod_spec(template.spec)
     if tspec is not template.spec:
         changes["template"] = evolve(template, spec=tspec)
-    if obj.kind == "ReplicationController" and not spec.selector and template.metadata.labels:
-        changes["selector"] = template.metadata.labels
+    if obj.kind == "ReplicationController" and template.metadata.labels:
+        # SetDefaults_ReplicationController: the template's labels are the selector and the
+        # controller's own labels when those are empty.
+        if not spec.selector:
+            changes["selector"] = template.metadata.labels
+        if not obj.metadata.labels:
+            obj = evolve(obj, metadata=obj.metadata.with_labels(template.metadata.labels))
     if obj.kind == "Deployment":
         from ..api.apps import RollingUpdateDeployment
 
@@ -233,8 +238,17 @@ def _admit_daemonset(store: Any, ds: Any) -> Any:
     tspec = default_pod_spec(spec.template.spec)
     if tspec is not spec.template.spec:
         changes["template"] = evolve(spec.template, spec=tspec)
-    if not spec.update_strategy.type:
-        changes["update_strategy"] = evolve(spec.update_strategy, type="RollingUpdate")
+    strategy = spec.update_strategy
+    if not strategy.type:
+        strategy = evolve(strategy, type="RollingUpdate")
+    if strategy.type == "RollingUpdate":
+        # pkg/apis/apps/v1/defaults.go SetDefaults_DaemonSet: maxUnavailable 1, maxSurge 0.
+        ru = dict(strategy.rolling_update or {})
+        ru.setdefault("maxUnavailable", 1)
+        ru.setdefault("maxSurge", 0)
+        strategy = evolve(strategy, rolling_update=FrozenDict(ru))
+    if strategy != spec.update_strategy:
+        changes["update_strategy"] = strategy
     if spec.revision_history_limit is None:
         changes["revision_history_limit"] = 10
     return evolve(ds, spec=evolve(spec, **changes)) if changes else ds
@@ -282,7 +296,7 @@ def merge_apply(current: Any, applied: Any) -> Any:
 
 
 def _merge_pod(current: Any, applied: Any, meta: Any) -> Any:
-    cur, new = current.spec, default_pod_spec(applied.spec)
+    cur, new = current.spec, default_pod(applied.spec)
     if not current.is_mirror:
         new = default_service_account(new)
     images = tuple(evolve(c, image=n.image) for c, n in zip(cur.containers, new.containers))
