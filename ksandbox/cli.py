@@ -4,6 +4,8 @@
     ksandbox sim -f FILE [...] [--script S] [--until SECONDS] [--seed N] -o json|yaml|wide
     ksandbox explain -f FILE [...] NAMESPACE/POD -o json|wide
     ksandbox play RECORDING [--headless -o json] [--speed X]
+    ksandbox diff -f FILE [...] --script A.yaml [--script B.yaml] [--until SECONDS] -o json|wide
+    ksandbox diff A.recording.yaml B.recording.yaml [--until SECONDS] -o json|wide
 
 Bad input exits 1 with one ``error: ...`` line on stderr and no traceback; so does any other
 failure (a bug), whose traceback ``--debug`` (anywhere on the line) prints. The TUI is imported
@@ -25,7 +27,7 @@ from .resources import sample_cluster_path
 if TYPE_CHECKING:
     from .session import Session
 
-SUBCOMMANDS = ("sim", "explain", "play")
+SUBCOMMANDS = ("sim", "explain", "play", "diff")
 
 
 class UsageError(Exception):
@@ -83,9 +85,27 @@ def _play_parser() -> _Parser:
     return p
 
 
+def _diff_parser() -> _Parser:
+    p = _Parser(prog="ksandbox diff", description="Two futures of the same cluster, side by "
+                                                  "side: what differs at one simulated time.")
+    p.add_argument("recordings", nargs="*", metavar="RECORDING",
+                   help="two recordings (instead of -f and --script)")
+    p.add_argument("-f", "--filename", dest="files", action="append", metavar="FILE",
+                   help="manifests both branches start from")
+    p.add_argument("--script", dest="scripts", action="append", metavar="SCRIPT.yaml",
+                   help="branch A's steps, then branch B's (one script: A is the cluster "
+                        "without it)")
+    p.add_argument("--until", type=float, metavar="SECONDS",
+                   help="compare at this simulated second (default: when both have settled)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--scheduler-config", metavar="FILE")
+    p.add_argument("-o", "--output", choices=("json", "wide"), default="json")
+    return p
+
+
 def _tui_parser() -> _Parser:
     p = _Parser(prog="ksandbox", description="A Kubernetes cluster in your terminal. "
-                                             "Subcommands: sim, explain, play.")
+                                             "Subcommands: sim, explain, play, diff.")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--speed", type=float, default=1.0)
@@ -223,6 +243,74 @@ def cmd_play(argv: Sequence[str]) -> int:
     return run_tui(session, recording=recording, speed=args.speed, paused=True)
 
 
+def _branch_name(path: str, other: str) -> str:
+    from pathlib import Path
+
+    name = Path(path).name
+    return path if name == Path(other).name else name
+
+
+def cmd_diff(argv: Sequence[str]) -> int:
+    from .recording.diff import diff_sessions, run_to_same_time
+    from .recording.playback import Playback
+    from .recording.player import session_for
+    from .recording.script import load_script
+
+    args = _diff_parser().parse_args(argv)
+    if args.until is not None and not 0 <= args.until <= 1e9:
+        raise UsageError("--until must be a number of simulated seconds, 0 or more")
+    if args.recordings:
+        if args.files or args.scripts:
+            raise UsageError("give either two recordings or -f FILE with --script, not both")
+        if len(args.recordings) != 2:
+            raise UsageError(f"diff takes two recordings, got {len(args.recordings)}")
+        # Both loaded and checked before anything plays.
+        recs = [load_script(r) for r in args.recordings]
+        sessions = [session_for(r) for r in recs]
+        steps = [r.steps for r in recs]
+        names = (_branch_name(args.recordings[0], args.recordings[1]),
+                 _branch_name(args.recordings[1], args.recordings[0]))
+    else:
+        if not args.files:
+            raise UsageError("diff needs -f FILE with --script A.yaml --script B.yaml, "
+                             "or two recordings")
+        scripts = args.scripts or []
+        if not 1 <= len(scripts) <= 2:
+            raise UsageError(f"diff takes one or two --script files, got {len(scripts)}")
+        loaded = [load_script(s) for s in scripts]
+        base = _load_session(args.files, args.seed, args.scheduler_config)
+        # Branch B is a fork of the loaded cluster: the same objects, timers and random
+        # streams, so the only difference between the two futures is their steps.
+        sessions = [base, base.fork()]
+        if len(loaded) == 1:
+            steps = [(), loaded[0].steps]
+            names = ("(no script)", _branch_name(scripts[0], ""))
+        else:
+            steps = [loaded[0].steps, loaded[1].steps]
+            names = (_branch_name(scripts[0], scripts[1]), _branch_name(scripts[1], scripts[0]))
+    def reporter(name: str) -> Any:
+        def report(step: Any, result: Any) -> None:
+            if result is not None and result.error:
+                sys.stderr.write(f"{name}: at {step.at:g}s: {step.command}\n"
+                                 f"{result.error.rstrip()}\n")
+        return report
+
+    playbacks = [Playback(s, st, on_step=reporter(n), check_expectations=False)
+                 for s, st, n in zip(sessions, steps, names)]
+    try:
+        run_to_same_time(playbacks, args.until)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    diff = diff_sessions(sessions[0], sessions[1], names)
+    if args.output == "json":
+        sys.stdout.write(json.dumps(diff, indent=2) + "\n")
+    else:
+        from .views.diffwide import render_diff_wide
+
+        sys.stdout.write(render_diff_wide(diff))
+    return 0
+
+
 def cmd_tui(argv: Sequence[str]) -> int:
     args = _tui_parser().parse_args(argv)
     files = args.files or [str(sample_cluster_path("default"))]
@@ -255,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     argv = [a for a in argv if a != "--debug"]
-    handlers = {"sim": cmd_sim, "explain": cmd_explain, "play": cmd_play}
+    handlers = {"sim": cmd_sim, "explain": cmd_explain, "play": cmd_play, "diff": cmd_diff}
     try:
         if argv and argv[0] in handlers:
             return handlers[argv[0]](argv[1:])

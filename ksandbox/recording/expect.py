@@ -194,18 +194,26 @@ def _check_pod(session: Any, exp: Expectation) -> str | None:
     return None
 
 
+def is_eviction(ev: Any) -> bool:
+    """An event saying a pod was evicted (taint manager, kubelet pressure, preemption).
+
+    The taint manager writes TaintManagerEviction twice (``Marking for deletion`` when it
+    deletes, ``Cancelling deletion`` when a taint goes first): only the first is an eviction.
+    """
+    if ev.reason not in EVICTION_REASONS or ev.involved_object.kind != "Pod":
+        return False
+    return ev.reason != "TaintManagerEviction" or ev.message.startswith("Marking")
+
+
 def _check_evicted(session: Any, exp: Expectation) -> str | None:
     namespace, name = exp.subject.split("/")
     by = float(exp.get("by", session.now))
     seen = []
     for ev in session.store.occurrences:
-        if ev.reason not in EVICTION_REASONS:
-            continue
-        if ev.reason == "TaintManagerEviction" and not ev.message.startswith("Marking"):
+        if not is_eviction(ev):
             continue
         o = ev.involved_object
-        if o.kind != "Pod" or o.namespace != namespace or \
-                not fnmatch.fnmatchcase(o.name, name):
+        if o.namespace != namespace or not fnmatch.fnmatchcase(o.name, name):
             continue
         if ev.last_timestamp <= by:
             return None
