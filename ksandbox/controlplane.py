@@ -62,6 +62,7 @@ def build_components(cp: ControlPlane) -> list[Any]:
     from .commands.drain_run import DrainRunner
     from .controllers import (
         clusterautoscaler,
+        cronjob,
         daemonset,
         deployment,
         disruption,
@@ -97,6 +98,7 @@ def build_components(cp: ControlPlane) -> list[Any]:
         daemonset.DaemonSetController(replicasets=replicasets),
         statefulset.StatefulSetController(),
         job.JobController(),
+        cronjob.CronJobController(),
         hpa.HorizontalPodAutoscalerController(metrics=cp.metrics),
         vpa.VerticalPodAutoscalerController(metrics=cp.metrics, eviction=cp.eviction),
         nodelifecycle.NodeLifecycleController(),

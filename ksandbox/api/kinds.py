@@ -120,7 +120,7 @@ KINDS: tuple[KindInfo, ...] = (
     KindInfo("ControllerRevision", "apps", ("apps/v1",), "controllerrevisions",
              "controllerrevision", (), True, ControllerRevision),
     KindInfo("Job", "batch", ("batch/v1",), "jobs", "job", (), True, Job),
-    KindInfo("CronJob", "batch", ("batch/v1",), "cronjobs", "cronjob", ("cj",), True, CronJob, True),
+    KindInfo("CronJob", "batch", ("batch/v1",), "cronjobs", "cronjob", ("cj",), True, CronJob),
     # Read by the scheduler (default spreading selectors, volume plugins) and the PV controller.
     KindInfo("Service", "", ("v1",), "services", "service", ("svc",), True, Service, True),
     KindInfo("PersistentVolume", "", ("v1",), "persistentvolumes", "persistentvolume", ("pv",),
