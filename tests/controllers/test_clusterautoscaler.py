@@ -248,8 +248,8 @@ def test_the_scheduler_checks_a_template_node_with_its_own_filters():
                           deploy("web", 1, "3"))
     sched = s.cp.scheduler
     pod = s.store.list("Pod", "default")[0]
-    small = ca(s).template(ca(s).config.group("small"), [])
-    big = ca(s).template(ca(s).config.group("big"), [])
+    small = ca(s).templates.template(ca(s).config.group("small"), [])
+    big = ca(s).templates.template(ca(s).config.group("big"), [])
     assert sched.fit_reasons(pod, small) == ("Insufficient cpu",)
     assert sched.would_fit(pod, big) and not sched.would_fit(pod, big, [pod, pod, pod])
     assert sched.first_fit(pod, ["fixed"]) is None
@@ -486,7 +486,7 @@ spec:
     s.run_until(20)
     pod = s.store.list("Pod", "default")[0]
     # Start the actuation by hand (the planner itself would not: NotEnoughPdb).
-    ca(s)._start_drain("workers-1", [pod], [])
+    ca(s).scale_down.start_drain("workers-1", [pod], [])
     assert [t.key for t in s.store.get("Node", "workers-1").spec.taints] == \
         ["ToBeDeletedByClusterAutoscaler"]
     s.run_until(200)

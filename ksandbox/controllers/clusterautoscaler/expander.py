@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from ..api.quantity import resource_amount
+from ...api.quantity import resource_amount
 
 
 @attrs.define
@@ -102,3 +102,15 @@ def best_option(options: list[Option], config: Any, rand: Any) -> Option | None:
     if len(left) == 1:
         return left[0]
     return left[rand.randrange(len(left))]
+
+
+class Expander:
+    """The expander chain a cluster autoscaler was configured with (``--expander``), drawing
+    its final tie-break from ``rand``."""
+
+    def __init__(self, config: Any, rand: Any) -> None:
+        self.config = config
+        self.rand = rand
+
+    def best_option(self, options: list[Option]) -> Option | None:
+        return best_option(options, self.config, self.rand)

@@ -43,25 +43,16 @@ from typing import Any
 
 import attrs
 
-from ..api.core import FAILED, SUCCEEDED
-from ..api.taints import NO_SCHEDULE, PREFER_NO_SCHEDULE, Taint
-from ..sim.clock import PRIORITY_CONTROLLER
+from ...api.taints import NO_SCHEDULE, PREFER_NO_SCHEDULE, Taint
+from ...sim.clock import PRIORITY_CONTROLLER
+from .drainability import drain_plan, pod_gone, unbound, utilization
 
 # utils/taints: the taints the autoscaler puts on nodes.
 TO_BE_DELETED_TAINT = "ToBeDeletedByClusterAutoscaler"
 DELETION_CANDIDATE_TAINT = "DeletionCandidateOfClusterAutoscaler"
-# The annotations of FAQ.md.
+# The annotation of FAQ.md that a node carries.
 SCALE_DOWN_DISABLED = "cluster-autoscaler.kubernetes.io/scale-down-disabled"
-SAFE_TO_EVICT = "cluster-autoscaler.kubernetes.io/safe-to-evict"
-SAFE_TO_EVICT_LOCAL_VOLUMES = "cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes"
-ENABLE_DS_EVICTION = "cluster-autoscaler.kubernetes.io/enable-ds-eviction"
-# simulator/drain: BlockingPodReason; simulator: UnremovableReason.
-NOT_REPLICATED = "NotReplicated"
-CONTROLLER_NOT_FOUND = "ControllerNotFound"
-LOCAL_STORAGE_REQUESTED = "LocalStorageRequested"
-NOT_SAFE_TO_EVICT = "NotSafeToEvictAnnotation"
-UNMOVABLE_KUBE_SYSTEM_POD = "UnmovableKubeSystemPod"
-NOT_ENOUGH_PDB = "NotEnoughPdb"
+# simulator: UnremovableReason.
 NOT_UNDERUTILIZED = "NotUnderutilized"
 SCALE_DOWN_DISABLED_ANNOTATION = "ScaleDownDisabledAnnotation"
 NO_PLACE_TO_MOVE_PODS = "NoPlaceToMovePods"
@@ -80,100 +71,6 @@ POD_EVICTION_HEADROOM = 30.0
 COMPONENT = "cluster-autoscaler"
 # --unremovable-node-recheck-timeout 5m: a node whose removal failed is left alone this long.
 UNREMOVABLE_RECHECK = 300.0
-
-
-def is_daemonset_pod(pod: Any) -> bool:
-    ref = pod.metadata.controller_ref()
-    return ref is not None and ref.kind == "DaemonSet"
-
-
-def pod_gone(pod: Any) -> bool:
-    return pod.status.phase in (SUCCEEDED, FAILED)
-
-
-def utilization(store: Any, node: Any) -> float:
-    """utilization.Calculate: max(cpu, memory) requested / allocatable (all pods counted)."""
-    alloc = node.allocatable_amounts
-    cpu = mem = 0
-    for p in store.pods_on_node(node.name):
-        if pod_gone(p):
-            continue
-        r = p.spec.requests
-        cpu += r.get("cpu", 0)
-        mem += r.get("memory", 0)
-    shares = []
-    for used, have in ((cpu, alloc.get("cpu", 0)), (mem, alloc.get("memory", 0))):
-        if have > 0:
-            shares.append(used / have)
-    return max(shares) if shares else 0.0
-
-
-def _pdb_selects(pdb: Any, pod: Any) -> bool:
-    sel = pdb.spec.selector
-    if sel is None or (not sel.match_labels and not sel.match_expressions):
-        return False
-    return sel.matches(pod.metadata.labels)
-
-
-def drain_plan(store: Any, config: Any, pods: list[Any]) -> tuple[list[Any], list[Any],
-                                                                  tuple[str, str] | None]:
-    """(pods to move, DaemonSet pods to evict, the first blocking (pod, reason) or None)."""
-    move: list[Any] = []
-    daemons: list[Any] = []
-    pdbs_by_ns: dict[str, list[Any]] = {}
-    for pod in sorted(pods, key=lambda p: (p.metadata.namespace, p.metadata.name)):
-        ann = pod.metadata.annotations
-        if pod.is_mirror or pod_gone(pod):
-            continue
-        if pod.metadata.deletion_timestamp is not None:
-            continue    # already going
-        if is_daemonset_pod(pod):
-            if ann.get(ENABLE_DS_EVICTION) != "false":
-                daemons.append(pod)
-            continue
-        safe = ann.get(SAFE_TO_EVICT)
-        if safe == "false":
-            return move, daemons, (pod.key, NOT_SAFE_TO_EVICT)
-        ns = pod.metadata.namespace
-        if ns not in pdbs_by_ns:
-            pdbs_by_ns[ns] = store.list("PodDisruptionBudget", ns)
-        if safe != "true":
-            ref = pod.metadata.controller_ref()
-            if ref is None:
-                return move, daemons, (pod.key, NOT_REPLICATED)
-            if ref.kind in ("ReplicaSet", "ReplicationController", "Deployment") and \
-                    store.get(ref.kind, ref.name, ns) is None:
-                return move, daemons, (pod.key, CONTROLLER_NOT_FOUND)
-            if config.skip_nodes_with_system_pods and ns == "kube-system" and \
-                    not any(_pdb_selects(b, pod) for b in pdbs_by_ns[ns]):
-                return move, daemons, (pod.key, UNMOVABLE_KUBE_SYSTEM_POD)
-            if config.skip_nodes_with_local_storage and _local_storage_blocks(pod):
-                return move, daemons, (pod.key, LOCAL_STORAGE_REQUESTED)
-        move.append(pod)
-    # PDBs: the budget must allow every pod of the node it selects to go.
-    for ns, pdbs in pdbs_by_ns.items():
-        for pdb in pdbs:
-            selected = [p for p in move if p.metadata.namespace == ns and _pdb_selects(pdb, p)]
-            if selected and pdb.status.disruptions_allowed < len(selected):
-                return move, daemons, (selected[0].key, NOT_ENOUGH_PDB)
-    return move, daemons, None
-
-
-def _local_storage_blocks(pod: Any) -> bool:
-    allowed = {v.strip() for v in pod.metadata.annotations.get(SAFE_TO_EVICT_LOCAL_VOLUMES,
-                                                               "").split(",") if v.strip()}
-    for vol in pod.spec.volumes:
-        local = vol.host_path is not None or (
-            vol.empty_dir is not None and
-            (vol.empty_dir.get("medium") if hasattr(vol.empty_dir, "get") else "") != "Memory")
-        if local and vol.name not in allowed:
-            return True
-    return False
-
-
-def unbound(pod: Any) -> Any:
-    """The pod as the simulation reschedules it: not bound to any node."""
-    return attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=""))
 
 
 def with_taint(node: Any, taint: Taint) -> Any:
@@ -195,9 +92,10 @@ def deletion_candidate_taint(now: float) -> Taint:
 
 
 class NodeDeletion:
-    """One node being drained and removed, on the clock."""
+    """One node being drained and removed, on the clock, for the scale-down ``ca``."""
 
-    def __init__(self, ca: Any, node_name: str, pods: list[Any], daemons: list[Any]) -> None:
+    def __init__(self, ca: ScaleDown, node_name: str, pods: list[Any],
+                 daemons: list[Any]) -> None:
         self.ca = ca
         self.node = node_name
         self.pods = pods
@@ -263,13 +161,32 @@ class NodeDeletion:
         self.done = True
 
 
-class ScaleDownMixin:
-    """The planner and actuator of scale-down, as methods of the ClusterAutoscaler (which
-    provides ``store``, ``clock``, ``config``, ``cp``, ``unneeded``, ``deleting``,
-    ``unremovable``, ``reasons``, ``_removable_at`` and the last scale-up/down times)."""
+class ScaleDown:
+    """The planner and actuator of scale-down (``core/scaledown``): which nodes are unneeded
+    and since when, why the others are kept, the nodes being deleted, and the last scale-down
+    (and failure) times. It simulates moves with ``scheduler``'s fit checks and drains through
+    the Eviction API ``eviction``."""
+
+    def __init__(self, store: Any, clock: Any, config: Any, scheduler: Any,
+                 eviction: Any) -> None:
+        self.store = store
+        self.clock = clock
+        self.config = config
+        self.scheduler = scheduler
+        self.eviction = eviction
+        self.unneeded: dict[str, float] = {}
+        self.unremovable: dict[str, float] = {}
+        self.reasons: dict[str, str] = {}
+        self.deleting: dict[str, NodeDeletion] = {}
+        self.removable_at: dict[str, float] = {}
+        self.last_scale_down = -math.inf
+        self.last_scale_down_fail = -math.inf
 
     # -- scale-down ----------------------------------------------------------------------------
-    def _scale_down(self, sched: Any, members: dict[str, list[Any]]) -> None:
+    def run(self, members: dict[str, list[Any]], last_scale_up: float) -> None:
+        """One planning pass (a loop without a scale-up): update the unneeded nodes, remove
+        what may go."""
+        sched = self.scheduler
         now = self.clock.now
         cfg = self.config
         group_of = {n.name: g for g, nodes in members.items() for n in nodes}
@@ -313,8 +230,8 @@ class ScaleDownMixin:
             found[name] = (move, daemons)
         self.unneeded = {n: self.unneeded.get(n, now) for n in found}
         self._soft_taints(found, group_of)
-        self._removable_at = {}
-        cool_until = self._cooldown_until()
+        self.removable_at = {}
+        cool_until = self.cooldown_until(last_scale_up)
         sizes = {g: sum(1 for n in nodes if n.name not in self.deleting)
                  for g, nodes in members.items()}
         empty: list[str] = []
@@ -327,7 +244,7 @@ class ScaleDownMixin:
             if sizes[group.name] - 1 < group.min_size:
                 reasons[name] = NODE_GROUP_MIN_SIZE_REACHED
                 continue
-            self._removable_at[name] = max(self.unneeded[name] + wait, cool_until)
+            self.removable_at[name] = max(self.unneeded[name] + wait, cool_until)
             if now - self.unneeded[name] < wait:
                 reasons[name] = NOT_UNNEEDED_LONG_ENOUGH if ready else NOT_UNREADY_LONG_ENOUGH
                 continue
@@ -345,11 +262,11 @@ class ScaleDownMixin:
         if drain and not self.deleting:
             name = drain[0]
             move, daemons = found[name]
-            self._start_drain(name, move, daemons)
+            self.start_drain(name, move, daemons)
 
-    def _cooldown_until(self) -> float:
+    def cooldown_until(self, last_scale_up: float) -> float:
         cfg = self.config
-        return max(self.last_scale_up + cfg.scale_down_delay_after_add,
+        return max(last_scale_up + cfg.scale_down_delay_after_add,
                    self.last_scale_down + cfg.scale_down_delay_after_delete,
                    self.last_scale_down_fail + cfg.scale_down_delay_after_failure)
 
@@ -380,7 +297,7 @@ class ScaleDownMixin:
         self.deleting[name] = deletion
         self.delete_node(deletion)
 
-    def _start_drain(self, name: str, move: list[Any], daemons: list[Any]) -> None:
+    def start_drain(self, name: str, move: list[Any], daemons: list[Any]) -> None:
         self._mark(name)
         deletion = NodeDeletion(self, name, move, daemons)
         self.deleting[name] = deletion

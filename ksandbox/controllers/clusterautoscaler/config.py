@@ -39,10 +39,10 @@ from typing import Any
 
 import attrs
 
-from ..api.codec import EMPTY, FrozenDict
-from ..api.errors import ManifestError
-from ..api.quantity import Quantity, QuantityError
-from ..api.taints import Taint
+from ...api.codec import EMPTY, FrozenDict
+from ...api.errors import ManifestError
+from ...api.quantity import Quantity, QuantityError
+from ...api.taints import Taint
 
 KIND = "ClusterAutoscalerConfiguration"
 # The label that puts a Node in a node group (the sandbox's stand-in for a cloud instance group).
