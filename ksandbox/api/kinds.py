@@ -122,7 +122,7 @@ KINDS: tuple[KindInfo, ...] = (
     KindInfo("Job", "batch", ("batch/v1",), "jobs", "job", (), True, Job),
     KindInfo("CronJob", "batch", ("batch/v1",), "cronjobs", "cronjob", ("cj",), True, CronJob),
     # Read by the scheduler (default spreading selectors, volume plugins) and the PV controller.
-    KindInfo("Service", "", ("v1",), "services", "service", ("svc",), True, Service, True),
+    KindInfo("Service", "", ("v1",), "services", "service", ("svc",), True, Service),
     KindInfo("PersistentVolume", "", ("v1",), "persistentvolumes", "persistentvolume", ("pv",),
              False, PersistentVolume, True),
     KindInfo("PersistentVolumeClaim", "", ("v1",), "persistentvolumeclaims",

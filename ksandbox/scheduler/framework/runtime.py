@@ -58,20 +58,38 @@ class Handle:
         return ns.metadata.labels if ns is not None else {}
 
     def default_selector(self, pod: Any) -> LabelSelector | None:
-        """helper.DefaultSelector: the selector of the pod's controller (ReplicaSet or
-        ReplicationController; the sandbox has no Services or StatefulSets)."""
-        ref = pod.metadata.controller_ref()
-        if ref is None or self.store is None:
+        """helper.DefaultSelector (``plugins/helper/spread.go``): what the system-default
+        spreading counts as "pods like this one" — the selectors of every Service in the pod's
+        namespace that selects it, ANDed with its controller's selector (ReplicationController,
+        ReplicaSet or StatefulSet). A Service without a selector selects nothing
+        (GetPodServices). None when nothing applies (an empty selector: no default spreading).
+        """
+        if self.store is None:
             return None
-        ns = pod.metadata.namespace
-        if ref.kind == "ReplicaSet":
-            rs = self.store.get("ReplicaSet", ref.name, ns)
-            return rs.spec.selector if rs is not None else None
-        if ref.kind == "ReplicationController":
-            rc = self.store.get("ReplicationController", ref.name, ns)
-            if rc is not None and rc.spec.selector:
-                return LabelSelector(match_labels=rc.spec.selector)
-        return None
+        meta = pod.metadata
+        ns, labels = meta.namespace, meta.labels
+        merged: dict[str, str] = {}
+        for svc in self.store.list("Service", ns):
+            sel = svc.spec.selector
+            if sel and all(labels.get(k) == v for k, v in sel.items()):
+                merged.update(sel)
+        expressions: tuple = ()
+        ref = meta.controller_ref()
+        if ref is not None:
+            # Matched by group/version and kind, as upstream's switch on the owner's GVK.
+            if ref.kind == "ReplicationController" and ref.api_version == "v1":
+                rc = self.store.get("ReplicationController", ref.name, ns)
+                if rc is not None and rc.spec.selector:
+                    merged.update(rc.spec.selector)
+            elif ref.kind in ("ReplicaSet", "StatefulSet") and ref.api_version == "apps/v1":
+                owner = self.store.get(ref.kind, ref.name, ns)
+                sel = owner.spec.selector if owner is not None else None
+                if sel is not None:
+                    merged.update(sel.match_labels)
+                    expressions = sel.match_expressions
+        if not merged and not expressions:
+            return None
+        return LabelSelector(match_labels=merged, match_expressions=expressions)
 
     def pdbs(self) -> list:
         return self.store.list("PodDisruptionBudget") if self.store is not None else []

@@ -188,6 +188,10 @@ class _Store:
     def get(self, kind, name, namespace=""):
         return self.objs.get((kind, name))
 
+    def list(self, kind, namespace=None):
+        return [o for (k, _), o in self.objs.items()
+                if k == kind and namespace in (None, o.metadata.namespace)]
+
 
 def test_system_defaulting_spreads_pods_of_a_replicaset_by_hostname():
     from ksandbox.api.apps import ReplicaSet
@@ -211,3 +215,61 @@ def test_list_defaulting_rejects_a_selector():
     with pytest.raises(ArgsError, match="defaultConstraints\\[0\\].labelSelector"):
         pts.new({"defaultingType": "List", "defaultConstraints": [
             c(1, "zone", "ScheduleAnyway")]}, None)
+
+
+def _svc(name, selector, namespace="default"):
+    from ksandbox.api.codec import decode
+    from ksandbox.api.core_objects import Service
+
+    return decode(Service, {"metadata": {"name": name, "namespace": namespace},
+                            "spec": {"selector": selector}})
+
+
+def test_a_service_alone_gives_bare_pods_default_spreading():
+    """helper.DefaultSelector: the selectors of the Services that select the pod count, with no
+    controller at all (scoring_test.go's system-defaulting cases use a Service the same way)."""
+    p = pod(labels={"foo": ""})
+    nodes = [hn("node-a"), hn("node-b"), hn("node-c"), hn("node-d")]
+    got = run_scores(pts.new, p, nodes, existing("a:4,b:3,c:2,d:1"),
+                     store=_Store(_svc("web", {"foo": ""})))
+    assert got == {"node-a": 44, "node-b": 66, "node-c": 77, "node-d": 100}
+
+
+def test_default_selector_merges_services_and_the_controller():
+    """helper/spread.go DefaultSelector and spread_test.go TestGetPodServices: Services in the
+    pod's namespace whose selector matches its labels (pod-3 and pod-4 match none; a Service
+    without a selector selects nothing; another namespace's Service is not looked at), ANDed
+    with the ReplicationController's, ReplicaSet's or StatefulSet's selector — the owner
+    matched by group/version and kind."""
+    from schedtest import handle_for
+
+    from ksandbox.api.apps import ReplicationController, StatefulSet
+    from ksandbox.api.codec import decode
+
+    svcs = [_svc(f"service-{i}", {"app": f"test-{i}"}) for i in range(3)]
+    svcs += [_svc("headless", {}), _svc("other-ns", {"label": "label-0"}, namespace="prod")]
+    h = handle_for([hn("node-a")], store=_Store(*svcs))
+    for i, want in enumerate([{"app": "test-0"}, {"app": "test-1"}, {"app": "test-2"}, None,
+                              None]):
+        sel = h.default_selector(pod(f"test-pod-{i}",
+                                     labels={"app": f"test-{i}", "label": f"label-{i}"}))
+        assert (dict(sel.match_labels) if sel is not None else None) == want
+
+    sts = decode(StatefulSet, {"metadata": {"name": "db", "namespace": "default"}, "spec": {
+        "selector": {"matchLabels": {"app": "test-0"},
+                     "matchExpressions": [{"key": "tier", "operator": "Exists"}]}}})
+    rc = decode(ReplicationController, {"metadata": {"name": "rc", "namespace": "default"},
+                                        "spec": {"selector": {"rc": "x"}}})
+    h = handle_for([hn("node-a")], store=_Store(*svcs, sts, rc))
+    owned = pod("db-0", labels={"app": "test-0", "tier": "db"}, owner={
+        "apiVersion": "apps/v1", "kind": "StatefulSet", "name": "db", "controller": True})
+    sel = h.default_selector(owned)
+    assert dict(sel.match_labels) == {"app": "test-0"}
+    assert [str(r) for r in sel.match_expressions] == ["tier"]
+    by_rc = pod("rc-1", labels={"app": "test-1", "rc": "x"}, owner={
+        "apiVersion": "v1", "kind": "ReplicationController", "name": "rc", "controller": True})
+    assert dict(h.default_selector(by_rc).match_labels) == {"app": "test-1", "rc": "x"}
+    # An owner of another group/version is not a supported controller: the Services remain.
+    foreign = pod("x", labels={"app": "test-2"}, owner={
+        "apiVersion": "example.com/v1", "kind": "StatefulSet", "name": "db", "controller": True})
+    assert dict(h.default_selector(foreign).match_labels) == {"app": "test-2"}
