@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...api.codec import FrozenDict
 from ...api.selectors import LabelSelector
 from ..plugins.registry import REGISTRY
 from .cycle_state import CycleState
@@ -89,7 +90,7 @@ class Handle:
                     expressions = sel.match_expressions
         if not merged and not expressions:
             return None
-        return LabelSelector(match_labels=merged, match_expressions=expressions)
+        return LabelSelector(match_labels=FrozenDict(merged), match_expressions=expressions)
 
     def pdbs(self) -> list:
         return self.store.list("PodDisruptionBudget") if self.store is not None else []
