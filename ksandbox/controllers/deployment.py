@@ -34,18 +34,19 @@ from ..apiserver.store import DELETED, WatchEvent
 from . import deployment_util as du
 from .base import Controller
 from .controller_utils import OwnerIndex, compute_hash, server_message
-from .deployment_rollout import RolloutMixin
+from .deployment_rollout import Rollout
 
 COMPONENT = "deployment-controller"
 # How many names a hash collision may burn before the controller gives up for this sync.
 _MAX_COLLISIONS = 8
 
 
-class DeploymentController(RolloutMixin, Controller):
+class DeploymentController(Controller):
     name = "deployment"
 
     def __init__(self, replicasets: Any) -> None:
         self.replicasets = replicasets   # the ReplicaSet controller: pods by ReplicaSet
+        self.rollout = Rollout(self)     # rolling.go / recreate.go
 
     def start(self, cp: Any) -> None:
         self.rss = OwnerIndex("Deployment", self._rs_changed, track_orphans=True)
@@ -119,9 +120,9 @@ class DeploymentController(RolloutMixin, Controller):
         if d.spec.paused or self._is_scaling_event(d, rs_list):
             self._sync(d, rs_list)
         elif du.is_rolling(d):
-            self._rollout_rolling(d, rs_list)
+            self.rollout.rolling(d, rs_list)
         else:
-            self._rollout_recreate(d, rs_list)
+            self.rollout.recreate(d, rs_list)
 
     def _claim(self, d: Any) -> list[Any]:
         """ClaimReplicaSets, simply: adopt matching orphans, release those that stopped matching."""

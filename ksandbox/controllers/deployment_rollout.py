@@ -3,46 +3,52 @@
 Ported from upstream ``pkg/controller/deployment/rolling.go`` (rolloutRolling,
 reconcileNewReplicaSet, reconcileOldReplicaSets, cleanupUnhealthyReplicas,
 scaleDownOldReplicaSetsForRollingUpdate) and ``recreate.go`` (rolloutRecreate, oldPodsRunning),
-in our own words. These are methods of the controller (``deployment.py``), kept apart as
-upstream keeps them in their own files; they scale ReplicaSets through the controller's
-``_scale_rs_and_event`` and read its helpers.
+in our own words. :class:`Rollout` is the part of the Deployment controller (``deployment.py``)
+that runs them, kept apart as upstream keeps them in their own files; it scales ReplicaSets
+through the controller's ``_scale_rs_and_event`` and reads its helpers.
 
 Not here: the controller's loop, the new ReplicaSet, proportional scaling, status.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import deployment_util as du
 
+if TYPE_CHECKING:
+    from .deployment import DeploymentController
 
-class RolloutMixin:
-    """rolling.go and recreate.go, mixed into DeploymentController."""
 
-    def _rollout_rolling(self, d: Any, rs_list: list[Any]) -> None:
+class Rollout:
+    """rolling.go and recreate.go for ``dc``, the Deployment controller that owns it."""
+
+    def __init__(self, dc: DeploymentController) -> None:
+        self.dc = dc
+
+    def rolling(self, d: Any, rs_list: list[Any]) -> None:
         """rolloutRolling: grow the new ReplicaSet, else shrink the old ones, else clean up."""
-        new_rs, old_rss = self._all_rss(d, rs_list, create=True)
+        new_rs, old_rss = self.dc._all_rss(d, rs_list, create=True)
         if new_rs is None:
             return
         if self._reconcile_new(d, new_rs, old_rss + [new_rs]):
-            self._sync_status(d)
+            self.dc._sync_status(d)
             return
-        new_rs, old_rss = self._fresh([new_rs])[0], self._fresh(old_rss)
+        new_rs, old_rss = self.dc._fresh([new_rs])[0], self.dc._fresh(old_rss)
         if self._reconcile_old(d, new_rs, old_rss):
-            self._sync_status(d)
+            self.dc._sync_status(d)
             return
         if du.deployment_complete(d, d.status):
-            self._cleanup(d, old_rss)
-        self._sync_status(d)
+            self.dc._cleanup(d, old_rss)
+        self.dc._sync_status(d)
 
     def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any]) -> bool:
         """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas."""
         if du.replicas(new_rs) == du.replicas(d):
             return False
         if du.replicas(new_rs) > du.replicas(d):
-            return self._scale_rs_and_event(new_rs, du.replicas(d), d)
-        return self._scale_rs_and_event(new_rs, du.new_rs_new_replicas(d, all_rss, new_rs), d)
+            return self.dc._scale_rs_and_event(new_rs, du.replicas(d), d)
+        return self.dc._scale_rs_and_event(new_rs, du.new_rs_new_replicas(d, all_rss, new_rs), d)
 
     def _reconcile_old(self, d: Any, new_rs: Any, old_rss: list[Any]) -> bool:
         """reconcileOldReplicaSets: first drop old pods that are not available anyway, then
@@ -64,9 +70,9 @@ class RolloutMixin:
             if du.replicas(rs) == 0 or unhealthy <= 0:
                 continue
             n = min(max_scaled_down - cleaned, unhealthy)
-            if self._scale_rs_and_event(rs, du.replicas(rs) - n, d):
+            if self.dc._scale_rs_and_event(rs, du.replicas(rs) - n, d):
                 cleaned += n
-        old_active = self._fresh(old_active)
+        old_active = self.dc._fresh(old_active)
         available = sum(rs.status.available_replicas for rs in old_active + [new_rs])
         budget = available - min_available
         scaled = 0
@@ -77,34 +83,34 @@ class RolloutMixin:
                 if du.replicas(rs) == 0:
                     continue
                 n = min(du.replicas(rs), budget - scaled)
-                if self._scale_rs_and_event(rs, du.replicas(rs) - n, d):
+                if self.dc._scale_rs_and_event(rs, du.replicas(rs) - n, d):
                     scaled += n
         return cleaned + scaled > 0
 
-    def _rollout_recreate(self, d: Any, rs_list: list[Any]) -> None:
+    def recreate(self, d: Any, rs_list: list[Any]) -> None:
         """rolloutRecreate: old ReplicaSets to zero, wait for their pods, then the new one."""
-        new_rs, old_rss = self._all_rss(d, rs_list, create=False)
+        new_rs, old_rss = self.dc._all_rss(d, rs_list, create=False)
         scaled_down = False
         for rs in du.filter_active(old_rss):
-            scaled_down |= self._scale_rs_and_event(rs, 0, d)
-        if scaled_down or self._old_pods_running(new_rs, self._fresh(old_rss)):
-            self._sync_status(d)
+            scaled_down |= self.dc._scale_rs_and_event(rs, 0, d)
+        if scaled_down or self._old_pods_running(new_rs, self.dc._fresh(old_rss)):
+            self.dc._sync_status(d)
             return
         if new_rs is None:
-            new_rs, old_rss = self._all_rss(d, self._fresh(rs_list), create=True)
+            new_rs, old_rss = self.dc._all_rss(d, self.dc._fresh(rs_list), create=True)
             if new_rs is None:
                 return
-        self._scale_rs_and_event(new_rs, du.replicas(d), d)
+        self.dc._scale_rs_and_event(new_rs, du.replicas(d), d)
         if du.deployment_complete(d, d.status):
-            self._cleanup(d, self._fresh(old_rss))
-        self._sync_status(d)
+            self.dc._cleanup(d, self.dc._fresh(old_rss))
+        self.dc._sync_status(d)
 
     def _old_pods_running(self, new_rs: Any, old_rss: list[Any]) -> bool:
         """oldPodsRunning: any old pod not yet Succeeded or Failed (terminating ones count)."""
         if sum(rs.status.replicas for rs in old_rss) > 0:
             return True
         for rs in old_rss:
-            for pod in self.replicasets.pods_of(rs.metadata.uid).values():
+            for pod in self.dc.replicasets.pods_of(rs.metadata.uid).values():
                 if pod.status.phase not in ("Failed", "Succeeded"):
                     return True
         return False

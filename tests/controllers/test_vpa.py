@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from ksandbox.api.quantity import Quantity
-from ksandbox.controllers.vpa_recommender import AggregateContainerState, Histogram, estimate
+from ksandbox.controllers.vpa.model import AggregateContainerState, Histogram, estimate
 from ksandbox.session import Session
 
 NODE = """

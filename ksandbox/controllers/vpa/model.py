@@ -29,8 +29,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..api.codec import FrozenDict
-from ..api.quantity import Quantity
+from ...api.codec import FrozenDict
+from ...api.quantity import Quantity
 
 # recommender/logic/recommender.go flag defaults.
 SAFETY_MARGIN_FRACTION = 0.15            # --recommendation-margin-fraction

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Iterable
 
-from .controller_utils import POD_READY
+from ..controller_utils import POD_READY
 
 # kube-controller-manager defaults: --horizontal-pod-autoscaler-tolerance 0.1,
 # --horizontal-pod-autoscaler-cpu-initialization-period 5 min,
