@@ -114,7 +114,8 @@ def _tui_parser() -> _Parser:
     return p
 
 
-def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None = None):
+def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None = None,
+                  progress: Any = None):
     from .api.manifest import ConfigDocument, load_file_with_origins
     from .session import Session
 
@@ -130,7 +131,7 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
         loaded.extend(extra)
     names = ",".join(_stem(f) for f in files) or "sandbox"
     session = Session.from_documents([d for d, _ in loaded], seed=seed, name=names,
-                                     origins=[o for _, o in loaded])
+                                     origins=[o for _, o in loaded], progress=progress)
     for warning in session.cp.scheduler.warnings:
         sys.stderr.write(f"Warning: {warning}\n")
     from .api.kinds import stored_only_warning
@@ -158,23 +159,32 @@ def _print_state(session: Session, output: str) -> None:
         sys.stdout.write(render_sim_wide(session))
 
 
+def _progress(until: float | None) -> Any:
+    """The stderr progress display of a long headless run (tui/progress.py), with the
+    pending-pod count once the session exists."""
+    from .tui.progress import RunProgress
+
+    return RunProgress("simulating", until=until)
+
+
+def _count_pending(session: Session) -> Any:
+    return lambda: f"{len(session.cp.scheduler.queue):,} pods in the scheduling queue"
+
+
 def cmd_sim(argv: Sequence[str]) -> int:
     from .recording.script import load_script, run_script
 
     args = _sim_parser().parse_args(argv)
     script = load_script(args.script) if args.script else None
-    session = _load_session(args.files, args.seed, args.scheduler_config)
-
-    def report(step: Any, result: Any) -> None:
-        if result.error:
-            sys.stderr.write(f"at {step.at:g}s: {step.command}\n{result.error.rstrip()}\n")
-
-    if script is not None:
-        run_script(session, script, until=args.until, on_result=report)
-    if args.until is not None:
-        session.run_until(args.until)
-    else:
-        session.settle()
+    with _progress(args.until) as progress:
+        session = _load_session(args.files, args.seed, args.scheduler_config, progress)
+        progress.detail = _count_pending(session)
+        if script is not None:
+            run_script(session, script, until=args.until, on_result=report_failed_step)
+        if args.until is not None:
+            session.run_until(args.until)
+        else:
+            session.settle()
     _print_state(session, args.output)
     return 0
 
@@ -203,7 +213,9 @@ def cmd_explain(argv: Sequence[str]) -> int:
     return 0
 
 
-def _report_failed_step(step: Any, result: Any) -> None:
+def report_failed_step(step: Any, result: Any) -> None:
+    """A step that failed at its time, on stderr as `sim` and `play --headless` both print it:
+    ``at 151s: <command>`` then kubectl's error."""
     if result is not None and result.error:
         sys.stderr.write(f"at {step.at:g}s: {step.command}\n{result.error.rstrip()}\n")
 
@@ -226,7 +238,11 @@ def cmd_play(argv: Sequence[str]) -> int:
         write_cast(recording, session, args.cast)
         return 0
     if args.headless:
-        playback = play_headless(session, recording, on_step=_report_failed_step)
+        with _progress(None) as progress:
+            progress.detail = _count_pending(session)
+            session.progress = progress
+            playback = play_headless(session, recording, on_step=report_failed_step)
+        session.progress = None
         if args.check:
             for failure in playback.failures:
                 sys.stdout.write(f"FAIL {failure.describe(args.recording)}\n")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import attrs
 
@@ -35,6 +35,8 @@ from .sim.rand import SimRandom
 # that a silent node is still noticed; components can ask for longer with busy_until().
 QUIET_SECONDS = 60.0
 DEFAULT_LIMIT = 3600.0
+# Callbacks run between two calls of a progress hook (Session.progress).
+PROGRESS_SLICE = 256
 CHANGE_LOG_SIZE = 50_000
 # Namespaces every cluster starts with.
 SYSTEM_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
@@ -61,7 +63,8 @@ class Step:
 class Session:
     def __init__(self, objects: Iterable[Any] = (), *, seed: int = 0,
                  configs: Iterable[ConfigDocument] = (), name: str = "sandbox",
-                 origins: list[Any] | None = None) -> None:
+                 origins: list[Any] | None = None,
+                 progress: Callable[[float], None] | None = None) -> None:
         gcpolicy.tune()  # a cluster is many long-lived objects: see gcpolicy.py
         self.name = name
         self.seed = seed
@@ -70,6 +73,9 @@ class Session:
         self.store = Store(lambda: self.clock.now, self.rand.child("apiserver"))
         self.cp = ControlPlane(self.store, self.clock, self.rand, list(configs))
         self.history: list[Step] = []
+        # Called with the simulated time between slices of a long run (a progress display
+        # outside the simulation; it never changes what runs): see _run_clock.
+        self.progress = progress
         # Watch handlers from outside the simulation (a UI's model): forks leave them out.
         self._observers: list[Any] = []
         # (resourceVersion, kind, namespace, name) of recent writes, for changes_since().
@@ -94,12 +100,13 @@ class Session:
             apply_all(self.store, [objects[i] for i in order],
                       [origins[i] for i in order] if origins is not None else None)
         # Let the control plane react to the initial objects at t=0.
-        self.clock.run_until(0.0)
+        self._run_clock(0.0)
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
     def from_documents(cls, docs: Iterable[Any], *, seed: int = 0, name: str = "sandbox",
-                       origins: list[Any] | None = None) -> "Session":
+                       origins: list[Any] | None = None,
+                 progress: Callable[[float], None] | None = None) -> "Session":
         """A session from loaded documents; ``origins`` (parallel to ``docs``) lets a refusal
         name the file and document it came from."""
         objects, configs, object_origins = [], [], []
@@ -110,7 +117,7 @@ class Session:
                 objects.append(d)
                 object_origins.append(origins[i] if origins is not None else None)
         return cls(objects, seed=seed, configs=configs, name=name,
-                   origins=object_origins if origins is not None else None)
+                   origins=object_origins if origins is not None else None, progress=progress)
 
     @classmethod
     def from_files(cls, paths: Iterable[str | Path], *, seed: int = 0) -> "Session":
@@ -134,11 +141,21 @@ class Session:
     def now(self) -> float:
         return self.clock.now
 
+    def _run_clock(self, t: float) -> None:
+        """clock.run_until(t); with a progress hook, in slices with the hook called between."""
+        progress = self.progress
+        if progress is None:
+            self.clock.run_until(t)
+            return
+        while not self.clock.run_until(t, budget=PROGRESS_SLICE):
+            progress(self.clock.now)
+        progress(self.clock.now)
+
     def run_until(self, t: float) -> None:
-        self.clock.run_until(t)
+        self._run_clock(t)
 
     def run_for(self, seconds: float) -> None:
-        self.clock.run_until(self.clock.now + seconds)
+        self._run_clock(self.clock.now + seconds)
 
     def run_next(self) -> bool:
         """Run the next scheduled callback only (a paced UI spreads a burst over frames)."""
@@ -149,7 +166,7 @@ class Session:
         t = self.clock.next_event_time()
         if t is None:
             return False
-        self.clock.run_until(t)
+        self._run_clock(t)
         return True
 
     def busy_until(self) -> float:
@@ -172,7 +189,7 @@ class Session:
                 nxt = clock.next_event_time()
                 if nxt is None or nxt > limit:
                     break
-                clock.run_until(nxt)
+                self._run_clock(nxt)
                 continue
             quiet_end = self.busy_until()
             if quiet_end <= clock.now:
@@ -180,7 +197,7 @@ class Session:
             nxt = clock.next_event_time()
             if nxt is None:
                 return
-            clock.run_until(min(max(nxt, clock.now), limit))
+            self._run_clock(min(max(nxt, clock.now), limit))
             if nxt > quiet_end:
                 return
         if clock.now < limit and clock.next_event_time() is None:
@@ -240,11 +257,12 @@ class Session:
         The live object graph is copied in one pass and the cluster's immutable objects are
         shared (``ksandbox.sim.snapshot``), so a fork costs a fraction of replaying the
         history (``replay`` does that, and gives the same result: the run is deterministic).
-        Observers (a UI) are not copied.
+        Observers (a UI) and the progress hook are not copied.
         """
         from .sim.snapshot import fork_graph
 
         observers, self._observers = self._observers, []
+        progress, self.progress = self.progress, None
         for h in observers:
             self.store.unsubscribe(None, h)
         try:
@@ -253,6 +271,7 @@ class Session:
             for h in observers:
                 self.store.subscribe(None, h)
             self._observers = observers
+            self.progress = progress
         return other
 
     def replay(self, until: float | None = None) -> "Session":

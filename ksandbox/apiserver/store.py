@@ -55,6 +55,10 @@ Handler = Callable[[WatchEvent], None]
 
 # Events kept in memory; older ones are dropped (upstream keeps events for 1 h by default).
 MAX_EVENTS = 20_000
+# Occurrences never dropped from the log the sim JSON prints: what a run is read for (who was
+# placed, who could not be, who was preempted or evicted). Their number is bounded by the
+# scheduling attempts and evictions the run made; the rest roll over past MAX_EVENTS, counted.
+KEPT_REASONS = frozenset({"TaintManagerEviction", "Scheduled", "FailedScheduling", "Preempted"})
 
 
 class Store:
@@ -73,6 +77,11 @@ class Store:
         self.occurrences: list[Event] = []
         self._event_index: dict[tuple, int] = {}
         self._events_dropped = 0  # events dropped from the front of self.events so far
+        # Occurrences dropped from self.occurrences (never one of KEPT_REASONS), how many of
+        # the others it holds, and where the first of those is (all before it are kept ones).
+        self.occurrences_dropped = 0
+        self._droppable = 0
+        self._droppable_from = 0
         self._event_seq = 0
         # Simulated time of the last write that changed the cluster (heartbeats excluded):
         # headless runs stop once the cluster has been quiet for a while.
@@ -332,9 +341,30 @@ class Store:
         return ev
 
     def _occurred(self, ev: Event) -> None:
-        if len(self.occurrences) >= MAX_EVENTS:
-            self.occurrences = self.occurrences[MAX_EVENTS // 10:]
+        if ev.reason not in KEPT_REASONS:
+            if self._droppable >= MAX_EVENTS:
+                self._drop_oldest_occurrences(max(1, MAX_EVENTS // 10))
+            self._droppable += 1
         self.occurrences.append(ev)
+
+    def _drop_oldest_occurrences(self, count: int) -> None:
+        """Drop the ``count`` oldest occurrences that are not KEPT_REASONS, keeping the order
+        of the rest. Only the stretch from the first droppable one is scanned."""
+        occ = self.occurrences
+        start = i = self._droppable_from
+        kept: list[Event] = []
+        dropped = 0
+        while dropped < count and i < len(occ):
+            e = occ[i]
+            if e.reason in KEPT_REASONS:
+                kept.append(e)
+            else:
+                dropped += 1
+            i += 1
+        occ[start:i] = kept
+        self._droppable_from = start + len(kept)
+        self._droppable -= dropped
+        self.occurrences_dropped += dropped
 
     def events_for(self, kind: str, name: str, namespace: str = "") -> builtins.list[Event]:
         return [e for e in self.events if e.involved_object.kind == kind
@@ -352,6 +382,9 @@ class Store:
         other.occurrences = list(self.occurrences)
         other._event_index = dict(self._event_index)
         other._events_dropped = self._events_dropped
+        other.occurrences_dropped = self.occurrences_dropped
+        other._droppable = self._droppable
+        other._droppable_from = self._droppable_from
         other._event_seq = self._event_seq
         other.last_change_time = self.last_change_time
         return other

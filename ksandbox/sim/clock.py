@@ -125,16 +125,35 @@ class Clock:
         self._fire(when, timer)
         return True
 
-    def run_until(self, until: float) -> None:
-        """Run every callback due at or before ``until``, then set ``now`` to ``until``."""
+    def run_until(self, until: float, budget: int | None = None) -> bool:
+        """Run every callback due at or before ``until``, then set ``now`` to ``until``.
+
+        With ``budget``, stop after that many callbacks and return False (``now`` is then the
+        last callback's time): a caller shows progress between slices. The callbacks run in the
+        same order whether a run is sliced or not. True when ``until`` was reached."""
         heap = self._heap
-        while heap:
-            when, _prio, _seq, timer = heap[0]
-            if when > until:
-                break
-            heapq.heappop(heap)
-            if timer.cancelled:
-                continue
-            self._fire(when, timer)
+        if budget is None:
+            while heap:
+                when, _prio, _seq, timer = heap[0]
+                if when > until:
+                    break
+                heapq.heappop(heap)
+                if timer.cancelled:
+                    continue
+                self._fire(when, timer)
+        else:
+            while heap:
+                when, _prio, _seq, timer = heap[0]
+                if when > until:
+                    break
+                if timer.cancelled:
+                    heapq.heappop(heap)
+                    continue
+                if budget <= 0:
+                    return False
+                heapq.heappop(heap)
+                budget -= 1
+                self._fire(when, timer)
         if until > self._now:
             self._now = until
+        return True

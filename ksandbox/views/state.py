@@ -88,9 +88,14 @@ def state_dict(session: Session) -> dict:
     store = session.store
     nodes = sorted(store.list("Node"), key=lambda n: n.name)
     pods = sorted(store.list("Pod"), key=lambda p: (p.metadata.namespace, p.metadata.name))
-    return {
+    state = {
         "time": float(session.now),
         "nodes": [node_dict(store, n) for n in nodes],
         "pods": [pod_dict(session, p) for p in pods],
         "events": [event_dict(e) for e in store.occurrences],
     }
+    # The event list is complete unless this says how many were left out (the oldest, never
+    # one of store.KEPT_REASONS); absent when nothing was, so existing outputs are unchanged.
+    if store.occurrences_dropped:
+        state["eventsDropped"] = store.occurrences_dropped
+    return state

@@ -1,0 +1,100 @@
+"""Progress of a long headless run, on stderr (never stdout: ``sim -o json`` stays clean).
+
+In tui/ because it draws with Rich (only tui/ imports it); Rich is imported only once there is
+something to draw, so a short or redirected headless run never loads it.
+
+    progress = RunProgress("simulating", until=args.until)   # until: a bar; None: a counter
+    session = Session(..., progress=progress)                 # or session.progress = progress
+    with progress:
+        session.settle()
+
+The session calls the object with the simulated time between slices of its run
+(``Session.progress``). Nothing is drawn for the first ``after`` wall seconds, so short runs
+print nothing; it is drawn only when the stream is a terminal (``enabled`` overrides that — the
+tests use it). The display reads the wall clock; the simulation never does, and the run is the
+same with or without a display.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any, Callable, TextIO
+
+# Wall seconds before anything is drawn, and between two redraws.
+SHOW_AFTER = 2.0
+REFRESH = 0.1
+
+
+class RunProgress:
+    def __init__(self, label: str = "simulating", *, until: float | None = None,
+                 stream: TextIO | None = None, after: float = SHOW_AFTER,
+                 enabled: bool | None = None,
+                 detail: Callable[[], str] | None = None) -> None:
+        self.label = label
+        self.until = until
+        self.stream = stream if stream is not None else sys.stderr
+        self.after = after
+        if enabled is None:
+            isatty = getattr(self.stream, "isatty", None)
+            enabled = bool(isatty and isatty())
+        self.enabled = enabled
+        self.detail = detail
+        self._start = time.monotonic()
+        self._next = self._start + after
+        self._bar: Any = None
+        self._task: Any = None
+        self.shown = False
+
+    # -- the hook ---------------------------------------------------------------------------
+    def __call__(self, now: float) -> None:
+        """The session's hook: cheap until it is time to draw (one monotonic read)."""
+        if not self.enabled:
+            return
+        wall = time.monotonic()
+        if wall < self._next:
+            return
+        self._next = wall + REFRESH
+        self._draw(now)
+
+    def _draw(self, now: float) -> None:
+        if self._bar is None:
+            self._open()
+        text = self.detail() if self.detail is not None else ""
+        if self.until is not None:
+            self._bar.update(self._task, completed=min(now, self.until), detail=text)
+        else:
+            self._bar.update(self._task, completed=now, detail=text)
+        self._bar.refresh()
+
+    def _open(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        console = Console(file=self.stream, force_terminal=True if self.enabled else None)
+        if self.until is not None:
+            columns: list[Any] = [TextColumn("{task.description}"), BarColumn(),
+                                  TextColumn("{task.completed:.0f}/{task.total:.0f} s simulated"),
+                                  TimeElapsedColumn(), TextColumn("{task.fields[detail]}")]
+        else:
+            columns = [SpinnerColumn(), TextColumn("{task.description}"),
+                       TextColumn("{task.completed:.0f} s simulated"), TimeElapsedColumn(),
+                       TextColumn("{task.fields[detail]}")]
+        self._bar = Progress(*columns, console=console, transient=True, auto_refresh=False)
+        self._task = self._bar.add_task(self.label, total=self.until, detail="")
+        self._bar.start()
+        self.shown = True
+
+    # -- lifetime ---------------------------------------------------------------------------
+    def close(self) -> None:
+        """Take the display off the terminal (it is transient: the output that follows is
+        not mixed with it)."""
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __enter__(self) -> "RunProgress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

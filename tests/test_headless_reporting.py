@@ -1,0 +1,138 @@
+"""Headless runs hide nothing (issue 14 item 4).
+
+- ``play --headless`` reports every step that failed at its time on stderr, in the words
+  ``sim --script`` uses (one function, cli.report_failed_step): ``at 151s: <command>`` then
+  kubectl's error.
+- The sim JSON's event list is complete, or ``eventsDropped`` says how many (the oldest) were
+  left out; TaintManagerEviction, Scheduled, FailedScheduling and Preempted are never dropped.
+- A long run shows its progress on stderr (tui/progress.py), never on stdout, and the run is
+  the same with or without the display.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from ksandbox.api.manifest import load_manifests
+from ksandbox.apiserver import store as store_mod
+from ksandbox.apiserver.store import KEPT_REASONS, Store, apply_all
+from ksandbox.cli import main
+from ksandbox.session import Session
+from ksandbox.sim.clock import Clock
+from ksandbox.sim.rand import SimRandom
+from ksandbox.tui.progress import RunProgress
+
+NODE = ('apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n'
+        'status: {capacity: {cpu: "2", memory: 4Gi, pods: "110"}}\n')
+STEPS = ("- at: 151\n  command: kubectl cordon node-99\n"
+         "- at: 160\n  command: kubectl label nodes node-1 a=b\n"
+         "- at: 170\n  command: kubectl scale deployment nope --replicas=2\n")
+EXPECTED = ('at 151s: kubectl cordon node-99\n'
+            'Error from server (NotFound): nodes "node-99" not found\n'
+            'at 170s: kubectl scale deployment nope --replicas=2\n'
+            'Error from server (NotFound): deployments.apps "nope" not found\n')
+
+
+def test_play_headless_reports_failed_steps_as_sim_does(tmp_path, capsys):
+    (tmp_path / "n.yaml").write_text(NODE)
+    (tmp_path / "s.yaml").write_text("steps:\n" + STEPS)
+    (tmp_path / "r.yaml").write_text(
+        "apiVersion: ksandbox/v1alpha2\nkind: Recording\ntitle: t\nseed: 0\ncluster:\n"
+        + "".join("- " + line + "\n" if i == 0 else "  " + line + "\n"
+                  for i, line in enumerate(NODE.splitlines()))
+        + "steps:\n" + STEPS)
+    assert main(["sim", "-f", str(tmp_path / "n.yaml"), "--script", str(tmp_path / "s.yaml")]) == 0
+    sim_err = capsys.readouterr().err
+    assert main(["play", str(tmp_path / "r.yaml"), "--headless"]) == 0
+    play_err = capsys.readouterr().err
+    assert sim_err == EXPECTED
+    assert play_err == EXPECTED
+
+
+def _store() -> Store:
+    clock = Clock()
+    store = Store(lambda: clock.now, SimRandom(1))
+    apply_all(store, load_manifests(NODE))
+    return store
+
+
+def test_the_event_log_keeps_the_reasons_a_run_is_read_for(monkeypatch):
+    monkeypatch.setattr(store_mod, "MAX_EVENTS", 50)
+    store = _store()
+    node = store.get("Node", "node-1")
+    kept_reasons = sorted(KEPT_REASONS)
+    for i in range(1000):
+        reason = kept_reasons[i % 4] if i % 7 == 0 else "NodeHasSufficientMemory"
+        store.record_event(node, "Normal", reason, f"message {i}")
+    occ = store.occurrences
+    kept = [e for e in occ if e.reason in KEPT_REASONS]
+    assert [e.message for e in kept] == [f"message {i}" for i in range(0, 1000, 7)]
+    others = [e for e in occ if e.reason not in KEPT_REASONS]
+    assert len(others) <= 50
+    # What is left of the others is the newest, in order, and the count adds up.
+    assert others[-1].message == "message 999"
+    total_others = sum(1 for i in range(1000) if i % 7)
+    assert store.occurrences_dropped == total_others - len(others)
+    assert [int(e.message.split()[1]) for e in occ] == \
+        sorted(int(e.message.split()[1]) for e in occ)
+    forked = store.fork(lambda: 0.0, SimRandom(2))
+    assert forked.occurrences == occ and forked.occurrences_dropped == store.occurrences_dropped
+
+
+def test_sim_json_says_how_many_events_were_dropped(tmp_path, capsys, monkeypatch):
+    (tmp_path / "n.yaml").write_text(NODE)
+    assert main(["sim", "-f", str(tmp_path / "n.yaml"), "--until", "30"]) == 0
+    full = json.loads(capsys.readouterr().out)
+    assert "eventsDropped" not in full          # complete: the key is absent
+    monkeypatch.setattr(store_mod, "MAX_EVENTS", 2)
+    pods = "".join(f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}}}\n"
+                   f"spec: {{containers: [{{name: a, image: nginx}}]}}\n" for i in range(5))
+    (tmp_path / "p.yaml").write_text(NODE + pods)
+    assert main(["sim", "-f", str(tmp_path / "p.yaml"), "--until", "30"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["eventsDropped"] > 0
+    scheduled = [e["object"] for e in state["events"] if e["reason"] == "Scheduled"]
+    assert scheduled == [f"Pod/default/p{i}" for i in range(5)]
+    assert len([e for e in state["events"] if e["reason"] not in KEPT_REASONS]) <= 2
+
+
+def test_progress_is_drawn_on_its_stream_only_when_asked():
+    quiet = io.StringIO()
+    p = RunProgress("simulating", until=100.0, stream=quiet, after=0.0)
+    p(50.0)
+    p.close()
+    assert quiet.getvalue() == "" and not p.shown   # not a terminal: nothing
+    shown = io.StringIO()
+    p = RunProgress("simulating", until=100.0, stream=shown, after=0.0, enabled=True,
+                    detail=lambda: "7 pods in the scheduling queue")
+    p(50.0)
+    p.close()
+    assert p.shown and "simulating" in shown.getvalue()
+    assert "50/100 s simulated" in shown.getvalue()
+    assert "7 pods in the scheduling queue" in shown.getvalue()
+
+
+def test_a_run_is_the_same_with_a_progress_hook():
+    text = NODE + "".join(
+        f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}}}\n"
+        f"spec: {{containers: [{{name: a, image: nginx}}]}}\n" for i in range(30))
+    plain = Session.from_text(text)
+    plain.run_until(400)
+    seen: list[float] = []
+    hooked = Session.from_documents(load_manifests(text), progress=seen.append)
+    hooked.run_until(400)
+    assert json.dumps(hooked.view()) == json.dumps(plain.view())
+    assert seen and seen == sorted(seen) and seen[-1] == 400
+
+
+@pytest.mark.parametrize("until", [None, "50"])
+def test_sim_keeps_stdout_clean_of_progress(tmp_path, capsys, until):
+    (tmp_path / "n.yaml").write_text(NODE)
+    extra = ["--until", until] if until else []
+    assert main(["sim", "-f", str(tmp_path / "n.yaml"), *extra]) == 0
+    out, err = capsys.readouterr()
+    json.loads(out)
+    assert err == ""
