@@ -41,14 +41,55 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def _horizon_flag(p: _Parser) -> None:
+    p.add_argument("--horizon", metavar="SECONDS",
+                   help="the latest simulated second a run may reach (default 2592000, "
+                        "30 days): --until and every step's at: must be within it")
+
+
+def _seconds_arg(flag: str, text: str | None) -> float | None:
+    """A flag's simulated seconds, refused unless finite, 0 or more and within the horizon
+    (``--until nan`` used to run forever)."""
+    from .sim.limits import time_problem
+
+    if text is None:
+        return None
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise UsageError(f'invalid value "{text}" for {flag}: must be a number of simulated '
+                         f'seconds, 0 or more') from None
+    problem = time_problem(value)
+    if problem:
+        raise UsageError(f'invalid value "{text}" for {flag}: {problem}')
+    return value
+
+
+def _apply_horizon(args: argparse.Namespace) -> None:
+    from .sim import limits
+
+    text = getattr(args, "horizon", None)
+    if text is None:
+        return
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = float("nan")
+    problem = limits.horizon_problem(value)
+    if problem:
+        raise UsageError(f'invalid value "{text}" for --horizon: {problem}')
+    limits.configure(horizon=value)
+
+
 def _sim_parser() -> _Parser:
     p = _Parser(prog="ksandbox sim", description="Run the control plane headless and print "
                                                  "the final state.")
     p.add_argument("-f", "--filename", dest="files", action="append", required=True,
                    metavar="FILE", help="manifests (multi-document YAML or kind: List)")
     p.add_argument("--script", metavar="SCRIPT.yaml", help="timed command steps")
-    p.add_argument("--until", type=float, metavar="SECONDS",
+    p.add_argument("--until", metavar="SECONDS",
                    help="simulated seconds to run (default: until nothing is left, ≤ 3600)")
+    _horizon_flag(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--scheduler-config", metavar="FILE",
                    help="a KubeSchedulerConfiguration (or legacy Policy) document")
@@ -63,9 +104,10 @@ def _explain_parser() -> _Parser:
     p.add_argument("pod", metavar="NAMESPACE/POD")
     p.add_argument("--script", metavar="SCRIPT.yaml",
                    help="run these timed steps first (explain the pod mid-story)")
-    p.add_argument("--until", type=float, metavar="SECONDS",
+    p.add_argument("--until", metavar="SECONDS",
                    help="run the control plane this long first (default: explain right after "
                         "loading, or after the script's last step)")
+    _horizon_flag(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--scheduler-config", metavar="FILE")
     p.add_argument("-o", "--output", choices=("json", "wide"), default="json")
@@ -82,6 +124,7 @@ def _play_parser() -> _Parser:
                    help="check the recording's expect: blocks (exit 1 naming each failure)")
     p.add_argument("--cast", metavar="OUT.cast",
                    help="write the playback as an asciicast v2 file")
+    _horizon_flag(p)
     return p
 
 
@@ -95,8 +138,9 @@ def _diff_parser() -> _Parser:
     p.add_argument("--script", dest="scripts", action="append", metavar="SCRIPT.yaml",
                    help="branch A's steps, then branch B's (one script: A is the cluster "
                         "without it)")
-    p.add_argument("--until", type=float, metavar="SECONDS",
+    p.add_argument("--until", metavar="SECONDS",
                    help="compare at this simulated second (default: when both have settled)")
+    _horizon_flag(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--scheduler-config", metavar="FILE")
     p.add_argument("-o", "--output", choices=("json", "wide"), default="json")
@@ -175,6 +219,8 @@ def cmd_sim(argv: Sequence[str]) -> int:
     from .recording.script import load_script, run_script
 
     args = _sim_parser().parse_args(argv)
+    _apply_horizon(args)
+    args.until = _seconds_arg("--until", args.until)
     script = load_script(args.script) if args.script else None
     with _progress(args.until) as progress:
         session = _load_session(args.files, args.seed, args.scheduler_config, progress)
@@ -194,6 +240,8 @@ def cmd_explain(argv: Sequence[str]) -> int:
     if args.pod.count("/") != 1 or not all(args.pod.split("/")):
         raise UsageError(f'pod must be given as NAMESPACE/POD, got "{args.pod}"')
     namespace, name = args.pod.split("/")
+    _apply_horizon(args)
+    args.until = _seconds_arg("--until", args.until)
     from .recording.script import load_script, run_script
 
     script = load_script(args.script) if args.script else None
@@ -224,6 +272,7 @@ def cmd_play(argv: Sequence[str]) -> int:
     from .recording.player import load_recording_session, play_headless
 
     args = _play_parser().parse_args(argv)
+    _apply_horizon(args)
     if args.speed <= 0:
         raise UsageError("--speed must be greater than 0")
     if args.check and not args.headless:
@@ -273,8 +322,8 @@ def cmd_diff(argv: Sequence[str]) -> int:
     from .recording.script import load_script
 
     args = _diff_parser().parse_args(argv)
-    if args.until is not None and not 0 <= args.until <= 1e9:
-        raise UsageError("--until must be a number of simulated seconds, 0 or more")
+    _apply_horizon(args)
+    args.until = _seconds_arg("--until", args.until)
     if args.recordings:
         if args.files or args.scripts:
             raise UsageError("give either two recordings or -f FILE with --script, not both")
@@ -356,9 +405,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The one error boundary: bad input (KsandboxError, usage) is its own one ``error:`` line;
     anything else is an internal error reported in one line too, with the traceback only under
     ``--debug`` (accepted anywhere on the command line)."""
+    from .sim import limits
+
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
     argv = [a for a in argv if a != "--debug"]
+    saved = limits.LIMITS   # --horizon holds for this run only (tests call main() in turn)
+    try:
+        return _main(argv, debug)
+    finally:
+        limits.LIMITS = saved
+
+
+def _main(argv: list[str], debug: bool) -> int:
     handlers = {"sim": cmd_sim, "explain": cmd_explain, "play": cmd_play, "diff": cmd_diff}
     try:
         if argv and argv[0] in handlers:

@@ -19,7 +19,7 @@ import attrs
 
 from . import gcpolicy
 from .api.core import Namespace
-from .api.errors import ApiError
+from .api.errors import ApiError, CommandError
 from .api.manifest import ConfigDocument, load_file_with_origins, load_manifests
 from .api.meta import ObjectMeta
 from .api.policy import PriorityClass
@@ -27,6 +27,7 @@ from .apiserver.store import Store, apply_all
 from .commands.result import CommandResult
 from .controlplane import ControlPlane, build_components
 from .scheduler.explain import explain_pod
+from .sim import limits
 from .sim.clock import Clock
 from .sim.rand import SimRandom
 
@@ -152,10 +153,17 @@ class Session:
         progress(self.clock.now)
 
     def run_until(self, t: float) -> None:
-        self._run_clock(t)
+        """Advance to simulated second ``t``, never past the horizon (sim/limits.py): the
+        CLI and the script loader refuse a later time with an error; here, a caller that
+        asks for more (a UI left playing for a month) stops at the horizon. A time that is
+        not a finite number is a CommandError, before anything runs."""
+        if t != t or t in (float("inf"), float("-inf")):
+            raise CommandError(f"cannot run to {t!r}: "
+                               f"{limits.time_problem(float('nan'))}")
+        self._run_clock(min(t, max(limits.LIMITS.horizon, self.clock.now)))
 
     def run_for(self, seconds: float) -> None:
-        self._run_clock(self.clock.now + seconds)
+        self.run_until(self.clock.now + seconds)
 
     def run_next(self) -> bool:
         """Run the next scheduled callback only (a paced UI spreads a burst over frames)."""
@@ -183,6 +191,7 @@ class Session:
     def settle(self, limit: float | None = None) -> None:
         """Run until nothing is left to do (no foreground work, quiet for a while)."""
         limit = self.clock.now + DEFAULT_LIMIT if limit is None else limit
+        limit = min(limit, limits.LIMITS.horizon)
         clock = self.clock
         while clock.now < limit:
             if clock.foreground_pending:

@@ -152,7 +152,7 @@ def test_bad_script_is_one_error_line(tmp_path, capsys, script, needles):
 @pytest.mark.parametrize("args,needle", [
     (["sim"], "the following arguments are required: -f/--filename"),
     (["sim", "-f", "x.yaml", "-o", "xml"], "invalid choice: 'xml'"),
-    (["sim", "-f", "x.yaml", "--until", "later"], "invalid float value"),
+    (["sim", "-f", "x.yaml", "--until", "later"], "invalid value \"later\" for --until"),
     (["explain", "-f", "x.yaml", "justapod"], "NAMESPACE/POD"),
 ])
 def test_usage_mistakes_exit_1_with_one_line(tmp_path, capsys, monkeypatch, args, needle):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .codec import EMPTY, FrozenDict, IntOrString, api_type, extra_field, j
+from .codec import EMPTY, FrozenDict, Int32, IntOrString, api_type, extra_field, j
 from .core import PodTemplateSpec
 from .meta import ObjectMeta
 from .selectors import LabelSelector
@@ -18,19 +18,19 @@ from .selectors import LabelSelector
 
 @api_type
 class ReplicaSetSpec:
-    replicas: int | None = j("replicas", None)
+    replicas: Int32 | None = j("replicas", None)
     selector: LabelSelector | None = j("selector", None)
     template: PodTemplateSpec = j("template", PodTemplateSpec())
-    min_ready_seconds: int = j("minReadySeconds", 0)
+    min_ready_seconds: Int32 = j("minReadySeconds", 0)
     extra: FrozenDict = extra_field()
 
 
 @api_type
 class ReplicaSetStatus:
-    replicas: int = j("replicas", 0, omit_empty=False)
-    fully_labeled_replicas: int = j("fullyLabeledReplicas", 0)
-    ready_replicas: int = j("readyReplicas", 0)
-    available_replicas: int = j("availableReplicas", 0)
+    replicas: Int32 = j("replicas", 0, omit_empty=False)
+    fully_labeled_replicas: Int32 = j("fullyLabeledReplicas", 0)
+    ready_replicas: Int32 = j("readyReplicas", 0)
+    available_replicas: Int32 = j("availableReplicas", 0)
     observed_generation: int = j("observedGeneration", 0)
     extra: FrozenDict = extra_field()
 
@@ -47,10 +47,10 @@ class ReplicaSet:
 
 @api_type
 class ReplicationControllerSpec:
-    replicas: int | None = j("replicas", None)
+    replicas: Int32 | None = j("replicas", None)
     selector: FrozenDict = j("selector", EMPTY)
     template: PodTemplateSpec = j("template", PodTemplateSpec())
-    min_ready_seconds: int = j("minReadySeconds", 0)
+    min_ready_seconds: Int32 = j("minReadySeconds", 0)
     extra: FrozenDict = extra_field()
 
 
@@ -80,24 +80,24 @@ class DeploymentStrategy:
 
 @api_type
 class DeploymentSpec:
-    replicas: int | None = j("replicas", None)
+    replicas: Int32 | None = j("replicas", None)
     selector: LabelSelector | None = j("selector", None)
     template: PodTemplateSpec = j("template", PodTemplateSpec())
     strategy: DeploymentStrategy = j("strategy", DeploymentStrategy())
-    min_ready_seconds: int = j("minReadySeconds", 0)
-    revision_history_limit: int | None = j("revisionHistoryLimit", None)
+    min_ready_seconds: Int32 = j("minReadySeconds", 0)
+    revision_history_limit: Int32 | None = j("revisionHistoryLimit", None)
     paused: bool = j("paused", False)
-    progress_deadline_seconds: int | None = j("progressDeadlineSeconds", None)
+    progress_deadline_seconds: Int32 | None = j("progressDeadlineSeconds", None)
     extra: FrozenDict = extra_field()
 
 
 @api_type
 class DeploymentStatus:
-    replicas: int = j("replicas", 0)
-    updated_replicas: int = j("updatedReplicas", 0)
-    ready_replicas: int = j("readyReplicas", 0)
-    available_replicas: int = j("availableReplicas", 0)
-    unavailable_replicas: int = j("unavailableReplicas", 0)
+    replicas: Int32 = j("replicas", 0)
+    updated_replicas: Int32 = j("updatedReplicas", 0)
+    ready_replicas: Int32 = j("readyReplicas", 0)
+    available_replicas: Int32 = j("availableReplicas", 0)
+    unavailable_replicas: Int32 = j("unavailableReplicas", 0)
     observed_generation: int = j("observedGeneration", 0)
     extra: FrozenDict = extra_field()
 
@@ -124,19 +124,19 @@ class DaemonSetSpec:
     selector: LabelSelector | None = j("selector", None)
     template: PodTemplateSpec = j("template", PodTemplateSpec())
     update_strategy: DaemonSetUpdateStrategy = j("updateStrategy", DaemonSetUpdateStrategy())
-    min_ready_seconds: int = j("minReadySeconds", 0)
-    revision_history_limit: int | None = j("revisionHistoryLimit", None)
+    min_ready_seconds: Int32 = j("minReadySeconds", 0)
+    revision_history_limit: Int32 | None = j("revisionHistoryLimit", None)
     extra: FrozenDict = extra_field()
 
 
 @api_type
 class DaemonSetStatus:
-    current_number_scheduled: int = j("currentNumberScheduled", 0, omit_empty=False)
-    desired_number_scheduled: int = j("desiredNumberScheduled", 0, omit_empty=False)
-    number_misscheduled: int = j("numberMisscheduled", 0, omit_empty=False)
-    number_ready: int = j("numberReady", 0, omit_empty=False)
-    number_available: int = j("numberAvailable", 0)
-    updated_number_scheduled: int = j("updatedNumberScheduled", 0)
+    current_number_scheduled: Int32 = j("currentNumberScheduled", 0, omit_empty=False)
+    desired_number_scheduled: Int32 = j("desiredNumberScheduled", 0, omit_empty=False)
+    number_misscheduled: Int32 = j("numberMisscheduled", 0, omit_empty=False)
+    number_ready: Int32 = j("numberReady", 0, omit_empty=False)
+    number_available: Int32 = j("numberAvailable", 0)
+    updated_number_scheduled: Int32 = j("updatedNumberScheduled", 0)
     observed_generation: int = j("observedGeneration", 0)
     extra: FrozenDict = extra_field()
 
@@ -169,15 +169,15 @@ class StatefulSetUpdateStrategy:
 
 @api_type
 class StatefulSetSpec:
-    replicas: int | None = j("replicas", None)
+    replicas: Int32 | None = j("replicas", None)
     selector: LabelSelector | None = j("selector", None)
     template: PodTemplateSpec = j("template", PodTemplateSpec())
     volume_claim_templates: tuple[Any, ...] = j("volumeClaimTemplates", ())
     service_name: str = j("serviceName", "")
     pod_management_policy: str = j("podManagementPolicy", "")
     update_strategy: StatefulSetUpdateStrategy = j("updateStrategy", StatefulSetUpdateStrategy())
-    revision_history_limit: int | None = j("revisionHistoryLimit", None)
-    min_ready_seconds: int = j("minReadySeconds", 0)
+    revision_history_limit: Int32 | None = j("revisionHistoryLimit", None)
+    min_ready_seconds: Int32 = j("minReadySeconds", 0)
     persistent_volume_claim_retention_policy: Any = j("persistentVolumeClaimRetentionPolicy",
                                                       None)
     ordinals: Any = j("ordinals", None)
@@ -191,14 +191,14 @@ class StatefulSetSpec:
 @api_type
 class StatefulSetStatus:
     observed_generation: int = j("observedGeneration", 0)
-    replicas: int = j("replicas", 0, omit_empty=False)
-    ready_replicas: int = j("readyReplicas", 0)
-    current_replicas: int = j("currentReplicas", 0)
-    updated_replicas: int = j("updatedReplicas", 0)
-    available_replicas: int = j("availableReplicas", 0)
+    replicas: Int32 = j("replicas", 0, omit_empty=False)
+    ready_replicas: Int32 = j("readyReplicas", 0)
+    current_replicas: Int32 = j("currentReplicas", 0)
+    updated_replicas: Int32 = j("updatedReplicas", 0)
+    available_replicas: Int32 = j("availableReplicas", 0)
     current_revision: str = j("currentRevision", "")
     update_revision: str = j("updateRevision", "")
-    collision_count: int = j("collisionCount", 0)
+    collision_count: Int32 = j("collisionCount", 0)
     extra: FrozenDict = extra_field()
 
 

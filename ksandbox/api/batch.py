@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .codec import FrozenDict, api_type, extra_field, j
+from .codec import FrozenDict, Int32, api_type, extra_field, j
 from .core import PodTemplateSpec
 from .meta import ObjectMeta
 from .selectors import LabelSelector
@@ -38,14 +38,14 @@ JOB_COMPLETION_INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index"
 
 @api_type
 class JobSpec:
-    parallelism: int | None = j("parallelism", None)
-    completions: int | None = j("completions", None)
+    parallelism: Int32 | None = j("parallelism", None)
+    completions: Int32 | None = j("completions", None)
     active_deadline_seconds: int | None = j("activeDeadlineSeconds", None)
-    backoff_limit: int | None = j("backoffLimit", None)
+    backoff_limit: Int32 | None = j("backoffLimit", None)
     selector: LabelSelector | None = j("selector", None)
     manual_selector: bool | None = j("manualSelector", None)
     template: PodTemplateSpec = j("template", PodTemplateSpec())
-    ttl_seconds_after_finished: int | None = j("ttlSecondsAfterFinished", None)
+    ttl_seconds_after_finished: Int32 | None = j("ttlSecondsAfterFinished", None)
     completion_mode: str = j("completionMode", "")
     suspend: bool | None = j("suspend", None)
     pod_replacement_policy: str = j("podReplacementPolicy", "")
@@ -69,11 +69,11 @@ class JobStatus:
     conditions: tuple[JobCondition, ...] = j("conditions", ())
     start_time: Any = j("startTime", None)
     completion_time: Any = j("completionTime", None)
-    active: int = j("active", 0)
-    succeeded: int = j("succeeded", 0)
-    failed: int = j("failed", 0)
-    ready: int | None = j("ready", None)
-    terminating: int | None = j("terminating", None)
+    active: Int32 = j("active", 0)
+    succeeded: Int32 = j("succeeded", 0)
+    failed: Int32 = j("failed", 0)
+    ready: Int32 | None = j("ready", None)
+    terminating: Int32 | None = j("terminating", None)
     completed_indexes: str = j("completedIndexes", "")
     extra: FrozenDict = extra_field()
 
@@ -116,8 +116,8 @@ class CronJobSpec:
     concurrency_policy: str = j("concurrencyPolicy", "")
     suspend: bool | None = j("suspend", None)
     job_template: JobTemplateSpec = j("jobTemplate", JobTemplateSpec())
-    successful_jobs_history_limit: int | None = j("successfulJobsHistoryLimit", None)
-    failed_jobs_history_limit: int | None = j("failedJobsHistoryLimit", None)
+    successful_jobs_history_limit: Int32 | None = j("successfulJobsHistoryLimit", None)
+    failed_jobs_history_limit: Int32 | None = j("failedJobsHistoryLimit", None)
     extra: FrozenDict = extra_field()
 
 

@@ -76,7 +76,12 @@ class IntOrStringMarker:
     """Annotation marker for Kubernetes' IntOrString (``maxSurge: 25%`` or ``1``)."""
 
 
+class Int32Marker:
+    """Annotation marker for a Go ``int32`` field (plain ``int`` fields are Go ``int64``)."""
+
+
 ResourceList = typing.Annotated[FrozenDict, ResourceListMarker]
+Int32 = typing.Annotated[int, Int32Marker]
 IntOrString = typing.Annotated[int | str, IntOrStringMarker]
 
 
@@ -132,12 +137,50 @@ def _dec_str(v: Any, path: str) -> str:
     raise _wrong(path, v, "string")
 
 
-def _dec_int(v: Any, path: str) -> int:
-    if isinstance(v, int) and not isinstance(v, bool):
-        return v
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    raise _wrong(path, v, "integer")
+class NumberRangeError(FieldError):
+    """A number the Go type of its field cannot hold. The API server's JSON decoder refuses it
+    before validation with encoding/json's UnmarshalTypeError (``json: cannot unmarshal number
+    99999999999999999999999 into Go struct field PodSpec.spec.priority of type int32``);
+    :meth:`go_message` is that text, which the manifest loader wraps as the API server does."""
+
+    def __init__(self, path: str, value: Any, owner: str, bits: int) -> None:
+        self.owner = owner
+        self.bits = bits
+        n = int(value)
+        self.shown = str(n) if abs(n) < 10 ** 40 else f"{float(n):g}" if n.bit_length() < 1000 \
+            else ("-" if n < 0 else "") + "9" * 40 + "..."
+        super().__init__(path, value, f"must fit in a {bits}-bit integer")
+
+    def go_message(self, root: str = "") -> str:
+        """encoding/json's text; ``root`` is the path of the object itself (``items[3]`` in a
+        List, whose items kubectl sends one by one). The field is named by its JSON path
+        without list indexes, as encoding/json does."""
+        path = self.path[len(root) + 1:] if root and self.path.startswith(root + ".") \
+            else self.path
+        field = ".".join(p.split("[", 1)[0] for p in path.split("."))
+        return (f"json: cannot unmarshal number {self.shown} into Go struct field "
+                f"{self.owner}.{field} of type int{self.bits}")
+
+
+def _int_decoder(bits: int, owner: str) -> Decoder:
+    """A Go intN field of struct ``owner``: an integer (or an integral float) in range."""
+    low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+    def dec_int(v: Any, path: str) -> int:
+        if isinstance(v, int) and not isinstance(v, bool):
+            n = v
+        elif isinstance(v, float) and v.is_integer():
+            n = int(v)
+        else:
+            raise _wrong(path, v, "integer")
+        if low <= n <= high:
+            return n
+        raise NumberRangeError(path, n, owner, bits)
+
+    return dec_int
+
+
+_dec_int = _int_decoder(64, "")
 
 
 def _dec_float(v: Any, path: str) -> float:
@@ -217,7 +260,10 @@ _SCALARS: dict[Any, Decoder] = {str: _dec_str, int: _dec_int, float: _dec_float,
                                 bool: _dec_bool, Any: _dec_any}
 
 
-def _decoder_for(tp: Any) -> Decoder:
+def _decoder_for(tp: Any, owner: str = "") -> Decoder:
+    """The decoder of a field typed ``tp`` in the API type named ``owner`` (for messages)."""
+    if tp is int:
+        return _int_decoder(64, owner)
     if tp in _SCALARS:
         return _SCALARS[tp]
     origin = typing.get_origin(tp)
@@ -227,16 +273,18 @@ def _decoder_for(tp: Any) -> Decoder:
             return _dec_resource_list
         if marker is IntOrStringMarker:
             return _dec_int_or_string
+        if marker is Int32Marker:
+            return _int_decoder(32, owner)
     if origin in (Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         if len(args) == 1:
-            inner = _decoder_for(args[0])
+            inner = _decoder_for(args[0], owner)
             return lambda v, path: None if v is None else inner(v, path)
         if set(args) == {int, str}:
             return _dec_int_or_string
         raise TypeError(f"unsupported union {tp}")
     if origin is tuple:
-        item = _decoder_for(typing.get_args(tp)[0])
+        item = _decoder_for(typing.get_args(tp)[0], owner)
 
         def dec_tuple(v: Any, path: str) -> tuple:
             if v is None:
@@ -269,7 +317,7 @@ class _Compiled:
             if key is None:
                 self.has_extra = True
                 continue
-            dec = _decoder_for(hints[f.name])
+            dec = _decoder_for(hints[f.name], cls.__name__)
             default = f.default
             if isinstance(default, attrs.Factory):  # type: ignore[arg-type]
                 default = default.factory()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .codec import FrozenDict, api_type, extra_field, j
+from .codec import FrozenDict, Int32, api_type, extra_field, j
 from .meta import ObjectMeta
 
 # The namespace every node's lease lives in (core/v1 NamespaceNodeLease).
@@ -20,10 +20,10 @@ NAMESPACE_NODE_LEASE = "kube-node-lease"
 @api_type
 class LeaseSpec:
     holder_identity: str = j("holderIdentity", "")
-    lease_duration_seconds: int | None = j("leaseDurationSeconds", None)
+    lease_duration_seconds: Int32 | None = j("leaseDurationSeconds", None)
     acquire_time: Any = j("acquireTime", None)
     renew_time: Any = j("renewTime", None)
-    lease_transitions: int | None = j("leaseTransitions", None)
+    lease_transitions: Int32 | None = j("leaseTransitions", None)
     extra: FrozenDict = extra_field()
 
 

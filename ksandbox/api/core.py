@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from .codec import EMPTY, FrozenDict, ResourceList, api_type, extra_field, j
+from .codec import EMPTY, FrozenDict, Int32, ResourceList, api_type, extra_field, j
 from .meta import ObjectMeta
 from .selectors import LabelSelector
 from .taints import Taint, Toleration
@@ -31,8 +31,8 @@ class ResourceRequirements:
 
 @api_type
 class ContainerPort:
-    container_port: int = j("containerPort", 0)
-    host_port: int = j("hostPort", 0)
+    container_port: Int32 = j("containerPort", 0)
+    host_port: Int32 = j("hostPort", 0)
     protocol: str = j("protocol", "")
     host_ip: str = j("hostIP", "")
     name: str = j("name", "")
@@ -78,7 +78,7 @@ class NodeSelector:
 
 @api_type
 class PreferredSchedulingTerm:
-    weight: int = j("weight", 0)
+    weight: Int32 = j("weight", 0)
     preference: NodeSelectorTerm = j("preference", NodeSelectorTerm())
     extra: FrozenDict = extra_field()
 
@@ -104,7 +104,7 @@ class PodAffinityTerm:
 
 @api_type
 class WeightedPodAffinityTerm:
-    weight: int = j("weight", 0)
+    weight: Int32 = j("weight", 0)
     pod_affinity_term: PodAffinityTerm = j("podAffinityTerm", PodAffinityTerm())
     extra: FrozenDict = extra_field()
 
@@ -128,11 +128,11 @@ class Affinity:
 
 @api_type
 class TopologySpreadConstraint:
-    max_skew: int = j("maxSkew", 0)
+    max_skew: Int32 = j("maxSkew", 0)
     topology_key: str = j("topologyKey", "")
     when_unsatisfiable: str = j("whenUnsatisfiable", "")
     label_selector: LabelSelector | None = j("labelSelector", None)
-    min_domains: int | None = j("minDomains", None)
+    min_domains: Int32 | None = j("minDomains", None)
     node_affinity_policy: str = j("nodeAffinityPolicy", "")
     node_taints_policy: str = j("nodeTaintsPolicy", "")
     match_label_keys: tuple[str, ...] = j("matchLabelKeys", ())
@@ -178,7 +178,7 @@ class PodSpec:
     scheduler_name: str = j("schedulerName", "")
     priority_class_name: str = j("priorityClassName", "")
     # Printed even when 0, as the API server returns it once admission resolved it.
-    priority: int | None = j("priority", None, omit_empty=False)
+    priority: Int32 | None = j("priority", None, omit_empty=False)
     preemption_policy: str = j("preemptionPolicy", "")
     termination_grace_period_seconds: int | None = j("terminationGracePeriodSeconds", None)
     restart_policy: str = j("restartPolicy", "")
@@ -466,7 +466,7 @@ class Event:
     message: str = j("message", "")
     type: str = j("type", "Normal")
     source_component: str = j("reportingComponent", "")
-    count: int = j("count", 1)
+    count: Int32 = j("count", 1)
     first_timestamp: float = j("firstTimestamp", 0.0)
     last_timestamp: float = j("lastTimestamp", 0.0)
     extra: FrozenDict = extra_field()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .codec import EMPTY, FrozenDict, IntOrString, ResourceList, api_type, extra_field, j
+from .codec import EMPTY, FrozenDict, Int32, IntOrString, ResourceList, api_type, extra_field, j
 from .core import PodTemplateSpec
 from .meta import ObjectMeta
 
@@ -28,9 +28,9 @@ class ServicePort:
     name: str = j("name", "")
     protocol: str = j("protocol", "")
     app_protocol: str = j("appProtocol", "")
-    port: int = j("port", 0)
+    port: Int32 = j("port", 0)
     target_port: IntOrString | None = j("targetPort", None)
-    node_port: int = j("nodePort", 0)
+    node_port: Int32 = j("nodePort", 0)
     extra: FrozenDict = extra_field()
 
 

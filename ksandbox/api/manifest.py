@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import attrs
 
 from .. import gcpolicy
-from .codec import decode
+from .codec import NumberRangeError, decode
 from .errors import FieldError, ManifestError
 from .kinds import BY_KIND, CONFIG_KINDS
 from .safeload import load_yaml_documents, read_source
@@ -61,6 +61,12 @@ def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
     prefix = f"{path}." if path else ""
     try:
         obj = decode(info.type, data, path)
+    except NumberRangeError as exc:
+        # the API server's decoder refuses it before validation (a 400, not a 422)
+        version = api_version.rsplit("/", 1)[-1]
+        where = f"{path}: " if path else ""
+        raise ManifestError(source, doc, f"{where}{kind} in version \"{version}\" cannot be "
+                                         f"handled as a {kind}: {exc.go_message(path)}") from None
     except FieldError as exc:
         raise ManifestError(source, doc, f"{prefix}{exc}" if path and not str(exc).startswith(path)
                             else str(exc)) from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .codec import FrozenDict, api_type, extra_field, j
+from .codec import FrozenDict, Int32, api_type, extra_field, j
 from .meta import ObjectMeta
 from .selectors import LabelSelector
 
@@ -118,7 +118,7 @@ class Endpoint:
 class EndpointPort:
     name: str | None = j("name", None)
     protocol: str = j("protocol", "")
-    port: int | None = j("port", None)
+    port: Int32 | None = j("port", None)
     app_protocol: str = j("appProtocol", "")
     extra: FrozenDict = extra_field()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .codec import FrozenDict, IntOrString, api_type, extra_field, j
+from .codec import FrozenDict, Int32, IntOrString, api_type, extra_field, j
 from .meta import ObjectMeta
 from .selectors import LabelSelector
 
@@ -26,9 +26,9 @@ class CrossVersionObjectReference:
 class HorizontalPodAutoscalerSpec:
     scale_target_ref: CrossVersionObjectReference = j("scaleTargetRef",
                                                        CrossVersionObjectReference())
-    min_replicas: int | None = j("minReplicas", None)
-    max_replicas: int = j("maxReplicas", 0)
-    target_cpu_utilization_percentage: int | None = j("targetCPUUtilizationPercentage", None)
+    min_replicas: Int32 | None = j("minReplicas", None)
+    max_replicas: Int32 = j("maxReplicas", 0)
+    target_cpu_utilization_percentage: Int32 | None = j("targetCPUUtilizationPercentage", None)
     metrics: tuple[Any, ...] = j("metrics", ())
     behavior: Any = j("behavior", None)
     extra: FrozenDict = extra_field()
@@ -36,9 +36,9 @@ class HorizontalPodAutoscalerSpec:
 
 @api_type
 class HorizontalPodAutoscalerStatus:
-    current_replicas: int = j("currentReplicas", 0, omit_empty=False)
-    desired_replicas: int = j("desiredReplicas", 0, omit_empty=False)
-    current_cpu_utilization_percentage: int | None = j("currentCPUUtilizationPercentage", None)
+    current_replicas: Int32 = j("currentReplicas", 0, omit_empty=False)
+    desired_replicas: Int32 = j("desiredReplicas", 0, omit_empty=False)
+    current_cpu_utilization_percentage: Int32 | None = j("currentCPUUtilizationPercentage", None)
     last_scale_time: Any = j("lastScaleTime", None)
     extra: FrozenDict = extra_field()
 
@@ -76,10 +76,10 @@ class PodDisruptionBudgetSpec:
 
 @api_type
 class PodDisruptionBudgetStatus:
-    current_healthy: int = j("currentHealthy", 0, omit_empty=False)
-    desired_healthy: int = j("desiredHealthy", 0, omit_empty=False)
-    disruptions_allowed: int = j("disruptionsAllowed", 0, omit_empty=False)
-    expected_pods: int = j("expectedPods", 0, omit_empty=False)
+    current_healthy: Int32 = j("currentHealthy", 0, omit_empty=False)
+    desired_healthy: Int32 = j("desiredHealthy", 0, omit_empty=False)
+    disruptions_allowed: Int32 = j("disruptionsAllowed", 0, omit_empty=False)
+    expected_pods: Int32 = j("expectedPods", 0, omit_empty=False)
     extra: FrozenDict = extra_field()
 
 
@@ -98,7 +98,7 @@ class PriorityClass:
     api_version: str = j("apiVersion", "scheduling.k8s.io/v1")
     kind: str = j("kind", "PriorityClass")
     metadata: ObjectMeta = j("metadata", ObjectMeta())
-    value: int = j("value", 0, omit_empty=False)
+    value: Int32 = j("value", 0, omit_empty=False)
     global_default: bool = j("globalDefault", False)
     preemption_policy: str = j("preemptionPolicy", "")
     description: str = j("description", "")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .codec import EMPTY, FrozenDict, ResourceList, api_type, extra_field, j
+from .codec import EMPTY, FrozenDict, Int32, ResourceList, api_type, extra_field, j
 from .meta import ObjectMeta
 from .policy import CrossVersionObjectReference
 
@@ -44,7 +44,7 @@ NO_PODS_MATCHED = "NoPodsMatched"
 @api_type
 class PodUpdatePolicy:
     update_mode: str = j("updateMode", "")
-    min_replicas: int | None = j("minReplicas", None)
+    min_replicas: Int32 | None = j("minReplicas", None)
     extra: FrozenDict = extra_field()
 
 

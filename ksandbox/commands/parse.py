@@ -30,7 +30,7 @@ from ..api.kinds import KindInfo, lookup_resource
 
 # Flag kinds: LIST is pflag's StringSlice (comma-separated, repeatable), ARRAY its StringArray
 # (repeatable, commas kept).
-BOOL, STR, INT, LIST, ARRAY = "bool", "str", "int", "list", "array"
+BOOL, STR, INT, INT32, LIST, ARRAY = "bool", "str", "int", "int32", "list", "array"
 
 
 @attrs.frozen
@@ -94,7 +94,69 @@ def tokenize(text: str) -> list[str]:
 
 _BOOL_TRUE = {"1", "t", "T", "true", "TRUE", "True"}
 _BOOL_FALSE = {"0", "f", "F", "false", "FALSE", "False"}
-_GO_INT = re.compile(r"[+-]?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]*|0[bB][01]+|[1-9][0-9_]*|0)")
+
+
+def go_parse_int(text: str, bits: int = 64) -> int:
+    """Go's ``strconv.ParseInt(text, 0, bits)``, which pflag's int, int32 and int64 flags
+    call: an optional sign, then ``0x``/``0o``/``0b`` prefixes or a leading ``0`` for octal
+    (``--replicas=07`` is 7, ``08`` is an error), ``_`` between digits. Raises ValueError
+    with Go's reason: ``invalid syntax`` or ``value out of range``."""
+    s = text
+    neg = False
+    if s[:1] in ("+", "-"):
+        neg = s[0] == "-"
+        s = s[1:]
+    if not s:
+        raise ValueError("invalid syntax")
+    base = 10
+    if s[0] == "0":
+        low = s[1:2].lower()
+        if len(s) >= 3 and low in ("b", "o", "x"):
+            base = {"b": 2, "o": 8, "x": 16}[low]
+            s = s[2:]
+        else:
+            base = 8
+            s = s[1:]
+    max_unsigned = (1 << bits) - 1
+    n = 0
+    underscores = False
+    for c in s:
+        if c == "_":
+            underscores = True
+            continue
+        d = int(c, 36) if c.isascii() and c.isalnum() else 99
+        if d >= base:
+            raise ValueError("invalid syntax")
+        n = n * base + d
+        if n > max_unsigned:        # ParseUint stops at the first digit past the range
+            raise ValueError("value out of range")
+    if underscores and not _underscore_ok(text):
+        raise ValueError("invalid syntax")
+    cutoff = 1 << (bits - 1)
+    if (neg and n > cutoff) or (not neg and n >= cutoff):
+        raise ValueError("value out of range")
+    return -n if neg else n
+
+
+def _underscore_ok(s: str) -> bool:
+    """strconv's underscoreOK: each ``_`` sits between digits (a base prefix counts as one)."""
+    if s[:1] in ("+", "-"):
+        s = s[1:]
+    saw, i, hexa = "^", 0, False
+    if len(s) >= 2 and s[0] == "0" and s[1].lower() in ("b", "o", "x"):
+        i, saw, hexa = 2, "0", s[1].lower() == "x"
+    for c in s[i:]:
+        if c.isdigit() and c.isascii() or hexa and c.lower() in "abcdef":
+            saw = "0"
+        elif c == "_":
+            if saw != "0":
+                return False
+            saw = "_"
+        elif saw == "_":
+            return False
+        else:
+            saw = "!"
+    return saw != "_"
 
 
 def _convert(verb: str, flag: Flag, value: str, hint: str | None = None) -> Any:
@@ -105,12 +167,19 @@ def _convert(verb: str, flag: Flag, value: str, hint: str | None = None) -> Any:
             return False
         raise usage_error(verb, f'invalid argument "{value}" for "{flag.display}" flag: '
                                 f'strconv.ParseBool: parsing "{value}": invalid syntax', hint)
-    if flag.kind == INT:
-        if _GO_INT.fullmatch(value) is None:
+    if flag.kind in (INT, INT32):
+        try:
+            return go_parse_int(value, 32 if flag.kind == INT32 else 64)
+        except ValueError as exc:
             raise usage_error(verb, f'invalid argument "{value}" for "{flag.display}" flag: '
-                                    f'strconv.ParseInt: parsing "{value}": invalid syntax', hint)
-        return int(value.replace("_", ""), 0)
+                                    f'strconv.ParseInt: parsing "{_go_quote(value)}": {exc}',
+                              hint) from None
     return value
+
+
+def _go_quote(s: str) -> str:
+    """strconv.Quote's body for printable ASCII (what a flag value nearly always is)."""
+    return s.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def parse_flags(verb: str, tokens: Sequence[str], specs: Iterable[Flag],

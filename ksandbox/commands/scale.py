@@ -36,6 +36,7 @@ from .parse import (
     ALL,
     DRY_RUN,
     INT,
+    INT32,
     NAMESPACE,
     OUTPUT,
     SELECTOR,
@@ -117,7 +118,11 @@ def run_scale(session: Session, cmd: ScaleCommand, stdin: str | None) -> str:
         current = obj.spec.replicas if obj.spec.replicas is not None else 1
         if cmd.current_replicas != -1 and current != cmd.current_replicas:
             raise CommandError(f"Expected replicas to be {cmd.current_replicas}, was {current}")
-        updates.append(attrs.evolve(obj, spec=attrs.evolve(obj.spec, replicas=cmd.replicas)))
+        # kubectl's scaler sends int32(newSize): Go keeps the low 32 bits, so
+        # --replicas=4294967297 asks for 1 and 2147483648 for -2147483648 (which validation
+        # refuses) — as a real cluster answers.
+        wrapped = (cmd.replicas + 2 ** 31) % 2 ** 32 - 2 ** 31
+        updates.append(attrs.evolve(obj, spec=attrs.evolve(obj.spec, replicas=wrapped)))
     written = commit_updates(session.store, updates, cmd.dry_run)
     return "".join(printed(o, "scaled", cmd.output, cmd.dry_run) for o in written)
 
@@ -152,8 +157,8 @@ def _check_target(flag: str, value: str, unit: str) -> None:
 
 
 def parse_autoscale(tokens: list[str]) -> AutoscaleCommand:
-    flags = (NAMESPACE, OUTPUT, DRY_RUN, Flag("min", INT, "", -1), Flag("max", INT, "", -1),
-             Flag("cpu-percent", INT, "", -1), Flag("cpu", STR, "", ""),
+    flags = (NAMESPACE, OUTPUT, DRY_RUN, Flag("min", INT32, "", -1), Flag("max", INT32, "", -1),
+             Flag("cpu-percent", INT32, "", -1), Flag("cpu", STR, "", ""),
              Flag("memory", STR, "", ""), Flag("name", STR, "", ""))
     a = parse_flags("autoscale", tokens, flags)
     if not a.has("max"):

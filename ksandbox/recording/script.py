@@ -28,6 +28,7 @@ import yaml
 
 from ..api.errors import CommandError, ManifestError
 from ..api.safeload import load_yaml, read_source
+from ..sim.limits import time_problem
 from .expect import Expectation, ExpectError, parse_expectations
 
 RECORDING_API_VERSION = "ksandbox/v1alpha2"
@@ -89,6 +90,16 @@ class _Bad(Exception):
         self.message = message
 
 
+def _shown(value: Any) -> str:
+    """A value in a message: a number as written (a 30-digit one shortened), else its repr."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return repr(value)
+    text = str(value) if isinstance(value, int) and abs(value) < 10 ** 18 else f"{value:g}" \
+        if isinstance(value, float) else f"{float(value):g}" if value.bit_length() < 1000 \
+        else "a number of more than 300 digits"
+    return text
+
+
 def _field(path: tuple[Any, ...]) -> str:
     out = ""
     for p in path:
@@ -127,10 +138,9 @@ def _steps(raw: Any, base: tuple[Any, ...], check_commands: bool, allow_v2: bool
                 raise _Bad(path + (key,), "field not supported by apiVersion ksandbox/v1alpha1 "
                                           "(use ksandbox/v1alpha2)")
         at = item.get("at")
-        if isinstance(at, bool) or not isinstance(at, (int, float)) or at != at or at < 0 \
-                or at == float("inf"):
-            raise _Bad(path + ("at",), f"Invalid value: {at!r}: must be a number of simulated "
-                                       f"seconds, 0 or more")
+        problem = time_problem(at)
+        if problem:
+            raise _Bad(path + ("at",), f"Invalid value: {_shown(at)}: {problem}")
         at = round_ms(at)
         if at < last:
             raise _Bad(path + ("at",), f"Invalid value: {at:g}: steps must be in time order "
@@ -245,10 +255,9 @@ def _start(raw: Any) -> tuple[float, tuple[ScriptStep, ...]]:
         if key not in ("at", "steps"):
             raise _Bad(("start", key), f"unknown field {key!r} (expected at or steps)")
     at = raw.get("at")
-    if isinstance(at, bool) or not isinstance(at, (int, float)) or at != at or at < 0 \
-            or at == float("inf"):
-        raise _Bad(("start", "at"), f"Invalid value: {at!r}: must be a number of simulated "
-                                    f"seconds, 0 or more")
+    problem = time_problem(at)
+    if problem:
+        raise _Bad(("start", "at"), f"Invalid value: {_shown(at)}: {problem}")
     at = round_ms(at)
     prelude = _steps(raw.get("steps"), ("start", "steps"), True, True, 0.0)
     for s in prelude:
