@@ -141,7 +141,7 @@ def _steps(raw: Any, base: tuple[Any, ...], check_commands: bool, allow_v2: bool
         problem = time_problem(at)
         if problem:
             raise _Bad(path + ("at",), f"Invalid value: {_shown(at)}: {problem}")
-        at = round_ms(at)
+        at = round_ms(float(at))  # type: ignore[arg-type]  # a number: time_problem said so
         if at < last:
             raise _Bad(path + ("at",), f"Invalid value: {at:g}: steps must be in time order "
                                        f"(the step before is at {last:g})")
@@ -258,7 +258,7 @@ def _start(raw: Any) -> tuple[float, tuple[ScriptStep, ...]]:
     problem = time_problem(at)
     if problem:
         raise _Bad(("start", "at"), f"Invalid value: {_shown(at)}: {problem}")
-    at = round_ms(at)
+    at = round_ms(float(at))  # type: ignore[arg-type]  # a number: time_problem said so
     prelude = _steps(raw.get("steps"), ("start", "steps"), True, True, 0.0)
     for s in prelude:
         if s.at > at:
