@@ -22,6 +22,7 @@ second have run). Five forms, each one mapping (docs/recordings.md):
       pods: 3                     #   how many (not terminating)
       phase: Running              #   counting only pods in this phase
       node: node-1                #   counting only pods on this node
+      zone: zone-a                #   or on nodes of this topology.kubernetes.io/zone
 
 What it is not: a general query language. Each check answers with what it saw instead, in
 words a user can act on (``saw Pending: 0/5 nodes are available: ...``).
@@ -34,6 +35,7 @@ from typing import Any
 
 import attrs
 
+ZONE_LABEL = "topology.kubernetes.io/zone"
 PHASES = ("Pending", "Running", "Succeeded", "Failed")
 EVICTION_REASONS = ("TaintManagerEviction", "Evicted", "Preempted")
 WORKLOAD_KINDS = {"deployment": "Deployment", "deploy": "Deployment",
@@ -45,7 +47,7 @@ FORMS = {
     "pod": ("pod", "node", "pending", "phase", "gone"),
     "evicted": ("evicted", "by"),
     "node": ("node", "ready", "tainted", "untainted", "unschedulable"),
-    "workload": ("workload", "namespace", "pods", "phase", "node"),
+    "workload": ("workload", "namespace", "pods", "phase", "node", "zone"),
 }
 
 
@@ -120,7 +122,7 @@ def _check_value(form: str, key: str, val: Any, path: tuple[Any, ...]) -> None:
     def bad(why: str) -> ExpectError:
         return ExpectError(path, f"Invalid value: {val!r}: {why}")
 
-    if key in ("node", "pending", "tainted", "untainted", "namespace"):
+    if key in ("node", "pending", "tainted", "untainted", "namespace", "zone"):
         if not isinstance(val, str) or (key != "pending" and not val):
             raise bad("must be a string")
     elif key == "phase":
@@ -286,9 +288,14 @@ def _check_workload(session: Any, exp: Expectation) -> str | None:
         return f"saw no {kind} {namespace}/{name}"
     pods = [p for p in workload_pods(session.store, kind, name, namespace)
             if p.metadata.deletion_timestamp is None]
-    phase, node = exp.get("phase"), exp.get("node")
+    phase, node, zone = exp.get("phase"), exp.get("node"), exp.get("zone")
+    in_zone: set[str] = set()
+    if zone is not None:
+        in_zone = {n.name for n in session.store.list("Node")
+                   if n.metadata.labels.get(ZONE_LABEL) == zone}
     counted = [p for p in pods if (phase is None or (p.status.phase or "Pending") == phase)
-               and (node is None or p.spec.node_name == node)]
+               and (node is None or p.spec.node_name == node)
+               and (zone is None or p.spec.node_name in in_zone)]
     want = exp.get("pods")
     if len(counted) != want:
         by_phase: dict[str, int] = {}
