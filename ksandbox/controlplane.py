@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from .api.manifest import ConfigDocument
 from .apiserver.eviction import EvictionAPI
+from .apiserver.informers import Informers
 from .apiserver.store import Store
 from .sim.clock import Clock
 from .sim.rand import SimRandom
@@ -32,8 +33,8 @@ class Component(Protocol):
 
 
 class ControlPlane:
-    """What components share: the store, the clock, the seeded random source, configs, and the
-    API server's eviction subresource."""
+    """What components share: the store, the clock, the seeded random source, configs, the
+    API server's eviction subresource and the shared informers' indexes."""
 
     def __init__(self, store: Store, clock: Clock, rand: SimRandom,
                  configs: list[ConfigDocument]) -> None:
@@ -42,6 +43,9 @@ class ControlPlane:
         self.rand = rand
         self.configs = list(configs)
         self.eviction = EvictionAPI(store)
+        # The shared indexes (pods and ReplicaSets by controller), fed from before any
+        # component starts; handed to the controllers that read them.
+        self.informers = Informers(store)
         self.components: dict[str, Any] = {}
         # Set by build_components: the components the session, commands and views address.
         self.metrics: Any = None
@@ -87,17 +91,15 @@ def build_components(cp: ControlPlane) -> list[Any]:
     cp.clusterautoscaler = clusterautoscaler.ClusterAutoscaler(
         scheduler=cp.scheduler, kubelets=cp.kubelets, eviction=cp.eviction)
     cp.drain = DrainRunner(cp.eviction)
-    # The ReplicaSet controller's index of pods by controller (and of orphans) is shared with
-    # the controllers that adopt orphans or read a ReplicaSet's pods.
-    replicasets = replicaset.ReplicaSetController()
+    informers = cp.informers
     return [
         cp.metrics,
-        replicasets,
-        replicationcontroller.ReplicationControllerController(replicasets=replicasets),
-        deployment.DeploymentController(replicasets=replicasets),
-        daemonset.DaemonSetController(replicasets=replicasets),
-        statefulset.StatefulSetController(),
-        job.JobController(),
+        replicaset.ReplicaSetController(informers),
+        replicationcontroller.ReplicationControllerController(informers),
+        deployment.DeploymentController(informers),
+        daemonset.DaemonSetController(informers),
+        statefulset.StatefulSetController(informers),
+        job.JobController(informers),
         cronjob.CronJobController(),
         hpa.HorizontalPodAutoscalerController(metrics=cp.metrics),
         vpa.VerticalPodAutoscalerController(metrics=cp.metrics, eviction=cp.eviction),

@@ -1,6 +1,6 @@
-"""What the workload controllers share: a watch-fed index of objects by their controller, pod
-readiness and availability, generated names, the template hash, and the required-node-affinity
-match a DaemonSet needs. The work queue is ``controllers/base.py``'s.
+"""What the workload controllers share: pod readiness and availability, generated names, the template hash, and the required-node-affinity
+match a DaemonSet needs. The work queue is ``controllers/base.py``'s; the watch-fed index of
+objects by their controller is the control plane's shared one (``apiserver/informers.py``).
 
 The counterpart of upstream ``pkg/controller/controller_utils.go`` (plus the small pieces of
 apimachinery's name generator and ``intstr`` the controllers lean on).
@@ -14,12 +14,11 @@ the DaemonSet's small "does this node match" check lives here).
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Any
 
 from ..api.codec import encode
 from ..api.core import FAILED, SUCCEEDED
 from ..api.errors import ApiError
-from ..apiserver.store import DELETED, WatchEvent
 from .base import WorkQueue  # noqa: F401 - re-exported for controllers that import it here
 
 # apimachinery pkg/util/rand: the alphabet of generated names and of SafeEncodeString.
@@ -32,92 +31,6 @@ MAX_GENERATED_NAME_LENGTH = MAX_NAME_LENGTH - RANDOM_LENGTH
 POD_READY = "Ready"
 # apimachinery pkg/apis/meta/v1: the field path node affinity's matchFields can name.
 OBJECT_NAME_FIELD = "metadata.name"
-
-
-# -- an index of objects by their controller -----------------------------------------------------
-
-
-class OwnerIndex:
-    """Objects of one kind grouped by the uid of their controller of ``owner_kind``, fed by the
-    store's watch (so a sync never lists the store), plus the orphans (no controller at all) by
-    namespace, which the owner may adopt.
-
-    ``on_change(namespace, owner_name_or_None, event)`` is called after the index has been
-    updated, once for the old controller and once for the new one when they differ; owner name
-    None means an orphan changed. ``account(uid, obj, +1 | -1)``, if given, hears every object
-    entering or leaving an owner's set (an update is a leave then an enter), for controllers
-    that keep running counts. Orphans are only kept when ``track_orphans`` (one index per kind
-    is enough; other controllers ask that one). Handlers only enqueue keys.
-    """
-
-    def __init__(self, owner_kind: str,
-                 on_change: Callable[[str, str | None, WatchEvent], None],
-                 account: Callable[[str, Any, int], None] | None = None,
-                 track_orphans: bool = False) -> None:
-        self.owner_kind = owner_kind
-        self._on_change = on_change
-        self._account = account
-        self._track_orphans = track_orphans
-        self.by_owner: dict[str, dict[str, Any]] = {}
-        self.orphans: dict[str, dict[str, Any]] = {}
-
-    def owned(self, uid: str) -> dict[str, Any]:
-        """name → object for every object whose controller has this uid (do not mutate)."""
-        return self.by_owner.get(uid, _NONE)
-
-    def handle(self, ev: WatchEvent) -> None:
-        meta = ev.obj.metadata
-        ns, name = meta.namespace, meta.name
-        old_ref = _ref_of(ev.old, self.owner_kind) if ev.old is not None else _NOT_INDEXED
-        new_ref = _ref_of(ev.obj, self.owner_kind) if ev.type != DELETED else _NOT_INDEXED
-        old_slot, new_slot = _slot(old_ref), _slot(new_ref)
-        account = self._account
-        if account is not None:
-            if isinstance(old_slot, str):
-                account(old_slot, ev.old, -1)
-            if isinstance(new_slot, str):
-                account(new_slot, ev.obj, 1)
-        if old_slot != new_slot:
-            self._remove(old_slot, ns, name)
-            if old_ref is not _NOT_INDEXED:
-                self._on_change(ns, old_ref.name if old_ref is not None else None, ev)
-        if new_ref is not _NOT_INDEXED:
-            self._insert(new_slot, ns, name, ev.obj)
-            self._on_change(ns, new_ref.name if new_ref is not None else None, ev)
-
-    def _remove(self, uid: Any, ns: str, name: str) -> None:
-        if uid is _NOT_INDEXED or (uid is None and not self._track_orphans):
-            return
-        table = self.orphans.get(ns) if uid is None else self.by_owner.get(uid)
-        if table is not None:
-            table.pop(name, None)
-            if not table:
-                (self.orphans if uid is None else self.by_owner).pop(ns if uid is None else uid)
-
-    def _insert(self, uid: Any, ns: str, name: str, obj: Any) -> None:
-        if uid is _NOT_INDEXED or (uid is None and not self._track_orphans):
-            return
-        if uid is None:
-            self.orphans.setdefault(ns, {})[name] = obj
-        else:
-            self.by_owner.setdefault(uid, {})[name] = obj
-
-
-_NONE: dict = {}
-_NOT_INDEXED = object()
-
-
-def _slot(ref: Any) -> Any:
-    return ref if ref is None or ref is _NOT_INDEXED else ref.uid
-
-
-def _ref_of(obj: Any, owner_kind: str) -> Any:
-    """The controller ref if it is of ``owner_kind``; None for an orphan; _NOT_INDEXED when some
-    other kind controls the object (a Node for mirror pods, a Job, ...)."""
-    for ref in obj.metadata.owner_references:
-        if ref.controller:
-            return ref if ref.kind == owner_kind else _NOT_INDEXED
-    return None
 
 
 # -- pods ----------------------------------------------------------------------------------------

@@ -33,10 +33,10 @@ from ..api.codec import FrozenDict
 from ..api.core import Pod
 from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
+from ..apiserver.informers import Informers
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from .base import Controller
 from .controller_utils import (
-    OwnerIndex,
     compute_hash,
     generate_name,
     pod_available,
@@ -71,12 +71,11 @@ def _scheduled_then_oldest(pod: Any) -> tuple:
 class DaemonSetController(Controller):
     name = "daemonset"
 
-    def __init__(self, replicasets: Any) -> None:
-        self.replicasets = replicasets   # whose index of orphan pods to adopt from
+    def __init__(self, informers: Informers) -> None:
+        self.pods = informers.pods   # the shared index: pods by controller uid, orphans
 
     def start(self, cp: Any) -> None:
         self.rand = cp.rand.child(self.name)
-        self.pods = OwnerIndex("DaemonSet", self._pod_changed)
         self.dss: dict[tuple[str, str], Any] = {}
         self._templates: dict[int, tuple[Any, Any, str]] = {}
         self._failed_backoff: dict[tuple[str, str], tuple[float, float]] = {}
@@ -86,7 +85,7 @@ class DaemonSetController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        self.store.subscribe("Pod", self.pods.handle)
+        self.store.subscribe("Pod", self.pods.handler("DaemonSet", self._pod_changed))
         self.store.subscribe("DaemonSet", self._ds_event)
         self.store.subscribe("Node", self._node_event)
 
@@ -182,7 +181,7 @@ class DaemonSetController(Controller):
 
     def _claim(self, ds: Any) -> None:
         """Adopt matching orphans: all of them for a new selector, else those heard of."""
-        orphans = self.replicasets.orphans(ds.metadata.namespace)
+        orphans = self.pods.orphans(ds.metadata.namespace)
         uid = ds.metadata.uid
         if uid in self._scan_orphans:
             self._scan_orphans.discard(uid)

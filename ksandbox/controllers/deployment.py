@@ -30,10 +30,11 @@ from ..api.apps import ReplicaSet, ReplicaSetSpec
 from ..api.codec import FrozenDict
 from ..api.errors import ApiError
 from ..api.meta import ObjectMeta, owner_ref_for
+from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
 from . import deployment_util as du
 from .base import Controller
-from .controller_utils import OwnerIndex, compute_hash, server_message
+from .controller_utils import compute_hash, server_message
 from .deployment_rollout import Rollout
 
 COMPONENT = "deployment-controller"
@@ -44,18 +45,18 @@ _MAX_COLLISIONS = 8
 class DeploymentController(Controller):
     name = "deployment"
 
-    def __init__(self, replicasets: Any) -> None:
-        self.replicasets = replicasets   # the ReplicaSet controller: pods by ReplicaSet
+    def __init__(self, informers: Informers) -> None:
+        self.rss = informers.replicasets   # shared: ReplicaSets by controller uid, orphans
+        self.pods = informers.pods         # shared: pods by controller (a ReplicaSet's pods)
         self.rollout = Rollout(self)     # rolling.go / recreate.go
 
     def start(self, cp: Any) -> None:
-        self.rss = OwnerIndex("Deployment", self._rs_changed, track_orphans=True)
         self.deployments: dict[str, dict[str, Any]] = {}
         self.templates = du.TemplateKeys()
         super().start(cp)
 
     def watch(self) -> None:
-        self.store.subscribe("ReplicaSet", self.rss.handle)
+        self.store.subscribe("ReplicaSet", self.rss.handler("Deployment", self._rs_changed))
         self.store.subscribe("Deployment", self._deployment_event)
         self.store.subscribe("Pod", self._pod_event)
 
@@ -135,7 +136,7 @@ class DeploymentController(Controller):
                 refs = tuple(r for r in rs.metadata.owner_references if r.uid != d.metadata.uid)
                 self._write(rs, metadata=attrs.evolve(rs.metadata, owner_references=refs))
         ref = owner_ref_for(d, "apps/v1")
-        for rs in list(self.rss.orphans.get(d.metadata.namespace, {}).values()):
+        for rs in list(self.rss.orphans(d.metadata.namespace).values()):
             if rs.metadata.deletion_timestamp is None and sel.matches(rs.metadata.labels):
                 adopted = self._write(rs, metadata=attrs.evolve(
                     rs.metadata, owner_references=rs.metadata.owner_references + (ref,)))

@@ -110,7 +110,7 @@ class Rollout:
         if sum(rs.status.replicas for rs in old_rss) > 0:
             return True
         for rs in old_rss:
-            for pod in self.dc.replicasets.pods_of(rs.metadata.uid).values():
+            for pod in self.dc.pods.owned(rs.metadata.uid).values():
                 if pod.status.phase not in ("Failed", "Succeeded"):
                     return True
         return False

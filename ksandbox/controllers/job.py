@@ -38,9 +38,9 @@ from ..api.codec import FrozenDict
 from ..api.core import SUCCEEDED, Pod
 from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
+from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
 from .controller_utils import (
-    OwnerIndex,
     WorkQueue,
     generate_name,
     pod_active,
@@ -58,21 +58,20 @@ MAX_PODS_PER_SYNC = 500
 class JobController:
     name = "job"
 
+    def __init__(self, informers: Informers) -> None:
+        self.pods = informers.pods   # the shared index: pods by controller uid
+
     def start(self, cp: Any) -> None:
         self.cp = cp
         self.store = cp.store
         self.clock = cp.clock
         self.rand = cp.rand.child(self.name)
         self.queue = WorkQueue(cp.clock, self.sync, self.name)
-        self.pods = OwnerIndex("Job", self._pod_changed)
         self._counted: dict[str, set[str]] = {}        # job uid → counted finished pod uids
         self._last_failure: dict[str, float] = {}      # job uid → when a pod last failed
         self._templates: dict[str, tuple[Any, Any, Any]] = {}
-        self.store.subscribe("Pod", self.pods.handle)
+        self.store.subscribe("Pod", self.pods.handler("Job", self._pod_changed))
         self.store.subscribe("Job", self._job_event)
-
-    def pods_of(self, uid: str) -> dict[str, Any]:
-        return self.pods.owned(uid)
 
     def _job_event(self, ev: WatchEvent) -> None:
         m = ev.obj.metadata

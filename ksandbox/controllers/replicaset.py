@@ -33,11 +33,11 @@ from ..api.core import Pod
 from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..api.selectors import LabelSelector
+from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
 from .activepods import ActivePods, labels_cover
 from .base import Controller
 from .controller_utils import (
-    OwnerIndex,
     available_at,
     generate_name,
     pod_active,
@@ -57,15 +57,12 @@ class ReplicaSetController(Controller):
     api_version = "apps/v1"
     component = "replicaset-controller"
 
-    def __init__(self, replicasets: ReplicaSetController | None = None) -> None:
-        # Whose index of orphan pods to adopt from: the ReplicaSet controller keeps the one
-        # index of pods with no controller; a ReplicationController controller reads it.
-        self.replicasets = replicasets if replicasets is not None else self
+    def __init__(self, informers: Informers) -> None:
+        # The shared pod index: pods by controller uid, orphans by namespace (to adopt from).
+        self.pods = informers.pods
 
     def start(self, cp: Any) -> None:
         self.rand = cp.rand.child(self.name)
-        self.pods = OwnerIndex(self.kind, self._pod_changed, self._account,
-                               track_orphans=self.kind == "ReplicaSet")
         self.counts: dict[str, ActivePods] = {}
         self.owners: dict[str, dict[str, Any]] = {}   # namespace → name → owner
         self._parent: dict[str, str] = {}             # owner uid → its own controller's uid
@@ -82,17 +79,9 @@ class ReplicaSetController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        self.store.subscribe("Pod", self.pods.handle)
+        self.store.subscribe("Pod", self.pods.handler(self.kind, self._pod_changed, self._account))
         self.store.subscribe(self.kind, self._owner_event)
         self.store.subscribe("PriorityClass", self._priority_class_event)
-
-    # -- reads other controllers use ---------------------------------------------------------
-    def pods_of(self, uid: str) -> dict[str, Any]:
-        """name → pod for the pods this owner controls (do not mutate)."""
-        return self.pods.owned(uid)
-
-    def orphans(self, namespace: str) -> dict[str, Any]:
-        return self.pods.orphans.get(namespace, {})
 
     # -- watch handlers: they only enqueue ---------------------------------------------------
     def _owner_event(self, ev: WatchEvent) -> None:
@@ -240,7 +229,7 @@ class ReplicaSetController(Controller):
                 refs = tuple(r for r in pod.metadata.owner_references if r.uid != uid)
                 self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
                     pod.metadata, owner_references=refs)))
-        orphans = self._orphans(rs.metadata.namespace)
+        orphans = self.pods.orphans(rs.metadata.namespace)
         if uid in self._scan_orphans:
             self._scan_orphans.discard(uid)
             self._adoptable.pop(uid, None)
@@ -255,9 +244,6 @@ class ReplicaSetController(Controller):
             if pod_active(pod) and selector.matches(pod.metadata.labels):
                 self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
                     pod.metadata, owner_references=pod.metadata.owner_references + (ref,))))
-
-    def _orphans(self, namespace: str) -> dict[str, Any]:
-        return self.replicasets.orphans(namespace)
 
     def _write_pod(self, pod: Any) -> None:
         """Adopt or release a pod. One deleted meanwhile needs nothing: upstream's

@@ -4,8 +4,8 @@ ReplicationControllers, whose selector is a plain label map.
 Upstream (``pkg/controller/replication/replication_controller.go``) wraps the ReplicaSet
 controller with a conversion layer; here the kind, API version, event source and random
 stream are class attributes of the shared controller, and the map selector is turned into a
-LabelSelector by ``ReplicaSetController._selector``. Orphan pods are looked up in the
-ReplicaSet controller's index (one orphan index serves every workload controller).
+LabelSelector by ``ReplicaSetController._selector``. Pods, owned and orphan, come from the
+shared index (``apiserver/informers.py``) every workload controller reads.
 """
 
 from __future__ import annotations

@@ -40,8 +40,9 @@ from ..api.core import FAILED, Pod, Volume
 from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..api.storage import PersistentVolumeClaim
+from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
-from .controller_utils import OwnerIndex, WorkQueue, compute_hash, pod_ready, server_message
+from .controller_utils import WorkQueue, compute_hash, pod_ready, server_message
 
 COMPONENT = "statefulset-controller"
 REVISION_LABEL = "controller-revision-hash"
@@ -68,18 +69,17 @@ def _running_and_ready(pod: Any) -> bool:
 class StatefulSetController:
     name = "statefulset"
 
+    def __init__(self, informers: Informers) -> None:
+        self.pods = informers.pods   # the shared index: pods by controller uid
+
     def start(self, cp: Any) -> None:
         self.cp = cp
         self.store = cp.store
         self.clock = cp.clock
         self.queue = WorkQueue(cp.clock, self.sync, self.name)
-        self.pods = OwnerIndex("StatefulSet", self._pod_changed)
         self._templates: dict[tuple[str, int], tuple[Any, Any, Any]] = {}
-        self.store.subscribe("Pod", self.pods.handle)
+        self.store.subscribe("Pod", self.pods.handler("StatefulSet", self._pod_changed))
         self.store.subscribe("StatefulSet", self._set_event)
-
-    def pods_of(self, uid: str) -> dict[str, Any]:
-        return self.pods.owned(uid)
 
     def _set_event(self, ev: WatchEvent) -> None:
         if ev.type == DELETED:

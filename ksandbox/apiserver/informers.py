@@ -1,0 +1,149 @@
+"""Shared informers: the watch-fed indexes the control plane's components share.
+
+Upstream, kube-controller-manager builds one shared informer factory and hands every
+controller the same pod cache, with indexers on it (``controller.AddPodControllerUIDIndexer``:
+pods by their controller's UID, orphans under one key). No controller keeps its own copy, and
+none reads another controller's. Here :class:`Informers` is made once per control plane
+(``cp.informers``, fed by the store's watch from before any component starts) and handed to
+the controllers that read it by ``build_components``:
+
+* ``informers.pods`` — pods by controller uid (``owned(uid)``), orphans by namespace
+  (``orphans(namespace)``): the ReplicaSet, ReplicationController, DaemonSet, StatefulSet and
+  Job controllers manage their pods through it and adopt orphans from it; the Deployment
+  controller reads a ReplicaSet's pods from it.
+* ``informers.replicasets`` — ReplicaSets by controller uid and orphans: the Deployment
+  controller's.
+* Pods by node stay the store's own index (``store.pods_on_node``), as the API server serves a
+  ``spec.nodeName`` field selector from its watch cache; ``informers.pods_on_node`` reads it.
+
+A consumer that wants to hear changes subscribes ``index.handler(owner_kind, on_change,
+account)`` to the store itself, where its other watches are: the handler runs in the
+consumer's place in the watch order (so the order of every enqueue is as it was when each
+controller kept its own index), after the shared index has been updated.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .store import DELETED, Store, WatchEvent
+
+_NONE: dict = {}
+_NOT_INDEXED: Any = object()
+
+
+class ControllerIndex:
+    """Objects of one kind by the uid of their controller (any kind), and the objects with no
+    controller by namespace. Read-only for its users: do not mutate what it returns."""
+
+    def __init__(self, store: Store, kind: str) -> None:
+        self.kind = kind
+        self._by_owner: dict[str, dict[str, Any]] = {}
+        self._orphans: dict[str, dict[str, Any]] = {}
+        store.subscribe(kind, self._update)
+
+    def owned(self, uid: str) -> dict[str, Any]:
+        """name -> object for every object whose controller has this uid."""
+        return self._by_owner.get(uid, _NONE)
+
+    def orphans(self, namespace: str) -> dict[str, Any]:
+        """name -> object for the objects of ``namespace`` with no controller."""
+        return self._orphans.get(namespace, _NONE)
+
+    def handler(self, owner_kind: str, on_change: Callable[[str, str | None, WatchEvent], None],
+                account: Callable[[str, Any, int], None] | None = None) -> OwnerHandler:
+        """A watch handler for a controller of ``owner_kind`` (see :class:`OwnerHandler`)."""
+        return OwnerHandler(owner_kind, on_change, account)
+
+    def _update(self, ev: WatchEvent) -> None:
+        meta = ev.obj.metadata
+        old = _slot(ev.old) if ev.old is not None else _NOT_INDEXED
+        new = _slot(ev.obj) if ev.type != DELETED else _NOT_INDEXED
+        if old == new and new is not _NOT_INDEXED:
+            self._insert(new, meta.namespace, meta.name, ev.obj)   # same place, new version
+            return
+        self._remove(old, meta.namespace, meta.name)
+        self._insert(new, meta.namespace, meta.name, ev.obj)
+
+    def _remove(self, uid: Any, ns: str, name: str) -> None:
+        if uid is _NOT_INDEXED:
+            return
+        tables, key = (self._orphans, ns) if uid is None else (self._by_owner, uid)
+        table = tables.get(key)
+        if table is not None:
+            table.pop(name, None)
+            if not table:
+                del tables[key]
+
+    def _insert(self, uid: Any, ns: str, name: str, obj: Any) -> None:
+        if uid is _NOT_INDEXED:
+            return
+        if uid is None:
+            self._orphans.setdefault(ns, {})[name] = obj
+        else:
+            self._by_owner.setdefault(uid, {})[name] = obj
+
+
+class OwnerHandler:
+    """What a controller of ``owner_kind`` hears of a shared index's kind.
+
+    ``on_change(namespace, owner_name_or_None, event)`` is called once for the old controller
+    and once for the new one when they differ; owner name None means an orphan changed. An
+    object controlled by another kind is not this controller's business (no call).
+    ``account(uid, obj, +1 | -1)``, if given, hears every object entering or leaving an owner's
+    set (an update is a leave then an enter), for controllers that keep running counts.
+    Handlers only enqueue keys."""
+
+    def __init__(self, owner_kind: str,
+                 on_change: Callable[[str, str | None, WatchEvent], None],
+                 account: Callable[[str, Any, int], None] | None) -> None:
+        self.owner_kind = owner_kind
+        self._on_change = on_change
+        self._account = account
+
+    def __call__(self, ev: WatchEvent) -> None:
+        ns = ev.obj.metadata.namespace
+        kind = self.owner_kind
+        old_ref = _ref_of(ev.old, kind) if ev.old is not None else _NOT_INDEXED
+        new_ref = _ref_of(ev.obj, kind) if ev.type != DELETED else _NOT_INDEXED
+        old_slot = old_ref if old_ref is None or old_ref is _NOT_INDEXED else old_ref.uid
+        new_slot = new_ref if new_ref is None or new_ref is _NOT_INDEXED else new_ref.uid
+        account = self._account
+        if account is not None:
+            if isinstance(old_slot, str):
+                account(old_slot, ev.old, -1)
+            if isinstance(new_slot, str):
+                account(new_slot, ev.obj, 1)
+        if old_slot != new_slot and old_ref is not _NOT_INDEXED:
+            self._on_change(ns, old_ref.name if old_ref is not None else None, ev)
+        if new_ref is not _NOT_INDEXED:
+            self._on_change(ns, new_ref.name if new_ref is not None else None, ev)
+
+
+class Informers:
+    """The shared indexes of one control plane."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.pods = ControllerIndex(store, "Pod")
+        self.replicasets = ControllerIndex(store, "ReplicaSet")
+
+    def pods_on_node(self, node_name: str) -> list[Any]:
+        return self.store.pods_on_node(node_name)
+
+
+def _slot(obj: Any) -> Any:
+    """The uid of the object's controller, None for an orphan."""
+    for ref in obj.metadata.owner_references:
+        if ref.controller:
+            return ref.uid
+    return None
+
+
+def _ref_of(obj: Any, owner_kind: str) -> Any:
+    """The controller ref if it is of ``owner_kind``; None for an orphan; _NOT_INDEXED when some
+    other kind controls the object (a Node for mirror pods, a Job, ...)."""
+    for ref in obj.metadata.owner_references:
+        if ref.controller:
+            return ref if ref.kind == owner_kind else _NOT_INDEXED
+    return None

@@ -1,0 +1,95 @@
+"""The shared informers: pods (and ReplicaSets) by controller uid and orphans by namespace,
+one index per control plane that every workload controller reads.
+
+The index mirrors upstream's pod indexer ``controller.AddPodControllerUIDIndexer``
+(pkg/controller/controller_utils.go); the handler's calls mirror what each controller's own
+watch used to hear.
+"""
+
+from __future__ import annotations
+
+from ksandbox.api.core import Container, Namespace, Pod, PodSpec
+from ksandbox.api.meta import ObjectMeta, OwnerReference
+from ksandbox.apiserver.informers import Informers
+from ksandbox.apiserver.store import Store
+from ksandbox.session import Session
+from ksandbox.sim.clock import Clock
+from ksandbox.sim.rand import SimRandom
+
+
+def _pod(name: str, *owners: OwnerReference) -> Pod:
+    return Pod(metadata=ObjectMeta(name=name, namespace="default", owner_references=owners),
+               spec=PodSpec(containers=(Container(name="c", image="nginx"),)))
+
+
+def _ref(kind: str, name: str, uid: str, controller: bool = True) -> OwnerReference:
+    return OwnerReference(api_version="apps/v1", kind=kind, name=name, uid=uid,
+                          controller=controller)
+
+
+def _store() -> Store:
+    clock = Clock()
+    store = Store(lambda: clock.now, SimRandom(1))
+    store.create(Namespace(metadata=ObjectMeta(name="default")))
+    return store
+
+
+def test_pods_are_indexed_by_their_controller_and_orphans_by_namespace():
+    store = _store()
+    inf = Informers(store)
+    store.create(_pod("a", _ref("ReplicaSet", "web", "u1")))
+    store.create(_pod("b", _ref("DaemonSet", "agent", "u2")))
+    store.create(_pod("c"))
+    store.create(_pod("d", _ref("ReplicaSet", "web", "u9", controller=False)))  # not a controller
+    assert list(inf.pods.owned("u1")) == ["a"]
+    assert list(inf.pods.owned("u2")) == ["b"]
+    assert sorted(inf.pods.orphans("default")) == ["c", "d"]
+    assert inf.pods.orphans("other") == {}
+    assert inf.pods.owned("nobody") == {}
+
+
+def test_adoption_release_and_deletion_move_a_pod_between_the_tables():
+    store = _store()
+    inf = Informers(store)
+    pod = store.create(_pod("a"))
+    adopted = store.update(Pod(metadata=ObjectMeta(
+        name="a", namespace="default", uid=pod.metadata.uid,
+        resource_version=pod.metadata.resource_version,
+        creation_timestamp=pod.metadata.creation_timestamp,
+        owner_references=(_ref("ReplicaSet", "web", "u1"),)), spec=pod.spec))
+    assert inf.pods.orphans("default") == {} and list(inf.pods.owned("u1")) == ["a"]
+    assert inf.pods.owned("u1")["a"] is adopted
+    store.remove("Pod", "a", "default")
+    assert inf.pods.owned("u1") == {} and inf.pods.orphans("default") == {}
+
+
+def test_a_controllers_handler_hears_only_its_own_kind_and_orphans():
+    store = _store()
+    inf = Informers(store)
+    heard: list[tuple[str | None, str]] = []
+    counts: list[tuple[str, str, int]] = []
+    store.subscribe("Pod", inf.pods.handler(
+        "ReplicaSet", lambda ns, owner, ev: heard.append((owner, ev.obj.metadata.name)),
+        lambda uid, pod, sign: counts.append((uid, pod.metadata.name, sign))))
+    store.create(_pod("a", _ref("ReplicaSet", "web", "u1")))
+    store.create(_pod("b", _ref("Job", "batch", "u3")))       # another kind's: not heard
+    store.create(_pod("c"))                                    # an orphan: heard, owner None
+    assert heard == [("web", "a"), (None, "c")]
+    assert counts == [("u1", "a", 1)]
+
+
+def test_one_index_serves_every_workload_controller_of_a_session():
+    """No controller keeps a private pod index, and none reads another controller's."""
+    s = Session.from_text("")
+    from ksandbox.controllers.base import Controller
+
+    controllers = [c for c in s.components
+                   if type(c).__module__.startswith("ksandbox.controllers")]
+    holders = [c for c in controllers if getattr(c, "pods", None) is s.cp.informers.pods]
+    assert {type(c).__name__ for c in holders} >= {
+        "ReplicaSetController", "ReplicationControllerController", "DaemonSetController",
+        "StatefulSetController", "JobController", "DeploymentController"}
+    for c in controllers:
+        for name, value in vars(c).items():
+            assert not isinstance(value, Controller) or value is c, \
+                f"{type(c).__name__}.{name} holds another controller"
