@@ -47,6 +47,22 @@ def _horizon_flag(p: _Parser) -> None:
                         "30 days): --until and every step's at: must be within it")
 
 
+def _allow_files_flag(p: _Parser) -> None:
+    p.add_argument("--allow-files", dest="allow_files", action="append", default=[],
+                   metavar="DIR", help="let the recording's steps read files under DIR "
+                                       "(by default a recording reads no file: it carries "
+                                       "its manifests inline)")
+
+
+def _allowed_dirs(args: argparse.Namespace) -> tuple[str, ...]:
+    import os
+
+    for d in args.allow_files:
+        if not os.path.isdir(d):
+            raise UsageError(f'--allow-files "{d}": not a directory')
+    return tuple(args.allow_files)
+
+
 def _seconds_arg(flag: str, text: str | None) -> float | None:
     """A flag's simulated seconds, refused unless finite, 0 or more and within the horizon
     (``--until nan`` used to run forever)."""
@@ -125,6 +141,7 @@ def _play_parser() -> _Parser:
     p.add_argument("--cast", metavar="OUT.cast",
                    help="write the playback as an asciicast v2 file")
     _horizon_flag(p)
+    _allow_files_flag(p)
     return p
 
 
@@ -141,6 +158,7 @@ def _diff_parser() -> _Parser:
     p.add_argument("--until", metavar="SECONDS",
                    help="compare at this simulated second (default: when both have settled)")
     _horizon_flag(p)
+    _allow_files_flag(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--scheduler-config", metavar="FILE")
     p.add_argument("-o", "--output", choices=("json", "wide"), default="json")
@@ -277,7 +295,7 @@ def cmd_play(argv: Sequence[str]) -> int:
         raise UsageError("--speed must be greater than 0")
     if args.check and not args.headless:
         raise UsageError("--check runs the recording headless: add --headless")
-    recording, session = load_recording_session(args.recording)
+    recording, session = load_recording_session(args.recording, _allowed_dirs(args))
     if args.check and not recording.has_expectations:
         raise KsandboxError(f"{args.recording}: nothing to check: the recording has no "
                             f"expect: blocks")
@@ -330,7 +348,8 @@ def cmd_diff(argv: Sequence[str]) -> int:
         if len(args.recordings) != 2:
             raise UsageError(f"diff takes two recordings, got {len(args.recordings)}")
         # Both loaded and checked before anything plays.
-        recs = [load_script(r) for r in args.recordings]
+        allowed = _allowed_dirs(args)
+        recs = [load_script(r, allowed) for r in args.recordings]
         sessions = [session_for(r) for r in recs]
         steps = [r.steps for r in recs]
         names = (_branch_name(args.recordings[0], args.recordings[1]),
@@ -342,7 +361,7 @@ def cmd_diff(argv: Sequence[str]) -> int:
         scripts = args.scripts or []
         if not 1 <= len(scripts) <= 2:
             raise UsageError(f"diff takes one or two --script files, got {len(scripts)}")
-        loaded = [load_script(s) for s in scripts]
+        loaded = [load_script(s, _allowed_dirs(args)) for s in scripts]
         base = _load_session(args.files, args.seed, args.scheduler_config)
         # Branch B is a fork of the loaded cluster: the same objects, timers and random
         # streams, so the only difference between the two futures is their steps.

@@ -35,6 +35,8 @@ import os
 import re
 import stat
 import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Iterator
 
 import attrs
@@ -91,6 +93,45 @@ def _fmt_size(n: int) -> str:
     return f"{n / MiB:.1f} MiB" if n >= MiB else f"{n} bytes"
 
 
+# --- which files may be read ---------------------------------------------------------------
+
+# None: any file (the user's own command line and scripts). A tuple: only files whose real path
+# lies under one of these directories — () for none at all. A played recording's steps run
+# under it (recording/playback.py): a recording is data, not access to the player's files.
+_FILE_ROOTS: ContextVar[tuple[str, ...] | None] = ContextVar("ksandbox_file_roots",
+                                                              default=None)
+
+
+@contextmanager
+def files_only_under(roots: tuple[str, ...] | None) -> Iterator[None]:
+    """Within the block, ``read_source`` reads only files under ``roots`` (real paths;
+    None lifts the restriction)."""
+    token = _FILE_ROOTS.set(roots)
+    try:
+        yield
+    finally:
+        _FILE_ROOTS.reset(token)
+
+
+def file_outside(name: str, roots: tuple[str, ...]) -> bool:
+    """Whether the file ``name`` (symlinks followed) lies outside every directory in
+    ``roots``."""
+    real = os.path.realpath(name)
+    return not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
+def check_file_allowed(name: str | os.PathLike[str]) -> None:
+    """Refuse a file the current restriction (``files_only_under``) does not allow."""
+    roots = _FILE_ROOTS.get()
+    path = os.fspath(name)
+    if roots is None or path == "-" or not file_outside(path, roots):
+        return
+    where = ("outside " + ", ".join(roots)) if roots else "from the player's disk"
+    raise ManifestError(path, None,
+                        f"a recording may not read files {where} (carry the manifest inline "
+                        f"with stdin:, or play it with --allow-files DIR)")
+
+
 # --- reading -------------------------------------------------------------------------------
 
 def read_source(path: str | os.PathLike[str], stdin: str | None = None, *,
@@ -101,6 +142,7 @@ def read_source(path: str | os.PathLike[str], stdin: str | None = None, *,
     """
     limit = LIMITS.max_file_bytes
     name = os.fspath(path)
+    check_file_allowed(name)
     if name == "-":
         if stdin is not None:
             text = stdin
@@ -585,4 +627,4 @@ def load_file(path: str | os.PathLike[str], stdin: str | None = None) -> Any:
 
 __all__ = ["Limits", "LIMITS", "configure", "read_source", "iter_yaml_documents",
            "load_yaml_documents", "load_yaml", "load_file", "check_depth", "yaml_error",
-           "LimitExceeded"]
+           "LimitExceeded", "files_only_under", "check_file_allowed", "file_outside"]

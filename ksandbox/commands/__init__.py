@@ -38,7 +38,7 @@ from .result import CommandResult
 if TYPE_CHECKING:
     from ..session import Session
 
-__all__ = ["execute", "parse", "CommandError", "VERBS"]
+__all__ = ["execute", "parse", "files_read", "CommandError", "VERBS"]
 
 # verb -> parse(tokens) -> command; the command's type picks its runner (_RUNNERS).
 VERBS: dict[str, Callable[[list[str]], Any]] = {
@@ -134,6 +134,17 @@ def parse(text: str) -> Any:
         raise CommandError(f'"kubectl {verb}" is not supported by ksandbox; the verbs are: '
                            + ", ".join(sorted(VERBS)))
     raise _unknown(verb)
+
+
+def files_read(cmd: Any) -> tuple[str, ...]:
+    """The files (not ``-``, standard input) a parsed command would read when it runs:
+    ``apply``/``create``/``delete -f`` and ``ksandbox add scheduler -f``. A recording's loader
+    uses it to refuse steps that would read the player's files."""
+    names = list(getattr(cmd, "filenames", ()) or ())
+    one = getattr(cmd, "filename", "")
+    if isinstance(one, str) and one:
+        names.append(one)
+    return tuple(n for n in names if n != "-")
 
 
 def format_error(exc: BaseException) -> str:

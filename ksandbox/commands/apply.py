@@ -31,6 +31,7 @@ import attrs
 from ..api.errors import ApiError, CommandError
 from ..api.kinds import BY_KIND
 from ..api.manifest import ConfigDocument, load_file, load_manifests
+from ..api.safeload import check_file_allowed
 from ..apiserver.store import apply_all
 from ..sim.rand import SimRandom
 from .common import check_output, printed
@@ -80,6 +81,7 @@ def parse(tokens: list[str], create: bool = False) -> ApplyCommand:
 def _read(name: str, stdin: str | None) -> list[Any]:
     if name == "-":
         return load_manifests(stdin or "", "STDIN")
+    check_file_allowed(name)   # a played recording may not even look (safeload)
     path = Path(name)
     if not path.exists():
         raise CommandError(f'the path "{name}" does not exist')

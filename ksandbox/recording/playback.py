@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 
 import attrs
 
+from ..api.safeload import files_only_under
 from .expect import check
 
 OnStep = Callable[[Any, Any], None]
@@ -136,7 +137,10 @@ class Playback:
         self.index += 1
         result = None
         if step.command is not None:
-            result = self.session.submit(step.command, step.stdin)
+            # A recording's step reads only the files its player allowed (none by default),
+            # whatever path its command names: safeload.read_source enforces it.
+            with files_only_under(getattr(step, "file_roots", None)):
+                result = self.session.submit(step.command, step.stdin)
         expect = getattr(step, "expect", ())
         if expect and self.check_expectations:
             # Everything the command set going at this second, then the checks.

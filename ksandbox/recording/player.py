@@ -32,10 +32,11 @@ from .playback import Playback
 from .script import RECORDING_API_VERSION, Script, load_script, round_ms
 
 
-def load_recording_session(path: str | Path) -> tuple[Script, Any]:
+def load_recording_session(path: str | Path, allow_files: tuple[str, ...] = ()
+                           ) -> tuple[Script, Any]:
     """Read a recording and build the session it starts from (at its start, nothing of its
-    own steps run yet)."""
-    rec = load_script(path)
+    own steps run yet). Its steps may read files only under ``allow_files`` (script.py)."""
+    rec = load_script(path, allow_files)
     return rec, session_for(rec)
 
 

@@ -20,6 +20,7 @@ What it is not: the loop that runs steps (``playback.py``), nor the judge of exp
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,10 @@ class ScriptStep:
     expect: tuple[Expectation, ...] = ()
     index: int = -1
     """Position in the file's ``steps`` (for messages: ``steps[3].expect[0]``)."""
+    file_roots: tuple[str, ...] | None = None
+    """None: the step may read any file (a user's own script). A recording's steps: only
+    files under these directories (``play --allow-files DIR``), none when empty — playback
+    runs the step under ``safeload.files_only_under``."""
 
 
 @attrs.frozen
@@ -111,13 +116,14 @@ def parse_steps(raw: Any, source: str, check_commands: bool = True,
                 allow_v2: bool = True) -> tuple[ScriptStep, ...]:
     """The steps of a script (raises ManifestError naming the field)."""
     try:
-        return _steps(raw, ("steps",), check_commands, allow_v2, 0.0)
+        return _steps(raw, ("steps",), check_commands, allow_v2, 0.0, None)
     except _Bad as bad:
         raise ManifestError(source, None, f"{_field(bad.path)}: {bad.message}") from None
 
 
 def _steps(raw: Any, base: tuple[Any, ...], check_commands: bool, allow_v2: bool,
-           not_before: float) -> tuple[ScriptStep, ...]:
+           not_before: float, file_roots: tuple[str, ...] | None) -> tuple[ScriptStep, ...]:
+    from ..commands import files_read
     from ..commands import parse as parse_command
 
     if raw is None:
@@ -154,11 +160,13 @@ def _steps(raw: Any, base: tuple[Any, ...], check_commands: bool, allow_v2: bool
             if not isinstance(command, str) or not command.strip():
                 raise _Bad(path + ("command",), f"Invalid value: {command!r}: must be a "
                                                 f"non-empty string")
-            if check_commands:
+            if check_commands or file_roots is not None:
                 try:
-                    parse_command(command)
+                    parsed = parse_command(command)
                 except CommandError as exc:
                     raise _Bad(path + ("command",), str(exc)) from None
+                if file_roots is not None:
+                    _check_files(path + ("command",), files_read(parsed), file_roots)
         if stdin is not None and not isinstance(stdin, str):
             raise _Bad(path + ("stdin",), "Invalid value: must be a string")
         if stdin is not None and command is None:
@@ -172,24 +180,49 @@ def _steps(raw: Any, base: tuple[Any, ...], check_commands: bool, allow_v2: bool
                 expect = parse_expectations(item["expect"])
             except ExpectError as exc:
                 raise _Bad(path + ("expect",) + exc.path, exc.message) from None
-        steps.append(ScriptStep(at, command, stdin, caption, marker, expect, i))
+        steps.append(ScriptStep(at, command, stdin, caption, marker, expect, i,
+                                file_roots=file_roots))
     return tuple(steps)
 
 
-def load_script(path: str | Path) -> Script:
+def _check_files(path: tuple[Any, ...], names: tuple[str, ...],
+                 roots: tuple[str, ...]) -> None:
+    """A recording's step may read only files under ``roots`` (none when empty)."""
+    from ..api.safeload import file_outside
+
+    for name in names:
+        if file_outside(name, roots):
+            where = f"outside {', '.join(roots)}" if roots else "from the player's disk"
+            raise _Bad(path, f'a recording may not read files {where}: "{name}" (carry the '
+                             f'manifest inline: -f - with stdin:, or play it with '
+                             f'--allow-files DIR)')
+
+
+def load_script(path: str | Path, allow_files: tuple[str, ...] = ()) -> Script:
+    """A script or recording from a file (``-``: standard input); see parse_script."""
     source = str(path)
-    return parse_script(read_source(source), "STDIN" if source == "-" else source)
+    return parse_script(read_source(source), "STDIN" if source == "-" else source,
+                        allow_files)
 
 
-def parse_script(text: str, source: str) -> Script:
+def parse_script(text: str, source: str, allow_files: tuple[str, ...] = ()) -> Script:
     """A script or recording from its YAML text (raises ManifestError: file, line, field).
 
     The text goes through the shared safe loader (size, depth, alias limits; duplicate keys
     refused) before anything here looks at it.
+
+    Files: a script (no ``kind``) is the user's own, given on their command line, and its
+    steps may read any file, as the same commands typed in a shell would. A recording
+    (``kind: Recording``) is data someone else may have written: its steps may read no file —
+    ``apply -f`` carries its manifest inline (``-f -`` with ``stdin:``) — unless the player
+    names directories with ``allow_files`` (``play --allow-files DIR``); a step reading
+    anything else is refused here, before anything runs, and playback holds the steps to the
+    same rule (``ScriptStep.file_roots``).
     """
     data = load_yaml(text, source)
+    roots = tuple(os.path.realpath(d) for d in allow_files)
     try:
-        return _script(data, source)
+        return _script(data, source, roots)
     except _Bad as bad:
         line = _line_of(text, bad.path)
         where = f"line {line}: " if line else ""
@@ -199,10 +232,11 @@ def parse_script(text: str, source: str) -> Script:
                             ) from None
 
 
-def _script(data: Any, source: str) -> Script:
+def _script(data: Any, source: str, allow_files: tuple[str, ...]) -> Script:
     if not isinstance(data, dict):
         raise _Bad((), "expected a mapping with a 'steps' list")
     is_recording = data.get("kind") == "Recording"
+    file_roots = allow_files if is_recording else None
     version = data.get("apiVersion")
     if is_recording or version is not None:
         if version not in SUPPORTED_VERSIONS:
@@ -241,14 +275,15 @@ def _script(data: Any, source: str) -> Script:
         raise _Bad(("title",), "Invalid value: must be a string")
     start, prelude = 0.0, ()
     if "start" in data:
-        start, prelude = _start(data["start"])
-    steps = _steps(data.get("steps"), ("steps",), True, allow_v2, start)
+        start, prelude = _start(data["start"], file_roots)
+    steps = _steps(data.get("steps"), ("steps",), True, allow_v2, start, file_roots)
     return Script(steps=steps, source=source, title=str(title or ""), seed=seed,
                   cluster=data.get("cluster"), terminal=terminal, is_recording=is_recording,
                   start=start, prelude=prelude, api_version=str(version or ""))
 
 
-def _start(raw: Any) -> tuple[float, tuple[ScriptStep, ...]]:
+def _start(raw: Any, file_roots: tuple[str, ...] | None
+           ) -> tuple[float, tuple[ScriptStep, ...]]:
     if not isinstance(raw, dict):
         raise _Bad(("start",), "expected a mapping with 'at' (and the 'steps' before it)")
     for key in raw:
@@ -259,7 +294,7 @@ def _start(raw: Any) -> tuple[float, tuple[ScriptStep, ...]]:
     if problem:
         raise _Bad(("start", "at"), f"Invalid value: {_shown(at)}: {problem}")
     at = round_ms(float(at))  # type: ignore[arg-type]  # a number: time_problem said so
-    prelude = _steps(raw.get("steps"), ("start", "steps"), True, True, 0.0)
+    prelude = _steps(raw.get("steps"), ("start", "steps"), True, True, 0.0, file_roots)
     for s in prelude:
         if s.at > at:
             raise _Bad(("start", "steps", s.index, "at"),
