@@ -182,17 +182,37 @@ class Store:
         self._notify(WatchEvent(ADDED, obj))
         return obj
 
-    def update(self, obj: Any, *, validate: bool = True, quiet: bool = False) -> Any:
-        """Replace a stored object; the caller built ``obj`` from the current one with evolve.
+    def update(self, obj: Any, *, quiet: bool = False) -> Any:
+        """PUT: replace a stored object, admitted and validated against it; the caller built
+        ``obj`` from the current one with evolve.
 
         ``quiet`` marks routine writes (kubelet heartbeats) that do not count as a change when
         deciding whether a headless run has settled.
         """
         old = self._current(obj)
-        if validate:
-            obj = admission.admit_update(self, old, obj)
-            validation.validate(self, obj, old)
-        return self._write(old, obj, quiet)
+        return self._write(old, self._admit_update(old, obj), quiet)
+
+    def update_all(self, objs: Iterable[Any], *, dry_run: bool = False) -> builtins.list[Any]:
+        """Several updates, all or nothing (kubectl's cordon, taint, label, scale over many
+        objects): each object is admitted and validated against its stored version first, as
+        :meth:`update` does; only when all pass are they written (or, with ``dry_run``,
+        returned as they would be written)."""
+        checked = []
+        for obj in objs:
+            old = self._current(obj)
+            checked.append(self._admit_update(old, obj))
+        if dry_run:
+            return checked
+        return [self._write(self._current(obj), obj, False) for obj in checked]
+
+    def _admit_update(self, old: Any, obj: Any) -> Any:
+        obj = admission.admit_update(self, old, obj)
+        validation.validate(self, obj, old)
+        return obj
+
+    def _update_admitted(self, obj: Any) -> Any:
+        """Write an update that :func:`apply_all` has admitted and validated already."""
+        return self._write(self._current(obj), obj, False)
 
     def update_status(self, obj: Any, *, quiet: bool = False) -> Any:
         """PUT .../status, the status subresource: the stored object takes ``obj``'s status and
@@ -463,7 +483,7 @@ def _apply_all(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
                 # Keep the uid drawn here, so the real write does not draw another.
                 admitted = scratch.create(admitted, admitted=True)
             else:
-                scratch.update(admitted, validate=False)
+                scratch._update_admitted(admitted)
             staged.append((admitted, current))
         except KsandboxError as exc:
             exc.object_index = index  # type: ignore[attr-defined]
@@ -475,7 +495,7 @@ def _apply_all(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
         elif encode(_comparable(obj)) == encode(_comparable(current)):
             results.append((current, "unchanged"))
         else:
-            results.append((store.update(obj, validate=False), "configured"))
+            results.append((store._update_admitted(obj), "configured"))
     return results
 
 

@@ -1,10 +1,10 @@
-"""What the verbs share: finding the objects a command names, printing what it did, and
-writing several objects all or nothing.
+"""What the verbs share: finding the objects a command names and printing what it did.
 
 ``select_objects`` plays cli-runtime's resource.Builder: names are looked up one by one
 (``Error from server (NotFound): pods "x" not found``), ``-l`` and ``--all`` list the type in
-the namespace (or every namespace with ``-A``). ``commit_updates`` admits and validates every
-changed object before writing any, so a command that fails on its third object changes
+the namespace (or every namespace with ``-A``). Commands write through the store's own
+operations, as controllers do: ``store.update_all(objs, dry_run=...)`` admits and validates
+every changed object before writing any, so a command that fails on its third object changes
 nothing (used where kubectl has one object, or where the sandbox wants all or nothing).
 Verbs whose kubectl builder uses ``ContinueOnError`` (``taint``, ``label``) instead go object
 by object with ``select_each`` and ``visit_each``: each object's change is atomic and
@@ -23,7 +23,6 @@ from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
 from ..api.kinds import BY_KIND, KindInfo
 from ..api.selector_parser import parse_selector
 from ..api.selectors import LabelSelector
-from ..apiserver import admission, validation
 from ..views import serialize
 from .parse import Target, dry_run_suffix
 
@@ -167,22 +166,6 @@ def check_output(verb: str, output: str, allowed: Sequence[str] = ("", "name", "
         formats = ",".join(sorted(a for a in allowed if a))
         raise CommandError(f'unable to match a printer suitable for the output format '
                            f'"{output}", allowed formats are: {formats}')
-
-
-def commit_updates(store: Any, objs: Sequence[Any], dry_run: str = "none") -> list[Any]:
-    """Admit and validate every object against its stored version, then (unless a dry run)
-    write them all. Either every write happens or none does."""
-    checked = []
-    for obj in objs:
-        old = store.get(obj.kind, obj.metadata.name, obj.metadata.namespace)
-        if old is None:
-            raise ApiError.not_found(BY_KIND[obj.kind].display_resource, obj.metadata.name)
-        merged = admission.admit_update(store, old, obj)
-        validation.validate(store, merged, old)
-        checked.append(merged)
-    if dry_run != "none":
-        return checked
-    return [store.update(o, validate=False) for o in checked]
 
 
 def no_resources(namespace: str | None, namespaced: bool) -> str:

@@ -18,7 +18,7 @@ import attrs
 
 from ..api.errors import CommandError
 from ..api.kinds import BY_KIND
-from .common import commit_updates, get_object, list_kind, printed, selector_of
+from .common import get_object, list_kind, printed, selector_of
 from .parse import (
     DRY_RUN,
     NAMESPACE,
@@ -84,5 +84,5 @@ def run(session: Session, cmd: CordonCommand, stdin: str | None) -> str:
         changes.append(attrs.evolve(node, spec=attrs.evolve(node.spec,
                                                               unschedulable=cmd.cordon)))
         lines.append((node, word))
-    commit_updates(session.store, changes, cmd.dry_run)
+    session.store.update_all(changes, dry_run=cmd.dry_run != "none")
     return "".join(printed(node, w, "", cmd.dry_run) for node, w in lines)

@@ -27,7 +27,7 @@ import attrs
 from ..api.codec import EMPTY, FrozenDict
 from ..api.errors import CommandError, KsandboxError
 from ..api.validation import is_valid_label_value
-from .common import check_output, commit_updates, printed, select_each, selector_of, visit_each
+from .common import check_output, printed, select_each, selector_of, visit_each
 from .parse import (
     ALL,
     ALL_NAMESPACES,
@@ -183,7 +183,8 @@ def run(session: Session, cmd: LabelCommand, stdin: str | None) -> tuple[str, st
         try:
             new, word = _relabel(obj, cmd)
             meta = attrs.evolve(obj.metadata, labels=FrozenDict(new) if new else EMPTY)
-            [written] = commit_updates(store, [attrs.evolve(obj, metadata=meta)], cmd.dry_run)
+            [written] = store.update_all([attrs.evolve(obj, metadata=meta)],
+                                         dry_run=cmd.dry_run != "none")
         except KsandboxError as exc:
             exc.printed_before = missing  # type: ignore[attr-defined]
             raise

@@ -31,7 +31,7 @@ from ..api.policy import (
     HorizontalPodAutoscalerSpec,
 )
 from ..api.quantity import Quantity, QuantityError
-from .common import check_output, commit_updates, printed, select_objects, selector_of
+from .common import check_output, printed, select_objects, selector_of
 from .parse import (
     ALL,
     DRY_RUN,
@@ -123,7 +123,7 @@ def run_scale(session: Session, cmd: ScaleCommand, stdin: str | None) -> str:
         # refuses) — as a real cluster answers.
         wrapped = (cmd.replicas + 2 ** 31) % 2 ** 32 - 2 ** 31
         updates.append(attrs.evolve(obj, spec=attrs.evolve(obj.spec, replicas=wrapped)))
-    written = commit_updates(session.store, updates, cmd.dry_run)
+    written = session.store.update_all(updates, dry_run=cmd.dry_run != "none")
     return "".join(printed(o, "scaled", cmd.output, cmd.dry_run) for o in written)
 
 

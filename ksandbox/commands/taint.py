@@ -27,7 +27,6 @@ from ..api.kinds import BY_KIND
 from ..api.taints import Taint, apply_taint_changes, parse_taint_args
 from .common import (
     check_output,
-    commit_updates,
     list_kind,
     printed,
     select_each,
@@ -122,7 +121,7 @@ def run(session: Session, cmd: TaintCommand, stdin: str | None) -> tuple[str, st
         taints, word = apply_taint_changes(node.spec.taints, cmd.to_add, cmd.to_remove,
                                            cmd.overwrite, node.name, session.now)
         update = attrs.evolve(node, spec=attrs.evolve(node.spec, taints=taints))
-        [written] = commit_updates(store, [update], cmd.dry_run)
+        [written] = store.update_all([update], dry_run=cmd.dry_run != "none")
         return printed(written, word, cmd.output, cmd.dry_run)
 
     return visit_each(nodes, taint)

@@ -358,9 +358,13 @@ class DeploymentController(Controller):
         return out
 
     def _write(self, obj: Any, **changes: Any) -> Any:
-        """Update ``obj`` with ``changes``; None when it has gone meanwhile."""
+        """Update ``obj`` with ``changes``; None when it has gone meanwhile. A change of status
+        alone goes through the status subresource, anything else through a validated update."""
+        store = self.store
         try:
-            return self.store.update(attrs.evolve(obj, **changes), validate=False)
+            if changes.keys() == {"status"}:
+                return store.update_status(attrs.evolve(obj, **changes))
+            return store.update(attrs.evolve(obj, **changes))
         except ApiError:
             return None
 

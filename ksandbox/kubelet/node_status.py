@@ -157,8 +157,11 @@ class NodeStatusManager:
                 status = evolve(status, capacity=capacity, allocatable=allocatable)
         updated = evolve(node, status=status, spec=spec)
         self.last_report = now
-        updated = self.store.update(updated, validate=registering,
-                                    quiet=not (registering or events))
+        quiet = not (registering or events)
+        # Registration also sets spec.podCIDR: a full, validated update. Afterwards the
+        # kubelet only reports what it observed, through the status subresource.
+        updated = self.store.update(updated, quiet=quiet) if registering else \
+            self.store.update_status(updated, quiet=quiet)
         self._posted = updated.status.conditions
         self._allocatable = updated.status.allocatable
         for reason in events:

@@ -111,9 +111,9 @@ def _with_recommendation(s: Session) -> None:
     rec = RecommendedContainerResources(container_name="app", **q)
     cond = VerticalPodAutoscalerCondition(type="RecommendationProvided", status="True",
                                           last_transition_time=0.0)
-    s.store.update(attrs.evolve(v, status=attrs.evolve(
+    s.store.update_status(attrs.evolve(v, status=attrs.evolve(
         v.status, recommendation=RecommendedPodResources(container_recommendations=(rec,)),
-        conditions=(cond,))), validate=False)
+        conditions=(cond,))))
 
 
 def test_get_prints_the_crd_columns():

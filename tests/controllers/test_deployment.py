@@ -78,7 +78,7 @@ def make_all_ready(s: Session) -> int:
         if pod_active(p) and not pod_ready(p):
             status = attrs.evolve(p.status, phase="Running", start_time=now, conditions=(
                 PodCondition(type="Ready", status="True", last_transition_time=now),))
-            s.store.update(attrs.evolve(p, status=status), validate=False)
+            s.store.update_status(attrs.evolve(p, status=status))
             n += 1
     return n
 

@@ -47,8 +47,7 @@ def web_pods(n=3, owner=None):
 
 def scale_rs(s, replicas):
     rs = s.store.get("ReplicaSet", "web", "default")
-    s.store.update(attrs.evolve(rs, spec=attrs.evolve(rs.spec, replicas=replicas)),
-                   validate=False)
+    s.store.update(attrs.evolve(rs, spec=attrs.evolve(rs.spec, replicas=replicas)))
 
 
 @pytest.mark.parametrize("spec,want", [

@@ -63,7 +63,7 @@ def make_all_ready(s: Session) -> None:
         if pod_active(p) and not pod_ready(p):
             st = attrs.evolve(p.status, phase="Running", start_time=now, conditions=(
                 PodCondition(type="Ready", status="True", last_transition_time=now),))
-            s.store.update(attrs.evolve(p, status=st), validate=False)
+            s.store.update_status(attrs.evolve(p, status=st))
 
 
 def run_ready(s: Session, until: float) -> None:

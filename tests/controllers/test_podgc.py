@@ -45,7 +45,7 @@ def test_terminated_pods_beyond_the_threshold_go_oldest_and_evicted_first():
     s.run_until(5)
     for i, reason in enumerate(["", "Evicted", "", ""]):
         p = get_pod(s, f"job-{i}")
-        s.store.update(attrs.evolve(p, status=attrs.evolve(p.status, phase="Failed",
-                                                           reason=reason)), validate=False)
+        s.store.update_status(attrs.evolve(p, status=attrs.evolve(p.status, phase="Failed",
+                                                                  reason=reason)))
     s.run_until(20)
     assert sorted(p.metadata.name for p in s.store.list("Pod")) == ["job-2", "job-3"]

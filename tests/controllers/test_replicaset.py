@@ -72,7 +72,7 @@ def make_ready(session: Session, pod) -> None:
     now = session.now
     status = attrs.evolve(pod.status, phase="Running", start_time=now, conditions=(
         PodCondition(type="Ready", status="True", last_transition_time=now),))
-    session.store.update(attrs.evolve(pod, status=status), validate=False)
+    session.store.update_status(attrs.evolve(pod, status=status))
 
 
 def scale(session: Session, kind: str, name: str, replicas: int) -> None:
@@ -162,8 +162,7 @@ def test_status_counts_ready_and_available_replicas_with_min_ready_seconds():
 def test_relabelled_pod_is_released_and_replaced():
     s = Session.from_text(NODES + rs_yaml(replicas=2))
     pod = active(owned_pods(s, "web"))[0]
-    s.store.update(attrs.evolve(pod, metadata=pod.metadata.with_labels({"app": "debug"})),
-                   validate=False)
+    s.store.update(attrs.evolve(pod, metadata=pod.metadata.with_labels({"app": "debug"})))
     s.run_for(1)
     released = s.store.get("Pod", pod.metadata.name, "default")
     assert released.metadata.controller_ref() is None

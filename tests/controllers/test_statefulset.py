@@ -105,8 +105,7 @@ def test_a_failed_pod_is_deleted_and_recreated():
     s = Session.from_text(NODE + "---" + sts())
     s.run_until(30)
     pod = s.store.get("Pod", "web-0", "default")
-    s.store.update(attrs.evolve(pod, status=attrs.evolve(pod.status, phase=FAILED)),
-                   validate=False)
+    s.store.update_status(attrs.evolve(pod, status=attrs.evolve(pod.status, phase=FAILED)))
     s.run_until(60)
     again = s.store.get("Pod", "web-0", "default")
     assert again.metadata.uid != pod.metadata.uid and again.status.phase == "Running"

@@ -125,7 +125,7 @@ spec: {nodeName: cp-1, containers: [{name: a, image: x}, {name: b, image: y}]}
     stored = cluster.store.get("Pod", "web-1", "default")
     running = attrs.evolve(stored, status=attrs.evolve(stored.status, phase="Running",
                                                        pod_ip="10.244.0.5"))
-    cluster.store.update(running, validate=False)
+    cluster.store.update_status(running)
     cluster.at(330)
     pods = cluster.store.list("Pod")
     assert render_table("Pod", pods, cluster.now, PrintOptions(with_namespace=True)) == (
