@@ -124,11 +124,11 @@ KINDS: tuple[KindInfo, ...] = (
     # Read by the scheduler (default spreading selectors, volume plugins) and the PV controller.
     KindInfo("Service", "", ("v1",), "services", "service", ("svc",), True, Service),
     KindInfo("PersistentVolume", "", ("v1",), "persistentvolumes", "persistentvolume", ("pv",),
-             False, PersistentVolume, True),
+             False, PersistentVolume),
     KindInfo("PersistentVolumeClaim", "", ("v1",), "persistentvolumeclaims",
-             "persistentvolumeclaim", ("pvc",), True, PersistentVolumeClaim, True),
+             "persistentvolumeclaim", ("pvc",), True, PersistentVolumeClaim),
     KindInfo("StorageClass", "storage.k8s.io", ("storage.k8s.io/v1",), "storageclasses",
-             "storageclass", ("sc",), False, StorageClass, True),
+             "storageclass", ("sc",), False, StorageClass),
     # Stored only.
     KindInfo("ConfigMap", "", ("v1",), "configmaps", "configmap", ("cm",), True, ConfigMap,
              True),

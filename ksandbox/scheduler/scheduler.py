@@ -14,7 +14,7 @@ Unschedulable, or SchedulerError), and the nominated node preemption chose.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..api.core import PodCondition
 from ..api.evolve import evolve
@@ -22,7 +22,15 @@ from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_SCHEDULER
 from .framework.cache import SchedulerCache
 from .framework.config import load_config
-from .framework.interface import ASSIGNED_POD, NODE, ActionType, ClusterEvent
+from .framework.interface import (
+    ASSIGNED_POD,
+    NODE,
+    PERSISTENT_VOLUME,
+    PERSISTENT_VOLUME_CLAIM,
+    STORAGE_CLASS,
+    ActionType,
+    ClusterEvent,
+)
 from .framework.node_info import PodInfo
 from .framework.runtime import Framework, Handle, build_framework
 from .framework.types import FitError
@@ -108,6 +116,10 @@ class Scheduler:
         self.store.subscribe("Node", self._on_node)
         self.store.subscribe("Pod", self._on_pod)
         self.store.subscribe("Namespace", self._on_namespace)
+        for kind, resource in (("PersistentVolumeClaim", PERSISTENT_VOLUME_CLAIM),
+                               ("PersistentVolume", PERSISTENT_VOLUME),
+                               ("StorageClass", STORAGE_CLASS)):
+            self.store.subscribe(kind, self._storage_handler(resource))
         for node in self.store.nodes():
             self._on_node(WatchEvent(ADDED, node))
         for pod in self.store.list("Pod"):
@@ -156,6 +168,17 @@ class Scheduler:
     def _on_namespace(self, ev: WatchEvent) -> None:
         for fp in self._fast.values():
             fp.invalidate_counters()
+
+    def _storage_handler(self, resource: str) -> Callable[[WatchEvent], None]:
+        """PVC, PV and StorageClass watches: a claim bound or a volume made may let a pod
+        VolumeBinding/VolumeZone turned away fit now."""
+        def handle(ev: WatchEvent) -> None:
+            if ev.type == DELETED:
+                self._event(ClusterEvent(resource, ActionType.DELETE), ev.obj, None)
+            else:
+                action = ActionType.ADD if ev.type == ADDED else ActionType.UPDATE
+                self._event(ClusterEvent(resource, action), ev.old, ev.obj)
+        return handle
 
     def _on_node(self, ev: WatchEvent) -> None:
         node = ev.obj
@@ -315,6 +338,12 @@ class Scheduler:
         except SchedulingError as exc:
             self._fail(q, pod, fwk, str(exc), False, set(), "")
             return
+        if fwk.pre_bind_plugins:
+            st = fwk.run_pre_bind(state, pod, res.host)
+            if st is not None:
+                self._fail(q, pod, fwk, st.message(), False, {st.plugin}, "")
+                return
+            pod = self.store.get("Pod", pod.metadata.name, pod.metadata.namespace) or pod
         self._bind(q, pod, fwk, res.host)
 
     def _bind(self, q: QueuedPodInfo, pod: Any, fwk: Framework, host: str) -> None:

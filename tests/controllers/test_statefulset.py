@@ -64,8 +64,20 @@ def test_parallel_creates_every_pod_at_once():
     assert names(s) == ["web-0", "web-1", "web-2"]
 
 
+DEFAULT_CLASS = """
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+provisioner: rancher.io/local-path
+volumeBindingMode: WaitForFirstConsumer
+"""
+
+
 def test_pods_carry_their_identity():
-    s = Session.from_text(NODE + "---" + sts(claims=True))
+    # The claims are provisioned by the default class when their pod is scheduled.
+    s = Session.from_text(NODE + "---" + DEFAULT_CLASS + "---" + sts(claims=True))
     s.run_until(30)
     pod = s.store.get("Pod", "web-1", "default")
     assert pod.metadata.labels["statefulset.kubernetes.io/pod-name"] == "web-1"
@@ -73,7 +85,20 @@ def test_pods_carry_their_identity():
     assert pod.spec.extra["hostname"] == "web-1" and pod.spec.extra["subdomain"] == "web"
     vol = [v for v in pod.spec.volumes if v.name == "data"][0]
     assert vol.persistent_volume_claim["claimName"] == "data-web-1"
-    assert s.store.get("PersistentVolumeClaim", "data-web-1", "default") is not None
+    assert s.store.get("PersistentVolumeClaim", "data-web-1", "default").status.phase == "Bound"
+
+
+def test_claims_with_no_volume_and_no_class_keep_the_first_pod_pending():
+    """Without a StorageClass nothing provisions data-web-0: the PV controller says so on the
+    claim and the scheduler refuses web-0 (VolumeBinding), so OrderedReady never starts web-1."""
+    s = Session.from_text(NODE + "---" + sts(claims=True))
+    s.run_until(30)
+    assert names(s) == ["web-0"]
+    assert s.store.get("Pod", "web-0", "default").status.phase == "Pending"
+    out = s.submit("kubectl describe pod web-0").output
+    assert "0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims." in out
+    assert "no persistent volumes available for this claim and no storage class is set" in \
+        s.submit("kubectl describe pvc data-web-0").output
 
 
 def test_scale_down_removes_the_highest_ordinal_first_one_at_a_time():

@@ -38,5 +38,5 @@ DEFAULT_MULTI_POINT: tuple[tuple[str, int], ...] = (
 EXTENSION_POINTS: dict[str, str | None] = {
     "queueSort": None, "preEnqueue": None, "preFilter": "pre_filter", "filter": "filter",
     "postFilter": "post_filter", "preScore": "pre_score", "score": "score",
-    "reserve": "reserve", "permit": None, "preBind": None, "bind": None, "postBind": None,
+    "reserve": "reserve", "permit": None, "preBind": "pre_bind", "bind": None, "postBind": None,
 }

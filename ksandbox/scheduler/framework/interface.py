@@ -173,6 +173,9 @@ ASSIGNED_POD = "AssignedPod"
 UNSCHEDULED_POD = "UnscheduledPod"
 POD = "Pod"  # matches assigned and unscheduled pods
 PDB = "PodDisruptionBudget"
+PERSISTENT_VOLUME = "PersistentVolume"
+PERSISTENT_VOLUME_CLAIM = "PersistentVolumeClaim"
+STORAGE_CLASS = "storage.k8s.io/StorageClass"
 WILDCARD = "*"
 
 
@@ -248,6 +251,11 @@ class ReservePlugin(Plugin, Protocol):
     def reserve(self, state: Any, pod: Any, node_name: str) -> Status | None: ...
 
     def unreserve(self, state: Any, pod: Any, node_name: str) -> None: ...
+
+
+@runtime_checkable
+class PreBindPlugin(Plugin, Protocol):
+    def pre_bind(self, state: Any, pod: Any, node_name: str) -> Status | None: ...
 
 
 @runtime_checkable

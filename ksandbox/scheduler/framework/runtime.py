@@ -125,6 +125,7 @@ class Framework:
         self.pre_score_plugins = [plugins[n] for n in points.get("preScore", ())]
         self.score_plugins = [plugins[n] for n in points.get("score", ())]
         self.reserve_plugins = [plugins[n] for n in points.get("reserve", ())]
+        self.pre_bind_plugins = [plugins[n] for n in points.get("preBind", ())]
         self.extension_plugins = [p for p in self.pre_filter_plugins
                                   if implements(p, "add_pod")]
 
@@ -202,6 +203,17 @@ class Framework:
         if st is not None:
             return st
         return self.run_filter(state, pod, ni)
+
+    # -- PreBind ------------------------------------------------------------------------------
+    def run_pre_bind(self, state: CycleState, pod: Any, node_name: str) -> Status | None:
+        """RunPreBindPlugins: the first failure stops the binding ("running PreBind plugin
+        ..." is the message the pod's FailedScheduling event carries)."""
+        for pl in self.pre_bind_plugins:
+            st = pl.pre_bind(state, pod, node_name)
+            if st is not None and not st.is_success():
+                return Status(st.code, f'running PreBind plugin "{pl.name}": {st.message()}',
+                              plugin=pl.name)
+        return None
 
     # -- PostFilter ---------------------------------------------------------------------------
     def run_post_filter(self, state: CycleState, pod: Any, node_to_status: Any,
@@ -304,7 +316,8 @@ def build_framework(spec: Any, handle: Handle) -> Framework:
 
 
 _POINT_METHODS = {"preFilter": "pre_filter", "filter": "filter", "postFilter": "post_filter",
-                  "preScore": "pre_score", "score": "score", "reserve": "reserve"}
+                  "preScore": "pre_score", "score": "score", "reserve": "reserve",
+                  "preBind": "pre_bind"}
 
 
 def _expand_multi_point(spec: Any, point: str, method: str, enabled: list[str],

@@ -20,8 +20,8 @@ SCHEDULING_GATES = "SchedulingGates"
 TAINT_TOLERATION = "TaintToleration"
 VOLUME_RESTRICTIONS = "VolumeRestrictions"
 VOLUME_ZONE = "VolumeZone"
-# In upstream's default profile but with nothing to do in the sandbox (no PV/PVC/CSI kinds):
-# accepted in configurations and ignored.
 VOLUME_BINDING = "VolumeBinding"
+# In upstream's default profile but with nothing to do in the sandbox (no CSI attach limits,
+# no DRA): accepted in configurations and ignored.
 NODE_VOLUME_LIMITS = "NodeVolumeLimits"
 DYNAMIC_RESOURCES = "DynamicResources"

@@ -2,7 +2,7 @@
 
 Upstream ``pkg/scheduler/framework/plugins/registry.go`` (NewInTreeRegistry), kept beside the
 plugins as upstream keeps it. Plugins upstream enables that have nothing to do in the sandbox
-(VolumeBinding, NodeVolumeLimits, DynamicResources) are accepted by name and do nothing. The
+(NodeVolumeLimits, DynamicResources) are accepted by name and do nothing. The
 default profile (which plugins, in which order, with which weights) is not here: it is
 ``framework/defaults.py``.
 """
@@ -24,6 +24,7 @@ from . import (
     node_unschedulable,
     pod_topology_spread,
     taint_toleration,
+    volume_binding,
     volume_restrictions,
     volume_zone,
 )
@@ -62,7 +63,7 @@ REGISTRY: dict[str, Callable[[Any, Any], Any]] = {
     names.NODE_RESOURCES_FIT: node_resources_fit.new,
     names.VOLUME_RESTRICTIONS: volume_restrictions.new,
     names.NODE_VOLUME_LIMITS: _inert(names.NODE_VOLUME_LIMITS),
-    names.VOLUME_BINDING: _inert(names.VOLUME_BINDING),
+    names.VOLUME_BINDING: volume_binding.new,
     names.VOLUME_ZONE: volume_zone.new,
     names.POD_TOPOLOGY_SPREAD: pod_topology_spread.new,
     names.INTER_POD_AFFINITY: inter_pod_affinity.new,

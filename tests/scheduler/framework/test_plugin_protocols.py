@@ -17,7 +17,7 @@ from ksandbox.scheduler.plugins.registry import REGISTRY
 
 PROTOCOLS = (interface.PreFilterPlugin, interface.FilterPlugin, interface.PostFilterPlugin,
              interface.PreScorePlugin, interface.ScorePlugin, interface.ReservePlugin,
-             interface.BindPlugin)
+             interface.PreBindPlugin, interface.BindPlugin)
 
 
 class _NoCache:

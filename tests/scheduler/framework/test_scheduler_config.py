@@ -30,7 +30,8 @@ def names(plugins):
 
 
 DEFAULT_FILTERS = ["NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
-                   "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "VolumeZone",
+                   "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "VolumeBinding",
+                   "VolumeZone",
                    "PodTopologySpread", "InterPodAffinity"]
 DEFAULT_WEIGHTS = {"TaintToleration": 3, "NodeAffinity": 2, "NodeResourcesFit": 1,
                    "PodTopologySpread": 2, "InterPodAffinity": 2,
