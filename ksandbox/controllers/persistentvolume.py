@@ -222,7 +222,7 @@ class PersistentVolumeController(Controller):
                 ann[ANN_BOUND_BY_CONTROLLER] = "yes"
             pv = self.store.update(attrs.evolve(
                 pv, metadata=attrs.evolve(pv.metadata, annotations=FrozenDict(ann)),
-                spec=attrs.evolve(pv.spec, claim_ref=ref)), validate=False)
+                spec=attrs.evolve(pv.spec, claim_ref=ref)))
             pv = self.store.update_status(attrs.evolve(pv, status=attrs.evolve(
                 pv.status, phase=PV_BOUND)))
         ann = dict(pvc.metadata.annotations)
@@ -236,7 +236,7 @@ class PersistentVolumeController(Controller):
         if changed:
             pvc = self.store.update(attrs.evolve(
                 pvc, metadata=attrs.evolve(pvc.metadata, annotations=FrozenDict(ann)),
-                spec=attrs.evolve(pvc.spec, volume_name=pv.metadata.name)), validate=False)
+                spec=attrs.evolve(pvc.spec, volume_name=pv.metadata.name)))
         status = attrs.evolve(pvc.status, phase=CLAIM_BOUND, access_modes=pv.spec.access_modes,
                               capacity=pv.spec.capacity)
         if status != pvc.status:
@@ -285,7 +285,7 @@ class PersistentVolumeController(Controller):
             ann[ANN_STORAGE_PROVISIONER] = provisioner
             ann[BETA_STORAGE_PROVISIONER] = provisioner
             pvc = self.store.update(attrs.evolve(pvc, metadata=attrs.evolve(
-                pvc.metadata, annotations=FrozenDict(ann))), validate=False)
+                pvc.metadata, annotations=FrozenDict(ann))))
             self._event(pvc, "Normal", "ExternalProvisioning", EXTERNAL_WAIT.format(provisioner))
         self._external_provision(pvc, sc)
 

@@ -143,12 +143,12 @@ class VolumeBinding:
             ann[ANN_BOUND_BY_CONTROLLER] = "yes"
             store.update(attrs.evolve(pv, metadata=attrs.evolve(
                 pv.metadata, annotations=FrozenDict(ann)), spec=attrs.evolve(
-                pv.spec, claim_ref=ref)), validate=False)
+                pv.spec, claim_ref=ref)))
         for pvc in provision:
             ann = dict(pvc.metadata.annotations)
             ann[ANN_SELECTED_NODE] = node_name
             store.update(attrs.evolve(pvc, metadata=attrs.evolve(
-                pvc.metadata, annotations=FrozenDict(ann))), validate=False)
+                pvc.metadata, annotations=FrozenDict(ann))))
         return None
 
 
