@@ -305,10 +305,7 @@ class InterPodAffinity:
         lo, hi = min(scores), max(scores)
         diff = hi - lo
         for i, sc in enumerate(scores):
-            f = 0.0
-            if diff > 0:
-                f = float(MAX_NODE_SCORE) * (float(sc - lo) / float(diff))
-            scores[i] = int(f)
+            scores[i] = int(_normalized(sc, lo, diff)) if diff > 0 else 0
 
     def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
         s = state.read(PRE_SCORE_STATE_KEY)
@@ -332,8 +329,13 @@ class InterPodAffinity:
         diff = hi - lo
         if diff <= 0:
             return np.zeros(len(scores), dtype=np.int64)
-        f = float(MAX_NODE_SCORE) * ((scores - lo).astype(np.float64) / float(diff))
-        return f.astype(np.int64)
+        return _normalized(scores, lo, diff).astype(np.int64)
+
+
+def _normalized(score: Any, lo: int, diff: int) -> Any:
+    """NormalizeScore: the score's place between the lowest and the highest (``diff`` > 0), out
+    of MAX_NODE_SCORE, truncated by the caller. A number or an array of them."""
+    return float(MAX_NODE_SCORE) * ((score - lo) / diff)
 
 
 def _add_topo(ts: dict, labels: Any, key: str, value: int) -> None:

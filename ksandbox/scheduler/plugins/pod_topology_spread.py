@@ -13,6 +13,10 @@ pod's own label values.
 Score (``ScheduleAnyway``, or the default system constraints — hostname maxSkew 3 and zone
 maxSkew 5 — for pods owned by a ReplicaSet or ReplicationController that set none): fewer
 matching pods in the node's domains is better, weighted by log(domains + 2).
+
+Each extension point has a numpy twin (``*_vec``) for the fast path; the twins gather the same
+counts from arrays and apply the same rule functions (``pod_topology_spread_common``), and
+``tests/scheduler/test_plugin_twins.py`` holds every twin to its plain method node by node.
 """
 
 from __future__ import annotations
@@ -41,8 +45,11 @@ from .pod_topology_spread_common import (
     PreFilterState,
     PreScoreState,
     _merge_match_label_keys,
+    constraint_score,
     count_pods_match,
     node_has_keys,
+    reversed_score,
+    skew_exceeded,
     topology_normalizing_weight,
 )
 
@@ -170,8 +177,8 @@ class PodTopologySpread:
             if v is None:
                 return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH)
             self_match = 1 if c.matches(pod_labels) else 0
-            skew = s.value_counts[i].get(v, 0) + self_match - s.min_match(i)
-            if skew > c.max_skew:
+            if skew_exceeded(s.value_counts[i].get(v, 0), self_match, s.min_match(i),
+                             c.max_skew):
                 return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
         return None
 
@@ -182,20 +189,14 @@ class PodTopologySpread:
         pod_labels = pod.metadata.labels
         for i, c in enumerate(s.constraints):
             ids, values, has = ctx.topology(c.topology_key)
-            if s.arrays is not None:
-                per_value = s.arrays[i][0]
-            else:
-                per_value = np.zeros(len(values), dtype=np.int64)
-                for v, num in s.value_counts[i].items():
-                    j = ctx.topology_value_id(c.topology_key, v)
-                    if j is not None:
-                        per_value[j] = num
+            per_value = s.arrays[i][0] if s.arrays is not None else \
+                _per_value(ctx, c.topology_key, s.value_counts[i])
             self_match = 1 if c.matches(pod_labels) else 0
-            skew = per_value[ids] + self_match - s.min_match(i)
             missing = ~has & ~decided
             codes[missing] = 1
             decided |= missing
-            bad = (skew > c.max_skew) & ~decided
+            bad = skew_exceeded(per_value[ids], self_match, s.min_match(i), c.max_skew) & \
+                ~decided
             codes[bad] = 2
             decided |= bad
         return codes, {1: Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH),
@@ -300,7 +301,7 @@ class PodTopologySpread:
                 cnt = count_pods_match(node_info, c, pod.metadata.namespace)
             else:
                 cnt = s.value_counts[i][v]
-            total += cnt * s.weights[i] + float(c.max_skew - 1)
+            total += constraint_score(cnt, s.weights[i], c.max_skew)
         return go_round(total)
 
     def normalize_score(self, state: Any, pod: Any, scores: list[int], nodes: list) -> None:
@@ -321,7 +322,7 @@ class PodTopologySpread:
             elif hi == 0:
                 scores[k] = MAX_NODE_SCORE
             else:
-                scores[k] = MAX_NODE_SCORE * (hi + lo - sc) // hi
+                scores[k] = reversed_score(sc, lo, hi)
 
     def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
         s = state.read(PRE_SCORE_STATE_KEY)
@@ -334,13 +335,8 @@ class PodTopologySpread:
             elif s.arrays is not None:
                 cnt = s.arrays[i][0][ids[idx]]
             else:
-                per_value = np.zeros(len(values), dtype=np.int64)
-                for v, num in s.value_counts[i].items():
-                    j = ctx.topology_value_id(c.topology_key, v)
-                    if j is not None:
-                        per_value[j] = num
-                cnt = per_value[ids[idx]]
-            contrib = cnt * s.weights[i] + float(c.max_skew - 1)
+                cnt = _per_value(ctx, c.topology_key, s.value_counts[i])[ids[idx]]
+            contrib = constraint_score(cnt, s.weights[i], c.max_skew)
             total = total + np.where(has[idx], contrib, 0.0)
         out = go_round_vec(total)
         if s.ignored:
@@ -365,10 +361,22 @@ class PodTopologySpread:
         if hi == 0:
             out = np.full(len(scores), MAX_NODE_SCORE, dtype=np.int64)
         else:
-            out = MAX_NODE_SCORE * (hi + lo - scores) // hi
+            out = reversed_score(scores, lo, hi)
         if ign is not None:
             out[ign] = 0
         return out
+
+
+def _per_value(ctx: Any, key: str, value_counts: dict[str, int]) -> np.ndarray:
+    """A dict of counts per domain value (a state preemption has edited) as the fast path's
+    array over the topology's value ids."""
+    _ids, values, _has = ctx.topology(key)
+    per_value = np.zeros(len(values), dtype=np.int64)
+    for v, num in value_counts.items():
+        j = ctx.topology_value_id(key, v)
+        if j is not None:
+            per_value[j] = num
+    return per_value
 
 
 def new(args: Any, handle: Any) -> PodTopologySpread:

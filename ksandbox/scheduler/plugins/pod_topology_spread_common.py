@@ -5,7 +5,9 @@ and ``scoring.go``: a constraint with its selector (``matchLabelKeys`` merged) a
 inclusion policies; matching-pod counting; the PreFilter state (counts per domain and the two
 smallest, "critical paths") and the PreScore state (counts per domain of the candidate nodes
 and the log(domains + 2) weights). Either can be filled from dicts (the reference path) or
-from numpy arrays (the fast path), and reads the same.
+from numpy arrays (the fast path), and reads the same. The filter and score rules
+(``skew_exceeded``, ``constraint_score``, ``reversed_score``) are written once, for numbers and
+arrays alike, so the two paths cannot drift apart.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 
 from ...api.selectors import IN, LabelSelector, LabelSelectorRequirement
 from ...api.taints import NO_EXECUTE, NO_SCHEDULE, find_untolerated_taint
+from ..framework.interface import MAX_NODE_SCORE
 from .node_affinity import required_node_affinity_matches
 
 HONOR, IGNORE = "Honor", "Ignore"
@@ -79,6 +82,26 @@ def count_pods_match(node_info: Any, c: Constraint, namespace: str) -> int:
 
 def topology_normalizing_weight(size: int) -> float:
     return math.log(size + 2)
+
+
+# -- the rules, once: each takes plain numbers (the reference path) or numpy arrays (the fast
+# path, one element per node) and means the same for both. ----------------------------------
+
+def skew_exceeded(count: Any, self_match: int, min_match: int, max_skew: int) -> Any:
+    """filtering.go: placing the pod in a domain with ``count`` matching pods would leave it
+    more than ``max_skew`` above the global minimum."""
+    return count + self_match - min_match > max_skew
+
+
+def constraint_score(count: Any, weight: float, max_skew: int) -> Any:
+    """scoring.go scoreForCount: matching pods in the node's domain, weighted by the number of
+    domains, plus ``maxSkew - 1`` so that a bigger skew allowance flattens the differences."""
+    return count * weight + float(max_skew - 1)
+
+
+def reversed_score(score: Any, lo: int, hi: int) -> Any:
+    """scoring.go NormalizeScore for a nonzero maximum: fewer matching pods score higher."""
+    return MAX_NODE_SCORE * (hi + lo - score) // hi
 
 
 class PreFilterState:
