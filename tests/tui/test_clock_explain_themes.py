@@ -48,6 +48,9 @@ async def test_full_stop_jumps_to_the_next_visible_change_and_says_what_it_was(s
 async def test_the_ticking_clock_paces_simulated_time(session, make):
     app = make(session, paused=False, ticking=False, speed=100.0)
     async with app.run_test(size=SIZE) as pilot:
+        # The pacer's per-tick work budget is wall time (12 ms): on a loaded machine it runs out
+        # before the target, which is the lagging behaviour, not what this test is about.
+        app.pacer.budget = 10.0
         app._last_tick -= 0.1  # as if a tenth of a real second had passed
         app._tick()
         await settle(pilot)
