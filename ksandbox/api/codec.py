@@ -335,6 +335,24 @@ def _compile(cls: type) -> _Compiled:
     return c
 
 
+# Strict decoding (``ksandbox.api.strict``): class -> the JSON fields upstream's type has. A key
+# a listed class does not know is recorded in the active sink (a list of field paths) while
+# ``strict_decode`` runs; classes not listed keep every unknown key in ``extra`` silently.
+STRICT_FIELDS: dict[type, frozenset[str]] = {}
+_strict_sink: list[str] | None = None
+
+
+def strict_decode(cls: type, data: Any, path: str = "") -> tuple[Any, list[str]]:
+    """``decode`` that also returns the paths of the fields upstream's type does not have."""
+    global _strict_sink
+    outer, _strict_sink = _strict_sink, []
+    try:
+        obj = decode(cls, data, path)
+        return obj, _strict_sink
+    finally:
+        _strict_sink = outer
+
+
 def decode(cls: type, data: Any, path: str = "") -> Any:
     """Build ``cls`` from a YAML mapping; raise FieldError naming the first bad field."""
     if data is None:
@@ -352,6 +370,9 @@ def decode(cls: type, data: Any, path: str = "") -> Any:
             if extra is None:
                 extra = {}
             extra[key] = freeze(value)
+            if _strict_sink is not None and cls in STRICT_FIELDS and \
+                    key not in STRICT_FIELDS[cls]:
+                _strict_sink.append(prefix + key)
             continue
         name, dec = spec
         if value is None:

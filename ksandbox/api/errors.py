@@ -28,8 +28,23 @@ NOT_FOUND = "Not found"
 _NO_VALUE_TYPES = (REQUIRED, FORBIDDEN, TOO_LONG)
 
 
+class Unquoted:
+    """A bad value printed bare, as field.Error prints a value with a String() method
+    (an IntOrString ``0``/``0%``, a Quantity)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
 def go_repr(value: Any) -> str:
     """Print a value as Go's %#v/%q would in a field error: strings quoted, numbers bare."""
+    if isinstance(value, Unquoted):
+        return value.text
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):

@@ -15,10 +15,11 @@ from typing import Any, Iterator
 import attrs
 
 from .. import gcpolicy
-from .codec import NumberRangeError, decode
+from .codec import NumberRangeError, strict_decode
 from .errors import FieldError, ManifestError
 from .kinds import BY_KIND, CONFIG_KINDS
 from .safeload import load_yaml_documents, read_source
+from .strict import strict_error
 
 
 @attrs.frozen
@@ -60,7 +61,7 @@ def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
                                          f'"{kind}" in version "{api_version}"')
     prefix = f"{path}." if path else ""
     try:
-        obj = decode(info.type, data, path)
+        obj, unknown = strict_decode(info.type, data, path)
     except NumberRangeError as exc:
         # the API server's decoder refuses it before validation (a 400, not a 422)
         version = api_version.rsplit("/", 1)[-1]
@@ -70,6 +71,12 @@ def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
     except FieldError as exc:
         raise ManifestError(source, doc, f"{prefix}{exc}" if path and not str(exc).startswith(path)
                             else str(exc)) from None
+    if unknown:
+        # Paths inside a List item are the item's own, as the server decodes each object.
+        n = len(prefix)
+        where = f"{path}: " if path else ""
+        raise ManifestError(source, doc, where + strict_error(
+            kind, api_version, [u[n:] if n else u for u in unknown]))
     if not obj.metadata.name and not obj.metadata.generate_name:
         raise ManifestError(source, doc, f"{prefix}metadata.name: Required value: name or "
                                          f"generateName is required")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..api import validation as v
-from ..api.errors import FieldError, ValidationError
+from ..api.errors import FieldError, Unquoted, ValidationError
 from ..api.taints import validate_taints
 from .validation_pod import _cached, _quantity_nonneg, validate_pod_spec
 
@@ -85,11 +85,82 @@ def _template(obj: Any, errs: Errors, selector_required: bool = True) -> None:
     replicas = getattr(spec, "replicas", None)
     if replicas is not None and replicas < 0:
         errs.append(FieldError("spec.replicas", replicas, "must be greater than or equal to 0"))
+    if obj.kind == "Deployment" and spec.strategy.type == "RollingUpdate" and \
+            spec.strategy.rolling_update is not None:
+        ru = spec.strategy.rolling_update
+        _rolling_update_deployment(ru.max_unavailable, ru.max_surge,
+                                   "spec.strategy.rollingUpdate", errs)
+    if obj.kind == "DaemonSet" and spec.update_strategy.type == "RollingUpdate" and \
+            isinstance(spec.update_strategy.rolling_update, dict):
+        ru = spec.update_strategy.rolling_update
+        _rolling_update_daemonset(ru.get("maxUnavailable"), ru.get("maxSurge"),
+                                  "spec.updateStrategy.rollingUpdate", errs)
     if obj.kind in ("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet"):
         rp = spec.template.spec.restart_policy
         if rp and rp != "Always":
             errs.append(FieldError.not_supported("spec.template.spec.restartPolicy", rp,
                                                  ("Always",)))
+
+
+_PERCENT_MSG = ("a valid percent string must be a numeric string followed by an ending '%' "
+                "(e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')")
+
+
+def _percent(val: Any) -> int | None:
+    """getPercentValue: the number of a valid ``N%`` string, else None."""
+    if isinstance(val, str) and val.endswith("%") and val[:-1].isdigit():
+        return int(val[:-1])
+    return None
+
+
+def _int_or_percent_value(val: Any) -> int:
+    """getIntOrPercentValue (nil counts as 0, as the v1 validation swaps nil for zero)."""
+    pct = _percent(val)
+    if pct is not None:
+        return pct
+    return val if isinstance(val, int) else 0
+
+
+def _positive_int_or_percent(val: Any, path: str, errs: Errors) -> None:
+    """ValidatePositiveIntOrPercent."""
+    if isinstance(val, str):
+        if _percent(val) is None:
+            errs.append(FieldError(path, Unquoted(val), _PERCENT_MSG))
+    elif isinstance(val, int) and val < 0:
+        errs.append(FieldError(path, val, "must be greater than or equal to 0"))
+
+
+def _not_over_100(val: Any, path: str, errs: Errors) -> None:
+    pct = _percent(val)
+    if pct is not None and pct > 100:
+        errs.append(FieldError(path, Unquoted(val), "must not be greater than 100%"))
+
+
+def _rolling_update_deployment(unavailable: Any, surge: Any, path: str, errs: Errors) -> None:
+    """apps validation ValidateRollingUpdateDeployment: both non-negative ints or percents,
+    not both zero (such a rollout could never make progress), maxUnavailable at most 100%."""
+    _positive_int_or_percent(unavailable, f"{path}.maxUnavailable", errs)
+    _positive_int_or_percent(surge, f"{path}.maxSurge", errs)
+    if _int_or_percent_value(unavailable) == 0 and _int_or_percent_value(surge) == 0:
+        errs.append(FieldError(f"{path}.maxUnavailable", Unquoted(str(unavailable or 0)),
+                               "may not be 0 when `maxSurge` is 0"))
+    _not_over_100(unavailable, f"{path}.maxUnavailable", errs)
+
+
+def _rolling_update_daemonset(unavailable: Any, surge: Any, path: str, errs: Errors) -> None:
+    """ValidateRollingUpdateDaemonSet: exactly one of maxUnavailable and maxSurge non-zero."""
+    _positive_int_or_percent(unavailable, f"{path}.maxUnavailable", errs)
+    _positive_int_or_percent(surge, f"{path}.maxSurge", errs)
+    _not_over_100(unavailable, f"{path}.maxUnavailable", errs)
+    _not_over_100(surge, f"{path}.maxSurge", errs)
+    has_unavailable = _int_or_percent_value(unavailable) != 0
+    has_surge = _int_or_percent_value(surge) != 0
+    if has_unavailable and has_surge:
+        errs.append(FieldError(f"{path}.maxSurge", Unquoted(str(surge)),
+                               "may not be set when maxUnavailable is non-zero"))
+    elif not has_unavailable and not has_surge:
+        errs.append(FieldError.required(f"{path}.maxUnavailable",
+                                        "cannot be 0 when maxSurge is 0"))
 
 
 def _hpa(hpa: Any, errs: Errors) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..api import validation as v
-from ..api.errors import FieldError
+from ..api.errors import FieldError, Unquoted
 from ..api.taints import validate_tolerations
 
 Errors = list[FieldError]
@@ -64,9 +64,23 @@ def _containers(containers: Any, path: str, errs: Errors, seen: set[str]) -> Non
         _quantity_nonneg(lim, f"{p}.resources.limits", errs)
         for name, q in req.items():
             l = lim.get(name)
-            if l is not None and q > l:
+            if l is None:
+                if not overcommit_allowed(name):
+                    errs.append(FieldError.required(
+                        f"{p}.resources.limits",
+                        "Limit must be set for non overcommitable resources"))
+            elif q != l and not overcommit_allowed(name):
+                # Extended resources and hugepages: a request must equal its limit.
+                errs.append(FieldError(f"{p}.resources.requests", str(q),
+                                       f"must be equal to {name} limit of {l}"))
+            elif q > l:
                 errs.append(FieldError(f"{p}.resources.requests", str(q),
                                        f"must be less than or equal to {name} limit of {l}"))
+        for field, res in (("requests", req), ("limits", lim)):
+            for name, q in res.items():
+                if is_extended_resource(name) and q.milli_value() % 1000:
+                    errs.append(FieldError(f"{p}.resources.{field}[{name}]", Unquoted(str(q)),
+                                           "must be an integer"))
         for j_, port in enumerate(c.ports):
             pp = f"{p}.ports[{j_}]"
             if not 0 < port.container_port < 65536:
@@ -78,6 +92,23 @@ def _containers(containers: Any, path: str, errs: Errors, seen: set[str]) -> Non
             if port.protocol and port.protocol not in ("TCP", "UDP", "SCTP"):
                 errs.append(FieldError.not_supported(f"{pp}.protocol", port.protocol,
                                                      ("SCTP", "TCP", "UDP")))
+
+
+def is_native_resource(name: str) -> bool:
+    """v1helper.IsNativeResource: no domain prefix, or one under kubernetes.io."""
+    return "/" not in name or "kubernetes.io/" in name
+
+
+def is_extended_resource(name: str) -> bool:
+    """v1helper.IsExtendedResourceName: a domain outside kubernetes.io (nvidia.com/gpu), not a
+    quota's ``requests.`` name."""
+    return not is_native_resource(name) and not name.startswith("requests.")
+
+
+def overcommit_allowed(name: str) -> bool:
+    """v1helper.IsOvercommitAllowed: native resources except hugepages; never an extended
+    resource, whose request therefore needs a limit equal to it."""
+    return is_native_resource(name) and not name.startswith("hugepages-")
 
 
 def _node_selector_term(term: Any, path: str, errs: Errors) -> None:
@@ -163,6 +194,44 @@ def _pod_affinity_term(term: Any, path: str, errs: Errors) -> None:
     else:
         for msg in v.is_qualified_name(term.topology_key):
             errs.append(FieldError(f"{path}.topologyKey", term.topology_key, msg))
+    # validateMatchLabelKeysAndMismatchLabelKeys (the keys are merged into the selector by
+    # the scheduler here, not by the API server, so only the selector-free and the
+    # match-and-mismatch cases can be refused).
+    for field, keys in (("matchLabelKeys", term.match_label_keys),
+                        ("mismatchLabelKeys", term.mismatch_label_keys)):
+        if keys and term.label_selector is None:
+            errs.append(FieldError.forbidden(f"{path}.{field}",
+                                             "must not be specified when labelSelector is "
+                                             "not set"))
+            continue
+        for i, key in enumerate(keys):
+            for msg in v.is_qualified_name(key):
+                errs.append(FieldError(f"{path}.{field}[{i}]", key, msg))
+    mismatch = set(term.mismatch_label_keys)
+    for i, key in enumerate(term.match_label_keys):
+        if key in mismatch:
+            errs.append(FieldError(f"{path}.matchLabelKeys[{i}]", key,
+                                   "exists in both matchLabelKeys and mismatchLabelKeys"))
+
+
+def _match_label_keys(c: Any, p: str, errs: Errors) -> None:
+    """ValidateMatchLabelKeysInTopologySpread: label names, a labelSelector to add them to, and
+    no key the labelSelector already uses."""
+    keys = c.match_label_keys
+    if not keys:
+        return
+    sel = c.label_selector
+    if sel is None:
+        errs.append(FieldError.forbidden(f"{p}.matchLabelKeys",
+                                         "must not be specified when labelSelector is not set"))
+        return
+    used = set(sel.match_labels) | {r.key for r in sel.match_expressions}
+    for i, key in enumerate(keys):
+        for msg in v.is_qualified_name(key):
+            errs.append(FieldError(f"{p}.matchLabelKeys[{i}]", key, msg))
+        if key in used:
+            errs.append(FieldError(f"{p}.matchLabelKeys[{i}]", key,
+                                   "exists in both matchLabelKeys and labelSelector"))
 
 
 def _spread(constraints: Any, path: str, errs: Errors) -> None:
@@ -180,13 +249,15 @@ def _spread(constraints: Any, path: str, errs: Errors) -> None:
             errs.append(FieldError.not_supported(f"{p}.whenUnsatisfiable", c.when_unsatisfiable,
                                                  _WHEN_UNSATISFIABLE))
         if c.min_domains is not None:
+            # validateMinDomains: both checks apply, each on its own.
             if c.min_domains <= 0:
                 errs.append(FieldError(f"{p}.minDomains", c.min_domains,
-                                       "must be greater than 0"))
-            elif c.when_unsatisfiable != "DoNotSchedule":
+                                       "must be greater than zero"))
+            if c.when_unsatisfiable != "DoNotSchedule":
                 errs.append(FieldError(f"{p}.minDomains", c.min_domains,
                                        "can only use minDomains if whenUnsatisfiable="
-                                       "DoNotSchedule, not ScheduleAnyway"))
+                                       f"DoNotSchedule, not {c.when_unsatisfiable}"))
+        _match_label_keys(c, p, errs)
         for field, val in (("nodeAffinityPolicy", c.node_affinity_policy),
                            ("nodeTaintsPolicy", c.node_taints_policy)):
             if val and val not in _POLICIES:

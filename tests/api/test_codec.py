@@ -1,4 +1,5 @@
-"""The codec: manifests round-trip, unknown fields are kept, types are checked with paths."""
+"""The codec: manifests round-trip, upstream fields the sandbox does not model are kept, unknown
+fields are refused as a strict decode does, types are checked with paths."""
 
 import pytest
 import yaml
@@ -17,7 +18,7 @@ metadata:
   annotations: {note: keep me}
 spec:
   nodeSelector: {hw-type: gpu}
-  someFutureField: {nested: [1, 2]}
+  dnsConfig: {nameservers: [1.1.1.1], options: [{name: ndots, value: "2"}]}
   containers:
     - name: app
       image: nginx
@@ -33,13 +34,43 @@ spec:
 def test_a_pod_round_trips_with_unknown_fields_kept_and_quantities_canonical():
     (pod,) = load_manifests(POD)
     out = encode(pod)
-    assert out["spec"]["someFutureField"] == {"nested": [1, 2]}
+    assert out["spec"]["dnsConfig"] == {"nameservers": ["1.1.1.1"],
+                                        "options": [{"name": "ndots", "value": "2"}]}
     assert out["spec"]["containers"][0]["imagePullPolicy"] == "IfNotPresent"
     assert out["spec"]["containers"][0]["resources"]["requests"] == {"cpu": "500m",
                                                                      "memory": "1536Mi"}
     assert out["metadata"]["annotations"] == {"note": "keep me"}
     again = decode(Pod, yaml.safe_load(yaml.safe_dump(out)))
     assert encode(again) == out
+
+
+def test_unknown_fields_are_refused_as_a_strict_decode_does():
+    """kubectl's default --validate=strict: the API server's strict decoding names every
+    unknown field (apimachinery's strict decoding error; the message of
+    k8s.io/apiserver's handlers when field validation is Strict)."""
+    from ksandbox.api.errors import ManifestError
+
+    bad = POD.replace("  nodeSelector:", "  someFutureField: 1\n  nodeSelector:").replace(
+        "      imagePullPolicy:", "      imagePulPolicy:")
+    with pytest.raises(ManifestError) as e:
+        load_manifests(bad)
+    assert str(e.value) == (
+        '<stdin> (document 1): Pod in version "v1" cannot be handled as a Pod: strict '
+        'decoding error: unknown field "spec.someFutureField", unknown field '
+        '"spec.containers[0].imagePulPolicy"')
+    deploy = """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d}
+spec:
+  replica: 2
+  selector: {matchLabels: {a: b}}
+  template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: x}]}}
+"""
+    with pytest.raises(ManifestError, match='Deployment in version "v1" cannot be handled as a '
+                                            'Deployment: strict decoding error: unknown field '
+                                            '"spec.replica"'):
+        load_manifests(deploy)
 
 
 def test_derived_requests_include_init_containers_and_overhead():

@@ -84,6 +84,8 @@ def pod(i, r):
         spec["containers"][0]["ports"] = [{"containerPort": 80, "hostPort": 8000 + i % 3}]
     elif kind == 7:
         spec["containers"][0]["resources"]["requests"]["nvidia.com/gpu"] = "1"
+        # An extended resource's request needs an equal limit (API validation).
+        spec["containers"][0]["resources"]["limits"] = {"nvidia.com/gpu": "1"}
     elif kind == 8:
         spec["priorityClassName"] = "high" if i % 2 else "low"
         spec["containers"][0]["resources"]["requests"]["cpu"] = "1500m"

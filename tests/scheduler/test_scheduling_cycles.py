@@ -61,7 +61,7 @@ def test_gpu_pod_with_node_selector_lands_on_the_gpu_node(explain_checked):
                 pod_yaml("train", extra_spec="""  nodeSelector: {accelerator: nvidia}
   containers: [{name: c, image: cuda, resources: {limits: {nvidia.com/gpu: "1"}, requests: {nvidia.com/gpu: "1"}}}]"""),
                 pod_yaml("big", extra_spec="""  nodeSelector: {accelerator: nvidia}
-  containers: [{name: c, image: cuda, resources: {requests: {nvidia.com/gpu: "3"}}}]"""))
+  containers: [{name: c, image: cuda, resources: {limits: {nvidia.com/gpu: "3"}}}]"""))
     assert placed(s) == {"train": "gpu-1", "big": None}
     [fail] = events(s, "FailedScheduling")
     assert fail.message == (

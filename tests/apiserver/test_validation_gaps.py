@@ -1,0 +1,178 @@
+"""API validation rules a learner meets: extended resources, rolling-update bounds,
+matchLabelKeys and minDomains, in upstream's words.
+
+Ported from pkg/apis/core/validation/validation_test.go (TestValidateResourceRequirements'
+extended-resource cases, TestValidateTopologySpreadConstraints' minDomains and matchLabelKeys
+cases) and pkg/apis/apps/validation/validation_test.go (TestValidateDeployment's
+"maxSurge and maxUnavailable both zero", TestValidateDaemonSetUpdateStrategy's RollingUpdate
+cases). Messages: validation.go's validateResourceRequirements, validateMinDomains,
+ValidateMatchLabelKeysInTopologySpread, ValidateRollingUpdateDeployment and
+ValidateRollingUpdateDaemonSet.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ksandbox.api.errors import ValidationError
+from ksandbox.api.manifest import load_manifests
+from ksandbox.apiserver.validation import validate
+from ksandbox.session import Session
+
+
+def _pod(resources: str = "{}", extra_spec: str = "") -> str:
+    return f"""
+apiVersion: v1
+kind: Pod
+metadata: {{name: p}}
+spec:
+  containers: [{{name: c, image: "x:1", resources: {resources}}}]
+{extra_spec}"""
+
+
+def _errors(text: str) -> str:
+    (obj,) = load_manifests(text)
+    try:
+        validate(None, obj)
+    except ValidationError as e:
+        return str(e)
+    return ""
+
+
+@pytest.mark.parametrize("resources,error", [
+    # valid: an extended resource with request == limit, or a limit only
+    ('{requests: {nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}', ""),
+    ('{limits: {example.com/foo: "2"}}', ""),
+    # cpu may be overcommitted, so request < limit is fine for it
+    ('{requests: {cpu: 100m}, limits: {cpu: "1"}}', ""),
+    ('{requests: {nvidia.com/gpu: "1"}}',
+     'The Pod "p" is invalid: spec.containers[0].resources.limits: Required value: Limit must '
+     'be set for non overcommitable resources'),
+    ('{requests: {nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "2"}}',
+     'The Pod "p" is invalid: spec.containers[0].resources.requests: Invalid value: "1": must '
+     'be equal to nvidia.com/gpu limit of 2'),
+    ('{requests: {hugepages-2Mi: 2Mi, memory: 1Gi}, limits: {hugepages-2Mi: 4Mi, memory: 1Gi}}',
+     'The Pod "p" is invalid: spec.containers[0].resources.requests: Invalid value: "2Mi": '
+     'must be equal to hugepages-2Mi limit of 4Mi'),
+    ('{requests: {cpu: "2"}, limits: {cpu: "1"}}',
+     'The Pod "p" is invalid: spec.containers[0].resources.requests: Invalid value: "2": must '
+     'be less than or equal to cpu limit of 1'),
+    ('{limits: {nvidia.com/gpu: 500m}}',
+     'The Pod "p" is invalid: spec.containers[0].resources.limits[nvidia.com/gpu]: Invalid '
+     'value: 500m: must be an integer'),
+])
+def test_extended_resources_need_limits_equal_to_requests(resources: str, error: str) -> None:
+    """TestValidateResourceRequirements: extended resources and hugepages cannot be
+    overcommitted (v1helper.IsOvercommitAllowed), so a request needs an equal limit."""
+    assert _errors(_pod(resources)) == error
+
+
+def test_the_sandbox_refuses_a_gpu_request_without_a_limit_and_changes_nothing() -> None:
+    s = Session.from_text("""
+apiVersion: v1
+kind: Node
+metadata: {name: n}
+status: {capacity: {cpu: "4", memory: 8Gi, pods: "110", nvidia.com/gpu: "2"}}
+""")
+    r = s.submit("kubectl apply -f -", stdin=_pod('{requests: {nvidia.com/gpu: "1"}}'))
+    assert r.error == ('The Pod "p" is invalid: spec.containers[0].resources.limits: '
+                       'Required value: Limit must be set for non overcommitable resources\n')
+    assert s.store.get("Pod", "p", "default") is None
+
+
+def _deployment(ru: str) -> str:
+    return f"""
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: d}}
+spec:
+  selector: {{matchLabels: {{a: b}}}}
+  strategy: {{type: RollingUpdate, rollingUpdate: {ru}}}
+  template: {{metadata: {{labels: {{a: b}}}}, spec: {{containers: [{{name: c, image: "x:1"}}]}}}}
+"""
+
+
+@pytest.mark.parametrize("ru,error", [
+    ("{maxSurge: 1, maxUnavailable: 0}", ""),
+    ("{maxSurge: 0, maxUnavailable: 1}", ""),
+    ('{maxSurge: "25%", maxUnavailable: "25%"}', ""),
+    ("{maxSurge: 0, maxUnavailable: 0}",
+     'The Deployment "d" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid '
+     'value: 0: may not be 0 when `maxSurge` is 0'),
+    ('{maxSurge: "0%", maxUnavailable: "0%"}',
+     'The Deployment "d" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid '
+     'value: 0%: may not be 0 when `maxSurge` is 0'),
+    ('{maxSurge: 1, maxUnavailable: "110%"}',
+     'The Deployment "d" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid '
+     'value: 110%: must not be greater than 100%'),
+    ("{maxSurge: -1, maxUnavailable: 1}",
+     'The Deployment "d" is invalid: spec.strategy.rollingUpdate.maxSurge: Invalid value: -1: '
+     'must be greater than or equal to 0'),
+])
+def test_rolling_update_bounds(ru: str, error: str) -> None:
+    """TestValidateDeployment / ValidateRollingUpdateDeployment: maxSurge and maxUnavailable
+    both zero is refused (the rollout could never progress)."""
+    assert _errors(_deployment(ru)) == error
+
+
+@pytest.mark.parametrize("ru,error", [
+    ("{maxUnavailable: 1}", ""),      # maxSurge defaults to 0
+    ("{maxUnavailable: 0, maxSurge: 1}", ""),
+    ("{maxUnavailable: 0, maxSurge: 0}",
+     'The DaemonSet "ds" is invalid: spec.updateStrategy.rollingUpdate.maxUnavailable: '
+     'Required value: cannot be 0 when maxSurge is 0'),
+    ("{maxUnavailable: 1, maxSurge: 1}",
+     'The DaemonSet "ds" is invalid: spec.updateStrategy.rollingUpdate.maxSurge: Invalid '
+     'value: 1: may not be set when maxUnavailable is non-zero'),
+])
+def test_daemonset_rolling_update_bounds(ru: str, error: str) -> None:
+    """TestValidateDaemonSetUpdateStrategy: exactly one of maxUnavailable/maxSurge non-zero
+    (after defaulting: the API server defaults before it validates)."""
+    s = Session.from_text("")
+    text = f"""
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {{name: ds}}
+spec:
+  selector: {{matchLabels: {{a: b}}}}
+  updateStrategy: {{type: RollingUpdate, rollingUpdate: {ru}}}
+  template: {{metadata: {{labels: {{a: b}}}}, spec: {{containers: [{{name: c, image: "x:1"}}]}}}}
+"""
+    r = s.submit("kubectl apply -f -", stdin=text)
+    assert (error in r.error) if error else not r.error, r.error
+
+
+def _spread(constraint: str) -> str:
+    return _pod(extra_spec=f"  topologySpreadConstraints: [{constraint}]\n")
+
+
+@pytest.mark.parametrize("constraint,error", [
+    ("{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, minDomains: 3, "
+     "labelSelector: {matchLabels: {a: b}}, matchLabelKeys: [pod-template-hash]}", ""),
+    ("{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, minDomains: 0}",
+     'The Pod "p" is invalid: spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: '
+     'must be greater than zero'),
+    ("{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, minDomains: -1}",
+     'The Pod "p" is invalid: [spec.topologySpreadConstraints[0].minDomains: Invalid value: '
+     '-1: must be greater than zero, spec.topologySpreadConstraints[0].minDomains: Invalid '
+     'value: -1: can only use minDomains if whenUnsatisfiable=DoNotSchedule, not '
+     'ScheduleAnyway]'),
+    ("{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, "
+     "matchLabelKeys: [app]}",
+     'The Pod "p" is invalid: spec.topologySpreadConstraints[0].matchLabelKeys: Forbidden: '
+     'must not be specified when labelSelector is not set'),
+    ("{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, "
+     "labelSelector: {matchLabels: {app: web}}, matchLabelKeys: [app]}",
+     'The Pod "p" is invalid: spec.topologySpreadConstraints[0].matchLabelKeys[0]: Invalid '
+     'value: "app": exists in both matchLabelKeys and labelSelector'),
+    ("{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, "
+     "labelSelector: {matchExpressions: [{key: app, operator: Exists}]}, "
+     "matchLabelKeys: [app]}",
+     'The Pod "p" is invalid: spec.topologySpreadConstraints[0].matchLabelKeys[0]: Invalid '
+     'value: "app": exists in both matchLabelKeys and labelSelector'),
+])
+def test_topology_spread_min_domains_and_match_label_keys(constraint: str, error: str) -> None:
+    """TestValidateTopologySpreadConstraints: minDomains must be positive and needs
+    DoNotSchedule (both checked); matchLabelKeys needs a labelSelector and may not repeat
+    one of its keys."""
+    assert _errors(_spread(constraint)) == error
