@@ -65,6 +65,7 @@ _RUNNERS: dict[type, Callable[..., Any]] = {
     get.GetCommand: get.run_get, describe.DescribeCommand: describe.run,
     sandbox.NodeFault: sandbox.run, sandbox.NodePressure: sandbox.run,
     sandbox.AddNode: sandbox.run, sandbox.SetLoad: sandbox.run, sandbox.AddScheduler: sandbox.run,
+    sandbox.PutStaticPod: sandbox.run, sandbox.RemoveStaticPod: sandbox.run,
 }
 # kubectl verbs the sandbox does not model: a clearer answer than "unknown command".
 UNSUPPORTED = ("annotate", "api-resources", "api-versions", "attach", "auth", "certificate",

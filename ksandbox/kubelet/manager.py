@@ -19,7 +19,7 @@ import attrs
 
 from ..api.codec import FrozenDict
 from ..api.coordination import NAMESPACE_NODE_LEASE
-from ..api.core import Node, NodeSpec, NodeStatus
+from ..api.core import Node, NodeCondition, NodeSpec, NodeStatus
 from ..api.errors import ApiError, CommandError
 from ..api.meta import ObjectMeta
 from ..api.quantity import Quantity
@@ -187,11 +187,81 @@ class KubeletManager:
             raise CommandError(f'node "{name}" has already failed')
         k.fail(not_ready=not_ready)
 
-    def recover_node(self, name: str) -> None:
+    def recover_node(self, name: str) -> str:
+        """Undo ``fail node``: the kubelet (``"kubelet"``), or else a failed network
+        (``"network"``)."""
         k = self.kubelet(name)
         if not (k.failed or k.runtime_down):
+            if self.network_failed(name):
+                self.set_network(name, available=True)
+                return "network"
             raise CommandError(f'node "{name}" has not failed')
         k.recover()
+        return "kubelet"
+
+    def set_network(self, name: str, available: bool) -> None:
+        """The node's network goes down or comes back: the NetworkUnavailable condition, as
+        the route controller (``pkg/controller/route``: NoRouteCreated / RouteCreated) or a
+        CNI agent on the node writes it. The kubelet keeps posting its own conditions and
+        leaves this one alone; the node lifecycle controller turns it into the
+        ``node.kubernetes.io/network-unavailable`` NoSchedule taint."""
+        self.kubelet(name)
+        node = self.store.get("Node", name)
+        now = self.clock.now
+        old = next((c for c in node.status.conditions if c.type == "NetworkUnavailable"), None)
+        down = old is not None and old.status == "True"
+        if not available and down:
+            raise CommandError(f'node "{name}" network has already failed')
+        if available and not down:
+            raise CommandError(f'node "{name}" network has not failed')
+        cond = NodeCondition(
+            type="NetworkUnavailable", status="False" if available else "True",
+            reason="RouteCreated" if available else "NoRouteCreated",
+            message="RouteController created a route" if available
+            else "RouteController failed to create a route",
+            last_heartbeat_time=now, last_transition_time=now)
+        conditions = tuple(c for c in node.status.conditions if c.type != "NetworkUnavailable")
+        # SetNodeCondition puts a new condition last; an existing one keeps its place.
+        if old is not None:
+            conditions = tuple(cond if c.type == "NetworkUnavailable" else c
+                               for c in node.status.conditions)
+        else:
+            conditions = conditions + (cond,)
+        self.store.update_status(attrs.evolve(node, status=attrs.evolve(
+            node.status, conditions=conditions)))
+
+    def network_failed(self, name: str) -> bool:
+        node = self.store.get("Node", name)
+        return node is not None and any(c.type == "NetworkUnavailable" and c.status == "True"
+                                        for c in node.status.conditions)
+
+    def put_static_pod(self, name: str, manifest: Any) -> tuple[tuple[str, str], str]:
+        """Write a manifest into the node's staticPodPath; its kubelet picks it up at once."""
+        k = self._running(name)
+        key, change = k.static_pods.put(manifest)
+        if change != "unchanged":
+            k.pod_workers.static_pod_changed(key, replaced=change == "configured")
+        return key, change
+
+    def remove_static_pod(self, name: str, pod_name: str) -> tuple[str, str]:
+        """Remove a manifest (by its name, or its mirror pod's ``NAME-NODE``) from the node's
+        staticPodPath; its kubelet stops the pod and deletes the mirror."""
+        k = self._running(name)
+        for key in list(k.static_pods):
+            base = k.static_pods[key].metadata.name
+            if key[1] == pod_name or base == f"{pod_name}-{name.lower()}":
+                k.static_pods.remove(key)
+                k.pod_workers.static_pod_removed(key)
+                return key
+        raise CommandError(f'node "{name}" has no static pod "{pod_name}" (its manifests: '
+                           f'{", ".join(sorted(key[1] for key in k.static_pods)) or "none"})')
+
+    def _running(self, name: str) -> Kubelet:
+        k = self.kubelet(name)
+        if k.failed or k.runtime_down:
+            raise CommandError(f'node "{name}" has failed: its kubelet cannot read its static '
+                               'pod manifests until it recovers')
+        return k
 
     def set_pressure(self, name: str, kind: str, on: bool) -> None:
         if kind not in PRESSURE_KINDS:

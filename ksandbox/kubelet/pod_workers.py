@@ -192,6 +192,28 @@ class PodWorkers:
         self.used["pods"] = self.used.get("pods", 0) - 1
 
     # -- static pods ----------------------------------------------------------------------
+    def static_pod_changed(self, key: tuple[str, str], replaced: bool) -> None:
+        """A manifest was put (``replaced``: over an older one): the old pod's containers go
+        and its mirror with them; the new manifest is admitted and started afresh."""
+        st = self.pods.get(key)
+        if replaced and st is not None:
+            self.forget(key, st)
+            if self.store.get("Pod", key[1], key[0]) is not None:
+                self.store.remove("Pod", key[1], key[0])
+        self._queue[key] = None
+        self.schedule_sync()
+
+    def static_pod_removed(self, key: tuple[str, str]) -> None:
+        """A manifest was removed: the mirror is deleted (gracefully: the worker stops the
+        containers within the pod's grace period, then the mirror goes)."""
+        mirror = self.store.get("Pod", key[1], key[0])
+        if mirror is not None and mirror.metadata.deletion_timestamp is None:
+            self.store.delete("Pod", key[1], key[0])
+        elif mirror is None and key in self.pods:
+            self.forget(key, self.pods[key])
+        self._queue[key] = None
+        self.schedule_sync()
+
     def sync_mirror(self, key: tuple[str, str], pod: Any) -> None:
         """Keep a static pod's mirror in the API; a fresh mirror of a running static pod gets
         its status at once (the static pod never stopped)."""

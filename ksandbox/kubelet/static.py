@@ -116,6 +116,28 @@ class StaticPods:
             keys.append(mirror_key(pod))
         return keys
 
+    def put(self, manifest: Pod) -> tuple[tuple[str, str], str]:
+        """A manifest written into the staticPodPath while the kubelet runs (the file source
+        notices it): ``(key, "created" | "configured" | "unchanged")``. A changed manifest
+        replaces the running static pod (its pod worker forgets the old one)."""
+        kl = self.kubelet
+        pod = build_static_pod(manifest, kl.name, kl.node_uid,
+                               f"{self.path()}/{manifest.metadata.name}.yaml")
+        key = mirror_key(pod)
+        old = self.pods.get(key)
+        if old is not None and old.metadata.annotations.get(CONFIG_HASH_ANNOTATION) == \
+                pod.metadata.annotations.get(CONFIG_HASH_ANNOTATION):
+            return key, "unchanged"
+        self.pods[key] = pod
+        return key, "created" if old is None else "configured"
+
+    def remove(self, key: tuple[str, str]) -> Pod | None:
+        """The manifest's file is gone: the static pod is no longer wanted here."""
+        return self.pods.pop(key, None)
+
+    def path(self) -> str:
+        return self.kubelet.config.static_pod_path or "/etc/kubernetes/manifests"
+
     def adopt(self, key: tuple[str, str], mirror: Pod) -> Pod:
         """A mirror pod in the API with no manifest here (a loaded export) becomes ours."""
         self.pods[key] = adopt_mirror(mirror)

@@ -96,12 +96,12 @@ def test_unknown_objects_are_api_errors(session, kubelets, metrics, line, error)
 
 
 @pytest.mark.parametrize("line,message", [
-    ("ksandbox", "a sandbox verb is required: fail, recover, pressure, add or load"),
+    ("ksandbox", "a sandbox verb is required: fail, recover, pressure, add, remove or load"),
     ("ksandbox explode node node-1", 'unknown command "explode" for "ksandbox"'),
-    ("ksandbox fail node", "usage: ksandbox fail node NAME [--not-ready]"),
-    ("ksandbox fail node a b", "usage: ksandbox fail node NAME [--not-ready]"),
+    ("ksandbox fail node", "usage: ksandbox fail node NAME [--not-ready | --network]"),
+    ("ksandbox fail node a b", "usage: ksandbox fail node NAME [--not-ready | --network]"),
     ("ksandbox fail pod web-1",
-     '"ksandbox fail" works on nodes: ksandbox fail node NAME [--not-ready]'),
+     '"ksandbox fail" works on nodes: ksandbox fail node NAME [--not-ready | --network]'),
     ("ksandbox recover node n --not-ready", "unknown flag: --not-ready"),
     ("ksandbox pressure node node-1 cpu on",
      'invalid pressure kind "cpu": must be one of memory, disk, pid'),
