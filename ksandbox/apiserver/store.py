@@ -160,6 +160,14 @@ class Store:
             raise ApiError.not_found("namespaces", ns)
 
     def create(self, obj: Any, *, admitted: bool = False) -> Any:
+        """POST: admission (NamespaceLifecycle, defaults, priority), validation, then the
+        mutating hooks and the write.
+
+        ``admitted=True`` only for an object that went through :meth:`admit` (this create's own
+        admission and validation) already: ``apply_all``'s staging, a controller stamping many
+        pods from one template it admitted once (``ReplicaSetController._admitted``), and
+        ``kubectl autoscale`` checking every HPA before creating any. Mutating hooks still
+        run."""
         info = BY_KIND[obj.kind]
         if not admitted:
             self.check_namespace(obj)

@@ -235,6 +235,8 @@ def run_autoscale(session: Session, cmd: AutoscaleCommand, stdin: str | None) ->
         made = hpas
         word = "created"
     else:
+        # Each HPA went through store.admit in the loop above (the create's own admission
+        # and validation): all are checked before any is created.
         made = hpas if cmd.dry_run == "server" else [store.create(h, admitted=True)
                                                       for h in hpas]
         word = "autoscaled"

@@ -247,6 +247,8 @@ class JobController:
                                           owner_references=refs), spec=tmpl.spec)
             try:
                 spec, status = self._admitted(job, pod)
+                # Admitted already: pod admission depends on the template's spec alone, so
+                # every pod stamped from it gets the spec and status store.admit gave the first.
                 self.store.create(attrs.evolve(pod, spec=spec, status=status), admitted=True)
             except KsandboxError as err:
                 msg = server_message(err).replace(f'"{name}"', f'"{base}"')

@@ -277,6 +277,8 @@ class ReplicaSetController(Controller):
                                           owner_references=refs), spec=tmpl.spec)
             try:
                 spec, status = self._admitted(rs, pod)
+                # Admitted already: pod admission depends on the template's spec alone, so
+                # every pod stamped from it gets the spec and status store.admit gave the first.
                 self.store.create(attrs.evolve(pod, spec=spec, status=status), admitted=True)
             except KsandboxError as err:
                 # The API server names a pod from generateName after admission: its errors

@@ -21,17 +21,20 @@ What it is not: a renderer, nor the runner that brings both branches to the same
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..views.state import node_dict, pod_dict
 from .expect import is_eviction
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 DIFF_VERSION = "ksandbox/v1alpha1"
 NODE_FIELDS = ("ready", "conditions", "unschedulable", "taints", "allocatable", "requested")
 POD_FIELDS = ("node", "phase", "reason", "message", "evictionAt")
 
 
-def _pods(session: Any) -> dict[tuple[str, str], dict]:
+def _pods(session: Session) -> dict[tuple[str, str], dict]:
     return {(p.metadata.namespace, p.metadata.name): pod_dict(session, p)
             for p in session.store.list("Pod")}
 
@@ -75,7 +78,7 @@ def _pod_section(a: Any, b: Any) -> list[dict]:
     return out
 
 
-def _placement(session: Any) -> dict[tuple[str, str], dict[str, int]]:
+def _placement(session: Session) -> dict[tuple[str, str], dict[str, int]]:
     """(namespace, owner) -> {node or "(pending)": pods}, for owned pods not terminating."""
     out: dict[tuple[str, str], dict[str, int]] = {}
     for pod in session.store.list("Pod"):
@@ -100,7 +103,7 @@ def _workload_section(a: Any, b: Any) -> list[dict]:
     return out
 
 
-def _evictions(session: Any) -> dict[str, list[float]]:
+def _evictions(session: Session) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     for ev in session.store.occurrences:
         if is_eviction(ev):
@@ -150,7 +153,7 @@ def _node_section(a: Any, b: Any) -> list[dict]:
     return out
 
 
-def _event_counts(session: Any) -> dict[str, int]:
+def _event_counts(session: Session) -> dict[str, int]:
     out: dict[str, int] = {}
     for ev in session.store.occurrences:
         out[ev.reason] = out.get(ev.reason, 0) + 1

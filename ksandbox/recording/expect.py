@@ -31,9 +31,12 @@ words a user can act on (``saw Pending: 0/5 nodes are available: ...``).
 from __future__ import annotations
 
 import fnmatch
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 ZONE_LABEL = "topology.kubernetes.io/zone"
 PHASES = ("Pending", "Running", "Succeeded", "Failed")
@@ -144,7 +147,7 @@ def _check_value(form: str, key: str, val: Any, path: tuple[Any, ...]) -> None:
 
 # -- checking ---------------------------------------------------------------------------------
 
-def check(session: Any, exp: Expectation) -> str | None:
+def check(session: Session, exp: Expectation) -> str | None:
     """None when ``exp`` holds in ``session`` now, else what was seen instead."""
     return _CHECKS[exp.form](session, exp)
 
@@ -169,7 +172,7 @@ def _pod_state(pod: Any) -> str:
     return f"{phase}{where}{why}"
 
 
-def _check_pod(session: Any, exp: Expectation) -> str | None:
+def _check_pod(session: Session, exp: Expectation) -> str | None:
     pods = _pods_matching(session.store, exp.subject)
     if exp.get("gone") is True:
         if pods:
@@ -207,7 +210,7 @@ def is_eviction(ev: Any) -> bool:
     return ev.reason != "TaintManagerEviction" or ev.message.startswith("Marking")
 
 
-def _check_evicted(session: Any, exp: Expectation) -> str | None:
+def _check_evicted(session: Session, exp: Expectation) -> str | None:
     namespace, name = exp.subject.split("/")
     by = float(exp.get("by", session.now))
     seen = []
@@ -238,7 +241,7 @@ def _taint_matches(taint: Any, spec: str) -> bool:
     return not effect or taint.effect == effect
 
 
-def _check_node(session: Any, exp: Expectation) -> str | None:
+def _check_node(session: Session, exp: Expectation) -> str | None:
     node = session.store.get("Node", exp.subject)
     if node is None:
         return "saw no such node"
@@ -280,7 +283,7 @@ def workload_pods(store: Any, kind: str, name: str, namespace: str) -> list[Any]
     return out
 
 
-def _check_workload(session: Any, exp: Expectation) -> str | None:
+def _check_workload(session: Session, exp: Expectation) -> str | None:
     kind_word, _, name = exp.subject.partition("/")
     kind = WORKLOAD_KINDS[kind_word.lower()]
     namespace = exp.get("namespace", "default")

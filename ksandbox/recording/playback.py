@@ -16,12 +16,15 @@ results go to the ``on_step`` callback; expectation failures are kept in :attr:`
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import attrs
 
 from ..api.safeload import files_only_under
 from .expect import check
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 OnStep = Callable[[Any, Any], None]
 """``on_step(step, result)``: after each step (``result`` is None for captions/markers)."""
@@ -45,7 +48,7 @@ class Failure:
 class Playback:
     """Steps, a position among them, and the walk of the clock to a target time."""
 
-    def __init__(self, session: Any, steps: Sequence[Any] = (), *,
+    def __init__(self, session: Session, steps: Sequence[Any] = (), *,
                  on_step: OnStep | None = None, check_expectations: bool = True) -> None:
         self.session = session
         self.steps = tuple(steps)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import yaml
 
@@ -31,16 +31,19 @@ from ..api.manifest import decode_object, load_file
 from .playback import Playback
 from .script import RECORDING_API_VERSION, Script, load_script, round_ms
 
+if TYPE_CHECKING:
+    from ..session import Session
+
 
 def load_recording_session(path: str | Path, allow_files: tuple[str, ...] = ()
-                           ) -> tuple[Script, Any]:
+                           ) -> tuple[Script, Session]:
     """Read a recording and build the session it starts from (at its start, nothing of its
     own steps run yet). Its steps may read files only under ``allow_files`` (script.py)."""
     rec = load_script(path, allow_files)
     return rec, session_for(rec)
 
 
-def session_for(rec: Script) -> Any:
+def session_for(rec: Script) -> Session:
     """A session at the recording's start (its ``start`` steps replayed)."""
     from ..resources import sample_cluster_path
     from ..session import Session
@@ -70,7 +73,7 @@ def session_for(rec: Script) -> Any:
     return session
 
 
-def play_headless(session: Any, recording: Script,
+def play_headless(session: Session, recording: Script,
                   on_step: Callable[[Any, Any], None] | None = None) -> Playback:
     """Run every step at its time, then let the cluster settle; the playback (its
     ``failures`` are the expectations that did not hold)."""
@@ -79,7 +82,7 @@ def play_headless(session: Any, recording: Script,
     return pb
 
 
-def dump_recording(session: Any, *, title: str = "", cluster: str | None = None,
+def dump_recording(session: Session, *, title: str = "", cluster: str | None = None,
                    terminal: tuple[int, int] | None = None,
                    captions: list[tuple[float, str]] = (),
                    markers: list[tuple[float, str]] = (),
@@ -137,7 +140,7 @@ class Player:
     (with a fork of a checkpoint), so hold the player, not the session.
     """
 
-    def __init__(self, recording: Script, session: Any | None = None, *,
+    def __init__(self, recording: Script, session: Session | None = None, *,
                  on_step: Callable[[Any, Any], None] | None = None,
                  checkpoint_every: float = CHECKPOINT_EVERY) -> None:
         self.recording = recording

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import yaml
@@ -31,6 +31,9 @@ from ..api.errors import CommandError, ManifestError
 from ..api.safeload import load_yaml, read_source
 from ..sim.limits import time_problem
 from .expect import Expectation, ExpectError, parse_expectations
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 RECORDING_API_VERSION = "ksandbox/v1alpha2"
 SUPPORTED_VERSIONS = ("ksandbox/v1alpha1", "ksandbox/v1alpha2")
@@ -330,7 +333,7 @@ def _line_of(text: str, path: tuple[Any, ...]) -> int | None:
     return line
 
 
-def run_script(session: Any, script: Script, until: float | None = None,
+def run_script(session: Session, script: Script, until: float | None = None,
                on_result: Any = None) -> None:
     """Run each command step at its simulated time (captions and markers are for players).
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -38,6 +38,9 @@ from .pacer import Pacer
 from .stepper import next_up
 from .themes import VARIABLE_DEFAULTS, load_themes, stylesheet
 from .widgets.header import HeaderState
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 # Ticks per real second while the clock runs (the header's time and the countdowns move at
 # this rate; the sandbox work per tick is bounded by the pacer's budget).
@@ -63,7 +66,7 @@ class KsandboxApp(App[int]):
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True, id="app.quit"),
     ]
 
-    def __init__(self, session: Any, *, recording: Any = None, speed: float = 1.0,
+    def __init__(self, session: Session, *, recording: Any = None, speed: float = 1.0,
                  paused: bool = False, config: UserConfig | None = None,
                  ticking: bool = True) -> None:
         super().__init__()
@@ -401,12 +404,12 @@ def freeze_heap(collect: bool = True) -> None:
     gc.freeze()
 
 
-def make_app(session: Any, **opts: Any) -> KsandboxApp:
+def make_app(session: Session, **opts: Any) -> KsandboxApp:
     """The App for ``session`` (the CLI and the tests build it the same way)."""
     return KsandboxApp(session, **opts)
 
 
-def run_tui(session: Any, *, recording: Any = None, speed: float = 1.0,
+def run_tui(session: Session, *, recording: Any = None, speed: float = 1.0,
             paused: bool = False) -> int:
     """Open the TUI on ``session``; returns the exit status."""
     freeze_heap()

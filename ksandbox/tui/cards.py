@@ -13,7 +13,7 @@ No Textual here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -21,6 +21,9 @@ from ..api.core import MIRROR_ANNOTATION
 from ..api.taints import NO_EXECUTE
 from ..controllers.tainteviction import matching_tolerations, min_toleration_time, no_execute_taints
 from .rows import node_roles
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 # Labels worth a glance on a card, in this order (the zone and the seeds' hw-type first).
 KEY_LABELS = ("topology.kubernetes.io/zone", "hw-type", "node.kubernetes.io/instance-type",
@@ -122,7 +125,7 @@ def toleration_seconds_for(pod: Any, taints: Any) -> int | None:
     return int(secs) if secs > 0 else None
 
 
-def summarize(session: Any, node: Any) -> NodeSummary:
+def summarize(session: Session, node: Any) -> NodeSummary:
     store = session.store
     labels = node.metadata.labels
     shown = []

@@ -16,9 +16,12 @@ Deliberately no Textual here: the model is plain Python a test can drive without
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 PodKey = tuple[str, str]  # (namespace, name)
 
@@ -62,7 +65,7 @@ def is_pending(pod: Any) -> bool:
 class ClusterModel:
     """Watch-fed bookkeeping for the panes. Construct once per session."""
 
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: Session) -> None:
         self.session = session
         self.store = session.store
         self.generation = 0

@@ -15,9 +15,12 @@ No Textual here.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..recording.playback import Playback
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 # The speed ladder `<` and `>` walk: from a quarter of real time to a thousand times it.
 SPEEDS: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0,
@@ -38,7 +41,7 @@ def format_speed(speed: float) -> str:
 class Pacer:
     """Speed, pause, and wall time turned into a target time for the playback loop."""
 
-    def __init__(self, session: Any, *, speed: float = 1.0, paused: bool = False,
+    def __init__(self, session: Session, *, speed: float = 1.0, paused: bool = False,
                  budget: float = DEFAULT_BUDGET, playback: Playback | None = None,
                  perf_counter: Callable[[], float] = time.perf_counter) -> None:
         self.speed = float(speed)

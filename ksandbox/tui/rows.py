@@ -11,11 +11,14 @@ No Textual here: the widget styles rows by the ``state`` name a spec returns.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
 from ..api.kinds import BY_KIND
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 Cells = tuple[str, ...]
 
@@ -84,7 +87,7 @@ def node_state(node: Any) -> str:
     return "ok"
 
 
-def _node_cells(node: Any, now: float, session: Any) -> Cells:
+def _node_cells(node: Any, now: float, session: Session) -> Cells:
     version = node.status.node_info.kubelet_version or "v1.35.0"
     return (node.name, node_status(node), node_roles(node), str(len(node.spec.taints)),
             age(node, now), version)
@@ -125,14 +128,14 @@ def pod_state(pod: Any) -> str:
     return "failed"
 
 
-def _pod_cells(pod: Any, now: float, session: Any) -> Cells:
+def _pod_cells(pod: Any, now: float, session: Session) -> Cells:
     return (pod.metadata.namespace, pod.metadata.name, pod_ready(pod), pod_status(pod), "0",
             age(pod, now), pod.status.pod_ip or "<none>", pod.spec.node_name or "<none>")
 
 
 # -- workloads --------------------------------------------------------------------------------
 
-def _deploy_cells(d: Any, now: float, session: Any) -> Cells:
+def _deploy_cells(d: Any, now: float, session: Session) -> Cells:
     want = d.spec.replicas if d.spec.replicas is not None else 1
     st = d.status
     return (d.metadata.namespace, d.metadata.name, f"{st.ready_replicas}/{want}",
@@ -144,7 +147,7 @@ def _deploy_state(d: Any) -> str:
     return "ok" if d.status.ready_replicas >= want else "pending"
 
 
-def _rs_cells(rs: Any, now: float, session: Any) -> Cells:
+def _rs_cells(rs: Any, now: float, session: Session) -> Cells:
     want = rs.spec.replicas if rs.spec.replicas is not None else 1
     st = rs.status
     return (rs.metadata.namespace, rs.metadata.name, str(want), str(st.replicas),
@@ -156,7 +159,7 @@ def _rs_state(rs: Any) -> str:
     return "ok" if rs.status.ready_replicas >= want else "pending"
 
 
-def _ds_cells(ds: Any, now: float, session: Any) -> Cells:
+def _ds_cells(ds: Any, now: float, session: Session) -> Cells:
     st = ds.status
     sel = ",".join(f"{k}={v}" for k, v in sorted(ds.spec.template.spec.node_selector.items()))
     return (ds.metadata.namespace, ds.metadata.name, str(st.desired_number_scheduled),
@@ -170,7 +173,7 @@ def _ds_state(ds: Any) -> str:
     return "ok" if st.number_ready >= st.desired_number_scheduled else "pending"
 
 
-def _hpa_cells(h: Any, now: float, session: Any) -> Cells:
+def _hpa_cells(h: Any, now: float, session: Session) -> Cells:
     ref = h.spec.scale_target_ref
     cur = h.status.current_cpu_utilization_percentage
     target = h.spec.target_cpu_utilization_percentage
@@ -180,25 +183,25 @@ def _hpa_cells(h: Any, now: float, session: Any) -> Cells:
             str(h.status.current_replicas), age(h, now))
 
 
-def _ns_cells(ns: Any, now: float, session: Any) -> Cells:
+def _ns_cells(ns: Any, now: float, session: Session) -> Cells:
     return (ns.metadata.name, ns.status.phase or "Active", age(ns, now))
 
 
-def _pdb_cells(p: Any, now: float, session: Any) -> Cells:
+def _pdb_cells(p: Any, now: float, session: Session) -> Cells:
     return (p.metadata.namespace, p.metadata.name,
             "N/A" if p.spec.min_available is None else str(p.spec.min_available),
             "N/A" if p.spec.max_unavailable is None else str(p.spec.max_unavailable),
             str(p.status.disruptions_allowed), age(p, now))
 
 
-def _pc_cells(p: Any, now: float, session: Any) -> Cells:
+def _pc_cells(p: Any, now: float, session: Session) -> Cells:
     return (p.metadata.name, str(p.value), str(p.global_default).lower(), age(p, now),
             p.preemption_policy or "PreemptLowerPriority")
 
 
 # -- events -----------------------------------------------------------------------------------
 
-def _event_cells(ev: Any, now: float, session: Any) -> Cells:
+def _event_cells(ev: Any, now: float, session: Session) -> Cells:
     o = ev.involved_object
     seen = human_duration(now - ev.last_timestamp)
     if ev.count > 1:

@@ -15,9 +15,12 @@ header while the clock is paused. No Textual here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 
 def clock_text(seconds: float) -> str:
@@ -162,7 +165,7 @@ class Stepper:
                           else float(self.session.now), tuple(seen))
 
 
-def next_up(session: Any, playback: Any = None) -> str:
+def next_up(session: Session, playback: Any = None) -> str:
     """What is due next, for a paused clock: the earliest eviction countdown, or the next
     recorded step if it comes first (``next: evict web-1 in 4:12``); "" when nothing is."""
     now = float(session.now)

@@ -9,13 +9,16 @@ unless the user has moved the cursor up to read; the full history is in the ``:e
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.strip import Strip
 
 from .header import sim_time_text
 from .line_list import LineList
+
+if TYPE_CHECKING:
+    from ...session import Session
 
 WINDOW = 500
 
@@ -24,7 +27,7 @@ class EventLog(LineList):
     COMPONENT_CLASSES = LineList.COMPONENT_CLASSES | {
         "event-log--time", "event-log--warning", "event-log--reason", "event-log--object"}
 
-    def __init__(self, session: Any, **kwargs: Any) -> None:
+    def __init__(self, session: Session, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.session = session
         self.follow = True

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -44,6 +44,9 @@ from ..cards import (
 )
 from ..filtering import NO_FILTER, RowFilter
 from ..model import ChangeSet
+
+if TYPE_CHECKING:
+    from ...session import Session
 
 MIN_CARD_WIDTH = 34
 MAX_CARD_WIDTH = 56
@@ -151,7 +154,7 @@ class NodeBoard(ScrollView, can_focus=True):
             self.board = board
             self.name = name
 
-    def __init__(self, session: Any, **kwargs: Any) -> None:
+    def __init__(self, session: Session, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.session = session
         self.shapes: dict[str, CardShape] = {}

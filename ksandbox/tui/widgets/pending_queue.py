@@ -6,13 +6,16 @@ available: 1 node(s) had untolerated taint(s), …``), or why nothing was writte
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.strip import Strip
 
 from ..model import ClusterModel
 from .line_list import LineList
+
+if TYPE_CHECKING:
+    from ...session import Session
 
 
 def one_line(message: str) -> str:
@@ -21,7 +24,7 @@ def one_line(message: str) -> str:
     return head.rstrip() if sep else message
 
 
-def pending_reason(session: Any, pod: Any) -> str:
+def pending_reason(session: Session, pod: Any) -> str:
     if pod.status.message:
         return one_line(pod.status.message)
     cond = pod.status.condition("PodScheduled")
@@ -38,7 +41,7 @@ class PendingQueue(LineList):
                                                       "pending-queue--reason",
                                                       "pending-queue--empty"}
 
-    def __init__(self, session: Any, model: ClusterModel, **kwargs: Any) -> None:
+    def __init__(self, session: Session, model: ClusterModel, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.session = session
         self.model = model

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from bisect import bisect_left, insort
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -27,6 +27,9 @@ from ..filtering import NO_FILTER, RowFilter
 from ..model import ChangeSet
 from ..rows import RowSpec
 from .line_list import LineList
+
+if TYPE_CHECKING:
+    from ...session import Session
 
 Key = tuple[str, str]
 # Past this many changed keys a full rebuild is cheaper than moving rows one by one.
@@ -68,7 +71,7 @@ class ResourceTable(LineList):
             super().__init__()
             self.table = table
 
-    def __init__(self, session: Any, spec: RowSpec, *, namespace: str | None = None,
+    def __init__(self, session: Session, spec: RowSpec, *, namespace: str | None = None,
                  node: str | None = None, where: Callable[[Any], bool] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
