@@ -237,9 +237,19 @@ class PodSpec:
 
     @cached_property
     def host_ports(self) -> tuple[tuple[str, str, int], ...]:
-        """(hostIP, protocol, hostPort) for every container port that asks for a host port."""
+        """(hostIP, protocol, hostPort) of the ports a pod holds on its node while it runs
+        (pkg/scheduler/util GetHostPorts): its sidecars' (init containers with
+        restartPolicy Always, which run for the pod's whole life) and its containers'. A
+        regular init container has exited before the containers start, so its host ports
+        are not held — NodePorts ignores them."""
         out = []
-        for c in self.init_containers + self.containers:
+        for c in self.init_containers:
+            if c.restart_policy != "Always":
+                continue
+            for p in c.ports:
+                if p.host_port:
+                    out.append((p.host_ip or "0.0.0.0", p.protocol or "TCP", p.host_port))
+        for c in self.containers:
             for p in c.ports:
                 if p.host_port:
                     out.append((p.host_ip or "0.0.0.0", p.protocol or "TCP", p.host_port))

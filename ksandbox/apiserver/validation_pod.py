@@ -297,7 +297,9 @@ def validate_pod_spec(spec: Any, path: str, errs: Errors) -> None:
                                spec.termination_grace_period_seconds,
                                "must be greater than or equal to 0"))
     seen_ports: set[tuple[str, str, int]] = set()
-    for hp in spec.host_ports:
+    all_ports = [(p.host_ip or "0.0.0.0", p.protocol or "TCP", p.host_port)
+                 for c in spec.init_containers + spec.containers for p in c.ports if p.host_port]
+    for hp in all_ports:
         if hp in seen_ports:
             errs.append(FieldError.duplicate(f"{path}.containers[*].ports", f"{hp[2]}/{hp[1]}"))
         seen_ports.add(hp)

@@ -103,3 +103,42 @@ def test_volume_restrictions(name, mine, theirs, fits):
     assert (st is None) == fits
     if st:
         assert st.reasons == ("node(s) had no available disk",)
+
+
+def _init_port_pod(sidecar: bool):
+    """st.MakePod().InitContainerPort(sidecar, [8001/TCP host port 8001])."""
+    from ksandbox.api.codec import decode
+    from ksandbox.api.core import Pod
+
+    init = {"name": "init", "image": "img",
+            "ports": [{"containerPort": 8001, "hostPort": 8001, "protocol": "TCP"}]}
+    if sidecar:
+        init["restartPolicy"] = "Always"
+    return decode(Pod, {"metadata": {"name": "p", "namespace": "default"},
+                        "spec": {"schedulerName": "default-scheduler", "initContainers": [init],
+                                 "containers": [{"name": "c", "image": "img"}]}})
+
+
+@pytest.mark.parametrize("sidecar,fits", [(False, True), (True, False)],
+                         ids=["non-sidecar initContainer using hostPort",
+                              "TCP hostPort conflict from sidecar initContainer"])
+def test_node_ports_init_containers(sidecar, fits):
+    """node_ports_test.go TestNodePorts: a regular init container's host port is not held
+    (PreFilter skips: the pod wants no ports), a sidecar's is (pkg/scheduler/util
+    GetHostPorts counts restartPolicy: Always init containers only)."""
+    existing = pod("e", ports=[hp(8001, "TCP", "0.0.0.0")], node_name="n")
+    p = _init_port_pod(sidecar)
+    assert bool(p.spec.host_ports) == sidecar
+    st = run_filter(node_ports.new, p, [node("n")], [existing])["n"]
+    assert (st is None) == fits
+    # ... and a running pod's regular init container does not block a newcomer either.
+    running = attrs_evolve_node(p, "n")
+    st = run_filter(node_ports.new, pod(ports=[hp(8001, "TCP", "0.0.0.0")]), [node("n")],
+                    [running])["n"]
+    assert (st is None) == fits
+
+
+def attrs_evolve_node(p, node_name):
+    import attrs
+
+    return attrs.evolve(p, spec=attrs.evolve(p.spec, node_name=node_name))
