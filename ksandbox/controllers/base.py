@@ -25,8 +25,12 @@ leaves one) and requeues the key after ``5 ms × 2^failures`` capped at 1000 s �
 with a ``maxRetries`` do (``deployment_controller.go``: 15). Not modelled: the overall 10 qps /
 100 burst bucket of ``DefaultControllerRateLimiter``, which only matters under error storms.
 
+Periodic loops that are not keyed work (the HPA's per-autoscaler resync, pod GC, the cluster
+autoscaler's scan) use the clock directly, each pass run through :func:`run_pass`: an error is
+kept in :data:`SYNC_ERRORS` like a failed sync's and the loop goes on at its next period.
+
 Not here: what a controller does (its module), indexes shared between controllers (the
-control plane's), periodic loops that are not keyed work (they use the clock directly).
+control plane's ``apiserver/informers.py``).
 """
 
 from __future__ import annotations
@@ -167,6 +171,16 @@ class WorkQueue:
         self._pending.clear()
         for key in keys:
             self.process(key)
+
+
+def run_pass(clock: Clock, label: str, fn: Callable[..., None], *args: Any) -> None:
+    """One pass of a periodic loop: a pass that raises is recorded (see :data:`SYNC_ERRORS`),
+    not the end of the loop — the caller schedules the next pass either way."""
+    try:
+        fn(*args)
+    except Exception as exc:  # noqa: BLE001 - one failed pass must not stop the loop
+        SYNC_ERRORS.append((clock.now, label, args[0] if args else None,
+                            f"{type(exc).__name__}: {exc}"))
 
 
 class Worker:

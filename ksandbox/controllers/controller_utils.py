@@ -19,7 +19,6 @@ from typing import Any
 from ..api.codec import encode
 from ..api.core import FAILED, SUCCEEDED
 from ..api.errors import ApiError
-from .base import WorkQueue  # noqa: F401 - re-exported for controllers that import it here
 
 # apimachinery pkg/util/rand: the alphabet of generated names and of SafeEncodeString.
 _ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"

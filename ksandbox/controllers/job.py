@@ -40,8 +40,8 @@ from ..api.errors import ApiError, KsandboxError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
+from .base import Controller
 from .controller_utils import (
-    WorkQueue,
     generate_name,
     pod_active,
     pod_ready,
@@ -55,21 +55,20 @@ POD_FAILURE_BACKOFF, MAX_POD_FAILURE_BACKOFF = 10.0, 360.0
 MAX_PODS_PER_SYNC = 500
 
 
-class JobController:
+class JobController(Controller):
     name = "job"
 
     def __init__(self, informers: Informers) -> None:
         self.pods = informers.pods   # the shared index: pods by controller uid
 
     def start(self, cp: Any) -> None:
-        self.cp = cp
-        self.store = cp.store
-        self.clock = cp.clock
         self.rand = cp.rand.child(self.name)
-        self.queue = WorkQueue(cp.clock, self.sync, self.name)
         self._counted: dict[str, set[str]] = {}        # job uid → counted finished pod uids
         self._last_failure: dict[str, float] = {}      # job uid → when a pod last failed
         self._templates: dict[str, tuple[Any, Any, Any]] = {}
+        super().start(cp)
+
+    def watch(self) -> None:
         self.store.subscribe("Pod", self.pods.handler("Job", self._pod_changed))
         self.store.subscribe("Job", self._job_event)
 

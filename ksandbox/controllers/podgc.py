@@ -26,6 +26,7 @@ from ..api.core import FAILED, SUCCEEDED, PodCondition
 from ..api.taints import TAINT_NODE_OUT_OF_SERVICE
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
+from .base import run_pass
 
 # pkg/controller/podgc/gc_controller.go.
 GC_CHECK_PERIOD = 20.0      # gcCheckPeriod
@@ -68,7 +69,7 @@ class PodGCController:
             self.bound_nodes[pod.spec.node_name] = None
 
     def _loop(self) -> None:
-        self.gc()
+        run_pass(self.clock, "podgc", self.gc)
         self.clock.call_later(GC_CHECK_PERIOD, self._loop, PRIORITY_CONTROLLER, "podgc",
                               background=True)
 

@@ -42,7 +42,8 @@ from ..api.meta import ObjectMeta, owner_ref_for
 from ..api.storage import PersistentVolumeClaim
 from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
-from .controller_utils import WorkQueue, compute_hash, pod_ready, server_message
+from .base import Controller
+from .controller_utils import compute_hash, pod_ready, server_message
 
 COMPONENT = "statefulset-controller"
 REVISION_LABEL = "controller-revision-hash"
@@ -66,18 +67,17 @@ def _running_and_ready(pod: Any) -> bool:
         pod.metadata.deletion_timestamp is None
 
 
-class StatefulSetController:
+class StatefulSetController(Controller):
     name = "statefulset"
 
     def __init__(self, informers: Informers) -> None:
         self.pods = informers.pods   # the shared index: pods by controller uid
 
     def start(self, cp: Any) -> None:
-        self.cp = cp
-        self.store = cp.store
-        self.clock = cp.clock
-        self.queue = WorkQueue(cp.clock, self.sync, self.name)
         self._templates: dict[tuple[str, int], tuple[Any, Any, Any]] = {}
+        super().start(cp)
+
+    def watch(self) -> None:
         self.store.subscribe("Pod", self.pods.handler("StatefulSet", self._pod_changed))
         self.store.subscribe("StatefulSet", self._set_event)
 

@@ -155,3 +155,24 @@ def test_a_controller_is_wired_by_start():
     s.submit("ksandbox add node extra")
     s.run_until(1.0)
     assert set(echo.synced) == {"extra"} and echo.queue.label == "echo"
+
+
+def test_a_periodic_pass_that_raises_is_recorded_and_the_loop_goes_on():
+    """A periodic loop (HPA resync, pod GC, the cluster autoscaler's scan) is not keyed work;
+    a pass that fails is kept like a failed sync, and the next period's pass still runs."""
+    clock = Clock()
+    passes: list[float] = []
+
+    def gc() -> None:
+        passes.append(clock.now)
+        if len(passes) == 2:
+            raise RuntimeError("boom")
+
+    def loop() -> None:
+        base.run_pass(clock, "podgc", gc)
+        clock.call_later(20.0, loop, 0, "podgc")
+
+    clock.call_soon(loop, 0, "podgc")
+    clock.run_until(65.0)
+    assert passes == [0.0, 20.0, 40.0, 60.0]
+    assert [e[1:] for e in base.SYNC_ERRORS] == [("podgc", None, "RuntimeError: boom")]

@@ -56,6 +56,7 @@ import math
 from typing import Any
 
 from ...sim.clock import PRIORITY_CONTROLLER
+from ..base import run_pass
 from .config import KIND, NODE_GROUP_LABEL, read_config
 from .expander import Expander
 from .scale_down import ScaleDown
@@ -98,7 +99,7 @@ class ClusterAutoscaler:
         return self._busy if self.config is not None else None
 
     def _tick(self) -> None:
-        self.run_once()
+        run_pass(self.clock, "cluster-autoscaler", self.run_once)
         self.clock.call_later(self.config.scan_interval, self._tick, PRIORITY_CONTROLLER,
                               "cluster-autoscaler", background=True)
 

@@ -35,6 +35,7 @@ from ...api.quantity import format_resource
 from ...api.selectors import LabelSelector
 from ...apiserver.store import DELETED, WatchEvent
 from ...sim.clock import PRIORITY_CONTROLLER
+from ..base import run_pass
 from ..controller_utils import server_message
 from .normalize import SYNC_PERIOD, State, normalize, normalize_with_behavior
 from .replica_calculator import MetricError, resource_replicas
@@ -86,7 +87,7 @@ class HorizontalPodAutoscalerController:
         hpa = self.store.get("HorizontalPodAutoscaler", key[1], key[0])
         if state is None or hpa is None:
             return
-        self.reconcile(hpa, state)
+        run_pass(self.clock, "hpa", self.reconcile, hpa, state)
         state.timer = self.clock.call_later(SYNC_PERIOD, lambda: self._tick(key),
                                             PRIORITY_CONTROLLER, f"hpa {key}", background=True)
 
