@@ -66,6 +66,16 @@ class GetCommand:
 def targets_of(verb: str, positionals: tuple[str, ...]) -> tuple[Target, ...]:
     if positionals and positionals[0].lower() == "all":
         return tuple(Target(BY_KIND[k], tuple(positionals[1:])) for k in ALL_CATEGORY)
+    if positionals and "," in positionals[0] and \
+            "all" in (w.lower() for w in positionals[0].split(",")):
+        # `get all,cm,sa`: the category expands in place, each type listed once.
+        words: list[str] = []
+        for w in positionals[0].split(","):
+            for x in ([BY_KIND[k].resource for k in ALL_CATEGORY] if w.lower() == "all"
+                      else [w]):
+                if x not in words:
+                    words.append(x)
+        positionals = (",".join(words),) + tuple(positionals[1:])
     return parse_targets(verb, positionals)
 
 

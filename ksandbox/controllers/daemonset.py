@@ -46,6 +46,7 @@ from .controller_utils import (
 )
 from .daemonset_util import (
     REVISION_HASH_LABEL,
+    TEMPLATE_GENERATION_ANNOTATION,
     TEMPLATE_GENERATION_LABEL,
     daemon_tolerations,
     node_name_affinity,
@@ -82,6 +83,8 @@ class DaemonSetController(Controller):
         self._retries: dict[tuple[str, str], int] = {}
         self._scan_orphans: set[str] = set()
         self._adoptable: dict[str, set[str]] = {}
+        # DaemonSet uid -> (the template's hash when first seen, its template generation).
+        self._first_template: dict[str, tuple[str, str]] = {}
         super().start(cp)
 
     def watch(self) -> None:
@@ -148,6 +151,21 @@ class DaemonSetController(Controller):
             hit = (tmpl, spec, compute_hash(tmpl))
             self._templates[id(tmpl)] = hit
         return hit[1], hit[2]
+
+    def _is_updated(self, ds: Any, pod: Any, pod_hash: str) -> bool:
+        """util.IsPodUpdated: the pod carries the template's revision hash, or its
+        ``pod-template-generation`` is the DaemonSet's template generation (the
+        ``deprecated.daemonset.template.generation`` annotation, which the API server bumps
+        when the template changes). A DaemonSet loaded from an export brings pods labelled by
+        the real controller's hash, which this sandbox does not reproduce: their template
+        generation keeps them current until the template changes here."""
+        labels = pod.metadata.labels
+        if labels.get(REVISION_HASH_LABEL) == pod_hash:
+            return True
+        first = self._first_template.setdefault(ds.metadata.uid, (
+            pod_hash, ds.metadata.annotations.get(TEMPLATE_GENERATION_ANNOTATION, "")))
+        return first[0] == pod_hash and bool(first[1]) and \
+            labels.get(TEMPLATE_GENERATION_LABEL) == first[1]
 
     def _node_to_pods(self, ds: Any) -> dict[str, list[Any]]:
         """getNodesToDaemonPods: the pods by the node they are (or will be) on, leaving out
@@ -257,8 +275,8 @@ class DaemonSetController(Controller):
         for node in sorted(node_to_pods):
             # findUpdatedPodsOnNode: at most one new and one old pod, or leave it to manage.
             live = [p for p in node_to_pods[node] if p.metadata.deletion_timestamp is None]
-            news = [p for p in live if p.metadata.labels.get(REVISION_HASH_LABEL) == pod_hash]
-            olds = [p for p in live if p.metadata.labels.get(REVISION_HASH_LABEL) != pod_hash]
+            news = [p for p in live if self._is_updated(ds, p, pod_hash)]
+            olds = [p for p in live if not self._is_updated(ds, p, pod_hash)]
             new = news[0] if len(news) == 1 else None
             old = olds[0] if len(olds) == 1 else None
             if len(news) > 1 or len(olds) > 1 or (new is None) == (old is None):
@@ -340,7 +358,7 @@ class DaemonSetController(Controller):
                     ready += 1
                     if pod_available(pod, mrs, now):
                         available += 1
-                if pod.metadata.labels.get(REVISION_HASH_LABEL) == pod_hash:
+                if self._is_updated(ds, pod, pod_hash):
                     updated += 1
             elif pods:
                 misscheduled += 1

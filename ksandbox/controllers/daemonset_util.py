@@ -37,6 +37,8 @@ from .controller_utils import OBJECT_NAME_FIELD, node_matches_pod_affinity
 # pkg/apis/apps: the labels a DaemonSet pod carries to say which template made it.
 REVISION_HASH_LABEL = "controller-revision-hash"
 TEMPLATE_GENERATION_LABEL = "pod-template-generation"
+# apps/v1: the DaemonSet's template generation, kept in an annotation by the API server.
+TEMPLATE_GENERATION_ANNOTATION = "deprecated.daemonset.template.generation"
 
 _NO_SCHEDULE_OR_EXECUTE = (NO_SCHEDULE, NO_EXECUTE)
 _NO_EXECUTE = (NO_EXECUTE,)

@@ -75,6 +75,8 @@ class StatefulSetController(Controller):
 
     def start(self, cp: Any) -> None:
         self._templates: dict[tuple[str, int], tuple[Any, Any, Any]] = {}
+        # set uid -> (the template's hash when first seen, the revision name its status gave)
+        self._first_revision: dict[str, tuple[str, str]] = {}
         super().start(cp)
 
     def watch(self) -> None:
@@ -157,19 +159,29 @@ class StatefulSetController(Controller):
 
     # -- revisions -------------------------------------------------------------------------
     def _revision(self, sts: Any) -> tuple[str, int]:
-        """The update revision's hash, creating its ControllerRevision when new."""
+        """The update revision's name (``<set>-<hash>``, what pods carry in
+        ``controller-revision-hash`` and the status names), creating its ControllerRevision
+        when new. A set loaded from an export comes without its ControllerRevisions and with
+        pods labelled by the real controller's hash, which the sandbox does not reproduce:
+        while its template is the one it was loaded with, the revision its status names
+        (``updateRevision``) stands for that template, so its pods are not rolled for
+        nothing."""
         h = compute_hash(sts.spec.template)
         ns, name = sts.metadata.namespace, sts.metadata.name
-        rev_name = f"{name}-{h}"
+        uid = sts.metadata.uid
+        owned = [cr for cr in self.store.list("ControllerRevision", ns)
+                 if (ref := cr.metadata.controller_ref()) is not None and ref.uid == uid]
+        first = self._first_revision.get(uid)
+        if first is None:
+            exported = sts.status.update_revision or ""
+            first = self._first_revision[uid] = (h, exported if not owned else "")
+        rev_name = first[1] if first[0] == h and first[1] else f"{name}-{h}"
         existing = self.store.get("ControllerRevision", rev_name, ns)
         if existing is not None:
-            return h, existing.revision
-        numbers = [cr.revision for cr in self.store.list("ControllerRevision", ns)
-                   if (ref := cr.metadata.controller_ref()) is not None
-                   and ref.uid == sts.metadata.uid]
-        number = max(numbers, default=0) + 1
+            return rev_name, existing.revision
+        number = max((cr.revision for cr in owned), default=0) + 1
         labels = dict(sts.spec.template.metadata.labels)
-        labels[REVISION_LABEL] = h
+        labels[REVISION_LABEL] = rev_name.rpartition("-")[2]
         cr = ControllerRevision(
             metadata=ObjectMeta(name=rev_name, namespace=ns, labels=FrozenDict(labels),
                                 owner_references=(owner_ref_for(sts, "apps/v1"),)),
@@ -178,7 +190,7 @@ class StatefulSetController(Controller):
             self.store.create(cr)
         except KsandboxError:
             pass
-        return h, number
+        return rev_name, number
 
     # -- pods and claims ---------------------------------------------------------------------
     def _new_pod(self, sts: Any, ordinal: int, revision: str) -> Pod:
