@@ -3,7 +3,9 @@
     ksandbox [FILE...]                     open the TUI (the built-in sample cluster by default)
     ksandbox sim -f FILE [...] [--script S] [--until SECONDS] [--seed N] -o json|yaml|wide
     ksandbox explain -f FILE [...] NAMESPACE/POD -o json|wide
-    ksandbox play RECORDING [--headless -o json] [--speed X]
+    ksandbox play RECORDING [--headless [--check] -o json] [--speed X] [--cast OUT.cast]
+    ksandbox record [FILE...] -o OUT.yaml  open the TUI already recording (R stops and saves)
+    ksandbox export RECORDING --kubectl    the story as manifests and kubectl commands
     ksandbox diff -f FILE [...] --script A.yaml [--script B.yaml] [--until SECONDS] -o json|wide
     ksandbox diff A.recording.yaml B.recording.yaml [--until SECONDS] -o json|wide
 
@@ -27,7 +29,7 @@ from .resources import sample_cluster_path
 if TYPE_CHECKING:
     from .session import Session
 
-SUBCOMMANDS = ("sim", "explain", "play", "diff")
+SUBCOMMANDS = ("sim", "explain", "play", "diff", "record", "export")
 
 
 class UsageError(Exception):
@@ -165,9 +167,32 @@ def _diff_parser() -> _Parser:
     return p
 
 
+def _record_parser() -> _Parser:
+    p = _Parser(prog="ksandbox record", description="Open the TUI already recording; R stops "
+                                                    "and saves, m adds a caption or marker.")
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument("-o", "--output", metavar="OUT.yaml", required=True,
+                   help="where the recording is written (when R stops it, or at exit)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--speed", type=float, default=1.0)
+    p.add_argument("--paused", action="store_true")
+    p.add_argument("--scheduler-config", metavar="FILE")
+    return p
+
+
+def _export_parser() -> _Parser:
+    p = _Parser(prog="ksandbox export", description="Print a recording as what would replay "
+                                                    "its story on a real cluster.")
+    p.add_argument("recording", metavar="RECORDING")
+    p.add_argument("--kubectl", action="store_true", required=True,
+                   help="manifests and kubectl commands (sandbox verbs become comments)")
+    return p
+
+
 def _tui_parser() -> _Parser:
     p = _Parser(prog="ksandbox", description="A Kubernetes cluster in your terminal. "
-                                             "Subcommands: sim, explain, play, diff.")
+                                             "Subcommands: sim, explain, play, diff, record, "
+                                             "export.")
     p.add_argument("files", nargs="*", metavar="FILE")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--speed", type=float, default=1.0)
@@ -395,6 +420,29 @@ def cmd_diff(argv: Sequence[str]) -> int:
     return 0
 
 
+def cmd_record(argv: Sequence[str]) -> int:
+    from pathlib import Path
+
+    args = _record_parser().parse_args(argv)
+    out = Path(args.output)
+    if out.is_dir() or not out.parent.is_dir():
+        raise UsageError(f"-o {args.output}: not a file in an existing folder")
+    files = args.files or [str(sample_cluster_path("default"))]
+    session = _load_session(files, args.seed, args.scheduler_config)
+    from .tui.app import run_tui
+
+    return run_tui(session, speed=args.speed, paused=args.paused, record=True, record_to=out)
+
+
+def cmd_export(argv: Sequence[str]) -> int:
+    from .recording.export import export_kubectl
+    from .recording.script import load_script
+
+    args = _export_parser().parse_args(argv)
+    sys.stdout.write(export_kubectl(load_script(args.recording)))
+    return 0
+
+
 def cmd_tui(argv: Sequence[str]) -> int:
     args = _tui_parser().parse_args(argv)
     files = args.files or [str(sample_cluster_path("default"))]
@@ -437,7 +485,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str], debug: bool) -> int:
-    handlers = {"sim": cmd_sim, "explain": cmd_explain, "play": cmd_play, "diff": cmd_diff}
+    handlers = {"sim": cmd_sim, "explain": cmd_explain, "play": cmd_play, "diff": cmd_diff,
+                "record": cmd_record, "export": cmd_export}
     try:
         if argv and argv[0] in handlers:
             return handlers[argv[0]](argv[1:])

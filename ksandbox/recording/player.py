@@ -78,6 +78,8 @@ def play_headless(session: Session, recording: Script,
     """Run every step at its time, then let the cluster settle; the playback (its
     ``failures`` are the expectations that did not hold)."""
     pb = Playback(session, recording.steps, on_step=on_step)
+    if recording.end_at is not None:
+        pb.advance_to(recording.end)
     pb.run_to_end()
     return pb
 
@@ -86,11 +88,12 @@ def dump_recording(session: Session, *, title: str = "", cluster: str | None = N
                    terminal: tuple[int, int] | None = None,
                    captions: list[tuple[float, str]] = (),
                    markers: list[tuple[float, str]] = (),
-                   start_index: int = 0, start: float | None = None) -> str:
+                   start_index: int = 0, start: float | None = None,
+                   end: float | None = None) -> str:
     """The YAML text of a recording of ``session``'s steps.
 
     ``start_index``/``start``: recording began when the history had that many steps, at that
-    time (the steps before go to ``start.steps``). ``cluster`` names a built-in sample; without
+    time (the steps before go to ``start.steps``); ``end``: when it stopped. ``cluster`` names a built-in sample; without
     it the session's initial objects are written inline, so the recording is self-contained.
     """
     def step_item(step: Any) -> dict[str, Any]:
@@ -122,6 +125,8 @@ def dump_recording(session: Session, *, title: str = "", cluster: str | None = N
     if start_index or start:
         doc["start"] = {"at": round_ms(start if start is not None else session.now),
                         "steps": [step_item(s) for s in history[:start_index]]}
+    if end is not None:
+        doc["end"] = round_ms(max([end] + [s["at"] for s in steps]))
     doc["steps"] = steps
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
 
@@ -149,7 +154,7 @@ class Player:
         session = session if session is not None else session_for(recording)
         self.start = session.now
         self.steps = recording.steps
-        self.end = max([self.start] + [s.at for s in self.steps])
+        self.end = max(self.start, recording.end)
         # (time, step index, a pristine fork): the timeline's restore points, in time order.
         self._checkpoints: list[tuple[float, int, Any]] = [(session.now, 0, session.fork())]
         self.playback = Playback(session, self.steps, on_step=self._step_done)
@@ -184,6 +189,24 @@ class Player:
 
     def captions(self) -> list[tuple[float, str]]:
         return [(s.at, s.caption) for s in self.steps if s.caption is not None]
+
+    # The Playback face the pacer and the `.` stepper use (they drive a Player or a Playback).
+    @property
+    def lagging(self) -> bool:
+        return self.playback.lagging
+
+    @property
+    def done(self) -> bool:
+        return self.playback.done
+
+    def next_step_time(self) -> float | None:
+        return self.playback.next_step_time()
+
+    def next_change_time(self) -> float | None:
+        return self.playback.next_change_time()
+
+    def step_next(self) -> float | None:
+        return self.playback.step_next()
 
     @property
     def checkpoints(self) -> list[float]:

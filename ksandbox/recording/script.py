@@ -5,7 +5,8 @@ with a header (``apiVersion``, ``kind: Recording``, title, seed, cluster, termin
 hold ``caption``, ``marker`` and ``expect`` steps (DESIGN.md §4, docs/recordings.md).
 
 Versions: ``ksandbox/v1alpha1`` (the first format) is still read as it was. ``ksandbox/v1alpha2``
-adds ``expect:`` blocks on steps and ``start:`` — the moment the recording was started in a
+adds ``expect:`` blocks on steps, ``end:`` (when recording stopped: the timeline runs on past
+the last step to there) and ``start:`` — the moment the recording was started in a
 session that had run for a while (``start: {at: T, steps: [...]}``: the steps before T, replayed
 silently so playback starts from exactly the state the user saw). Writers emit v1alpha2.
 
@@ -38,9 +39,10 @@ if TYPE_CHECKING:
 RECORDING_API_VERSION = "ksandbox/v1alpha2"
 SUPPORTED_VERSIONS = ("ksandbox/v1alpha1", "ksandbox/v1alpha2")
 STEP_KEYS = ("at", "command", "stdin", "caption", "marker", "expect")
-HEADER_KEYS = ("apiVersion", "kind", "title", "seed", "cluster", "terminal", "steps", "start")
+HEADER_KEYS = ("apiVersion", "kind", "title", "seed", "cluster", "terminal", "steps", "start",
+               "end")
 # Fields a v1alpha1 file may not carry (they came with v1alpha2).
-V2_ONLY = {"expect", "start"}
+V2_ONLY = {"expect", "start", "end"}
 
 
 def round_ms(t: float) -> float:
@@ -78,11 +80,13 @@ class Script:
     prelude: tuple[ScriptStep, ...] = ()
     """What happened before ``start`` (replayed silently)."""
     api_version: str = ""
+    end_at: float | None = None
+    """When recording stopped (v1alpha2 ``end``), if the file says."""
 
     @property
     def end(self) -> float:
-        """The time of the last step (the recording's length on its own clock)."""
-        return max([self.start] + [s.at for s in self.steps])
+        """Where the timeline ends: ``end`` if given, else the last step's time."""
+        return max([self.start, self.end_at or 0.0] + [s.at for s in self.steps])
 
     @property
     def has_expectations(self) -> bool:
@@ -280,9 +284,20 @@ def _script(data: Any, source: str, allow_files: tuple[str, ...]) -> Script:
     if "start" in data:
         start, prelude = _start(data["start"], file_roots)
     steps = _steps(data.get("steps"), ("steps",), True, allow_v2, start, file_roots)
+    end_at = None
+    if "end" in data:
+        problem = time_problem(data["end"])
+        if problem:
+            raise _Bad(("end",), f"Invalid value: {_shown(data['end'])}: {problem}")
+        end_at = round_ms(float(data["end"]))
+        last = max([start] + [s.at for s in steps])
+        if end_at < last:
+            raise _Bad(("end",), f"Invalid value: {end_at:g}: must not be before the last step "
+                                 f"or the start ({last:g})")
     return Script(steps=steps, source=source, title=str(title or ""), seed=seed,
                   cluster=data.get("cluster"), terminal=terminal, is_recording=is_recording,
-                  start=start, prelude=prelude, api_version=str(version or ""))
+                  start=start, prelude=prelude, api_version=str(version or ""),
+                  end_at=end_at)
 
 
 def _start(raw: Any, file_roots: tuple[str, ...] | None

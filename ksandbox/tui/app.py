@@ -13,6 +13,7 @@ screens that are on show.
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -35,6 +36,8 @@ from .config import UserConfig, load_config, save_theme
 from .messages import ClusterChanged
 from .model import ClusterModel
 from .pacer import Pacer
+from .player import PLAYER_BINDINGS, PlayerControls
+from .recorder import RECORDER_BINDINGS, RecorderControls
 from .stepper import next_up
 from .themes import VARIABLE_DEFAULTS, load_themes, stylesheet
 from .widgets.header import HeaderState
@@ -53,7 +56,8 @@ READ_VERBS = ("get", "describe")
 
 
 class KsandboxApp(App[int]):
-    """A Kubernetes cluster in one terminal."""
+    """A Kubernetes cluster in one terminal (the player's keys: tui/player.py; recording,
+    captions and screenshots: tui/recorder.py)."""
 
     TITLE = "ksandbox"
     CSS_PATH = str(stylesheet())
@@ -64,26 +68,38 @@ class KsandboxApp(App[int]):
         Binding("greater_than_sign", "faster", "Faster", show=False, id="clock.faster"),
         Binding("full_stop", "step", "Next event", show=False, id="clock.step"),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True, id="app.quit"),
+        *PLAYER_BINDINGS,
+        *RECORDER_BINDINGS,
     ]
 
     def __init__(self, session: Session, *, recording: Any = None, speed: float = 1.0,
                  paused: bool = False, config: UserConfig | None = None,
-                 ticking: bool = True) -> None:
+                 ticking: bool = True, record_to: Path | None = None,
+                 record: bool = False) -> None:
         super().__init__()
         self.session = session
         self.model = ClusterModel(session)
         from ..recording.playback import Playback
+        from ..recording.player import Player
 
         self.recording_script = recording
         """The recording being played (a ``Script``), or None for a live session."""
         self.caption = ""
-        steps = recording.steps if recording is not None else ()
-        self.playback = Playback(session, steps, on_step=self._on_step)
+        self.player: Player | None = None
+        """The player while a recording plays (None live, and after taking over)."""
+        self.playback: Any
+        if recording is not None:
+            self.player = Player(recording, session, on_step=self._on_step)
+            self.playback = self.player
+        else:
+            self.playback = Playback(session, (), on_step=self._on_step)
         self.pacer = Pacer(session, speed=speed, paused=paused, playback=self.playback)
+        self.pacer.limit = self.player.end if self.player is not None else None
+        self.player_controls = PlayerControls(self)
+        self.recorder_controls = RecorderControls(self, record_to=record_to, record=record)
         self.config = config if config is not None else load_config()
         self.ticking = ticking
         """Drive the clock from a real-time timer (tests turn it off and step by hand)."""
-        self.recording = False
         self.command_history: list[str] = []
         self.last_result: Any = None
         self._last_tick = time.perf_counter()
@@ -123,6 +139,14 @@ class KsandboxApp(App[int]):
     def _tick(self) -> None:
         now = time.perf_counter()
         real_dt, self._last_tick = now - self._last_tick, now
+        player = self.player
+        if player is not None and not self.pacer.paused and player.now >= player.end:
+            # The end of the recording: stop there (home restarts, ctrl+t goes on live).
+            self.pacer.paused = True
+            self.notify("end of the recording — home restarts, ctrl+t takes over (live)",
+                        timeout=4)
+            self.publish()
+            return
         try:
             moved = self.pacer.tick(real_dt)
         except Exception as exc:  # a control-plane bug pauses the clock, never the UI
@@ -178,16 +202,13 @@ class KsandboxApp(App[int]):
         self.publish()
 
     def _on_step(self, step: Any, result: Any) -> None:
-        if step.caption and self._stepping:
-            self.caption = step.caption      # the `.` report says it
-        elif step.caption:
-            self.caption = step.caption
-            self.notify(step.caption, title="recording", timeout=6)
+        if self.player_controls.seeking:
+            return  # steps replayed by a seek are not news (the pane shows where it landed)
+        if step.caption:
+            self.caption = step.caption      # the caption pane shows it (the `.` report too)
         if result is not None and getattr(result, "error", ""):
             # A step that fails at its time pauses playback and shows kubectl's error.
-            self.pacer.paused = True
-            self.notify(f"at {step.at:g}s: {step.command}\n{result.error.strip()}",
-                        title="step failed: playback paused", severity="error", markup=False)
+            self.player_controls.step_failed(step, result.error.strip())
 
     @property
     def playback_label(self) -> str:
@@ -196,6 +217,61 @@ class KsandboxApp(App[int]):
             return ""
         title = getattr(rec, "title", "") or "recording"
         return f"▶ {title} {self.playback.index}/{len(self.playback.steps)}"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        allowed = self.player_controls.allowed(action)
+        return True if allowed is None else allowed
+
+    # -- the player's and the recorder's keys (tui/player.py, tui/recorder.py) -------------
+    def action_player_step(self, delta: int) -> None:
+        self.player_controls.step(delta)
+
+    def action_player_marker(self, delta: int) -> None:
+        self.player_controls.marker(delta)
+
+    def action_player_restart(self) -> None:
+        self.player_controls.restart()
+
+    def action_player_goto(self) -> None:
+        self.player_controls.goto()
+
+    def action_take_over(self) -> None:
+        self.player_controls.take_over()
+
+    def action_toggle_recording(self) -> None:
+        self.recorder_controls.toggle()
+
+    def action_annotate(self) -> None:
+        self.recorder_controls.annotate()
+
+    def action_screenshot_svg(self) -> None:
+        self.recorder_controls.screenshot()
+
+    @property
+    def recording(self) -> bool:
+        return self.recorder_controls.recording
+
+    # -- swapping the session (seek back, take over; what-if branches) ----------------------
+    def use_session(self, session: Any) -> None:
+        """Put ``session`` under every screen: a new model, every pane pointed at it and
+        redrawn from scratch (the screens stay where they are, with their selection)."""
+        generation = self.model.generation
+        self.session = session
+        self.model = ClusterModel(session)
+        # Past every screen's generation with an empty log: their next catch-up is "everything".
+        self.model.generation = generation + 1
+        self._stepper = None
+        for screen in self.screen_stack:
+            for widget in screen.walk_children(with_self=False):
+                held = vars(widget)
+                if "session" in held:
+                    widget.session = session  # type: ignore[attr-defined]
+                if "model" in held:
+                    widget.model = self.model  # type: ignore[attr-defined]
+                cache = held.get("_cache")
+                if isinstance(cache, dict):
+                    cache.clear()
+        self.publish()
 
     def header_state(self) -> HeaderState:
         m = self.model
@@ -210,6 +286,9 @@ class KsandboxApp(App[int]):
     # -- the one door into the sandbox ----------------------------------------------------
     def submit(self, text: str, *, quiet: bool = False) -> Any:
         """Run a command, show kubectl's words for the result, tell the screens."""
+        if self.player is not None:
+            # What the user does is never mixed into the recording: go live first.
+            self.player_controls.take_over()
         try:
             result = self.session.submit(text)
         except Exception as exc:  # the core promises not to raise; the UI never trusts it
@@ -317,38 +396,18 @@ class KsandboxApp(App[int]):
                 yield SystemCommand(f"Theme: {name}", "Switch theme (remembered)",
                                     lambda n=name: setattr(self, "theme", n))
         if self.recording:
-            yield SystemCommand("Recording: save", "Write the session so far as a recording",
-                                self.save_recording)
+            yield SystemCommand("Recording: stop and save", "R — write the recording",
+                                self.action_toggle_recording)
+            yield SystemCommand("Recording: add a caption or marker", "m", self.action_annotate)
         else:
-            yield SystemCommand("Recording: start", "Mark the session as being recorded",
-                                self.start_recording)
-
-    def start_recording(self) -> None:
-        self.recording = True
-        self.publish()
-        self.notify("Recording: every command from the start is kept; save from the palette")
-
-    def save_recording(self, path: Path | None = None) -> Path | None:
-        try:
-            from ..recording.player import dump_recording
-
-            text = dump_recording(self.session, terminal=(self.size.width, self.size.height))
-            path = path or _free_path(Path.cwd(), "ksandbox-recording")
-            path.write_text(text, encoding="utf-8")
-        except (OSError, KsandboxError, ImportError) as exc:
-            self.notify(f"error: could not save the recording: {exc}", severity="error")
-            return None
-        self.recording = False
-        self.publish()
-        self.notify(f"Recording saved to {path}")
-        return path
-
-
-def _free_path(folder: Path, stem: str) -> Path:
-    n = 1
-    while (folder / f"{stem}-{n}.yaml").exists():
-        n += 1
-    return folder / f"{stem}-{n}.yaml"
+            yield SystemCommand("Recording: start", "R — record from now",
+                                self.action_toggle_recording)
+        yield SystemCommand("Screenshot (SVG)", "ctrl+s", self.action_screenshot_svg)
+        if self.player is not None:
+            yield SystemCommand("Player: go to a time", "ctrl+g", self.action_player_goto)
+            yield SystemCommand("Player: restart", "home", self.action_player_restart)
+            yield SystemCommand("Player: take over (go on live)", "ctrl+t",
+                                self.action_take_over)
 
 
 def _palette_actions(screen: Screen) -> list[tuple[str, str, str]]:
@@ -410,9 +469,19 @@ def make_app(session: Session, **opts: Any) -> KsandboxApp:
 
 
 def run_tui(session: Session, *, recording: Any = None, speed: float = 1.0,
-            paused: bool = False) -> int:
-    """Open the TUI on ``session``; returns the exit status."""
+            paused: bool = False, record_to: Path | None = None, record: bool = False) -> int:
+    """Open the TUI on ``session``; returns the exit status. ``record``: already recording
+    (into ``record_to``); a recording still running at exit is saved."""
     freeze_heap()
-    app = make_app(session, recording=recording, speed=speed, paused=paused)
+    app = make_app(session, recording=recording, speed=speed, paused=paused,
+                   record_to=record_to, record=record)
     app.run()
+    if app.recording:
+        try:
+            path = app.recorder_controls.stop(quiet=True)
+        except (OSError, KsandboxError) as exc:
+            sys.stderr.write(f"error: could not save the recording: {exc}\n")
+            return 1
+        if path is not None:
+            print(f"Recording saved to {path}")
     return app.return_code or 0

@@ -49,6 +49,8 @@ class Pacer:
         self.budget = budget
         self.playback = playback if playback is not None else Playback(session)
         self._perf = perf_counter
+        self.limit: float | None = None
+        """Where the clock stops (the end of a recording being played); None: no end."""
 
     @property
     def session(self) -> Any:
@@ -82,7 +84,10 @@ class Pacer:
         if self.paused or real_dt <= 0:
             return False
         before = self.session.now
-        self.advance_to(before + min(real_dt, MAX_REAL_DT) * self.speed)
+        target = before + min(real_dt, MAX_REAL_DT) * self.speed
+        if self.limit is not None:
+            target = min(target, max(self.limit, before))
+        self.advance_to(target)
         return self.session.now != before
 
     def advance_to(self, target: float, budget: float | None = None) -> None:

@@ -113,7 +113,8 @@ class Stepper:
         self.playback = playback
         self.session = playback.session
         self._seen: list[str] | None = None
-        self.session.store.subscribe(None, self._on_watch)
+        # An observer, not a store subscriber: a fork (a player checkpoint) leaves it out.
+        self.session.observe(self._on_watch)
 
     def _on_watch(self, ev: Any) -> None:
         if self._seen is not None:

@@ -87,7 +87,9 @@ VIEWS = ["board", "pending", "events", ":no", ":po", ":deploy", ":ds", ":rs", ":
          "explain", "describe", "help"]
 
 
-async def test_every_key_in_every_view_leaves_the_app_running(session, make):
+async def test_every_key_in_every_view_leaves_the_app_running(session, make, tmp_path,
+                                                               monkeypatch):
+    monkeypatch.chdir(tmp_path)  # R starts and stops recordings; ctrl+s saves screenshots
     app = make(session)
     async with app.run_test(size=(80, 24)) as pilot:
         app.advance(20)

@@ -28,6 +28,7 @@ from ..messages import ClusterChanged
 from ..model import ChangeSet
 from ..widgets.command_bar import CommandBar
 from ..widgets.header import ClusterHeader
+from ..widgets.player_bar import PlayerPane
 
 if TYPE_CHECKING:
     from ...session import Session
@@ -114,6 +115,9 @@ class KsScreen(Screen):
         # One bottom dock holding the bar above the footer: two widgets docked at the bottom
         # overlap, and the footer hid the bar.
         with Vertical(id="bottom"):
+            if getattr(self.app, "player", None) is not None:
+                # The playback bar and caption pane (tui/player.py), while a recording plays.
+                yield PlayerPane()
             yield CommandBar(self.vocabulary(), self.app.command_history)
             yield Footer(compact=True)
 
@@ -131,6 +135,8 @@ class KsScreen(Screen):
     def on_mount(self) -> None:
         self.generation = self.model.generation
         self.query_one(ClusterHeader).state = self.app.header_state()
+        for pane in self.query(PlayerPane):
+            pane.state = self.app.player_controls.state()
 
     # -- change feed ----------------------------------------------------------------------
     def on_cluster_changed(self, message: ClusterChanged) -> None:
@@ -148,6 +154,8 @@ class KsScreen(Screen):
             self.query_one(ClusterHeader).state = self.app.header_state()
         except Exception:
             return
+        for pane in self.query(PlayerPane):
+            pane.state = self.app.player_controls.state()
         self.refresh_view(changes)
 
     def refresh_view(self, changes: ChangeSet) -> None:
