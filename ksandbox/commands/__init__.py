@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import attrs
 
 from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
-from . import apply, cordon, delete, describe, drain, get, label, run, sandbox, scale, taint
+from . import apply, cordon, create, delete, describe, drain, get, label, run, sandbox, scale, taint
 from .parse import tokenize
 from .result import CommandResult
 
@@ -43,7 +43,8 @@ __all__ = ["execute", "parse", "files_read", "CommandError", "VERBS"]
 # verb -> parse(tokens) -> command; the command's type picks its runner (_RUNNERS).
 VERBS: dict[str, Callable[[list[str]], Any]] = {
     "apply": apply.parse,
-    "create": lambda t: apply.parse(t, create=True),
+    "create": lambda t: create.parse(t) if t and t[0] in create.GENERATORS
+    else apply.parse(t, create=True),
     "delete": delete.parse,
     "run": run.parse,
     "label": label.parse,
@@ -66,6 +67,7 @@ _RUNNERS: dict[type, Callable[..., Any]] = {
     sandbox.NodeFault: sandbox.run, sandbox.NodePressure: sandbox.run,
     sandbox.AddNode: sandbox.run, sandbox.SetLoad: sandbox.run, sandbox.AddScheduler: sandbox.run,
     sandbox.PutStaticPod: sandbox.run, sandbox.RemoveStaticPod: sandbox.run,
+    create.CreateGenerated: create.run,
 }
 # kubectl verbs the sandbox does not model: a clearer answer than "unknown command".
 UNSUPPORTED = ("annotate", "api-resources", "api-versions", "attach", "auth", "certificate",

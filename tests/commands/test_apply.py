@@ -87,8 +87,8 @@ def test_one_bad_document_applies_nothing(session):
     ("create -f -", "", "error: no objects passed to create\n"),
     ("apply -f - extra", POD, "error: Unexpected args: [extra]\nSee 'kubectl apply -h' for "
                               "help and examples\n"),
-    ("create deployment web --image=nginx", None,
-     'error: "kubectl create deployment" is not supported by ksandbox; write a manifest and '
+    ("create configmap web --from-literal=a=b", None,
+     'error: "kubectl create configmap" is not supported by ksandbox; write a manifest and '
      'use "kubectl create -f" or "kubectl apply -f"\n'),
     ("apply -f -", "kind: Pod\nmetadata: {name: x}\n",
      "error: STDIN (document 1): error validating data: [apiVersion not set]\n"),
