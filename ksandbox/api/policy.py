@@ -64,6 +64,16 @@ class HorizontalPodAutoscaler:
                     return int(target["averageUtilization"])
         return None
 
+    def cpu_current_percent(self) -> int | None:
+        """The measured CPU utilization: v2's currentMetrics, or v1's status field."""
+        for m in self.status.extra.get("currentMetrics") or ():
+            res = m.get("resource") if isinstance(m, dict) else None
+            if m.get("type") == "Resource" and res and res.get("name") == "cpu":
+                cur = (res.get("current") or {}).get("averageUtilization")
+                if cur is not None:
+                    return int(cur)
+        return self.status.current_cpu_utilization_percentage
+
 
 @api_type
 class PodDisruptionBudgetSpec:

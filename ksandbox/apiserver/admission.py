@@ -254,10 +254,41 @@ def _admit_daemonset(store: Any, ds: Any) -> Any:
     return evolve(ds, spec=evolve(spec, **changes)) if changes else ds
 
 
+# pkg/apis/autoscaling: DefaultCPUUtilization, v2's metric when an HPA names none.
+DEFAULT_CPU_UTILIZATION = 80
+
+
+def _cpu_metric(percent: int) -> FrozenDict:
+    return FrozenDict({"type": "Resource", "resource": FrozenDict({
+        "name": "cpu", "target": FrozenDict({"type": "Utilization",
+                                             "averageUtilization": percent})})})
+
+
 def _admit_hpa(store: Any, hpa: Any) -> Any:
-    if hpa.spec.min_replicas is None:
-        return evolve(hpa, spec=evolve(hpa.spec, min_replicas=1))
-    return hpa
+    """The API server stores HPAs as autoscaling/v2 and serves v2, the preferred version: an
+    autoscaling/v1 object is converted (targetCPUUtilizationPercentage becomes a Resource cpu
+    metric, pkg/apis/autoscaling/v1 conversion), then v2's SetDefaults_HorizontalPodAutoscaler
+    gives minReplicas 1 and, without metrics, cpu at 80 %."""
+    spec = hpa.spec
+    changes: dict[str, Any] = {}
+    metrics = spec.metrics
+    if spec.target_cpu_utilization_percentage is not None:
+        if not metrics:
+            metrics = (_cpu_metric(spec.target_cpu_utilization_percentage),)
+        changes["target_cpu_utilization_percentage"] = None
+    if not metrics:
+        metrics = (_cpu_metric(DEFAULT_CPU_UTILIZATION),)
+    if metrics is not spec.metrics:
+        changes["metrics"] = metrics
+    if spec.min_replicas is None:
+        changes["min_replicas"] = 1
+    out = evolve(hpa, spec=evolve(spec, **changes)) if changes else hpa
+    if out.api_version != "autoscaling/v2":
+        status = out.status
+        if status.current_cpu_utilization_percentage is not None:
+            status = evolve(status, current_cpu_utilization_percentage=None)
+        out = evolve(out, api_version="autoscaling/v2", status=status)
+    return out
 
 
 _CREATE = {"Pod": _admit_pod, "Node": _admit_node, "ReplicaSet": _admit_replicated,

@@ -175,8 +175,8 @@ def _ds_state(ds: Any) -> str:
 
 def _hpa_cells(h: Any, now: float, session: Session) -> Cells:
     ref = h.spec.scale_target_ref
-    cur = h.status.current_cpu_utilization_percentage
-    target = h.spec.target_cpu_utilization_percentage
+    cur = h.cpu_current_percent()
+    target = h.cpu_target_percent()
     targets = f"{'<unknown>' if cur is None else f'{cur}%'}/{target}%" if target else "<none>"
     return (h.metadata.namespace, h.metadata.name, f"{ref.kind}/{ref.name}", targets,
             str(h.spec.min_replicas or 1), str(h.spec.max_replicas),

@@ -82,6 +82,10 @@ def hpa_status(s: Session, name: str = "web"):
     return s.store.get("HorizontalPodAutoscaler", name, "default").status
 
 
+def hpa_obj(s: Session, name: str = "web"):
+    return s.store.get("HorizontalPodAutoscaler", name, "default")
+
+
 def rescales(s: Session) -> list[str]:
     return [e.message for e in s.store.events if e.reason == "SuccessfulRescale"]
 
@@ -104,13 +108,20 @@ def test_scales_up_to_the_utilization_ratio_and_settles():
     run_ready(s, 200)
     st = hpa_status(s)
     assert replicas(s) == 4  # the same demand over 4 pods is 50 %: on target
-    assert (st.current_replicas, st.desired_replicas, st.current_cpu_utilization_percentage) \
+    assert (st.current_replicas, st.desired_replicas, hpa_obj(s).cpu_current_percent()) \
         == (4, 4, 50)
 
 
-def test_a_new_autoscaler_without_history_scales_an_idle_workload_down_at_once():
+def test_a_new_autoscaler_waits_out_the_window_before_its_first_scale_down():
+    """horizontal.go recordInitialRecommendation: the first sync records the current count
+    as a recommendation, so an idle workload keeps its 3 replicas until the 5-minute
+    downscale stabilization window has passed since the HPA first looked."""
     s = Session.from_text(NODES + deploy_yaml(3) + hpa_yaml(1, 10, 50))
-    run_ready(s, 20)  # idle pods use 0 %: nothing to stabilize against yet
+    run_ready(s, 290)  # idle pods use 0 %, but 3 was recommended at t=0
+    assert replicas(s) == 3 and not rescales(s)
+    cond = {c["type"]: c for c in hpa_obj(s).status.extra["conditions"]}
+    assert cond["AbleToScale"]["reason"] == "ScaleDownStabilized"
+    run_ready(s, 320)
     assert replicas(s) == 1
     assert rescales(s) == ["New size: 1; reason: All metrics below target"]
 
@@ -120,7 +131,7 @@ def test_a_ratio_within_the_tolerance_does_not_scale():
     load(s, 54)  # ratio 1.08 ≤ 1.1
     run_ready(s, 120)
     assert replicas(s) == 4 and not rescales(s)
-    assert hpa_status(s).current_cpu_utilization_percentage == 54
+    assert hpa_obj(s).cpu_current_percent() == 54
 
 
 def test_scale_up_is_limited_to_double_or_four_pods_per_sync():
@@ -182,7 +193,7 @@ spec:
     run_ready(s, 20)
     assert replicas(s) == 4
     run_ready(s, 90)
-    assert replicas(s) == 4 and hpa_status(s).current_cpu_utilization_percentage == 40
+    assert replicas(s) == 4 and hpa_obj(s).cpu_current_percent() == 40
 
 
 def test_pods_without_cpu_requests_leave_the_utilization_unknown():
@@ -191,7 +202,7 @@ def test_pods_without_cpu_requests_leave_the_utilization_unknown():
     load(s, 300)
     run_ready(s, 90)
     assert replicas(s) == 2 and not rescales(s)
-    assert hpa_status(s).current_cpu_utilization_percentage is None
+    assert hpa_obj(s).cpu_current_percent() is None
     failed = [e for e in s.store.events if e.reason == "FailedGetResourceMetric"]
     assert failed and failed[-1].type == "Warning"
     assert failed[-1].message.startswith("failed to get cpu utilization: missing request for "

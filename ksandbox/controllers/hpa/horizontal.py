@@ -41,6 +41,8 @@ from .normalize import SYNC_PERIOD, State, normalize, normalize_with_behavior
 from .replica_calculator import MetricError, resource_replicas
 
 COMPONENT = "horizontal-pod-autoscaler"
+# The kinds with a scale subresource the sandbox simulates.
+SCALABLE_KINDS = ("Deployment", "ReplicaSet", "ReplicationController", "StatefulSet")
 # pkg/apis/autoscaling: DefaultCPUUtilization, the target when an HPA names no metric.
 DEFAULT_CPU_UTILIZATION = 80
 CPU_METRIC_NAME = "cpu resource utilization (percentage of request)"
@@ -97,23 +99,22 @@ class HorizontalPodAutoscalerController:
         state.busy_until = None
         state.conditions = {}
         cond = state.conditions
-        ref = hpa.spec.scale_target_ref
-        info = BY_KIND.get(ref.kind)
-        target = self.store.get(ref.kind, ref.name, hpa.metadata.namespace) \
-            if info is not None and ref.kind in ("Deployment", "ReplicaSet",
-                                                 "ReplicationController") else None
+        target, err = self._scale_target(hpa)
         if target is None:
-            what = f'{info.display_resource} "{ref.name}" not found' if info else \
-                f'no matches for kind "{ref.kind}"'
-            msg = f"the HPA controller was unable to get the target's current scale: {what}"
-            self._event(hpa, "Warning", "FailedGetScale", msg)
-            cond["AbleToScale"] = ("False", "FailedGetScale", msg)
+            # The event carries the error itself, the condition says what it stopped.
+            self._event(hpa, "Warning", "FailedGetScale", err)
+            cond["AbleToScale"] = ("False", "FailedGetScale", "the HPA controller was unable "
+                                   f"to get the target's current scale: {err}")
             self._set_status(hpa, state, hpa.status.current_replicas,
                              hpa.status.desired_replicas, None, False)
             return
         cond["AbleToScale"] = ("True", "SucceededGetScale",
                                "the HPA controller was able to get the target's current scale")
         current = target.spec.replicas if target.spec.replicas is not None else 1
+        if not state.recommendations:
+            # recordInitialRecommendation: the first sync remembers the current count, so a
+            # new HPA cannot scale below it before the stabilization window has passed.
+            state.recommendations.append((now, current))
         lo, hi = hpa.spec.min_replicas or 1, hpa.spec.max_replicas
         metric: tuple[int, int] | None = None
         reason = ""
@@ -176,6 +177,23 @@ class HorizontalPodAutoscalerController:
                 state.downs = [e for e in state.downs if e[0] > horizon]
         self._set_status(hpa, state, current, desired, metric, rescale)
 
+    def _scale_target(self, hpa: Any) -> tuple[Any, str]:
+        """The target's scale, found as upstream finds it: the group of scaleTargetRef's
+        apiVersion and its kind give the REST mapping (a kind not served in that group —
+        ``extensions/v1beta1`` Deployments are long gone — has none), then the scale
+        subresource of the named object. (target, "") or (None, the error's text)."""
+        ref = hpa.spec.scale_target_ref
+        group = ref.api_version.rsplit("/", 1)[0] if "/" in ref.api_version else ""
+        info = BY_KIND.get(ref.kind)
+        if info is None or info.group != group:
+            return None, f'no matches for kind "{ref.kind}" in group "{group}"'
+        if ref.kind not in SCALABLE_KINDS:
+            return None, "the server could not find the requested resource"
+        target = self.store.get(ref.kind, ref.name, hpa.metadata.namespace)
+        if target is None:
+            return None, f'{info.display_resource} "{ref.name}" not found'
+        return target, ""
+
     def _cpu_proposal(self, hpa: Any, target: Any, current: int) -> tuple[int, int, int]:
         """computeStatusForResourceMetric → GetResourceReplicas for cpu utilization."""
         target_pct = hpa.cpu_target_percent()
@@ -213,8 +231,9 @@ class HorizontalPodAutoscalerController:
                                        self.clock.now)
         if conditions:
             extra["conditions"] = conditions
+        # autoscaling/v2 status: the utilization lives in currentMetrics only.
         new = attrs.evolve(st, current_replicas=current, desired_replicas=desired,
-                           current_cpu_utilization_percentage=metric[0] if metric else None,
+                           current_cpu_utilization_percentage=None,
                            last_scale_time=self.clock.now if rescaled else st.last_scale_time,
                            extra=FrozenDict(extra))
         if new != st or new.extra != st.extra:

@@ -2,9 +2,9 @@
 
 Ported from upstream ``pkg/controller/podautoscaler/replica_calculator.go`` (GetResourceReplicas,
 groupPods, calculatePodRequests) and ``metrics/utilization.go`` (GetResourceUtilizationRatio),
-in our own words. Pending, failed and terminating pods are left out; pods still starting up
-(not ready, or ready for less than a metric window within the CPU initialization period) are
-"unready"; a ratio within the tolerance keeps the current count; when some pods are unready or
+in our own words. Failed and terminating pods are left out; Pending pods and pods still
+starting up (not ready, or ready for less than a metric window within the CPU initialization
+period) are "unready"; a ratio within the tolerance keeps the current count; when some pods are unready or
 without metrics, the proposal is recomputed assuming the worst for the direction of change,
 and abandoned if that flips the direction.
 
@@ -53,7 +53,14 @@ def resource_replicas(pods: Iterable[Any], usage_of: Callable[[Any], float | Non
     ready_count, unready, missing = 0, [], []
     for p in pods:  # groupPods
         name = p.metadata.name
-        if p.metadata.deletion_timestamp is not None or p.status.phase in ("Failed", "Pending"):
+        if p.metadata.deletion_timestamp is not None or p.status.phase == "Failed":
+            usage.pop(name, None)  # ignored
+            continue
+        if p.status.phase == "Pending":
+            # A Pending pod is unready: left out of the ratio, then counted at 0 % of its
+            # request on a scale-up — so pods that cannot be placed pull a scale-up down
+            # instead of vanishing from the count.
+            unready.append(name)
             usage.pop(name, None)
             continue
         if name not in usage:
@@ -81,8 +88,12 @@ def resource_replicas(pods: Iterable[Any], usage_of: Callable[[Any], float | Non
             return current, utilization, average
         return math.ceil(ratio * ready_count), utilization, average
     for name in missing:
-        # On a scale-down a pod without metrics counts at its full request; up, at zero.
-        values[name] = float(requests[name]) if ratio < 1.0 else 0.0
+        # On a scale-down a pod without metrics counts at its full request (or at the target
+        # when the target is above 100 %); on a scale-up, at zero.
+        if ratio < 1.0:
+            values[name] = requests[name] * max(100, target_pct) / 100.0
+        elif ratio > 1.0:
+            values[name] = 0.0
     if scale_up_with_unready:
         for name in unready:
             values[name] = 0.0
