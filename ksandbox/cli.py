@@ -47,6 +47,9 @@ def _horizon_flag(p: _Parser) -> None:
     p.add_argument("--horizon", metavar="SECONDS",
                    help="the latest simulated second a run may reach (default 2592000, "
                         "30 days): --until and every step's at: must be within it")
+    p.add_argument("--max-objects", dest="max_objects", metavar="N",
+                   help="the most objects the sandbox holds (default 1000000); a create "
+                        "past it is refused")
 
 
 def _allow_files_flag(p: _Parser) -> None:
@@ -86,6 +89,7 @@ def _seconds_arg(flag: str, text: str | None) -> float | None:
 def _apply_horizon(args: argparse.Namespace) -> None:
     from .sim import limits
 
+    _apply_max_objects(args)
     text = getattr(args, "horizon", None)
     if text is None:
         return
@@ -97,6 +101,23 @@ def _apply_horizon(args: argparse.Namespace) -> None:
     if problem:
         raise UsageError(f'invalid value "{text}" for --horizon: {problem}')
     limits.configure(horizon=value)
+
+
+def _apply_max_objects(args: argparse.Namespace) -> None:
+    from .commands.parse import go_parse_int
+    from .sim import limits
+
+    text = getattr(args, "max_objects", None)
+    if text is None:
+        return
+    try:
+        value = go_parse_int(text.strip())
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise UsageError(f'invalid value "{text}" for --max-objects: must be a whole number, '
+                         f'1 or more')
+    limits.configure(max_objects=value)
 
 
 def _sim_parser() -> _Parser:
@@ -254,6 +275,53 @@ def _progress(until: float | None) -> Any:
     return RunProgress("simulating", until=until)
 
 
+class _StopRequested(Exception):
+    """ctrl+c during a headless run: stop between two clock slices, keep the state so far."""
+
+
+class _StopOnCtrlC:
+    """SIGINT sets a flag instead of raising wherever Python happens to be: the session's
+    progress hook (called between slices of the clock) raises :class:`_StopRequested` there,
+    so the run stops cleanly between two callbacks and the state so far can be printed. A
+    second ctrl+c interrupts at once."""
+
+    def __init__(self, progress: Any) -> None:
+        self.progress = progress
+        self.requested = False
+        self._old: Any = None
+
+    def __call__(self, now: float) -> None:
+        self.progress(now)
+        if self.requested:
+            raise _StopRequested
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __enter__(self) -> "_StopOnCtrlC":
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        import signal
+
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
+def _interrupted(session: Session, output: str) -> int:
+    sys.stderr.write(f"interrupted at {session.now:g} s of simulated time: printing the state "
+                     f"so far\n")
+    _print_state(session, output)
+    return 130
+
+
 def _count_pending(session: Session) -> Any:
     return lambda: f"{len(session.cp.scheduler.queue):,} pods in the scheduling queue"
 
@@ -265,15 +333,23 @@ def cmd_sim(argv: Sequence[str]) -> int:
     _apply_horizon(args)
     args.until = _seconds_arg("--until", args.until)
     script = load_script(args.script) if args.script else None
-    with _progress(args.until) as progress:
-        session = _load_session(args.files, args.seed, args.scheduler_config, progress)
+    with _progress(args.until) as progress, _StopOnCtrlC(progress) as stop:
+        try:
+            session = _load_session(args.files, args.seed, args.scheduler_config, stop)
+        except _StopRequested:
+            sys.stderr.write("interrupted while loading: nothing to print\n")
+            return 130
         progress.detail = _count_pending(session)
-        if script is not None:
-            run_script(session, script, until=args.until, on_result=report_failed_step)
-        if args.until is not None:
-            session.run_until(args.until)
-        else:
-            session.settle()
+        try:
+            if script is not None:
+                run_script(session, script, until=args.until, on_result=report_failed_step)
+            if args.until is not None:
+                session.run_until(args.until)
+            else:
+                session.settle()
+        except _StopRequested:
+            session.progress = None
+            return _interrupted(session, args.output)
     _print_state(session, args.output)
     return 0
 
@@ -330,10 +406,14 @@ def cmd_play(argv: Sequence[str]) -> int:
         write_cast(recording, session, args.cast)
         return 0
     if args.headless:
-        with _progress(None) as progress:
+        with _progress(None) as progress, _StopOnCtrlC(progress) as stop:
             progress.detail = _count_pending(session)
-            session.progress = progress
-            playback = play_headless(session, recording, on_step=report_failed_step)
+            session.progress = stop
+            try:
+                playback = play_headless(session, recording, on_step=report_failed_step)
+            except _StopRequested:
+                session.progress = None
+                return _interrupted(session, args.output or "json")
         session.progress = None
         if args.check:
             for failure in playback.failures:

@@ -26,9 +26,8 @@ from typing import Any, Iterator
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis import given
 
 from ksandbox.cli import main
 from ksandbox.controllers import base
@@ -204,7 +203,7 @@ def command(draw: Any, session: Session) -> tuple[str, str | None]:
         f"ksandbox add node fuzz-{count} --like {node}",
         f"ksandbox load deployment/{deploy} {count}",
         f"kubectl run fuzz-{key[:3]} --image=img --port={count}",
-        f"kubectl get pods -o wide", f"kubectl describe node {node}",
+        "kubectl get pods -o wide", f"kubectl describe node {node}",
         draw(st.text(alphabet="kubectl -=:/'\"\\fa0ns", max_size=30)),
     ]
     if draw(st.integers(0, 3)) == 0:

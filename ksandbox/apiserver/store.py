@@ -25,6 +25,7 @@ from ..api.errors import ApiError, KsandboxError
 from ..api.evolve import evolve, replacer
 from ..api.kinds import BY_KIND, KindInfo
 from ..api.meta import ObjectMeta
+from ..sim import limits
 from ..sim.rand import SimRandom
 from . import admission, validation
 
@@ -108,6 +109,10 @@ class Store:
     def count(self, kind: str) -> int:
         return len(self._objects[kind])
 
+    def object_count(self) -> int:
+        """Every stored object (events are kept apart, in a bounded ring)."""
+        return sum(len(t) for t in self._objects.values())
+
     def items(self, kind: str) -> Iterable[tuple[Key, Any]]:
         """Live ``((namespace, name), object)`` pairs of a kind, for readers that need keys
         for every object (the TUI's list views sort 30,000 pods by key without reading each
@@ -178,6 +183,13 @@ class Store:
         table = self._objects[obj.kind]
         if key in table:
             raise ApiError.already_exists(info.display_resource, obj.metadata.name)
+        cap = limits.LIMITS.max_objects
+        if self.object_count() >= cap:
+            # The sandbox-wide object cap (sim/limits.py): runaway growth becomes a refused
+            # create (a controller records FailedCreate and backs off), never an OOM kill.
+            raise ApiError("Forbidden", f'{info.display_resource} "{obj.metadata.name}" is '
+                                        f'forbidden: the sandbox holds {cap} objects, its '
+                                        f'limit (--max-objects)', 403)
         meta = obj.metadata
         if obj.kind in GENERATION_KINDS and not meta.generation:
             meta = _replace(meta, ("generation",), 1)

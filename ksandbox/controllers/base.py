@@ -39,6 +39,7 @@ from collections import deque
 from typing import Any, Callable, Hashable
 
 from ..sim.clock import PRIORITY_CONTROLLER, Clock, Timer
+from ..sim.tokenbucket import TokenBucket
 
 # client-go util/workqueue default_rate_limiters.go DefaultItemBasedRateLimiter: 5 ms, 1000 s.
 BASE_DELAY = 0.005
@@ -214,6 +215,11 @@ class Worker:
                 return
 
 
+# kube-controller-manager --kube-api-qps and --kube-api-burst (defaults 20 and 30): each
+# controller's client may make 20 requests a second, 30 at once.
+KUBE_API_QPS, KUBE_API_BURST = 20.0, 30
+
+
 class Controller:
     """The start wiring of a keyed controller. A subclass sets ``name``, subscribes its
     handlers in :meth:`watch` (handlers only ``self.queue.add(key)``), and implements
@@ -226,6 +232,10 @@ class Controller:
         self.store = cp.store
         self.clock: Clock = cp.clock
         self.queue = WorkQueue(cp.clock, self.sync, self.name)
+        # Each controller of kube-controller-manager has its own API client, rate limited by
+        # --kube-api-qps / --kube-api-burst; the controllers that create pods in a loop
+        # (ReplicaSet, StatefulSet) spend its tokens, so runaway work takes simulated time.
+        self.client = TokenBucket(KUBE_API_QPS, KUBE_API_BURST, cp.clock.now)
         self.watch()
 
     def watch(self) -> None:

@@ -11,7 +11,11 @@ How it differs from a real one, on purpose:
   (active, ready, fully labeled, per node), so a sync is O(1) unless it has to pick pods to
   delete; a real controller lists its informer cache.
 * Upstream creates in slow-start batches (1, 2, 4, ...) capped by a burst of 500 per sync;
-  creation never fails half-way here, so each sync creates up to 500 at once and requeues.
+  creation never fails half-way here, so each sync creates up to 500 at once and requeues —
+  as many as the controller's API client may send (20 a second, 30 at once:
+  ``base.KUBE_API_QPS``), so 620 replicas take ~30 simulated seconds, as upstream, and a
+  ReplicaSet whose pods are rejected as fast as they come (the pod storm) makes 20 a second.
+  Deletions are not metered.
 * Every pod stamped from one template shares one admitted spec object (the template's spec
   after the API server's pod defaulting), so 15,000 replicas cost 15,000 metadata objects.
 * Adoption: orphans whose labels match are adopted; owned pods whose labels stop matching are
@@ -185,9 +189,17 @@ class ReplicaSetController(Controller):
             want = rs.spec.replicas if rs.spec.replicas is not None else 1
             diff = active - want
             if diff < 0:
-                ok = self._create(rs, min(-diff, BURST_REPLICAS))
-                if ok and -diff > BURST_REPLICAS:
-                    self.queue.add(key)
+                # At most a burst per sync, and only as many as the client's rate limiter
+                # lets through now; the rest when the next token comes (a pod storm or
+                # replicas: 2147483647 advances simulated time instead of stopping it).
+                now = self.clock.now
+                allowed = min(-diff, BURST_REPLICAS, self.client.available(now))
+                ok = allowed == 0 or self._create(rs, allowed)
+                if ok and -diff > allowed:
+                    if allowed < min(-diff, BURST_REPLICAS):
+                        self.queue.add_after(key, self.client.next_token_in(self.clock.now))
+                    else:
+                        self.queue.add(key)
             elif diff > 0:
                 self._delete(rs, min(diff, BURST_REPLICAS))
                 if diff > BURST_REPLICAS:
@@ -275,6 +287,7 @@ class ReplicaSetController(Controller):
             pod = Pod(metadata=ObjectMeta(name=name, namespace=ns, labels=tmpl.metadata.labels,
                                           annotations=tmpl.metadata.annotations,
                                           owner_references=refs), spec=tmpl.spec)
+            self.client.take(self.clock.now)
             try:
                 spec, status = self._admitted(rs, pod)
                 # Admitted already: pod admission depends on the template's spec alone, so

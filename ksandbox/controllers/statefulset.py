@@ -113,11 +113,15 @@ class StatefulSetController(Controller):
             pod = by_ordinal.get(o)
             if pod is not None and pod.status.phase == FAILED and \
                     pod.metadata.deletion_timestamp is None:
+                if not self._request(key):
+                    return self._status(sts, revision)
                 self._delete(sts, pod)
                 if ordered:
                     return self._status(sts, revision)
                 continue
             if pod is None:
+                if not self._request(key):
+                    return self._status(sts, revision)
                 if self._create(sts, o, revision) is None or ordered:
                     return self._status(sts, revision)
                 continue
@@ -243,6 +247,17 @@ class StatefulSetController(Controller):
             self.store.record_event(sts, "Normal", "SuccessfulCreate",
                                     f"create Claim {cname} Pod {pod_name} in StatefulSet "
                                     f"{set_name} success", COMPONENT)
+        return True
+
+    def _request(self, key: tuple[str, str]) -> bool:
+        """Spend a token of the controller's API client for a pod create or delete; without
+        one, come back when the next token comes (a StatefulSet whose pods the kubelet
+        rejects as fast as they are made replaces them 20 a second, not forever at once)."""
+        now = self.clock.now
+        if self.client.available(now) < 1:
+            self.queue.add_after(key, self.client.next_token_in(now))
+            return False
+        self.client.take(now)
         return True
 
     def _create(self, sts: Any, ordinal: int, revision: str) -> Any:

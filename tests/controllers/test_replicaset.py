@@ -139,8 +139,14 @@ def test_a_deleted_pod_is_replaced():
     assert len(pods) == 2 and victim.metadata.name not in {p.metadata.name for p in pods}
 
 
-def test_creates_more_than_a_burst_within_the_same_instant():
+def test_creates_more_than_a_burst_at_the_client_rate():
+    """kube-controller-manager's client: 30 requests at once, then 20 a second (--kube-api-qps,
+    --kube-api-burst): 620 replicas take ~30 simulated seconds, as upstream."""
     s = Session.from_text(NODES + rs_yaml(replicas=620))
+    assert len(active(owned_pods(s, "web"))) == 30
+    s.run_until(29.0)
+    assert len(active(owned_pods(s, "web"))) == 610
+    s.run_until(30.0)
     assert len(active(owned_pods(s, "web"))) == 620
     assert s.store.get("ReplicaSet", "web", "default").status.replicas == 620
 
