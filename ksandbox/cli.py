@@ -401,9 +401,15 @@ def cmd_play(argv: Sequence[str]) -> int:
         raise KsandboxError(f"{args.recording}: nothing to check: the recording has no "
                             f"expect: blocks")
     if args.cast:
-        from .recording.cast import write_cast
+        from pathlib import Path
 
-        write_cast(recording, session, args.cast)
+        from .tui.cast import write_cast
+
+        out = Path(args.cast)
+        if out.is_dir() or not out.parent.is_dir():
+            raise UsageError(f"--cast {args.cast}: not a file in an existing folder")
+        frames = write_cast(recording, session, args.cast, speed=args.speed)
+        sys.stderr.write(f"wrote {frames} frames to {args.cast}\n")
         return 0
     if args.headless:
         with _progress(None) as progress, _StopOnCtrlC(progress) as stop:
