@@ -31,7 +31,21 @@ from typing import TYPE_CHECKING, Any, Callable
 import attrs
 
 from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
-from . import apply, cordon, create, delete, describe, drain, get, label, run, sandbox, scale, taint
+from . import (
+    apply,
+    cordon,
+    create,
+    delete,
+    describe,
+    drain,
+    get,
+    label,
+    rollout,
+    run,
+    sandbox,
+    scale,
+    taint,
+)
 from .parse import tokenize
 from .result import CommandResult
 
@@ -55,6 +69,8 @@ VERBS: dict[str, Callable[[list[str]], Any]] = {
     "scale": scale.parse_scale,
     "autoscale": scale.parse_autoscale,
     "get": get.parse_get,
+    "rollout": rollout.parse_rollout,
+    "set": rollout.parse_set,
     "describe": describe.parse,
 }
 # command type -> run(session, command, stdin) -> output
@@ -68,12 +84,13 @@ _RUNNERS: dict[type, Callable[..., Any]] = {
     sandbox.AddNode: sandbox.run, sandbox.SetLoad: sandbox.run, sandbox.AddScheduler: sandbox.run,
     sandbox.PutStaticPod: sandbox.run, sandbox.RemoveStaticPod: sandbox.run,
     create.CreateGenerated: create.run,
+    rollout.RolloutCommand: rollout.run_rollout, rollout.SetImageCommand: rollout.run_set_image,
 }
 # kubectl verbs the sandbox does not model: a clearer answer than "unknown command".
 UNSUPPORTED = ("annotate", "api-resources", "api-versions", "attach", "auth", "certificate",
                "cluster-info", "completion", "config", "cp", "debug", "diff", "edit", "events",
                "exec", "explain", "expose", "kustomize", "logs", "patch", "plugin",
-               "port-forward", "proxy", "replace", "rollout", "set", "top", "version", "wait")
+               "port-forward", "proxy", "replace", "top", "version", "wait")
 
 
 def _levenshtein(a: str, b: str) -> int:

@@ -26,7 +26,7 @@ from ..api.kinds import lookup_resource
 VIEW_KINDS = ("Node", "Pod", "Deployment", "DaemonSet", "ReplicaSet", "Event",
               "HorizontalPodAutoscaler", "Namespace", "PodDisruptionBudget", "PriorityClass")
 KUBECTL_VERBS = ("apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get",
-                 "label", "run", "scale", "taint", "uncordon")
+                 "label", "rollout", "run", "scale", "set", "taint", "uncordon")
 SANDBOX_VERBS = ("fail", "recover", "pressure", "add", "remove", "load")
 UI_WORDS = ("board", "explain", "help", "quit", "q")
 QUIT_WORDS = ("q", "q!", "qa", "quit", "Q")
