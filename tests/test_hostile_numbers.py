@@ -201,3 +201,26 @@ def test_a_session_never_runs_past_the_horizon():
         assert s.now == 500.0
     finally:
         limits.configure(horizon=30 * 86400.0)
+
+
+@pytest.mark.parametrize("text", [
+    "a: " + "9" * 5000 + "\n",                          # the fast path hands it over
+    "a: &x [1]\nb: *x\nc: " + "9" * 5000 + "\n",        # the plain path from the start
+    '{"a": ' + "9" * 3_000_000 + "}",                   # JSON: refused, not converted
+], ids=["yaml", "yaml with an alias", "json"])
+def test_integers_longer_than_pythons_digit_limit_are_one_error_line(tmp_path, capsys, text):
+    p = tmp_path / "m.yaml"
+    p.write_text(text)
+    assert main(["sim", "-f", str(p), "-o", "json"]) == 1
+    line = one_error_line(capsys.readouterr().err)
+    assert line.startswith(f"error: {p} (document 1): error converting YAML to JSON: yaml: ")
+    assert line.endswith("characters is longer than the 4300 digits an integer may have")
+
+
+def test_a_long_integer_in_a_field_is_named_by_its_size(tmp_path, capsys):
+    p = tmp_path / "p.json"
+    p.write_text('{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": '
+                 '{"priority": ' + "9" * 4299 + ', "containers": [{"name": "c", "image": "i"}]}}')
+    assert main(["sim", "-f", str(p), "-o", "json"]) == 1
+    assert "cannot unmarshal number 999999...999999 (4299 digits) into Go struct field " \
+           "PodSpec.spec.priority of type int32" in capsys.readouterr().err

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Union
 
 import attrs
 
-from .errors import FieldError
+from .errors import FieldError, int_text
 from .errors import wrong_type as _wrong
 
 _JSON = "ksandbox.json"
@@ -147,9 +147,9 @@ class NumberRangeError(FieldError):
         self.owner = owner
         self.bits = bits
         n = int(value)
-        self.shown = str(n) if abs(n) < 10 ** 40 else f"{float(n):g}" if n.bit_length() < 1000 \
-            else ("-" if n < 0 else "") + "9" * 40 + "..."
-        super().__init__(path, value, f"must fit in a {bits}-bit integer")
+        self.shown = int_text(n) if n.bit_length() < 1000 else f"{float(n):g}" \
+            if n.bit_length() < 1020 else int_text(n)
+        super().__init__(path, n, f"must fit in a {bits}-bit integer")
 
     def go_message(self, root: str = "") -> str:
         """encoding/json's text; ``root`` is the path of the object itself (``items[3]`` in a

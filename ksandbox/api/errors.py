@@ -41,6 +41,19 @@ class Unquoted:
         return self.text
 
 
+def int_text(n: int) -> str:
+    """An integer's digits — or, past Python's 4,300-digit str() limit, its size
+    (``9...9 (5000 digits)``): a hostile number must not turn an error message into a crash."""
+    if n.bit_length() < 14_000:
+        return str(n)
+    sign, m = ("-", -n) if n < 0 else ("", n)
+    digits = int(m.bit_length() * 0.30103)        # within one of the true count
+    while 10 ** digits <= m:
+        digits += 1
+    head = m // 10 ** (digits - 6)
+    return f"{sign}{head}...{m % 10 ** 6:06d} ({digits} digits)"
+
+
 def go_repr(value: Any) -> str:
     """Print a value as Go's %#v/%q would in a field error: strings quoted, numbers bare."""
     if isinstance(value, Unquoted):
@@ -53,9 +66,15 @@ def go_repr(value: Any) -> str:
         return "null"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
+        return int_text(value)
+    if isinstance(value, float):
         return str(value)
-    return json.dumps(value, default=str, sort_keys=True)
+    return json.dumps(value, default=_json_default, sort_keys=True)
+
+
+def _json_default(value: Any) -> Any:
+    return str(value)
 
 
 class KsandboxError(Exception):

@@ -57,6 +57,7 @@ _LINE_START = re.compile(r"^(?:%|\.\.\.(?=[ \t]|$))", re.M)
 # in a row (100 columns of indent, or "- - - ..." 50 deep) goes to the plain path, whose
 # composer counts depth without recursing; below that nothing nests near the crash (the
 # 100-level limit itself is checked on the data, as safeload checks it).
+MAX_NUMBER_CHARS = 300
 _DEEP_TEXT = re.compile(r"[-?: \t]{100}")
 _COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
 _CONTENT = re.compile(r"^[ \t]*[^\s#]", re.M)
@@ -71,7 +72,9 @@ def _risky_piece(p: str) -> bool:
         return True
     if p[0] in "-+.0123456789":
         if _NUMBER_LIKE.fullmatch(p):
-            return _SAFE_NUMBER.fullmatch(p) is None
+            # a number longer than any field holds: the plain path refuses it in its words
+            # (and yaml_rs's big-integer parse grows quadratically with its length)
+            return len(p) > MAX_NUMBER_CHARS or _SAFE_NUMBER.fullmatch(p) is None
         return _TIMESTAMP.match(p) is not None
     return False
 

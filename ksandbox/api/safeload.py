@@ -312,8 +312,22 @@ class _LimitedComposer(Composer):
             raise LimitExceeded(line, "document contains excessive aliasing")
 
 
+# Python's own limit on decimal digits (sys.int_info.default_max_str_digits): a longer integer
+# is refused, not converted (the conversion is quadratic in the number of digits).
+MAX_INT_DIGITS = 4300
+
+
 class _StrictConstructor(SafeConstructor):
-    """pyyaml's safe constructor, refusing a mapping key written twice."""
+    """pyyaml's safe constructor, refusing a mapping key written twice and integers longer
+    than any API field could hold."""
+
+    def construct_yaml_int(self, node: ScalarNode) -> Any:
+        try:
+            return super().construct_yaml_int(node)
+        except ValueError:   # past Python's digit limit
+            raise LimitExceeded(_line(node), f"a number of {len(node.value)} characters is "
+                                             f"longer than the {MAX_INT_DIGITS} digits an "
+                                             f"integer may have") from None
 
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> Any:
         seen: dict[tuple[str, str], int] = {}
@@ -327,6 +341,9 @@ class _StrictConstructor(SafeConstructor):
                 seen[key] = line
         return super().construct_mapping(node, deep)
 
+
+_StrictConstructor.add_constructor("tag:yaml.org,2002:int",
+                                   _StrictConstructor.construct_yaml_int)
 
 try:
     from yaml.cyaml import CParser as _Parser
