@@ -20,7 +20,7 @@ import attrs
 from ..api.core import MIRROR_ANNOTATION
 from ..api.taints import NO_EXECUTE
 from ..controllers.tainteviction import matching_tolerations, min_toleration_time, no_execute_taints
-from .rows import node_roles
+from ..views.printers import node_roles, node_status
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -61,7 +61,7 @@ class PodMark:
 @attrs.frozen
 class NodeSummary:
     name: str
-    status: str                          # Ready | NotReady | Unknown
+    status: str                          # kubectl's: Ready | NotReady | Unknown
     cordoned: bool
     roles: str
     labels: tuple[str, ...]
@@ -71,6 +71,9 @@ class NodeSummary:
     memory: tuple[int, int]
     pods_used: tuple[int, int]
     pods: tuple[PodMark, ...]
+    ready_condition: str = "True"
+    """The Ready condition's status (True/False/Unknown): the card's colour tells a node that
+    says it is not ready from one that stopped reporting (kubectl prints NotReady for both)."""
 
     @property
     def failed(self) -> bool:
@@ -151,7 +154,8 @@ def summarize(session: Session, node: Any) -> NodeSummary:
         cpu += req.get("cpu", 0)
         mem += req.get("memory", 0)
         deadline = secs = None
-        if has_no_execute:
+        # A pod already being deleted is terminating, not counting down.
+        if has_no_execute and pod.metadata.deletion_timestamp is None:
             deadline = session.eviction_deadline(pod)
             if deadline is not None:
                 secs = toleration_seconds_for(pod, node.spec.taints)
@@ -159,11 +163,21 @@ def summarize(session: Session, node: Any) -> NodeSummary:
                              pod_marker(pod), deadline, secs))
     marks.sort(key=lambda m: m.sort_key)
     return NodeSummary(
-        name=node.name, status={"True": "Ready", "False": "NotReady"}.get(node.ready, "Unknown"),
-        cordoned=bool(node.spec.unschedulable), roles=node_roles(node), labels=tuple(shown),
+        # kubectl's STATUS without ",SchedulingDisabled" (the card shows cordoning itself).
+        name=node.name, status=node_status(node).split(",")[0],
+        cordoned=bool(node.spec.unschedulable), roles=",".join(node_roles(node)) or "<none>",
+        labels=tuple(shown),
         taints=taints, conditions=conditions, cpu=(cpu, alloc.get("cpu", 0)),
         memory=(mem, alloc.get("memory", 0)), pods_used=(count, alloc.get("pods", 0)),
-        pods=tuple(marks))
+        pods=tuple(marks), ready_condition=node.ready)
+
+
+def clock_text(seconds: float) -> str:
+    """A countdown as ``4:32`` (or ``1:02:03`` past an hour)."""
+    s = max(0, int(seconds + 0.999))
+    h, rem = divmod(s, 3600)
+    m, s = divmod(rem, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 def chip_text(text: str, width: int) -> str:

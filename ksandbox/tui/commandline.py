@@ -21,10 +21,10 @@ from typing import Callable, Iterable
 import attrs
 
 from ..api.kinds import lookup_resource
+from ..views.printers import TABLES
 
-# The kinds that have a list view, by kind name.
-VIEW_KINDS = ("Node", "Pod", "Deployment", "DaemonSet", "ReplicaSet", "Event",
-              "HorizontalPodAutoscaler", "Namespace", "PodDisruptionBudget", "PriorityClass")
+# The kinds that have a list view, by kind name: every kind `kubectl get` can print.
+VIEW_KINDS = tuple(TABLES)
 KUBECTL_VERBS = ("apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get",
                  "label", "rollout", "run", "scale", "set", "taint", "uncordon")
 SANDBOX_VERBS = ("fail", "recover", "pressure", "add", "remove", "load")

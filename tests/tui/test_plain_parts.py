@@ -11,7 +11,8 @@ from ksandbox.tui.commandline import (BoardCommand, ExplainCommand, QuitCommand,
 from ksandbox.tui.config import load_config, save_theme
 from ksandbox.tui.filtering import parse_filter
 from ksandbox.tui.pacer import SPEEDS, Pacer
-from ksandbox.tui.rows import human_duration, spec_for
+from ksandbox.tui.rows import spec_for
+from ksandbox.views.age import human_duration
 
 
 @pytest.mark.parametrize("line, want", [
@@ -170,7 +171,7 @@ def test_node_rows_show_kubectl_status(session):
     session.submit("kubectl cordon node-1")
     spec = spec_for("Node")
     cells = spec.cells(session.store.get("Node", "node-1"), session.now, session)
-    assert spec.columns[:3] == ("NAME", "STATUS", "ROLES")
+    assert spec.columns()[:3] == ("NAME", "STATUS", "ROLES")
     assert cells[1].endswith(",SchedulingDisabled")
 
 

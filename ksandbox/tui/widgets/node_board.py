@@ -39,6 +39,7 @@ from ..cards import (
     card_shape,
     chip_lines,
     chip_text,
+    clock_text,
     shown_pods,
     summarize,
 )
@@ -79,14 +80,6 @@ def fit(text: str, width: int) -> str:
             break
         out += ch
     return out + "…"
-
-
-def clock_text(seconds: float) -> str:
-    """A countdown as ``4:32`` (or ``1:02:03`` past an hour)."""
-    s = max(0, int(seconds + 0.999))
-    h, rem = divmod(s, 3600)
-    m, s = divmod(rem, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 def amount_text(resource: str, used: int, total: int) -> str:
@@ -440,7 +433,7 @@ class NodeBoard(ScrollView, can_focus=True):
         state = s.state
         frame_style = self._style("frame")
         if state == "failed":
-            frame_style = self._style("notready" if s.status == "NotReady" else "unknown")
+            frame_style = self._style("notready" if s.ready_condition == "False" else "unknown")
         elif state == "cordoned":
             frame_style = self._style("cordoned")
         if selected:
@@ -454,8 +447,8 @@ class NodeBoard(ScrollView, can_focus=True):
 
         # Title: ╭─ name ───── Status ─╮
         status = s.status
-        status_style = self._style({"Ready": "ready", "NotReady": "notready"}.get(status,
-                                                                                   "unknown"))
+        status_style = self._style("ready" if status == "Ready" else "notready"
+                                   if s.ready_condition == "False" else "unknown")
         status_text = status + (" · cordoned" if s.cordoned else "")
         if s.cordoned and status == "Ready":
             status_style = self._style("cordoned")

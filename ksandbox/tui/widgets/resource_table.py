@@ -84,8 +84,10 @@ class ResourceTable(LineList):
         self.row_filter: RowFilter = NO_FILTER
         self.sort_column = "NAMESPACE" if "NAMESPACE" in spec.sort_keys else "NAME"
         if spec.kind == "Event":
-            self.sort_column = "LAST SEEN"
-        self.reverse = spec.kind == "Event"
+            self.sort_column = "LAST SEEN"   # newest first, cause above effect within a second
+        self.reverse = False
+        self.wide = False
+        """kubectl's ``-o wide`` columns (``ctrl+w``)."""
         self._order: list[tuple[Any, Key]] = []
         self._sk_cache: dict[Key, tuple[Any, Key]] | None = {}
         self._objs: dict[Key, Any] = {}
@@ -95,7 +97,7 @@ class ResourceTable(LineList):
         self._reloading = False
         self._late_keys: set[Key] = set()
         """The filter's search text by key, with the object it was made from."""
-        self._widths: list[int] = [len(c) for c in spec.columns]
+        self._widths: list[int] = [len(c) for c in self._columns()]
 
     # -- data -----------------------------------------------------------------------------
     def _items(self) -> Iterable[tuple[Key, Any]]:
@@ -380,16 +382,20 @@ class ResourceTable(LineList):
 
     # -- drawing --------------------------------------------------------------------------
     def _columns(self) -> tuple[str, ...]:
-        cols = self.spec.columns
-        if self.namespace is not None and cols and cols[0] == "NAMESPACE":
-            return cols[1:]
-        return cols
+        # A namespace chosen: no NAMESPACE column, as kubectl without -A.
+        return self.spec.columns(self.wide, with_namespace=self.namespace is None)
 
     def _cells(self, obj: Any) -> tuple[str, ...]:
-        cells = self.spec.cells(obj, self.session.now, self.session)
-        if self.namespace is not None and self.spec.columns[0] == "NAMESPACE":
-            cells = cells[1:]
-        return cells
+        return self.spec.cells(obj, self.session.now, self.session, self.wide,
+                               with_namespace=self.namespace is None)
+
+    def toggle_wide(self) -> bool:
+        """``ctrl+w``: kubectl's ``-o wide`` columns on or off; returns the new setting."""
+        self.wide = not self.wide
+        self._widths = [len(c) for c in self._columns()]
+        self.update_virtual_size()
+        self.refresh()
+        return self.wide
 
     def content_width(self) -> int:
         n = len(self._columns())

@@ -1,0 +1,64 @@
+"""Issue 9 item 5: the smaller things a person trips over — a pod deleted while it counts down,
+the order of `:ev`, the countdown column of `:po`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import settle
+
+from ksandbox.session import Session
+from ksandbox.tui.cards import summarize
+from ksandbox.tui.rows import spec_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _failing():
+    """node-failure with node-2 unreachable and its pods counting down (t=130)."""
+    s = Session.from_files([ROOT / "sample_clusters/node-failure.yaml"], seed=3)
+    s.run_for(30)
+    s.submit("ksandbox fail node node-2")
+    s.run_for(100)
+    return s
+
+
+def _countdown_pod(s):
+    marks = summarize(s, s.store.get("Node", "node-2")).pods
+    return next(m for m in marks if m.deadline is not None)
+
+
+def test_a_pod_deleted_while_counting_down_switches_to_terminating():
+    s = _failing()
+    mark = _countdown_pod(s)
+    pod = s.store.get("Pod", mark.name, mark.namespace)
+    spec = spec_for("Pod")
+    cols = spec.columns()
+    assert dict(zip(cols, spec.cells(pod, s.now, s)))["EVICTION"] == \
+        f"{int(mark.deadline - s.now) // 60}:{int(mark.deadline - s.now) % 60:02d}"
+    s.submit(f"kubectl delete pod {mark.name} -n {mark.namespace} --wait=false")
+    after = {m.name: m for m in summarize(s, s.store.get("Node", "node-2")).pods}
+    assert after[mark.name].state == "terminating" and after[mark.name].deadline is None
+    pod = s.store.get("Pod", mark.name, mark.namespace)
+    cells = dict(zip(cols, spec.cells(pod, s.now, s)))
+    assert cells["STATUS"] in ("Terminating", "Unknown") and cells["EVICTION"] == ""
+
+
+async def test_events_open_newest_first_and_same_second_in_order(make):
+    """k9s's events view: LAST SEEN ascending age, so the newest are at the top; events of one
+    second keep the order they were written (the cause above its effect)."""
+    s = _failing()
+    app = make(s)
+    async with app.run_test(size=(160, 40)) as pilot:
+        app.open_view("Event")
+        await settle(pilot)
+        table = app.screen.table
+        rows = [table.object_at(i) for i in range(table.row_count())]
+        times = [e.last_timestamp for e in rows]
+        assert times == sorted(times, reverse=True)
+        assert table.cursor == 0 and rows[0].last_timestamp == max(times)
+        for a, b in zip(rows, rows[1:]):
+            if a.last_timestamp == b.last_timestamp:
+                assert int(a.metadata.resource_version) < int(b.metadata.resource_version)
+        same = [t for t in set(times) if times.count(t) > 1]
+        assert same, "the story has same-second events"
