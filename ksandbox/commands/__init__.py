@@ -45,6 +45,7 @@ from . import (
     sandbox,
     scale,
     taint,
+    top,
 )
 from .parse import tokenize
 from .result import CommandResult
@@ -70,6 +71,7 @@ VERBS: dict[str, Callable[[list[str]], Any]] = {
     "autoscale": scale.parse_autoscale,
     "get": get.parse_get,
     "rollout": rollout.parse_rollout,
+    "top": top.parse,
     "set": rollout.parse_set,
     "describe": describe.parse,
 }
@@ -84,13 +86,14 @@ _RUNNERS: dict[type, Callable[..., Any]] = {
     sandbox.AddNode: sandbox.run, sandbox.SetLoad: sandbox.run, sandbox.AddScheduler: sandbox.run,
     sandbox.PutStaticPod: sandbox.run, sandbox.RemoveStaticPod: sandbox.run,
     create.CreateGenerated: create.run,
+    top.TopCommand: top.run,
     rollout.RolloutCommand: rollout.run_rollout, rollout.SetImageCommand: rollout.run_set_image,
 }
 # kubectl verbs the sandbox does not model: a clearer answer than "unknown command".
 UNSUPPORTED = ("annotate", "api-resources", "api-versions", "attach", "auth", "certificate",
                "cluster-info", "completion", "config", "cp", "debug", "diff", "edit", "events",
                "exec", "explain", "expose", "kustomize", "logs", "patch", "plugin",
-               "port-forward", "proxy", "replace", "top", "version", "wait")
+               "port-forward", "proxy", "replace", "version", "wait")
 
 
 def _levenshtein(a: str, b: str) -> int:

@@ -94,15 +94,15 @@ def test_leading_kubectl_and_global_namespace(text):
 
 
 @pytest.mark.parametrize("text,message", [
-    ("kubectl foo", 'unknown command "foo" for "kubectl"'),
+    ("kubectl foo", 'unknown command "foo" for "kubectl"\n\nDid you mean this?\n\ttop'),  # cobra: distance 2
     ("kubectl gett pods", 'unknown command "gett" for "kubectl"\n\nDid you mean this?\n\tget\n\tset'),  # kubectl has set too
     ("kubectl rm pod x", 'unknown command "rm" for "kubectl"\n\nDid you mean this?\n\tdelete'),
     ("kubectl logs web-1", '"kubectl logs" is not supported by ksandbox; the verbs are: apply, '
                            "autoscale, cordon, create, delete, describe, drain, get, label, "
-                           "rollout, run, scale, set, taint, uncordon"),
+                           "rollout, run, scale, set, taint, top, uncordon"),
     ("kubectl", 'a command is required, e.g. "kubectl get pods"; verbs: apply, autoscale, '
                 "cordon, create, delete, describe, drain, get, label, rollout, run, scale, set, taint, "
-                "uncordon"),
+                "top, uncordon"),
     ("kubectl get pods 'unterminated", "cannot parse command line: No closing quotation"),
     ("kubectl -n", "flag needs an argument: 'n' in -n"),
     ("kubectl --context=x get pods", "unknown flag: --context"),
