@@ -232,6 +232,16 @@ def _admit_replicated(store: Any, obj: Any) -> Any:
     return evolve(obj, spec=evolve(spec, **changes)) if changes else obj
 
 
+def _create_deployment(store: Any, d: Any) -> Any:
+    """pkg/registry/apps/deployment strategy PrepareForCreate: a new Deployment's status starts
+    empty (an export's conditions carry another cluster's times; the controller writes its
+    own)."""
+    d = _admit_replicated(store, d)
+    if d.status != type(d.status)():
+        d = evolve(d, status=type(d.status)())
+    return d
+
+
 def _admit_daemonset(store: Any, ds: Any) -> Any:
     spec = ds.spec
     changes: dict[str, Any] = {}
@@ -292,7 +302,7 @@ def _admit_hpa(store: Any, hpa: Any) -> Any:
 
 
 _CREATE = {"Pod": _admit_pod, "Node": _admit_node, "ReplicaSet": _admit_replicated,
-           "ReplicationController": _admit_replicated, "Deployment": _admit_replicated,
+           "ReplicationController": _admit_replicated, "Deployment": _create_deployment,
            "DaemonSet": _admit_daemonset, "HorizontalPodAutoscaler": _admit_hpa}
 _UPDATE = {"Pod": _update_pod, "Node": _admit_node, "ReplicaSet": _admit_replicated,
            "ReplicationController": _admit_replicated, "Deployment": _admit_replicated,

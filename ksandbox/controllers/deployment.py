@@ -14,8 +14,8 @@ syncDeploymentStatus) — in our own words; ``rolling.go`` and ``recreate.go`` a
 ``deployment_rollout.py``, the arithmetic in ``deployment_util.py``. Events:
 ``ScalingReplicaSet`` with upstream's wording.
 
-Not here: rollback (``kubectl rollout undo``), progress-deadline conditions, the revision
-history annotation, and the Deployment's own ``conditions`` (not modelled by the API types).
+The Available and Progressing conditions (with ProgressDeadlineExceeded) are
+``deployment_progress.py``'s. Not here: rollback (``kubectl rollout undo``).
 Cascading deletion of a deleted Deployment's ReplicaSets is the garbage collector's business
 (the ``kubectl delete`` command does it when no garbage collector runs).
 """
@@ -32,6 +32,7 @@ from ..api.errors import ApiError
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
+from . import deployment_progress as dp
 from . import deployment_util as du
 from .base import Controller
 from .controller_utils import compute_hash, server_message
@@ -117,6 +118,9 @@ class DeploymentController(Controller):
             self.store.record_event(d, "Warning", "SelectingAll", "This deployment is selecting "
                                     "all pods. A non-empty selector is required.", COMPONENT)
             return
+        paused = dp.paused_conditions(d, self.clock.now)
+        if paused is not None:
+            d = self._write(d, status=self._with_conditions(d.status, paused)) or d
         rs_list = self._claim(d)
         if d.spec.paused or self._is_scaling_event(d, rs_list):
             self._sync(d, rs_list)
@@ -176,6 +180,7 @@ class DeploymentController(Controller):
             if meta is not rs.metadata or spec is not rs.spec:
                 rs = self._write(rs, metadata=meta, spec=spec) or rs
             self._set_deployment_revision(d, rs.metadata.annotations.get(du.REVISION, ""))
+            self._new_rs_condition(d, rs.metadata.name, created=False)
             return rs
         if not create:
             return None
@@ -193,7 +198,20 @@ class DeploymentController(Controller):
                 "collisionCount", collisions)))
         if rs is not None:
             self._set_deployment_revision(d, new_revision)
+            self._new_rs_condition(d, rs.metadata.name, created=True)
         return rs
+
+    def _new_rs_condition(self, d: Any, rs_name: str, created: bool) -> None:
+        fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
+        if fresh is None:
+            return
+        conds = dp.new_rs_condition(fresh, rs_name, created, self.clock.now)
+        if conds is not None:
+            self._write(fresh, status=self._with_conditions(fresh.status, conds))
+
+    @staticmethod
+    def _with_conditions(status: Any, conds: list[Any]) -> Any:
+        return attrs.evolve(status, extra=status.extra.set("conditions", tuple(conds)))
 
     def _create_rs(self, d: Any, old_rss: list[Any], new_revision: str,
                    collisions: int) -> tuple[Any, bool]:
@@ -281,7 +299,7 @@ class DeploymentController(Controller):
         self._scale(d, new_rs, old_rss)
         if d.spec.paused:
             self._cleanup(d, self._fresh(old_rss))
-        self._sync_status(d)
+        self._sync_status(d, progress=False)
 
     def _scale(self, d: Any, new_rs: Any, old_rss: list[Any]) -> None:
         """scale: one active ReplicaSet takes the new size; a saturated new one empties the old
@@ -332,7 +350,10 @@ class DeploymentController(Controller):
                 continue
             self._delete_rs(rs)
 
-    def _sync_status(self, d: Any) -> None:
+    def _sync_status(self, d: Any, progress: bool = True) -> None:
+        """syncDeploymentStatus (``progress=False``: a paused Deployment or a scaling event)
+        or syncRolloutStatus: the counts, Available, and the Progressing estimate; a rollout
+        that may get stuck is looked at again when its deadline could pass."""
         fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
         if fresh is None:
             return
@@ -343,11 +364,22 @@ class DeploymentController(Controller):
             if self.templates.equal_ignore_hash(rs.spec.template, fresh.spec.template):
                 new_rs = rs
                 break
+        now = self.clock.now
         want = du.calculate_status(fresh, rss, new_rs)
+        conds = dp.with_available(fresh, dp.conditions_of(fresh), want["available_replicas"],
+                                  now)
+        if progress:
+            conds = dp.rollout_conditions(fresh, conds, want, new_rs, now)
+        after = dp.recheck_after(fresh, conds, want, now) if progress else None
+        if after is not None:
+            # Background: a stuck rollout alone does not keep a headless run going.
+            self.queue.add_after((fresh.metadata.namespace, fresh.metadata.name), after,
+                                 background=True)
         st = fresh.status
-        if all(getattr(st, k) == v for k, v in want.items()):
+        if all(getattr(st, k) == v for k, v in want.items()) and \
+                list(st.extra.get("conditions") or ()) == conds:
             return
-        self._write(fresh, status=attrs.evolve(st, **want))
+        self._write(fresh, status=self._with_conditions(attrs.evolve(st, **want), conds))
 
     # -- writes ------------------------------------------------------------------------------
     def _fresh(self, rss: list[Any]) -> list[Any]:

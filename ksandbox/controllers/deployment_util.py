@@ -228,6 +228,18 @@ class TemplateKeys:
         return self.key(a) == self.key(b)
 
 
+def new_and_old_replicasets(d: Any, rss: Iterable[Any]) -> tuple[Any, list[Any]]:
+    """GetAllReplicaSets as ``kubectl describe`` uses it: the new ReplicaSet (the oldest whose
+    template equals the Deployment's, ignoring the hash label) and the old ones that still
+    have replicas (FindOldReplicaSets' first list: a finished rollout leaves none)."""
+    ordered = by_creation(rss)
+    keys = TemplateKeys()
+    new = next((rs for rs in ordered
+                if keys.equal_ignore_hash(rs.spec.template, d.spec.template)), None)
+    old = [rs for rs in ordered if rs is not new and replicas(rs) != 0]
+    return new, old
+
+
 # -- status --------------------------------------------------------------------------------
 
 

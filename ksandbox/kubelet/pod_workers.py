@@ -38,7 +38,7 @@ class _PodState:
     """What the kubelet knows of one pod it runs."""
 
     __slots__ = ("uid", "admitted_at", "started", "start_timer", "stop_timer", "requests",
-                 "evicting", "static")
+                 "evicting", "static", "pod_ip", "running_since")
 
     def __init__(self, uid: str, admitted_at: float, requests: Any, static: bool) -> None:
         self.uid = uid
@@ -49,6 +49,10 @@ class _PodState:
         self.requests = requests
         self.evicting = False
         self.static = static
+        # The pod's sandbox IP and when its containers started: a static pod's mirror that
+        # is deleted and recreated shows the same running pod (its IP, its times).
+        self.pod_ip = ""
+        self.running_since: float | None = None
 
 
 
@@ -303,6 +307,10 @@ class PodWorkers:
     def _running_status(self, pod: Any, st: _PodState) -> Any:
         now = self.clock.now
         old = pod.status
+        if st.running_since is None:
+            st.running_since = now
+        # A fresh mirror of a pod that kept running: the status manager's cached status.
+        since = st.running_since if not old.conditions else now
         conds = []
         for t in ("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
                   "PodScheduled"):
@@ -310,19 +318,21 @@ class PodWorkers:
             if prev is not None and prev.status == "True":
                 conds.append(prev)
             else:
-                conds.append(PodCondition(type=t, status="True", last_transition_time=now))
+                conds.append(PodCondition(type=t, status="True", last_transition_time=since))
         statuses = tuple(FrozenDict({
             "name": c.name, "image": c.image, "ready": True, "started": True,
-            "restartCount": 0, "state": FrozenDict({"running": FrozenDict({"startedAt": now})}),
+            "restartCount": 0,
+            "state": FrozenDict({"running": FrozenDict({"startedAt": st.running_since})}),
         }) for c in pod.spec.containers)
         extra = old.extra.set("containerStatuses", statuses)
+        ip = old.pod_ip or st.pod_ip or (self.node_status.host_ip() if pod.spec.host_network
+                                         else self.node_status.pod_ip())
+        st.pod_ip = ip
         return evolve(old, phase=RUNNING, conditions=tuple(conds),
                             start_time=st.admitted_at if old.start_time is None
                             else old.start_time,
                             host_ip=old.host_ip or self.node_status.host_ip(),
-                            pod_ip=old.pod_ip or (self.node_status.host_ip() if pod.spec.host_network
-                                                  else self.node_status.pod_ip()),
-                            reason="", message="", extra=extra)
+                            pod_ip=ip, reason="", message="", extra=extra)
 
     def write_running(self, pod: Any, st: _PodState) -> None:
         self.store.update_status(evolve(pod, status=self._running_status(pod, st)))

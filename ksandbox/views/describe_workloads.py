@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.selectors import format_label_selector
+from ..controllers.deployment_util import new_and_old_replicasets
 from .describe_base import (
     LEVEL_0,
     LEVEL_1,
@@ -101,13 +102,9 @@ def describe_deployment(d: Any, store: Any, now: float, show_events: bool = True
                          f"{ru.max_surge} max surge\n")
     pod_template(w, spec.template)
     _conditions(w, d)
-    owned = _owned_replicasets(store, d)
-    if owned:
-        # The newest replica set whose template matches is the new one (deploymentutil).
-        new = [rs for rs in owned if rs.spec.template.spec == spec.template.spec][-1:]
-        old = [rs for rs in owned if rs not in new]
-        w.write(LEVEL_0, f"OldReplicaSets:\t{_rs_list(old)}\n")
-        w.write(LEVEL_0, f"NewReplicaSet:\t{_rs_list(new)}\n")
+    new, old = new_and_old_replicasets(d, _owned_replicasets(store, d))
+    w.write(LEVEL_0, f"OldReplicaSets:\t{_rs_list(old)}\n")
+    w.write(LEVEL_0, f"NewReplicaSet:\t{_rs_list([new] if new is not None else [])}\n")
     return _finish(w, store, d, now, show_events)
 
 

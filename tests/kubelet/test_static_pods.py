@@ -90,3 +90,28 @@ spec:
     play(s, [(10, "kubectl delete pod kube-scheduler-node-1 -n kube-system")])
     s.run_until(10)
     assert get_pod(s, "kube-scheduler-node-1", "kube-system").metadata.creation_timestamp == 10.0
+
+
+def test_a_recreated_mirror_keeps_the_running_pods_ip_and_times():
+    """The static pod never stopped, so its recreated mirror shows the same sandbox: upstream's
+    status manager syncs the cached status (podIP, startedAt, condition times) to the new
+    mirror pod (pkg/kubelet/status/status_manager.go syncPod via the mirror's translated uid)."""
+    s = cluster(CONFIG, control_plane(), node("node-1"))
+    s.run_until(5)
+    before = get_pod(s, "etcd-cp-1", "kube-system")
+    assert before.status.pod_ip
+    # Another pod on the node takes the next address meanwhile.
+    play(s, [(50, "kubectl run other --image=nginx:1.27 "
+                  "--overrides='{\"spec\":{\"nodeName\":\"cp-1\"}}'"),
+             (100, "kubectl delete pod etcd-cp-1 -n kube-system")])
+    s.run_until(110)
+    after = get_pod(s, "etcd-cp-1", "kube-system")
+    assert after.metadata.uid != before.metadata.uid
+    assert after.status.pod_ip == before.status.pod_ip
+    assert after.status.condition("Ready").last_transition_time == \
+        before.status.condition("Ready").last_transition_time
+    started = [c["state"]["running"]["startedAt"]
+               for c in (before.status.extra["containerStatuses"],
+                         after.status.extra["containerStatuses"])[1]]
+    assert started == [before.status.extra["containerStatuses"][0]["state"]["running"]
+                       ["startedAt"]]

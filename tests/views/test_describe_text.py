@@ -241,6 +241,8 @@ Pod Template:
   Volumes:         <none>
   Node-Selectors:  <none>
   Tolerations:     <none>
+OldReplicaSets:    <none>
+NewReplicaSet:     <none>
 Events:            <none>
 """
 

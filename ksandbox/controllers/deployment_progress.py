@@ -1,0 +1,186 @@
+"""A Deployment's Available and Progressing conditions, and the progress deadline.
+
+Ported from upstream ``pkg/controller/deployment/progress.go`` (syncRolloutStatus,
+requeueStuckDeployment), ``sync.go`` (calculateStatus's Available condition,
+checkPausedConditions, getNewReplicaSet's NewReplicaSetCreated / FoundNewReplicaSet) and
+``util/deployment_util.go`` (NewDeploymentCondition, SetDeploymentCondition,
+DeploymentProgressing, DeploymentTimedOut), in our own words. Pure functions over a
+Deployment's conditions — kept as dicts in ``status.extra["conditions"]``, as the HPA keeps its
+own — which ``deployment.py`` calls while it syncs.
+
+* Available: True ``MinimumReplicasAvailable`` while at least replicas − maxUnavailable pods
+  are available, else False ``MinimumReplicasUnavailable``.
+* Progressing: True ``NewReplicaSetCreated`` / ``FoundNewReplicaSet`` when the rollout starts,
+  ``ReplicaSetUpdated`` each time it makes progress (lastUpdateTime moves),
+  ``NewReplicaSetAvailable`` when it completes; False ``ProgressDeadlineExceeded`` when no
+  progress was seen for ``progressDeadlineSeconds``; Unknown ``DeploymentPaused`` /
+  ``DeploymentResumed`` around a pause.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api.codec import FrozenDict
+from . import deployment_util as du
+
+AVAILABLE, PROGRESSING = "Available", "Progressing"
+MIN_AVAILABLE, MIN_UNAVAILABLE = "MinimumReplicasAvailable", "MinimumReplicasUnavailable"
+NEW_RS_CREATED, FOUND_NEW_RS = "NewReplicaSetCreated", "FoundNewReplicaSet"
+RS_UPDATED, NEW_RS_AVAILABLE = "ReplicaSetUpdated", "NewReplicaSetAvailable"
+TIMED_OUT = "ProgressDeadlineExceeded"
+PAUSED, RESUMED = "DeploymentPaused", "DeploymentResumed"
+
+Conditions = list[FrozenDict]
+
+
+def conditions_of(d: Any) -> Conditions:
+    return [c for c in (d.status.extra.get("conditions") or ()) if hasattr(c, "get")]
+
+
+def get_condition(conds: Conditions, type_: str) -> FrozenDict | None:
+    for c in conds:
+        if c.get("type") == type_:
+            return c
+    return None
+
+
+def new_condition(type_: str, status: str, reason: str, message: str, now: float) -> FrozenDict:
+    return FrozenDict({"type": type_, "status": status, "lastUpdateTime": now,
+                       "lastTransitionTime": now, "reason": reason, "message": message})
+
+
+def set_condition(conds: Conditions, cond: FrozenDict) -> Conditions:
+    """SetDeploymentCondition: the same status and reason change nothing; the same status keeps
+    its transition time; the condition goes to the end of the list."""
+    cur = get_condition(conds, cond["type"])
+    if cur is not None and cur.get("status") == cond["status"] and \
+            cur.get("reason") == cond["reason"]:
+        return conds
+    if cur is not None and cur.get("status") == cond["status"]:
+        cond = cond.set("lastTransitionTime", cur.get("lastTransitionTime"))
+    return [c for c in conds if c.get("type") != cond["type"]] + [cond]
+
+
+def remove_condition(conds: Conditions, type_: str) -> Conditions:
+    return [c for c in conds if c.get("type") != type_]
+
+
+def has_deadline(d: Any) -> bool:
+    """HasProgressDeadline: set and not MaxInt32 (the 'never' value)."""
+    s = d.spec.progress_deadline_seconds
+    return s is not None and s != 2 ** 31 - 1
+
+
+def with_available(d: Any, conds: Conditions, available: int, now: float) -> Conditions:
+    """calculateStatus: Available from the replicas minus maxUnavailable."""
+    if available >= du.replicas(d) - du.max_unavailable(d):
+        return set_condition(conds, new_condition(
+            AVAILABLE, "True", MIN_AVAILABLE, "Deployment has minimum availability.", now))
+    return set_condition(conds, new_condition(
+        AVAILABLE, "False", MIN_UNAVAILABLE, "Deployment does not have minimum availability.",
+        now))
+
+
+def _progressing(old: Any, new: dict[str, int]) -> bool:
+    """DeploymentProgressing: more updated, fewer old, more ready or more available pods."""
+    old_old = old.replicas - old.updated_replicas
+    new_old = new["replicas"] - new["updated_replicas"]
+    return (new["updated_replicas"] > old.updated_replicas or new_old < old_old
+            or new["ready_replicas"] > old.ready_replicas
+            or new["available_replicas"] > old.available_replicas)
+
+
+def _timed_out(d: Any, conds: Conditions, now: float) -> bool:
+    """DeploymentTimedOut: no progress since the Progressing condition's lastUpdateTime for
+    longer than the deadline (strictly, as upstream's Before)."""
+    cond = get_condition(conds, PROGRESSING)
+    if cond is None or cond.get("reason") == NEW_RS_AVAILABLE:
+        return False
+    if cond.get("reason") == TIMED_OUT:
+        return True
+    return float(cond.get("lastUpdateTime") or 0.0) + d.spec.progress_deadline_seconds < now
+
+
+class _Counts:
+    """A status's counts, as the progress checks read them."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        self.replicas = counts["replicas"]
+        self.updated_replicas = counts["updated_replicas"]
+        self.ready_replicas = counts["ready_replicas"]
+        self.available_replicas = counts["available_replicas"]
+        self.observed_generation = counts["observed_generation"]
+
+
+def rollout_conditions(d: Any, conds: Conditions, counts: dict[str, int], new_rs: Any,
+                       now: float) -> Conditions:
+    """syncRolloutStatus's Progressing estimate over the freshly calculated counts."""
+    if not has_deadline(d):
+        return remove_condition(conds, PROGRESSING)
+    current = get_condition(conditions_of(d), PROGRESSING)
+    complete_before = counts["replicas"] == counts["updated_replicas"] and \
+        current is not None and current.get("reason") == NEW_RS_AVAILABLE
+    if complete_before:
+        return conds
+    name = f'ReplicaSet "{new_rs.metadata.name}"' if new_rs is not None else \
+        f'Deployment "{d.metadata.name}"'
+    if du.deployment_complete(d, _Counts(counts)):
+        return set_condition(conds, new_condition(
+            PROGRESSING, "True", NEW_RS_AVAILABLE, f"{name} has successfully progressed.", now))
+    if _progressing(d.status, counts):
+        cond = new_condition(PROGRESSING, "True", RS_UPDATED, f"{name} is progressing.", now)
+        if current is not None:
+            if current.get("status") == "True":
+                cond = cond.set("lastTransitionTime", current.get("lastTransitionTime"))
+            conds = remove_condition(conds, PROGRESSING)
+        return set_condition(conds, cond)
+    if _timed_out(d, conds, now):
+        return set_condition(conds, new_condition(
+            PROGRESSING, "False", TIMED_OUT, f"{name} has timed out progressing.", now))
+    return conds
+
+
+def paused_conditions(d: Any, now: float) -> Conditions | None:
+    """checkPausedConditions: the new conditions when a pause starts or ends, else None."""
+    if not has_deadline(d):
+        return None
+    conds = conditions_of(d)
+    cond = get_condition(conds, PROGRESSING)
+    if cond is not None and cond.get("reason") == TIMED_OUT:
+        return None
+    paused_exists = cond is not None and cond.get("reason") == PAUSED
+    if d.spec.paused and not paused_exists:
+        return set_condition(conds, new_condition(PROGRESSING, "Unknown", PAUSED,
+                                                  "Deployment is paused", now))
+    if not d.spec.paused and paused_exists:
+        return set_condition(conds, new_condition(PROGRESSING, "Unknown", RESUMED,
+                                                  "Deployment is resumed", now))
+    return None
+
+
+def new_rs_condition(d: Any, rs_name: str, created: bool, now: float) -> Conditions | None:
+    """getNewReplicaSet: Progressing NewReplicaSetCreated for a ReplicaSet just created; for
+    one found, FoundNewReplicaSet only when no Progressing condition exists yet."""
+    if not has_deadline(d):
+        return None
+    conds = conditions_of(d)
+    if created:
+        return set_condition(conds, new_condition(
+            PROGRESSING, "True", NEW_RS_CREATED, f'Created new replica set "{rs_name}"', now))
+    if get_condition(conds, PROGRESSING) is None:
+        return set_condition(conds, new_condition(
+            PROGRESSING, "True", FOUND_NEW_RS, f'Found new replica set "{rs_name}"', now))
+    return None
+
+
+def recheck_after(d: Any, conds: Conditions, counts: dict[str, int], now: float) -> float | None:
+    """requeueStuckDeployment: seconds until the deadline could pass (plus one, as upstream
+    adds against clock skew), or None when there is nothing to watch."""
+    cond = get_condition(conds, PROGRESSING)
+    if not has_deadline(d) or cond is None:
+        return None
+    if du.deployment_complete(d, _Counts(counts)) or cond.get("reason") == TIMED_OUT:
+        return None
+    after = float(cond.get("lastUpdateTime") or 0.0) + d.spec.progress_deadline_seconds - now
+    return max(after, 0.0) + 1.0
