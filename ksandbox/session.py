@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import attrs
 
@@ -30,6 +30,9 @@ from .scheduler.explain import explain_pod
 from .sim import limits
 from .sim.clock import Clock
 from .sim.rand import SimRandom
+
+if TYPE_CHECKING:
+    from .api.core import Pod
 
 # A headless run has settled when no foreground work is scheduled and nothing has changed for
 # this long. It must exceed node-monitor-grace-period (50 s) plus node-monitor-period (5 s), so
@@ -329,7 +332,7 @@ class Session:
 
         return state_dict(self)
 
-    def eviction_deadline(self, pod: Any) -> float | None:
+    def eviction_deadline(self, pod: Pod) -> float | None:
         """When a pod marked for NoExecute eviction will be deleted (None if not marked)."""
         return self.cp.tainteviction.deadline(pod)
 

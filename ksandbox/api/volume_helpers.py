@@ -14,7 +14,7 @@ first, ties by name), volume attributes classes.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .quantity import Quantity
 from .selectors import IN, NOT_IN, requirement_matches
@@ -23,6 +23,9 @@ from .storage import (
     PV_AVAILABLE,
     RWOP,
 )
+
+if TYPE_CHECKING:
+    from ..api.core import Node, Pod
 
 STORAGE = "storage"
 # volume.NotSupportedProvisioner: a class whose volumes are made by hand (local volumes).
@@ -105,7 +108,7 @@ def access_modes_ok(pvc: Any, pv: Any) -> bool:
     return all(m in have for m in pvc.spec.access_modes)
 
 
-def find_matching_volume(pvc: Any, volumes: Iterable[Any], node: Any = None,
+def find_matching_volume(pvc: Any, volumes: Iterable[Any], node: Node | None = None,
                          excluded: Iterable[str] = (), delay_binding: bool = False) -> Any:
     """FindMatchingVolume: a volume pre-bound to the claim wins; otherwise the smallest
     Available volume of the claim's class, with enough capacity, the same volume mode, the
@@ -160,7 +163,7 @@ def read_write_once_pod(pvc: Any) -> bool:
     return RWOP in pvc.spec.access_modes
 
 
-def pod_claim_names(pod: Any) -> list[str]:
+def pod_claim_names(pod: Pod) -> list[str]:
     """The claims a pod's volumes name (persistentVolumeClaim.claimName), in order."""
     out = []
     for v in pod.spec.volumes:

@@ -20,7 +20,7 @@ Not here: refusing bad objects (``validation.py``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..api.codec import EMPTY, FrozenDict
 from ..api.errors import ApiError, FieldError, ValidationError
@@ -30,6 +30,10 @@ from ..api.taints import NO_EXECUTE, Toleration
 from .admission_objects import CREATE as _OBJECT_CREATE
 from .admission_objects import UPDATE as _OBJECT_UPDATE
 from .pod_defaults import default_pod, default_pod_spec
+
+if TYPE_CHECKING:
+    from ..api.core import Node, Pod
+    from ..apiserver.store import Store
 
 # plugin/pkg/admission/defaulttolerationseconds: both defaults are 300 s
 # (--default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds).
@@ -46,7 +50,7 @@ SYSTEM_PRIORITY_CLASSES = {"system-cluster-critical": 2_000_000_000,
                            "system-node-critical": 2_000_001_000}
 
 
-def _default_meta(store: Any, obj: Any) -> Any:
+def _default_meta(store: Store, obj: Any) -> Any:
     info = BY_KIND[obj.kind]
     meta = obj.metadata
     changes: dict[str, Any] = {}
@@ -69,24 +73,24 @@ def _looks_like_ours(uid: str) -> bool:
     return len(uid) == 36
 
 
-def admit_create(store: Any, obj: Any) -> Any:
+def admit_create(store: Store, obj: Any) -> Any:
     obj = _default_meta(store, obj)
     fn = _CREATE.get(obj.kind)
     return fn(store, obj) if fn else obj
 
 
-def add_mutator(store: Any, kind: str, fn: Any) -> None:
+def add_mutator(store: Store, kind: str, fn: Any) -> None:
     """Register a mutating admission hook for creates of ``kind`` (see the module docstring)."""
     store.mutators.setdefault(kind, []).append(fn)
 
 
-def run_mutators(store: Any, obj: Any) -> Any:
+def run_mutators(store: Store, obj: Any) -> Any:
     for fn in store.mutators.get(obj.kind, ()):
         obj = fn(obj)
     return obj
 
 
-def admit_update(store: Any, old: Any, obj: Any) -> Any:
+def admit_update(store: Store, old: Any, obj: Any) -> Any:
     """Defaulting on update: the same spec defaults, never the create-only ones."""
     fn = _UPDATE.get(obj.kind)
     return fn(store, obj) if fn else obj
@@ -116,7 +120,7 @@ def default_tolerations(tolerations: tuple[Toleration, ...]) -> tuple[Toleration
     return tolerations + tuple(extra) if extra else tolerations
 
 
-def resolve_priority(store: Any, spec: Any, name: str) -> tuple[int, str]:
+def resolve_priority(store: Store, spec: Any, name: str) -> tuple[int, str]:
     """The Priority admission plugin: (priority, preemptionPolicy) for a pod spec."""
     pc_name = spec.priority_class_name
     if pc_name:
@@ -151,7 +155,7 @@ def default_service_account(spec: Any) -> Any:
                         .set("serviceAccount", name))
 
 
-def _admit_pod(store: Any, pod: Any) -> Any:
+def _admit_pod(store: Store, pod: Pod) -> Any:
     spec = default_pod(pod.spec)
     if not pod.is_mirror:
         spec = default_service_account(spec)
@@ -171,14 +175,14 @@ def _admit_pod(store: Any, pod: Any) -> Any:
     return evolve(pod, spec=spec, status=status)
 
 
-def _update_pod(store: Any, pod: Any) -> Any:
+def _update_pod(store: Store, pod: Pod) -> Any:
     return pod
 
 
 # -- nodes --------------------------------------------------------------------------------------
 
 
-def _admit_node(store: Any, node: Any) -> Any:
+def _admit_node(store: Store, node: Node) -> Any:
     meta = node.metadata
     labels = dict(meta.labels)
     # The kubelet sets these well-known labels on registration.
@@ -194,7 +198,7 @@ def _admit_node(store: Any, node: Any) -> Any:
 # -- workloads ----------------------------------------------------------------------------------
 
 
-def _admit_replicated(store: Any, obj: Any) -> Any:
+def _admit_replicated(store: Store, obj: Any) -> Any:
     spec = obj.spec
     changes: dict[str, Any] = {}
     if spec.replicas is None:
@@ -232,7 +236,7 @@ def _admit_replicated(store: Any, obj: Any) -> Any:
     return evolve(obj, spec=evolve(spec, **changes)) if changes else obj
 
 
-def _create_deployment(store: Any, d: Any) -> Any:
+def _create_deployment(store: Store, d: Any) -> Any:
     """pkg/registry/apps/deployment strategy PrepareForCreate: a new Deployment's status starts
     empty (an export's conditions carry another cluster's times; the controller writes its
     own)."""
@@ -242,7 +246,7 @@ def _create_deployment(store: Any, d: Any) -> Any:
     return d
 
 
-def _admit_daemonset(store: Any, ds: Any) -> Any:
+def _admit_daemonset(store: Store, ds: Any) -> Any:
     spec = ds.spec
     changes: dict[str, Any] = {}
     tspec = default_pod_spec(spec.template.spec)
@@ -274,7 +278,7 @@ def _cpu_metric(percent: int) -> FrozenDict:
                                              "averageUtilization": percent})})})
 
 
-def _admit_hpa(store: Any, hpa: Any) -> Any:
+def _admit_hpa(store: Store, hpa: Any) -> Any:
     """The API server stores HPAs as autoscaling/v2 and serves v2, the preferred version: an
     autoscaling/v1 object is converted (targetCPUUtilizationPercentage becomes a Resource cpu
     metric, pkg/apis/autoscaling/v1 conversion), then v2's SetDefaults_HorizontalPodAutoscaler
@@ -301,10 +305,10 @@ def _admit_hpa(store: Any, hpa: Any) -> Any:
     return out
 
 
-_CREATE = {"Pod": _admit_pod, "Node": _admit_node, "ReplicaSet": _admit_replicated,
+_CREATE: dict[str, Callable[[Any, Any], Any]] = {"Pod": _admit_pod, "Node": _admit_node, "ReplicaSet": _admit_replicated,
            "ReplicationController": _admit_replicated, "Deployment": _create_deployment,
            "DaemonSet": _admit_daemonset, "HorizontalPodAutoscaler": _admit_hpa}
-_UPDATE = {"Pod": _update_pod, "Node": _admit_node, "ReplicaSet": _admit_replicated,
+_UPDATE: dict[str, Callable[[Any, Any], Any]] = {"Pod": _update_pod, "Node": _admit_node, "ReplicaSet": _admit_replicated,
            "ReplicationController": _admit_replicated, "Deployment": _admit_replicated,
            "DaemonSet": _admit_daemonset, "HorizontalPodAutoscaler": _admit_hpa}
 

@@ -15,7 +15,7 @@ export loads as it is. ``admission.py`` registers these functions.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -24,13 +24,16 @@ from ..api.codec import FrozenDict
 from ..api.selectors import LabelSelector
 from .pod_defaults import default_pod_spec
 
+if TYPE_CHECKING:
+    from ..apiserver.store import Store
+
 
 def _pod_defaults(template: Any) -> Any:
     spec = default_pod_spec(template.spec)
     return template if spec is template.spec else attrs.evolve(template, spec=spec)
 
 
-def admit_statefulset(store: Any, sts: Any) -> Any:
+def admit_statefulset(store: Store, sts: Any) -> Any:
     s = sts.spec
     changes: dict[str, Any] = {"template": _pod_defaults(s.template)}
     if s.replicas is None:
@@ -74,7 +77,7 @@ def _is_generated(sel: Any) -> bool:
         set(sel.match_labels) <= _GENERATED_KEYS
 
 
-def admit_job(store: Any, job: Any) -> Any:
+def admit_job(store: Store, job: Any) -> Any:
     meta = job.metadata
     if not meta.uid and store.rand is not None:
         meta = attrs.evolve(meta, uid=store.rand.uid())
@@ -92,11 +95,11 @@ def admit_job(store: Any, job: Any) -> Any:
     return attrs.evolve(job, metadata=meta, spec=s)
 
 
-def update_job(store: Any, job: Any) -> Any:
+def update_job(store: Store, job: Any) -> Any:
     return attrs.evolve(job, spec=default_job_spec(job.spec))
 
 
-def admit_cronjob(store: Any, cj: Any) -> Any:
+def admit_cronjob(store: Store, cj: Any) -> Any:
     s = cj.spec
     changes: dict[str, Any] = {}
     if not s.concurrency_policy:
@@ -114,7 +117,7 @@ def admit_cronjob(store: Any, cj: Any) -> Any:
     return attrs.evolve(cj, spec=attrs.evolve(s, **changes)) if changes else cj
 
 
-def admit_service(store: Any, svc: Any) -> Any:
+def admit_service(store: Store, svc: Any) -> Any:
     s = svc.spec
     changes: dict[str, Any] = {}
     if not s.type:
@@ -134,7 +137,7 @@ def admit_service(store: Any, svc: Any) -> Any:
     return attrs.evolve(svc, spec=attrs.evolve(s, **changes)) if changes else svc
 
 
-def admit_secret(store: Any, secret: Any) -> Any:
+def admit_secret(store: Store, secret: Any) -> Any:
     import base64
 
     changes: dict[str, Any] = {}
@@ -149,7 +152,7 @@ def admit_secret(store: Any, secret: Any) -> Any:
     return attrs.evolve(secret, **changes) if changes else secret
 
 
-def admit_storage_class(store: Any, sc: Any) -> Any:
+def admit_storage_class(store: Store, sc: Any) -> Any:
     changes: dict[str, Any] = {}
     if not sc.reclaim_policy:
         changes["reclaim_policy"] = "Delete"
@@ -158,7 +161,7 @@ def admit_storage_class(store: Any, sc: Any) -> Any:
     return attrs.evolve(sc, **changes) if changes else sc
 
 
-def admit_pv(store: Any, pv: Any) -> Any:
+def admit_pv(store: Store, pv: Any) -> Any:
     s = pv.spec
     spec = attrs.evolve(s, persistent_volume_reclaim_policy=s.persistent_volume_reclaim_policy
                         or "Retain", volume_mode=s.volume_mode or "Filesystem")
@@ -166,7 +169,7 @@ def admit_pv(store: Any, pv: Any) -> Any:
     return attrs.evolve(pv, spec=spec, status=status)
 
 
-def default_class_name(store: Any) -> str | None:
+def default_class_name(store: Store) -> str | None:
     """The DefaultStorageClass plugin's choice: the newest class marked default (ties by
     name), or None."""
     marked = [sc for sc in store.list("StorageClass") if sc.is_default]
@@ -176,7 +179,7 @@ def default_class_name(store: Any) -> str | None:
     return marked[0].metadata.name
 
 
-def admit_pvc(store: Any, pvc: Any) -> Any:
+def admit_pvc(store: Store, pvc: Any) -> Any:
     s = pvc.spec
     changes: dict[str, Any] = {}
     if not s.volume_mode:

@@ -16,7 +16,7 @@ presentation (``ksandbox.views``).
 from __future__ import annotations
 
 import builtins
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import attrs
 
@@ -28,6 +28,9 @@ from ..api.meta import ObjectMeta
 from ..sim import limits
 from ..sim.rand import SimRandom
 from . import admission, validation
+
+if TYPE_CHECKING:
+    from ..api.core import Pod
 
 ADDED, MODIFIED, DELETED = "ADDED", "MODIFIED", "DELETED"
 
@@ -245,7 +248,7 @@ class Store:
             obj = evolve(old, status=obj.status)
         return self._write(old, obj, quiet)
 
-    def bind(self, pod: Any, node_name: str, status: Any) -> Any:
+    def bind(self, pod: Pod, node_name: str, status: Any) -> Any:
         """POST pods/NAME/binding: assign the pod to ``node_name``, with ``status`` (the
         scheduler's PodScheduled condition). A pod already assigned is refused (409), as
         upstream's binding REST does."""

@@ -10,12 +10,16 @@ bounds, PDB shape, PriorityClass values, VPA enums and bounds.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..api import validation as v
 from ..api.errors import FieldError, Unquoted, ValidationError
 from ..api.taints import validate_taints
 from .validation_pod import _cached, _quantity_nonneg, validate_pod_spec
+
+if TYPE_CHECKING:
+    from ..api.core import Node, Pod
+    from ..apiserver.store import Store
 
 Errors = list[FieldError]
 
@@ -32,7 +36,7 @@ def _labels(labels: Any, path: str) -> list[FieldError]:
     return _cached(_labels_cache, (labels, path), lambda: v.validate_labels(labels, path))
 
 
-def validate(store: Any, obj: Any, old: Any = None) -> None:
+def validate(store: Store, obj: Any, old: Any = None) -> None:
     errs: Errors = []
     _meta(obj, errs)
     fn = _BY_KIND.get(obj.kind)
@@ -55,11 +59,11 @@ def _meta(obj: Any, errs: Errors) -> None:
     errs.extend(_labels(obj.metadata.labels, "metadata.labels"))
 
 
-def _pod(pod: Any, errs: Errors) -> None:
+def _pod(pod: Pod, errs: Errors) -> None:
     validate_pod_spec(pod.spec, "spec", errs)
 
 
-def _node(node: Any, errs: Errors) -> None:
+def _node(node: Node, errs: Errors) -> None:
     errs.extend(validate_taints(node.spec.taints, "spec.taints"))
     for field, res in (("capacity", node.status.capacity),
                        ("allocatable", node.status.allocatable)):

@@ -38,6 +38,7 @@ from .common import check_output, printed
 from .parse import DRY_RUN, FILENAME, NAMESPACE, OUTPUT, dry_run_strategy, help_error, parse_flags
 
 if TYPE_CHECKING:
+    from ..apiserver.store import Store
     from ..session import Session
 
 FLAGS = (NAMESPACE, FILENAME, OUTPUT, DRY_RUN)
@@ -165,7 +166,7 @@ def run(session: Session, cmd: ApplyCommand, stdin: str | None) -> str:
     return "".join(out)
 
 
-def _client_dry_run(store: Any, cmd: ApplyCommand, objs: list[Any]) -> str:
+def _client_dry_run(store: Store, cmd: ApplyCommand, objs: list[Any]) -> str:
     """create.go / apply.go with DryRunClient: nothing is sent. create prints the objects as
     read; apply prints a new object as read and an existing one as fetched (info.Get)."""
     out = []

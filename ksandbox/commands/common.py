@@ -17,7 +17,7 @@ Not here: parsing (``parse.py``) and the verbs themselves.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
 from ..api.kinds import BY_KIND, KindInfo
@@ -25,6 +25,9 @@ from ..api.selector_parser import parse_selector
 from ..api.selectors import LabelSelector
 from ..views import serialize
 from .parse import Target, dry_run_suffix
+
+if TYPE_CHECKING:
+    from ..apiserver.store import Store
 
 
 def selector_of(text: str) -> LabelSelector | None:
@@ -35,7 +38,7 @@ def _sorted(objs: list[Any]) -> list[Any]:
     return sorted(objs, key=lambda o: (o.metadata.namespace, o.metadata.name))
 
 
-def list_kind(store: Any, info: KindInfo, namespace: str | None,
+def list_kind(store: Store, info: KindInfo, namespace: str | None,
               selector: LabelSelector | None) -> list[Any]:
     """Every object of a kind in ``namespace`` (None: all), filtered by ``selector``."""
     objs = store.list(info.kind, namespace if info.namespaced else None)
@@ -44,7 +47,7 @@ def list_kind(store: Any, info: KindInfo, namespace: str | None,
     return objs if info.kind == "Event" else _sorted(objs)
 
 
-def lookup(store: Any, info: KindInfo, name: str, namespace: str) -> Any | None:
+def lookup(store: Store, info: KindInfo, name: str, namespace: str) -> Any | None:
     """One object by name (None if absent). Events live in the store's event log rather
     than its object table, so they are found by listing their namespace."""
     if info.kind == "Event":
@@ -53,14 +56,14 @@ def lookup(store: Any, info: KindInfo, name: str, namespace: str) -> Any | None:
     return store.get(info.kind, name, namespace if info.namespaced else "")
 
 
-def get_object(store: Any, info: KindInfo, name: str, namespace: str) -> Any:
+def get_object(store: Store, info: KindInfo, name: str, namespace: str) -> Any:
     obj = lookup(store, info, name, namespace)
     if obj is None:
         raise ApiError.not_found(info.display_resource, name)
     return obj
 
 
-def select_objects(store: Any, targets: Sequence[Target], namespace: str,
+def select_objects(store: Store, targets: Sequence[Target], namespace: str,
                    all_namespaces: bool = False, selector: LabelSelector | None = None,
                    ignore_not_found: bool = False) -> list[Any]:
     """The objects the resource arguments name, in argument order (lists sorted)."""
@@ -81,7 +84,7 @@ def select_objects(store: Any, targets: Sequence[Target], namespace: str,
     return out
 
 
-def select_each(store: Any, targets: Sequence[Target], namespace: str,
+def select_each(store: Store, targets: Sequence[Target], namespace: str,
                 all_namespaces: bool = False,
                 selector: LabelSelector | None = None) -> list[Any]:
     """As :func:`select_objects`, but a name that does not exist is an :class:`ApiError` in

@@ -31,6 +31,7 @@ from .parse import (
 )
 
 if TYPE_CHECKING:
+    from ..apiserver.store import Store
     from ..session import Session
 
 
@@ -66,7 +67,7 @@ def parse(tokens: list[str], cordon: bool = True) -> CordonCommand:
     return CordonCommand(names, cordon, selector, dry_run_strategy(a))
 
 
-def select_nodes(store: Any, names: tuple[str, ...], selector: str) -> list[Any]:
+def select_nodes(store: Store, names: tuple[str, ...], selector: str) -> list[Any]:
     info = BY_KIND["Node"]
     if names:
         return [get_object(store, info, n, "") for n in names]

@@ -44,6 +44,7 @@ from .parse import (
 )
 
 if TYPE_CHECKING:
+    from ..apiserver.store import Store
     from ..session import Session
 
 FLAGS = (NAMESPACE, ALL_NAMESPACES, SELECTOR, ALL, FILENAME, OUTPUT, DRY_RUN,
@@ -142,7 +143,7 @@ OWNER_KINDS = frozenset({"Deployment", "ReplicaSet", "ReplicationController", "D
 DEPENDENT_KINDS = ("ReplicaSet", "Pod")
 
 
-def _owner_index(store: Any) -> dict[str, list[Any]]:
+def _owner_index(store: Store) -> dict[str, list[Any]]:
     """owner uid -> objects with an owner reference to it (built once per command)."""
     index: dict[str, list[Any]] = {}
     for kind in DEPENDENT_KINDS:
@@ -195,7 +196,7 @@ def run(session: Session, cmd: DeleteCommand, stdin: str | None) -> str:
     return warning + "".join(_line(o, cmd) for o in objs)
 
 
-def _delete(store: Any, obj: Any, grace: int | None, index: dict[str, list[Any]]) -> None:
+def _delete(store: Store, obj: Any, grace: int | None, index: dict[str, list[Any]]) -> None:
     ns = obj.metadata.namespace
     if store.get(obj.kind, obj.metadata.name, ns) is None:
         return  # already gone with an owner deleted earlier in this command

@@ -44,6 +44,8 @@ from .parse import dry_run_suffix
 from .result import CommandResult
 
 if TYPE_CHECKING:
+    from ..api.core import Pod
+    from ..apiserver.store import Store
     from ..session import Session
 
 # kubectl pkg/cmd/drain: EvictErrorRetryDelay.
@@ -64,7 +66,7 @@ OK, SKIP, WARNING, ERROR = "Okay", "Skip", "Warning", "Error"
 
 # -- the filters ----------------------------------------------------------------------------
 
-def _filter_pods(store: Any, node_name: str, options: Any, now: float
+def _filter_pods(store: Store, node_name: str, options: Any, now: float
                  ) -> tuple[list[Any], str, list[str]]:
     """GetPodsForDeletion: (pods to evict, the warnings line, the errors)."""
     pods = sorted(store.pods_on_node(node_name),
@@ -102,22 +104,22 @@ def _filter_pods(store: Any, node_name: str, options: Any, now: float
     return keep, warning, errs
 
 
-def _finished(pod: Any) -> bool:
+def _finished(pod: Pod) -> bool:
     return pod.status.phase in (SUCCEEDED, FAILED)
 
 
-def _skip_deleted(pod: Any, options: Any, now: float) -> tuple[bool, str, str]:
+def _skip_deleted(pod: Pod, options: Any, now: float) -> tuple[bool, str, str]:
     if _should_skip(pod, options.skip_wait_for_delete_timeout, now):
         return False, SKIP, ""
     return True, OK, ""
 
 
-def _should_skip(pod: Any, seconds: int, now: float) -> bool:
+def _should_skip(pod: Pod, seconds: int, now: float) -> bool:
     ts = pod.metadata.deletion_timestamp
     return seconds > 0 and ts is not None and int(now - ts) > seconds
 
 
-def _daemonset(store: Any, pod: Any, options: Any) -> tuple[bool, str, str]:
+def _daemonset(store: Store, pod: Pod, options: Any) -> tuple[bool, str, str]:
     ref = pod.metadata.controller_ref()
     if ref is None or ref.kind != "DaemonSet" or _finished(pod):
         return True, OK, ""
@@ -131,11 +133,11 @@ def _daemonset(store: Any, pod: Any, options: Any) -> tuple[bool, str, str]:
     return False, WARNING, DAEMONSET_WARNING
 
 
-def _mirror(pod: Any) -> tuple[bool, str, str]:
+def _mirror(pod: Pod) -> tuple[bool, str, str]:
     return (False, SKIP, "") if pod.is_mirror else (True, OK, "")
 
 
-def _local_storage(pod: Any, options: Any) -> tuple[bool, str, str]:
+def _local_storage(pod: Pod, options: Any) -> tuple[bool, str, str]:
     if not any(v.is_empty_dir for v in pod.spec.volumes) or _finished(pod):
         return True, OK, ""
     if not options.delete_emptydir_data:
@@ -143,7 +145,7 @@ def _local_storage(pod: Any, options: Any) -> tuple[bool, str, str]:
     return True, WARNING, LOCAL_STORAGE_WARNING
 
 
-def _unreplicated(pod: Any, options: Any) -> tuple[bool, str, str]:
+def _unreplicated(pod: Pod, options: Any) -> tuple[bool, str, str]:
     if _finished(pod) or pod.metadata.controller_ref() is not None:
         return True, OK, ""
     if options.force:
@@ -189,7 +191,7 @@ class _PodWork:
 
     __slots__ = ("namespace", "name", "uid", "done", "error", "waiting_since", "timer")
 
-    def __init__(self, pod: Any) -> None:
+    def __init__(self, pod: Pod) -> None:
         self.namespace = pod.metadata.namespace
         self.name = pod.metadata.name
         self.uid = pod.metadata.uid

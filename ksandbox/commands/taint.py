@@ -18,7 +18,7 @@ errors as kubectl's CheckErr prints the visitor's aggregate (``common.format_err
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -48,6 +48,7 @@ from .parse import (
 )
 
 if TYPE_CHECKING:
+    from ..api.core import Node
     from ..session import Session
 
 FLAGS = (NAMESPACE, SELECTOR, ALL, OVERWRITE, OUTPUT, DRY_RUN)
@@ -117,7 +118,7 @@ def run(session: Session, cmd: TaintCommand, stdin: str | None) -> tuple[str, st
     else:
         nodes = list_kind(store, info, None, selector_of(cmd.selector))
 
-    def taint(node: Any) -> str:
+    def taint(node: Node) -> str:
         taints, word = apply_taint_changes(node.spec.taints, cmd.to_add, cmd.to_remove,
                                            cmd.overwrite, node.name, session.now)
         update = attrs.evolve(node, spec=attrs.evolve(node.spec, taints=taints))

@@ -24,9 +24,12 @@ from __future__ import annotations
 import heapq
 import math
 from itertools import count as _counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .controller_utils import pod_active, pod_ready, ready_since
+
+if TYPE_CHECKING:
+    from ..api.core import Pod
 
 # pkg/apis/core: the annotation that makes a pod cheaper (or dearer) to delete.
 POD_DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
@@ -35,7 +38,7 @@ _PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}
 _versions = _counter(1)
 
 
-def deletion_cost(pod: Any) -> int:
+def deletion_cost(pod: Pod) -> int:
     raw = pod.metadata.annotations.get(POD_DELETION_COST)
     if raw is None:
         return 0
@@ -50,7 +53,7 @@ def log2_rank(age: float) -> int:
     return int(math.log2(age * 1e9)) if age > 0 else -1
 
 
-def deletion_key(pod: Any, ranks: dict[str, int], now: float) -> tuple:
+def deletion_key(pod: Pod, ranks: dict[str, int], now: float) -> tuple:
     """ActivePodsWithRanks.Less as a sort key: smaller is deleted first."""
     node = pod.spec.node_name
     ready = pod_ready(pod)
@@ -64,7 +67,7 @@ def deletion_key(pod: Any, ranks: dict[str, int], now: float) -> tuple:
             deletion_cost(pod), -ranks.get(node, 0), ready_rank, created_rank, pod.metadata.uid)
 
 
-def _is_plain(pod: Any) -> bool:
+def _is_plain(pod: Pod) -> bool:
     return (bool(pod.spec.node_name) and pod.status.phase == "Running" and pod_ready(pod)
             and deletion_cost(pod) == 0)
 
@@ -94,7 +97,7 @@ class ActivePods:
         self._dirty: set[str] = set()
         self._ranks_src: Any = None
 
-    def account(self, pod: Any, sign: int) -> None:
+    def account(self, pod: Pod, sign: int) -> None:
         """A pod enters (+1) or leaves (-1) the set; inactive pods are not counted."""
         if not pod_active(pod):
             return

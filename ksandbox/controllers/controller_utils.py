@@ -14,11 +14,14 @@ the DaemonSet's small "does this node match" check lives here).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.codec import encode
 from ..api.core import FAILED, SUCCEEDED
 from ..api.errors import ApiError
+
+if TYPE_CHECKING:
+    from ..api.core import Node, Pod
 
 # apimachinery pkg/util/rand: the alphabet of generated names and of SafeEncodeString.
 _ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789"
@@ -35,12 +38,12 @@ OBJECT_NAME_FIELD = "metadata.name"
 # -- pods ----------------------------------------------------------------------------------------
 
 
-def pod_active(pod: Any) -> bool:
+def pod_active(pod: Pod) -> bool:
     """IsPodActive: not Succeeded, not Failed, not being deleted."""
     return pod.metadata.deletion_timestamp is None and pod.status.phase not in (SUCCEEDED, FAILED)
 
 
-def pod_ready(pod: Any) -> bool:
+def pod_ready(pod: Pod) -> bool:
     """podutil.IsPodReady: the Ready condition is True."""
     for c in pod.status.conditions:
         if c.type == POD_READY:
@@ -48,7 +51,7 @@ def pod_ready(pod: Any) -> bool:
     return False
 
 
-def ready_since(pod: Any) -> float | None:
+def ready_since(pod: Pod) -> float | None:
     """When the Ready condition last became True (None when not ready or unknown)."""
     for c in pod.status.conditions:
         if c.type == POD_READY:
@@ -58,7 +61,7 @@ def ready_since(pod: Any) -> float | None:
     return None
 
 
-def pod_available(pod: Any, min_ready_seconds: int, now: float) -> bool:
+def pod_available(pod: Pod, min_ready_seconds: int, now: float) -> bool:
     """podutil.IsPodAvailable: ready, and ready for at least minReadySeconds.
 
     Upstream requires the deadline to be strictly before now; on a simulated clock that would
@@ -72,7 +75,7 @@ def pod_available(pod: Any, min_ready_seconds: int, now: float) -> bool:
     return since is not None and since + min_ready_seconds <= now
 
 
-def available_at(pod: Any, min_ready_seconds: int) -> float | None:
+def available_at(pod: Pod, min_ready_seconds: int) -> float | None:
     """When a ready pod becomes available (None when it is not ready)."""
     since = ready_since(pod)
     return None if since is None else since + min_ready_seconds
@@ -152,7 +155,7 @@ def scaled_value(value: Any, total: int, round_up: bool) -> int:
 # -- node affinity (the subset a DaemonSet needs) ------------------------------------------------
 
 
-def node_matches_pod_affinity(spec: Any, node: Any) -> bool:
+def node_matches_pod_affinity(spec: Any, node: Node) -> bool:
     """nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): the pod's nodeSelector and every
     required node-affinity term set (terms ORed, requirements ANDed; matchFields may name
     ``metadata.name``)."""
@@ -168,7 +171,7 @@ def node_matches_pod_affinity(spec: Any, node: Any) -> bool:
     return any(_term_matches(t, node) for t in req.node_selector_terms)
 
 
-def _term_matches(term: Any, node: Any) -> bool:
+def _term_matches(term: Any, node: Node) -> bool:
     from ..api.selectors import requirement_matches
 
     if not term.match_expressions and not term.match_fields:

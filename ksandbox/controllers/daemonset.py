@@ -284,7 +284,7 @@ class DaemonSetController(Controller):
             elif new is not None:
                 if not pod_available(new, mrs, now):
                     unavailable += 1
-            elif not pod_available(old, mrs, now):
+            elif old is not None and not pod_available(old, mrs, now):
                 replace.append(old)
                 unavailable += 1
             elif unavailable < max_unavailable:

@@ -8,7 +8,7 @@ and ``daemon_controller.go`` (NodeShouldRunDaemonPod, predicates), in our own wo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -33,6 +33,9 @@ from ..api.taints import (
     find_untolerated_taint,
 )
 from .controller_utils import OBJECT_NAME_FIELD, node_matches_pod_affinity
+
+if TYPE_CHECKING:
+    from ..api.core import Node, Pod
 
 # pkg/apis/apps: the labels a DaemonSet pod carries to say which template made it.
 REVISION_HASH_LABEL = "controller-revision-hash"
@@ -81,7 +84,7 @@ def node_name_affinity(affinity: Any, node_name: str) -> Affinity:
     return attrs.evolve(affinity, node_affinity=attrs.evolve(na, required=required))
 
 
-def target_node(pod: Any) -> str:
+def target_node(pod: Pod) -> str:
     """GetTargetNodeName: the bound node, else the node its matchFields term names ("" when
     neither)."""
     if pod.spec.node_name:
@@ -97,7 +100,7 @@ def target_node(pod: Any) -> str:
     return ""
 
 
-def should_run(node: Any, template_spec: Any, daemon_spec: Any) -> tuple[bool, bool]:
+def should_run(node: Node, template_spec: Any, daemon_spec: Any) -> tuple[bool, bool]:
     """NodeShouldRunDaemonPod: (should run a pod, may keep a running one)."""
     if template_spec.node_name and template_spec.node_name != node.name:
         return False, False

@@ -22,13 +22,16 @@ Not here: the ``disruptedPods`` map (an eviction deletes the pod at once, so the
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..api.codec import FrozenDict
 from ..apiserver.store import DELETED, WatchEvent
 from .base import Controller, Worker
+
+if TYPE_CHECKING:
+    from ..api.core import Pod
 
 COMPONENT = "controllermanager"
 # pkg/apis/policy: the PDB condition the controller maintains.
@@ -44,7 +47,7 @@ def scaled_value(value: int | str, total: int, round_up: bool) -> int:
     return math.ceil(exact) if round_up else math.floor(exact)
 
 
-def is_pod_ready(pod: Any) -> bool:
+def is_pod_ready(pod: Pod) -> bool:
     cond = pod.status.condition("Ready")
     return cond is not None and cond.status == "True"
 

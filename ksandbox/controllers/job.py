@@ -29,7 +29,7 @@ adoption of orphan pods (Job pods always carry their controller reference).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -47,6 +47,9 @@ from .controller_utils import (
     pod_ready,
     server_message,
 )
+
+if TYPE_CHECKING:
+    from ..apiserver.store import Store
 
 COMPONENT = "job-controller"
 # job_controller.go: DefaultJobPodFailureBackOff 10 s, MaxJobPodFailureBackOff 6 min.
@@ -209,7 +212,7 @@ class JobController(Controller):
         return max(0.0, last + delay - now)
 
     # -- writes ----------------------------------------------------------------------------
-    def _admitted(self, job: Any, pod: Any) -> tuple[Any, Any]:
+    def _admitted(self, job: Any, pod: Pod) -> tuple[Any, Any]:
         tspec = job.spec.template.spec
         hit = self._templates.get(job.metadata.uid)
         if hit is not None and hit[0] is tspec:
@@ -260,7 +263,7 @@ class JobController(Controller):
             created += 1
         return created
 
-    def _delete_pod(self, job: Any, pod: Any) -> None:
+    def _delete_pod(self, job: Any, pod: Pod) -> None:
         try:
             self.store.delete("Pod", pod.metadata.name, pod.metadata.namespace)
         except ApiError:
@@ -300,7 +303,7 @@ class JobController(Controller):
         delete_job(self.store, job)
 
 
-def delete_job(store: Any, job: Any) -> None:
+def delete_job(store: Store, job: Any) -> None:
     """Delete a Job and its pods (background propagation, as the garbage collector would)."""
     uid = job.metadata.uid
     for pod in store.list("Pod", job.metadata.namespace):
@@ -319,7 +322,7 @@ def delete_job(store: Any, job: Any) -> None:
 # -- helpers ---------------------------------------------------------------------------------
 
 
-def restart_count(pod: Any) -> int:
+def restart_count(pod: Pod) -> int:
     """The containers' restarts, as the kubelet reports them in containerStatuses."""
     return sum(int(s.get("restartCount", 0)) for s in pod.status.extra.get("containerStatuses")
                or () if hasattr(s, "get"))
@@ -352,7 +355,7 @@ def _complete(spec: Any, succeeded: int, indexes: set[int], active: list[Any],
     return succeeded >= spec.completions
 
 
-def _index_of(pod: Any) -> int | None:
+def _index_of(pod: Pod) -> int | None:
     raw = pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
     try:
         return int(raw) if raw is not None else None

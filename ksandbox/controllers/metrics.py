@@ -30,12 +30,15 @@ those), node-level usage.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError
 from ..api.kinds import lookup_resource
 from ..apiserver.store import DELETED, WatchEvent
 from .controller_utils import POD_READY
+
+if TYPE_CHECKING:
+    from ..api.core import Pod
 
 # What an idle pod uses, as a percent of its request.
 IDLE_PERCENT = 0.0
@@ -52,7 +55,7 @@ def _declared(obj: Any, resource: str) -> int | None:
     return requests.get(resource) if requests is not None else None
 
 
-def _serving(pod: Any) -> bool:
+def _serving(pod: Pod) -> bool:
     """Running, not terminating, and not marked unready: the pods a Service sends work to."""
     if pod.status.phase != "Running" or pod.metadata.deletion_timestamp is not None:
         return False
@@ -114,7 +117,7 @@ class Metrics:
         hit = self._loads.get((namespace, info.kind if info else kind, name))
         return hit[0] if hit is not None else None
 
-    def usage(self, pod: Any) -> float | None:
+    def usage(self, pod: Pod) -> float | None:
         """The pod's CPU usage as a percent of its request; None unless it is Running."""
         if pod.status.phase != "Running":
             return None
@@ -136,7 +139,7 @@ class Metrics:
             return min(self._rescaled(share, level, pod), self._limit_percent(pod))
         return IDLE_PERCENT
 
-    def _rescaled(self, percent: float, level: Level, pod: Any) -> float:
+    def _rescaled(self, percent: float, level: Level, pod: Pod) -> float:
         """The same cores as a percent of this pod's request, when it differs from the one
         the workload declared when the load was set."""
         ref = self._refs.get(level)
@@ -145,7 +148,7 @@ class Metrics:
             return percent * ref / request
         return percent
 
-    def cpu_usage_millis(self, pod: Any) -> float | None:
+    def cpu_usage_millis(self, pod: Pod) -> float | None:
         """The pod's CPU usage in millicores; None unless it is Running."""
         percent = self.usage(pod)
         if percent is None:
@@ -155,7 +158,7 @@ class Metrics:
             return percent * request / 100.0
         return 0.0
 
-    def memory_usage(self, pod: Any) -> int | None:
+    def memory_usage(self, pod: Pod) -> int | None:
         """The pod's memory usage in bytes; None unless it is Running."""
         if pod.status.phase != "Running":
             return None
@@ -176,7 +179,7 @@ class Metrics:
         return pod.spec.requests.get("memory", 0)
 
     @staticmethod
-    def _limit_percent(pod: Any) -> float:
+    def _limit_percent(pod: Pod) -> float:
         request = pod.spec.requests.get("cpu")
         limit = pod.spec.limits.get("cpu")
         if not request or not limit:
@@ -184,7 +187,7 @@ class Metrics:
         return limit * 100.0 / request
 
     # -- serving counts, fed by the watch ------------------------------------------------------
-    def _chain(self, pod: Any) -> tuple[Level, ...]:
+    def _chain(self, pod: Pod) -> tuple[Level, ...]:
         """The pod's controllers, nearest first: ReplicaSet then Deployment, and so on."""
         ref = pod.metadata.controller_ref()
         if ref is None:

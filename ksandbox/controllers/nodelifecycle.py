@@ -26,7 +26,7 @@ Not here: evicting pods from NoExecute-tainted nodes (``tainteviction``), the le
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -49,6 +49,9 @@ from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
 from .base import Controller, Worker
 from .rate_limited_queue import RateLimitedQueue
+
+if TYPE_CHECKING:
+    from ..api.core import Pod
 
 COMPONENT = "node-controller"
 
@@ -83,7 +86,7 @@ STATE_INITIAL, STATE_NORMAL = "Initial", "Normal"
 STATE_FULL_DISRUPTION, STATE_PARTIAL_DISRUPTION = "FullDisruption", "PartialDisruption"
 
 
-def zone_key(node: Any) -> str:
+def zone_key(node: Node) -> str:
     """nodetopology.GetZoneKey: region and zone labels (stable, else beta), "" if neither."""
     labels = node.metadata.labels
     region = labels.get("topology.kubernetes.io/region") or \
@@ -105,7 +108,7 @@ class _Health:
     lease_renew: float | None = None
 
 
-def _node_name(node: Any) -> str:
+def _node_name(node: Node) -> str:
     return node.metadata.name
 
 
@@ -197,7 +200,7 @@ class NodeLifecycleController(Controller):
         if add or remove:
             self._swap_taints(node, add, remove)
 
-    def _swap_taints(self, node: Any, add: list[Taint], remove: list[Taint]) -> Any:
+    def _swap_taints(self, node: Node, add: list[Taint], remove: list[Taint]) -> Any:
         """SwapNodeControllerTaint: add (stamped with timeAdded = now), then remove."""
         now = self.clock.now
         taints = list(node.spec.taints)
@@ -273,7 +276,7 @@ class NodeLifecycleController(Controller):
         self._handle_disruption(zone_conditions, nodes, now)
         self._schedule_taint_pass()
 
-    def _zone(self, node: Any) -> str:
+    def _zone(self, node: Node) -> str:
         """zone_key, cached per node while its labels object is the same."""
         cached = self._zones.get(node.metadata.name)
         labels = node.metadata.labels
@@ -283,7 +286,7 @@ class NodeLifecycleController(Controller):
         self._zones[node.metadata.name] = (labels, zone)
         return zone
 
-    def _try_update_node_health(self, node: Any, now: float
+    def _try_update_node_health(self, node: Node, now: float
                                 ) -> tuple[tuple, tuple | None, Any]:
         """tryUpdateNodeHealth: (observed Ready, current Ready, the node as it is now)."""
         name = node.metadata.name
@@ -347,7 +350,7 @@ class NodeLifecycleController(Controller):
                           key=lambda p: (p.metadata.namespace, p.metadata.name)):
             self._mark_pod_not_ready(pod, now)
 
-    def _mark_pod_not_ready(self, pod: Any, now: float) -> None:
+    def _mark_pod_not_ready(self, pod: Pod, now: float) -> None:
         conds = list(pod.status.conditions)
         for i, c in enumerate(conds):
             if c.type != "Ready":
@@ -374,7 +377,7 @@ class NodeLifecycleController(Controller):
             self._mark_pod_not_ready(pod, self.clock.now)
 
     # -- NoExecute tainting ---------------------------------------------------------------
-    def _process_taint_based_eviction(self, node: Any, observed: str) -> None:
+    def _process_taint_based_eviction(self, node: Node, observed: str) -> None:
         taints = node.spec.taints
         has_unreachable = any(t.matches(UNREACHABLE_NO_EXECUTE) for t in taints)
         has_not_ready = any(t.matches(NOT_READY_NO_EXECUTE) for t in taints)
@@ -391,13 +394,13 @@ class NodeLifecycleController(Controller):
         elif observed == "True":
             self._mark_reachable(node)
 
-    def _mark_for_tainting(self, node: Any, already_tainted: bool) -> None:
+    def _mark_for_tainting(self, node: Node, already_tainted: bool) -> None:
         queue = self.tainters[self._zone(node)]
         if not already_tainted:
             queue.remove(node.metadata.name)
         queue.add(node.metadata.name, node.metadata.uid)
 
-    def _mark_reachable(self, node: Any) -> Any:
+    def _mark_reachable(self, node: Node) -> Any:
         """markNodeAsReachable: drop both NoExecute taints and any queued tainting."""
         remove = [t for t in (UNREACHABLE_NO_EXECUTE, NOT_READY_NO_EXECUTE)
                   if any(t.matches(x) for x in node.spec.taints)]
@@ -448,7 +451,7 @@ class NodeLifecycleController(Controller):
                                                    "nodelifecycle/noexecute")
 
     # -- zones and disruption -------------------------------------------------------------
-    def _add_zone(self, node: Any) -> None:
+    def _add_zone(self, node: Node) -> None:
         zone = self._zone(node)
         if zone not in self.zone_states:
             self.zone_states[zone] = STATE_INITIAL
@@ -522,7 +525,7 @@ class NodeLifecycleController(Controller):
             self.zone_states[zone] = new
 
     # -- helpers --------------------------------------------------------------------------
-    def _event(self, node: Any, reason: str, message: str, record_status: bool = False) -> None:
+    def _event(self, node: Node, reason: str, message: str, record_status: bool = False) -> None:
         """RecordNodeEvent ("Node x event: ...") or RecordNodeStatusChange (as given)."""
         text = message if record_status else \
             f"Node {node.metadata.name} event: {message}"

@@ -18,7 +18,7 @@ what is to be collected, not the whole cluster.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -27,6 +27,9 @@ from ..api.taints import TAINT_NODE_OUT_OF_SERVICE
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
 from .base import run_pass
+
+if TYPE_CHECKING:
+    from ..api.core import Pod
 
 # pkg/controller/podgc/gc_controller.go.
 GC_CHECK_PERIOD = 20.0      # gcCheckPeriod
@@ -141,7 +144,7 @@ class PodGCController:
             if pod.metadata.deletion_timestamp is not None and not pod.spec.node_name:
                 self._mark_failed_and_delete(pod)
 
-    def _mark_failed_and_delete(self, pod: Any, condition: PodCondition | None = None) -> None:
+    def _mark_failed_and_delete(self, pod: Pod, condition: PodCondition | None = None) -> None:
         """markFailedAndDeletePodWithCondition: Failed first (no kubelet will do it), then gone."""
         if pod.status.phase not in (SUCCEEDED, FAILED):
             conds = pod.status.conditions

@@ -125,7 +125,7 @@ class ReplicaSetController(Controller):
         for key in list(self._retries):
             self.queue.add(key)
 
-    def _account(self, uid: str, pod: Any, sign: int) -> None:
+    def _account(self, uid: str, pod: Pod, sign: int) -> None:
         c = self.counts.get(uid)
         if c is None:
             c = self.counts[uid] = ActivePods()
@@ -257,14 +257,14 @@ class ReplicaSetController(Controller):
                 self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
                     pod.metadata, owner_references=pod.metadata.owner_references + (ref,))))
 
-    def _write_pod(self, pod: Any) -> None:
+    def _write_pod(self, pod: Pod) -> None:
         """Adopt or release a pod. One deleted meanwhile needs nothing: upstream's
         ControllerRefManager ignores NotFound on adoption and release the same way."""
         with contextlib.suppress(ApiError):
             self.store.update(pod)
 
     # -- manageReplicas ----------------------------------------------------------------------
-    def _admitted(self, rs: Any, pod: Any) -> tuple[Any, Any]:
+    def _admitted(self, rs: Any, pod: Pod) -> tuple[Any, Any]:
         """The template's spec and status after pod admission, computed once per template."""
         tspec = rs.spec.template.spec
         hit = self._templates.get(id(tspec))

@@ -62,7 +62,7 @@ def claim_name(template_name: str, set_name: str, ordinal: int) -> str:
     return f"{template_name}-{set_name}-{ordinal}"
 
 
-def _running_and_ready(pod: Any) -> bool:
+def _running_and_ready(pod: Pod) -> bool:
     return pod.status.phase == "Running" and pod_ready(pod) and \
         pod.metadata.deletion_timestamp is None
 
@@ -281,7 +281,7 @@ class StatefulSetController(Controller):
                                 COMPONENT)
         return created
 
-    def _delete(self, sts: Any, pod: Any) -> None:
+    def _delete(self, sts: Any, pod: Pod) -> None:
         try:
             self.store.delete("Pod", pod.metadata.name, pod.metadata.namespace)
         except ApiError:

@@ -245,7 +245,7 @@ class TaintEvictionController(Controller):
         self.store.record_event(pod, "Normal", REASON, message, COMPONENT)
 
     # -- the countdowns -------------------------------------------------------------------
-    def deadline(self, pod: Any) -> float | None:
+    def deadline(self, pod: Pod) -> float | None:
         """When ``pod``'s pending NoExecute deletion fires (None if none is pending)."""
         work = self.workers.get(f"{pod.metadata.namespace}/{pod.metadata.name}")
         return work.fire_at if work is not None else None

@@ -21,10 +21,13 @@ above system-cluster-critical) are never evicted.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..api.quantity import BINARY_SI, Quantity
 from ..api.taints import NO_SCHEDULE, TAINT_NODE_MEMORY_PRESSURE, Taint, tolerations_tolerate_taint
+
+if TYPE_CHECKING:
+    from ..api.core import Pod
 
 # pkg/kubelet/eviction/helpers.go: the status reason and message fragments.
 REASON_EVICTED = "Evicted"
@@ -57,7 +60,7 @@ _MEMORY_PRESSURE_TAINT = Taint(key=TAINT_NODE_MEMORY_PRESSURE, effect=NO_SCHEDUL
 _QOS_RANK = {"BestEffort": 0, "Burstable": 1, "Guaranteed": 2}
 
 
-def is_critical(pod: Any) -> bool:
+def is_critical(pod: Pod) -> bool:
     """kubelettypes.IsCriticalPod: static, mirror, or system-critical priority."""
     if pod.is_mirror:
         return True
@@ -68,7 +71,7 @@ def is_critical(pod: Any) -> bool:
     return priority is not None and priority >= SYSTEM_CRITICAL_PRIORITY
 
 
-def exceeds_requests(pod: Any, resource: str) -> bool:
+def exceeds_requests(pod: Pod, resource: str) -> bool:
     """The usage model: within its request only when every container limits ``resource`` to
     exactly what it requests."""
     containers = pod.spec.containers
@@ -118,7 +121,7 @@ def eviction_message(kind: str, threshold: Any, capacity: int) -> str:
     return message
 
 
-def admission_rejection(conditions: Iterable[str], pod: Any) -> str | None:
+def admission_rejection(conditions: Iterable[str], pod: Pod) -> str | None:
     """The eviction manager's Admit: the message refusing ``pod`` on a node under pressure.
 
     Memory pressure alone refuses only BestEffort pods that do not tolerate the memory-pressure

@@ -21,6 +21,7 @@ from . import eviction as ev
 from .static import mirror_key
 
 if TYPE_CHECKING:
+    from ..api.core import Node
     from .kubelet import Kubelet
     from .node_status import NodeStatusManager
     from .pod_workers import PodWorkers
@@ -97,7 +98,7 @@ class EvictionManager:
         if observed or self.held:
             self.schedule(now + ev.EVICTION_MONITORING_PERIOD)
 
-    def _evict_one(self, kind: str, node: Any) -> bool:
+    def _evict_one(self, kind: str, node: Node) -> bool:
         active = []
         for key, st in self.workers.pods.items():
             if st.evicting or st.stop_timer is not None:

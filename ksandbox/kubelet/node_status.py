@@ -23,6 +23,7 @@ from ..api.quantity import Quantity
 from .config import DEFAULT_MAX_PODS
 
 if TYPE_CHECKING:
+    from ..api.core import Node
     from .kubelet import Kubelet
 
 COMPONENT = "kubelet"
@@ -124,14 +125,14 @@ class NodeStatusManager:
                 "PIDPressure": "True" if "pid" in held else "False",
                 "Ready": "False" if self.kubelet.runtime_down else "True"}
 
-    def _status_changed(self, node: Any) -> bool:
+    def _status_changed(self, node: Node) -> bool:
         desired = self._desired()
         for c in node.status.conditions:
             if c.type in desired and desired.pop(c.type) != c.status:
                 return True
         return bool(desired)
 
-    def post(self, node: Any, registering: bool = False) -> None:
+    def post(self, node: Node, registering: bool = False) -> None:
         """tryUpdateNodeStatus: the setters, one write, and an event per condition change."""
         now = self.clock.now
         desired = self._desired()
@@ -183,7 +184,7 @@ class NodeStatusManager:
     def _resources(self, status: Any) -> tuple[FrozenDict, FrozenDict]:
         return reported_resources(self.config, status)
 
-    def _registration_fields(self, node: Any, status: Any) -> tuple[Any, Any]:
+    def _registration_fields(self, node: Node, status: Any) -> tuple[Any, Any]:
         """What the kubelet fills in when it registers: capacity pods, allocatable, addresses,
         node info; and a pod CIDR standing in for the node IPAM controller's."""
         capacity, allocatable = self._resources(status)

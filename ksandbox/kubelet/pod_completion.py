@@ -31,6 +31,7 @@ from ..api.core import FAILED, SUCCEEDED, PodCondition
 from ..sim.clock import PRIORITY_KUBELET
 
 if TYPE_CHECKING:
+    from ..api.core import Pod
     from .kubelet import Kubelet
     from .pod_workers import PodWorkers
 
@@ -39,7 +40,7 @@ BACKOFF_BASE, BACKOFF_MAX = 10.0, 300.0
 _SLEEP_RE = re.compile(r"(?:^|[\s;&|(])sleep\s+([0-9]+(?:\.[0-9]+)?)\b")
 
 
-def run_seconds(pod: Any) -> float | None:
+def run_seconds(pod: Pod) -> float | None:
     """How long the pod's containers run before they exit (None: they never do)."""
     if (pod.spec.restart_policy or "Always") == "Always":
         return None
@@ -64,14 +65,14 @@ def run_seconds(pod: Any) -> float | None:
     return None
 
 
-def exit_code(pod: Any) -> int:
+def exit_code(pod: Pod) -> int:
     try:
         return int(pod.metadata.annotations.get(EXIT_CODE_ANNOTATION, "0"))
     except ValueError:
         return 1
 
 
-def restart_count(pod: Any) -> int:
+def restart_count(pod: Pod) -> int:
     return sum(int(s.get("restartCount", 0)) for s in pod.status.extra.get("containerStatuses")
                or () if hasattr(s, "get"))
 
@@ -80,7 +81,7 @@ def backoff(restarts: int) -> float:
     return min(BACKOFF_BASE * (2 ** max(0, restarts - 1)), BACKOFF_MAX)
 
 
-def terminated_status(pod: Any, now: float, code: int) -> Any:
+def terminated_status(pod: Pod, now: float, code: int) -> Any:
     """The status of a pod whose containers all exited with ``code``."""
     old = pod.status
     conds = []
@@ -103,7 +104,7 @@ def terminated_status(pod: Any, now: float, code: int) -> Any:
                         extra=old.extra.set("containerStatuses", tuple(statuses)))
 
 
-def restarted_status(pod: Any, now: float) -> Any:
+def restarted_status(pod: Pod, now: float) -> Any:
     """A container restarted in place (OnFailure): running again, one more restart."""
     statuses = []
     for s in pod.status.extra.get("containerStatuses") or ():
@@ -127,7 +128,7 @@ class PodCompletion:
         self.workers = workers
         self._exit_timers: dict[tuple[str, str], Any] = {}
 
-    def schedule_exit(self, key: tuple[str, str], pod: Any) -> None:
+    def schedule_exit(self, key: tuple[str, str], pod: Pod) -> None:
         seconds = run_seconds(pod)
         if seconds is None:
             return

@@ -22,6 +22,7 @@ from .pod_completion import PodCompletion
 from .static import mirror_key
 
 if TYPE_CHECKING:
+    from ..api.core import Pod
     from .kubelet import Kubelet
     from .node_status import NodeStatusManager
     from .static import StaticPods
@@ -218,7 +219,7 @@ class PodWorkers:
         self._queue[key] = None
         self.schedule_sync()
 
-    def sync_mirror(self, key: tuple[str, str], pod: Any) -> None:
+    def sync_mirror(self, key: tuple[str, str], pod: Pod) -> None:
         """Keep a static pod's mirror in the API; a fresh mirror of a running static pod gets
         its status at once (the static pod never stopped)."""
         st = self.pods.get(key)
@@ -229,7 +230,7 @@ class PodWorkers:
                 self.write_running(created, st)
 
     # -- admission and start --------------------------------------------------------------
-    def _admit(self, key: tuple[str, str], pod: Any, static: bool) -> None:
+    def _admit(self, key: tuple[str, str], pod: Pod, static: bool) -> None:
         now = self.clock.now
         reason, message = self._admission_failure(pod) if not static else ("", "")
         if reason:
@@ -245,7 +246,7 @@ class PodWorkers:
         self.used["pods"] = self.used.get("pods", 0) + 1
         self.schedule_start(key, st)
 
-    def _admission_failure(self, pod: Any) -> tuple[str, str]:
+    def _admission_failure(self, pod: Pod) -> tuple[str, str]:
         """canAdmitPod: the eviction manager's pressure check, then the resource fit."""
         msg = ev.admission_rejection({_PRESSURE_CONDITION[k] for k in self.held()}, pod)
         if msg is not None:
@@ -271,7 +272,7 @@ class PodWorkers:
                 return f"OutOf{name}", _insufficient(name, amount, used, have)
         return "", ""
 
-    def _reject(self, pod: Any, reason: str, message: str) -> None:
+    def _reject(self, pod: Pod, reason: str, message: str) -> None:
         """rejectPod: a Warning event and the pod Failed with "Pod was rejected: …"."""
         self.store.record_event(pod, "Warning", reason, message, COMPONENT)
         status = evolve(pod.status, phase=FAILED, reason=reason,
@@ -304,7 +305,7 @@ class PodWorkers:
         self.write_running(pod, st)
         self.completion.schedule_exit(key, pod)
 
-    def _running_status(self, pod: Any, st: _PodState) -> Any:
+    def _running_status(self, pod: Pod, st: _PodState) -> Any:
         now = self.clock.now
         old = pod.status
         if st.running_since is None:
@@ -334,11 +335,11 @@ class PodWorkers:
                             host_ip=old.host_ip or self.node_status.host_ip(),
                             pod_ip=ip, reason="", message="", extra=extra)
 
-    def write_running(self, pod: Any, st: _PodState) -> None:
+    def write_running(self, pod: Pod, st: _PodState) -> None:
         self.store.update_status(evolve(pod, status=self._running_status(pod, st)))
 
     # -- stop -----------------------------------------------------------------------------
-    def kill(self, key: tuple[str, str], pod: Any, st: _PodState, at: float) -> None:
+    def kill(self, key: tuple[str, str], pod: Pod, st: _PodState, at: float) -> None:
         if st.start_timer is not None:
             st.start_timer.cancel()
             st.start_timer = None
@@ -366,7 +367,7 @@ class PodWorkers:
             self.store.remove("Pod", key[1], key[0])
 
 
-def _ready_status(pod: Any) -> str:
+def _ready_status(pod: Pod) -> str:
     c = pod.status.condition("Ready")
     return c.status if c is not None else ""
 

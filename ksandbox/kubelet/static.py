@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import attrs
 
@@ -84,7 +84,7 @@ def adopt_mirror(pod: Pod) -> Pod:
     return attrs.evolve(pod, metadata=meta, status=PodStatus())
 
 
-def mirror_key(pod: Any) -> tuple[str, str]:
+def mirror_key(pod: Pod) -> tuple[str, str]:
     return (pod.metadata.namespace or "default", pod.metadata.name)
 
 
@@ -143,7 +143,7 @@ class StaticPods:
         self.pods[key] = adopt_mirror(mirror)
         return self.pods[key]
 
-    def sync_mirror(self, key: tuple[str, str], pod: Any) -> Pod | None:
+    def sync_mirror(self, key: tuple[str, str], pod: Pod | None) -> Pod | None:
         """Keep the mirror of a static pod in the API: replace it when it is deleted. Returns
         the mirror created now, if one was."""
         if pod is not None and pod.is_mirror and pod.metadata.deletion_timestamp is not None:

@@ -27,6 +27,8 @@ from ..views.state import node_dict, pod_dict
 from .expect import is_eviction
 
 if TYPE_CHECKING:
+    from ..api.core import Node
+    from ..apiserver.store import Store
     from ..session import Session
 
 DIFF_VERSION = "ksandbox/v1alpha1"
@@ -118,7 +120,7 @@ def _eviction_section(a: Any, b: Any) -> list[dict]:
             for pod in sorted(set(ea) | set(eb)) if ea.get(pod, []) != eb.get(pod, [])]
 
 
-def _node(store: Any, node: Any) -> dict:
+def _node(store: Store, node: Node) -> dict:
     d = node_dict(store, node)
     return {
         "ready": d["ready"],

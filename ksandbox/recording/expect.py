@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 if TYPE_CHECKING:
+    from ..api.core import Pod
+    from ..apiserver.store import Store
     from ..session import Session
 
 ZONE_LABEL = "topology.kubernetes.io/zone"
@@ -152,7 +154,7 @@ def check(session: Session, exp: Expectation) -> str | None:
     return _CHECKS[exp.form](session, exp)
 
 
-def _pods_matching(store: Any, pattern: str) -> list[Any]:
+def _pods_matching(store: Store, pattern: str) -> list[Any]:
     namespace, name = pattern.split("/")
     if not any(ch in name for ch in "*?["):
         pod = store.get("Pod", name, namespace)
@@ -162,7 +164,7 @@ def _pods_matching(store: Any, pattern: str) -> list[Any]:
                   key=lambda p: p.metadata.name)
 
 
-def _pod_state(pod: Any) -> str:
+def _pod_state(pod: Pod) -> str:
     from ..views.state import pod_reason
 
     phase = pod.status.phase or "Pending"
@@ -264,7 +266,7 @@ def _check_node(session: Session, exp: Expectation) -> str | None:
     return None
 
 
-def workload_pods(store: Any, kind: str, name: str, namespace: str) -> list[Any]:
+def workload_pods(store: Store, kind: str, name: str, namespace: str) -> list[Any]:
     """The pods a workload owns: directly, or through its ReplicaSets for a Deployment."""
     owner = store.get(kind, name, namespace)
     if owner is None:

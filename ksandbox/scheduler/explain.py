@@ -13,7 +13,7 @@ text matrix lives in ``ksandbox.views.explain``.
 from __future__ import annotations
 
 import gc
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -21,6 +21,9 @@ from ..sim.rand import SimRandom
 from .framework.interface import Code
 from .framework.types import FitError
 from .schedule_one import NoNodesAvailable, SchedulingError, new_cycle_state, schedule_pod
+
+if TYPE_CHECKING:
+    from ..api.core import Pod
 
 
 @attrs.frozen
@@ -122,7 +125,7 @@ class _Ctx:
         return self.sched.fast_for(fwk)
 
 
-def explain_pod(sched: Any, pod: Any) -> Explanation:
+def explain_pod(sched: Any, pod: Pod) -> Explanation:
     key = f"{pod.metadata.namespace}/{pod.metadata.name}"
     name = pod.spec.scheduler_name
     fwk = sched.profiles.get(name)
@@ -179,7 +182,7 @@ def _as_bound(exp: Explanation, node: str) -> Explanation:
     return attrs.evolve(exp, message=f"{exp.pod} is bound to {node}; {now}")
 
 
-def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Any, key: str) -> Explanation:
+def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Pod, key: str) -> Explanation:
     from .scheduler import PreemptionContext
 
     state, _ = new_cycle_state(pod)
@@ -240,7 +243,7 @@ def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Any, key: str) -> Explanation
                        tuple(filter_names), tuple(score_names), nominated)
 
 
-def _fast_verdicts(fwk: Any, state: Any, pod: Any, ni: Any, last: tuple, ordered: list,
+def _fast_verdicts(fwk: Any, state: Any, pod: Pod, ni: Any, last: tuple, ordered: list,
                    diagnosis: Any) -> tuple[list[FilterVerdict], bool]:
     """A node's verdicts from the fast path's evaluation (first failing plugin and code)."""
     _, fail_plugin, fail_code, scalar, maps = last
@@ -264,7 +267,7 @@ def _fast_verdicts(fwk: Any, state: Any, pod: Any, ni: Any, last: tuple, ordered
                                             st.message())], False
 
 
-def _filters_for(fwk: Any, state: Any, pod: Any, ni: Any, diagnosis: Any,
+def _filters_for(fwk: Any, state: Any, pod: Pod, ni: Any, diagnosis: Any,
                  feasible: set) -> tuple[list[FilterVerdict], bool, bool]:
     """Each filter plugin's verdict on one node, stopping at the first failure as upstream."""
     verdicts: list[FilterVerdict] = []

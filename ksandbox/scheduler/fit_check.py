@@ -23,20 +23,23 @@ Not here: choosing a node (no scoring), preemption.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .framework.interface import Code
 from .framework.node_info import NodeInfo, PodInfo
 from .schedule_one import new_cycle_state
 
+if TYPE_CHECKING:
+    from ..api.core import Node, Pod
+
 NO_PROFILE = "no scheduler profile serves the pod's schedulerName"
 
 
-def _profile(sched: Any, pod: Any) -> Any:
+def _profile(sched: Any, pod: Pod) -> Any:
     return sched.profiles.get(pod.spec.scheduler_name or "default-scheduler")
 
 
-def _node_info(sched: Any, node: Any) -> NodeInfo | None:
+def _node_info(sched: Any, node: Node | str) -> NodeInfo | None:
     if isinstance(node, str):
         ni = sched.cache.get(node)
         return ni.clone() if ni is not None else None
@@ -45,7 +48,7 @@ def _node_info(sched: Any, node: Any) -> NodeInfo | None:
     return ni
 
 
-def _pre_filter(fwk: Any, sched: Any, pod: Any, template: NodeInfo | None) -> tuple:
+def _pre_filter(fwk: Any, sched: Any, pod: Pod, template: NodeInfo | None) -> tuple:
     state, _ = new_cycle_state(pod)
     nodes = sched.cache.node_list()
     if template is not None:
@@ -54,7 +57,7 @@ def _pre_filter(fwk: Any, sched: Any, pod: Any, template: NodeInfo | None) -> tu
     return state, result, st
 
 
-def _filter(fwk: Any, state: Any, pod: Any, ni: NodeInfo, extra: Iterable[Any]) -> tuple:
+def _filter(fwk: Any, state: Any, pod: Pod, ni: NodeInfo, extra: Iterable[Any]) -> tuple:
     extra = list(extra)
     if extra:
         state = state.clone()
@@ -68,7 +71,7 @@ def _filter(fwk: Any, state: Any, pod: Any, ni: NodeInfo, extra: Iterable[Any]) 
     return st.reasons or (st.message() or "node(s) didn't fit",)
 
 
-def fit_reasons(sched: Any, pod: Any, node: Any, extra_pods: Iterable[Any] = ()) -> tuple:
+def fit_reasons(sched: Any, pod: Pod, node: Node, extra_pods: Iterable[Any] = ()) -> tuple:
     """Why ``pod`` would not fit on ``node`` (a name, or a template Node); ``()`` if it fits."""
     fwk = _profile(sched, pod)
     if fwk is None:
@@ -84,7 +87,7 @@ def fit_reasons(sched: Any, pod: Any, node: Any, extra_pods: Iterable[Any] = ())
     return _filter(fwk, state, pod, ni, extra_pods)
 
 
-def first_fit(sched: Any, pod: Any, names: Iterable[str],
+def first_fit(sched: Any, pod: Pod, names: Iterable[str],
               extra_pods: Mapping[str, Iterable[Any]] | None = None) -> str | None:
     """The first node of ``names`` (existing nodes) ``pod`` fits on, or None."""
     fwk = _profile(sched, pod)

@@ -15,7 +15,7 @@ Not here: binding, events, queueing (``scheduler.py``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from .framework.cycle_state import CycleState
 from .framework.interface import Code, Status
 from .framework.node_info import NodeInfo, PodInfo
 from .framework.types import ERR_NO_NODES_AVAILABLE, Diagnosis, FitError
+
+if TYPE_CHECKING:
+    from ..api.core import Pod
 
 # schedule_one.go
 MIN_FEASIBLE_NODES_TO_FIND = 100
@@ -59,7 +62,7 @@ def num_feasible_nodes_to_find(percentage: int | None, num_all: int) -> int:
     return max(num, MIN_FEASIBLE_NODES_TO_FIND)
 
 
-def new_cycle_state(pod: Any) -> tuple[CycleState, PodInfo]:
+def new_cycle_state(pod: Pod) -> tuple[CycleState, PodInfo]:
     state = CycleState()
     pi = PodInfo(pod)
     state.write("PodInfo", pi)
@@ -71,7 +74,7 @@ def percentage_for(ctx: Any, fwk: Any) -> int | None:
     return p if p is not None else ctx.percentage_of_nodes_to_score
 
 
-def schedule_pod(ctx: Any, fwk: Any, state: CycleState, pod: Any,
+def schedule_pod(ctx: Any, fwk: Any, state: CycleState, pod: Pod,
                  keep_scores: bool = False) -> ScheduleResult:
     """SchedulePod: the chosen node, or FitError / NoNodesAvailable."""
     if ctx.cache.num_nodes() == 0:
@@ -96,7 +99,7 @@ def schedule_pod(ctx: Any, fwk: Any, state: CycleState, pod: Any,
     return res
 
 
-def pre_filter_and_nominated(ctx: Any, fwk: Any, state: CycleState, pod: Any, nodes: Any,
+def pre_filter_and_nominated(ctx: Any, fwk: Any, state: CycleState, pod: Pod, nodes: Any,
                              diagnosis: Diagnosis, **kwargs: Any) -> tuple[Any, Any, Any]:
     """The start of findNodesThatFitPod, shared by the plain and the vectorised path: run
     PreFilter (a rejection ends the search with no feasible node), then try the nominated node.
@@ -118,7 +121,7 @@ def pre_filter_and_nominated(ctx: Any, fwk: Any, state: CycleState, pod: Any, no
 
 
 def find_nodes_that_fit(ctx: Any, fwk: Any, state: CycleState,
-                        pod: Any) -> tuple[list[NodeInfo], Diagnosis]:
+                        pod: Pod) -> tuple[list[NodeInfo], Diagnosis]:
     diagnosis = Diagnosis()
     all_nodes = ctx.cache.node_list()
     result, plugins, early = pre_filter_and_nominated(ctx, fwk, state, pod, all_nodes, diagnosis)
@@ -144,7 +147,7 @@ def prefilter_absent_status(plugins: set[str]) -> Status:
     return Status.unresolvable(f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(plugins))}]")
 
 
-def evaluate_nominated_node(ctx: Any, fwk: Any, state: CycleState, pod: Any,
+def evaluate_nominated_node(ctx: Any, fwk: Any, state: CycleState, pod: Pod,
                             diagnosis: Diagnosis) -> list[NodeInfo]:
     """A nominated node (set by an earlier preemption) is tried first, alone."""
     nnn = pod.status.nominated_node_name
@@ -163,7 +166,7 @@ def evaluate_nominated_node(ctx: Any, fwk: Any, state: CycleState, pod: Any,
     return []
 
 
-def find_nodes_that_pass_filters(ctx: Any, fwk: Any, state: CycleState, pod: Any,
+def find_nodes_that_pass_filters(ctx: Any, fwk: Any, state: CycleState, pod: Pod,
                                  diagnosis: Diagnosis, nodes: list[NodeInfo]) -> list[NodeInfo]:
     n = len(nodes)
     if n == 0:
@@ -193,7 +196,7 @@ def find_nodes_that_pass_filters(ctx: Any, fwk: Any, state: CycleState, pod: Any
     return feasible
 
 
-def prioritize(fwk: Any, state: CycleState, pod: Any,
+def prioritize(fwk: Any, state: CycleState, pod: Pod,
                nodes: list[NodeInfo]) -> tuple[list[str], list[list[int]], list[int]]:
     if not fwk.has_score_plugins():
         return [], [], [1] * len(nodes)

@@ -14,7 +14,7 @@ Unschedulable, or SchedulerError), and the nominated node preemption chose.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..api.core import PodCondition
 from ..api.evolve import evolve
@@ -37,6 +37,9 @@ from .framework.types import FitError
 from .plugins.default_preemption import REASON_PREEMPTION_BY_SCHEDULER, pdb_views
 from .queue import UNSCHEDULABLE_FLUSH_PERIOD, QueuedPodInfo, SchedulingQueue
 from .schedule_one import NoNodesAvailable, SchedulingError, new_cycle_state, schedule_pod
+
+if TYPE_CHECKING:
+    from ..api.core import Node, Pod
 
 COMPONENT = "scheduler"
 POD_SCHEDULED = "PodScheduled"
@@ -346,7 +349,7 @@ class Scheduler:
             pod = self.store.get("Pod", pod.metadata.name, pod.metadata.namespace) or pod
         self._bind(q, pod, fwk, res.host)
 
-    def _bind(self, q: QueuedPodInfo, pod: Any, fwk: Framework, host: str) -> None:
+    def _bind(self, q: QueuedPodInfo, pod: Pod, fwk: Framework, host: str) -> None:
         now = self.clock.now
         status = evolve(pod.status, nominated_node_name="", conditions=_set_condition(
             pod.status.conditions, PodCondition(type=POD_SCHEDULED, status="True",
@@ -358,7 +361,7 @@ class Scheduler:
                                 f"Successfully assigned {pod.metadata.namespace}/"
                                 f"{pod.metadata.name} to {host}", fwk.scheduler_name)
 
-    def _fail(self, q: QueuedPodInfo, pod: Any, fwk: Framework, message: str, rejected: bool,
+    def _fail(self, q: QueuedPodInfo, pod: Pod, fwk: Framework, message: str, rejected: bool,
               plugins: set[str], nominated: str | None) -> None:
         q.unschedulable_plugins = set(plugins)
         self.queue.add_unschedulable_if_not_present(q, rejected)
@@ -393,7 +396,7 @@ class Scheduler:
                                 f"Preempted by pod {preemptor.metadata.uid} on node {node}",
                                 fwk.scheduler_name)
 
-    def clear_lower_nominations(self, pod: Any, node: str) -> None:
+    def clear_lower_nominations(self, pod: Pod, node: str) -> None:
         prio = pod.spec.priority or 0
         for pi in self.handle.nominated_pods_for(node):
             if pi.priority >= prio:
@@ -409,7 +412,7 @@ class Scheduler:
         self._kick()
 
     # -- fit checks for simulators (the cluster autoscaler) ----------------------------------
-    def fit_reasons(self, pod: Any, node: Any, extra_pods: Any = ()) -> tuple[str, ...]:
+    def fit_reasons(self, pod: Pod, node: Node, extra_pods: Any = ()) -> tuple[str, ...]:
         """Why ``pod`` would not pass the PreFilter/Filter plugins of its profile on ``node``
         (a node name, or a template Node object not in the cluster) with ``extra_pods`` placed
         there too; ``()`` when it fits. Read-only (see ``fit_check.py``)."""
@@ -417,10 +420,10 @@ class Scheduler:
 
         return fit_reasons(self, pod, node, extra_pods)
 
-    def would_fit(self, pod: Any, node: Any, extra_pods: Any = ()) -> bool:
+    def would_fit(self, pod: Pod, node: Node, extra_pods: Any = ()) -> bool:
         return not self.fit_reasons(pod, node, extra_pods)
 
-    def first_fit(self, pod: Any, node_names: Any, extra_pods: Any = None) -> str | None:
+    def first_fit(self, pod: Pod, node_names: Any, extra_pods: Any = None) -> str | None:
         """The first of ``node_names`` the pod would fit on (``extra_pods``: name -> pods the
         simulation has placed there), or None. Read-only."""
         from .fit_check import first_fit
@@ -443,7 +446,7 @@ class PreemptionContext:
     def pdbs(self) -> list:
         return pdb_views(self.sched.store)
 
-    def prepare_candidate(self, candidate: Any, pod: Any) -> None:
+    def prepare_candidate(self, candidate: Any, pod: Pod) -> None:
         self.chosen = candidate
         if self.dry_run:
             return

@@ -23,6 +23,8 @@ from ..controllers.tainteviction import matching_tolerations, min_toleration_tim
 from ..views.printers import node_roles, node_status
 
 if TYPE_CHECKING:
+    from ..api.core import Node, Pod
+    from ..apiserver.store import Store
     from ..session import Session
 
 # Labels worth a glance on a card, in this order (the zone and the seeds' hw-type first).
@@ -91,7 +93,7 @@ class NodeSummary:
         return "cordoned" if self.cordoned else "ok"
 
 
-def pod_marker(pod: Any) -> str:
+def pod_marker(pod: Pod) -> str:
     if MIRROR_ANNOTATION in pod.metadata.annotations:
         return "static"
     if pod.metadata.annotations.get(PLACEHOLDER_ANNOTATION, "").lower() == "true":
@@ -106,7 +108,7 @@ def pod_marker(pod: Any) -> str:
     return ""
 
 
-def pod_card_state(pod: Any) -> str:
+def pod_card_state(pod: Pod) -> str:
     if pod.metadata.deletion_timestamp is not None:
         return "terminating"
     phase = pod.status.phase or "Pending"
@@ -119,7 +121,7 @@ def pod_card_state(pod: Any) -> str:
     return "pending"
 
 
-def toleration_seconds_for(pod: Any, taints: Any) -> int | None:
+def toleration_seconds_for(pod: Pod, taints: Any) -> int | None:
     """The tolerationSeconds behind the pod's eviction deadline, by the taint manager's own
     rule (controllers/tainteviction: the *first* toleration matching each NoExecute taint,
     then the least of those), so the card's ``/300s`` is the number the deadline came from."""
@@ -128,7 +130,7 @@ def toleration_seconds_for(pod: Any, taints: Any) -> int | None:
     return int(secs) if secs > 0 else None
 
 
-def summarize(session: Session, node: Any) -> NodeSummary:
+def summarize(session: Session, node: Node) -> NodeSummary:
     store = session.store
     labels = node.metadata.labels
     shown = []
@@ -228,7 +230,7 @@ class CardShape:
     no_execute: bool
 
 
-def problem_conditions(node: Any) -> tuple[str, ...]:
+def problem_conditions(node: Node) -> tuple[str, ...]:
     out = []
     ready = node.status.condition("Ready")
     if ready is not None and ready.status != "True" and ready.reason:
@@ -240,7 +242,7 @@ def problem_conditions(node: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
-def card_shape(store: Any, node: Any) -> CardShape:
+def card_shape(store: Store, node: Node) -> CardShape:
     taints = tuple((t.to_string(), t.effect, t.key) for t in node.spec.taints)
     return CardShape(taints, bool(problem_conditions(node)), len(store.pods_on_node(node.name)),
                      any(t[1] == NO_EXECUTE for t in taints))

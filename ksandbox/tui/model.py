@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 import attrs
 
 if TYPE_CHECKING:
+    from ..api.core import Pod
     from ..session import Session
 
 PodKey = tuple[str, str]  # (namespace, name)
@@ -56,7 +57,7 @@ class ChangeSet:
                          self.everything or other.everything)
 
 
-def is_pending(pod: Any) -> bool:
+def is_pending(pod: Pod) -> bool:
     """Waiting for a node: not bound, not finished, not being deleted."""
     return (not pod.spec.node_name and not pod.is_terminated
             and pod.metadata.deletion_timestamp is None)
@@ -94,11 +95,11 @@ class ClusterModel:
         self._ready = {n.name: n.ready == "True" for n in self.store.nodes()}
         self.ready_nodes = sum(self._ready.values())
 
-    def _count(self, pod: Any, delta: int) -> None:
+    def _count(self, pod: Pod, delta: int) -> None:
         phase = pod.status.phase or "Pending"
         self.phase_counts[phase] = self.phase_counts.get(phase, 0) + delta
 
-    def _track_pending(self, key: PodKey, pod: Any | None) -> None:
+    def _track_pending(self, key: PodKey, pod: Pod | None) -> None:
         # Assigning to an existing key keeps its place: the queue keeps its arrival order.
         if pod is not None and is_pending(pod):
             self.pending[key] = pod

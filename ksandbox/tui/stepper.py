@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 if TYPE_CHECKING:
+    from ..api.core import Node
     from ..session import Session
 
 
@@ -55,7 +56,7 @@ class StepReport:
         return f"{clock_text(self.time)} {head}" + (f" (+{more} more)" if more > 0 else "")
 
 
-def _taints(node: Any) -> tuple[Any, ...]:
+def _taints(node: Node) -> tuple[Any, ...]:
     return tuple((t.key, t.value, t.effect) for t in node.spec.taints)
 
 

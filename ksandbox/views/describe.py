@@ -13,7 +13,7 @@ to describe (``ksandbox.commands.describe``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.coordination import NAMESPACE_NODE_LEASE
 from .age import age
@@ -34,8 +34,12 @@ from .describe_base import (
 from .printers import node_roles
 from .timefmt import rfc1123z
 
+if TYPE_CHECKING:
+    from ..api.core import Node, Pod
+    from ..apiserver.store import Store
 
-def describe(obj: Any, store: Any, now: float, show_events: bool = True) -> str:
+
+def describe(obj: Any, store: Store, now: float, show_events: bool = True) -> str:
     from . import describe_workloads as wl
     from .describe_generic import describe_generic
     from .describe_objects import DESCRIBERS
@@ -53,7 +57,7 @@ def describe(obj: Any, store: Any, now: float, show_events: bool = True) -> str:
     return fn(obj, store, now, show_events)
 
 
-def object_events(store: Any, obj: Any, show_events: bool) -> list[Any] | None:
+def object_events(store: Store, obj: Any, show_events: bool) -> list[Any] | None:
     if not show_events:
         return None
     return store.events_for(obj.kind, obj.metadata.name, obj.metadata.namespace)
@@ -61,7 +65,7 @@ def object_events(store: Any, obj: Any, show_events: bool) -> list[Any] | None:
 
 # -- pod --------------------------------------------------------------------------------------
 
-def describe_pod(pod: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_pod(pod: Pod, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     meta, spec, status = pod.metadata, pod.spec, pod.status
     w.write(LEVEL_0, f"Name:\t{meta.name}\n")
@@ -134,7 +138,7 @@ def _pct(part: Any, whole: Any, milli: bool) -> int:
     return int(value / total * 100)
 
 
-def _node_resources(w: Writer, node: Any, pods: list[Any], now: float) -> None:
+def _node_resources(w: Writer, node: Node, pods: list[Any], now: float) -> None:
     """describeNodeResource: the non-terminated pods' requests and limits, as cells like
     ``100m (2%)``, then their totals under ``Allocated resources``."""
     from ..api.quantity import ZERO
@@ -180,7 +184,7 @@ def _node_resources(w: Writer, node: Any, pods: list[Any], now: float) -> None:
         w.write(LEVEL_1, f"{name}\t{total_req.get(name, ZERO)}\t{total_lim.get(name, ZERO)}\n")
 
 
-def describe_node(node: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_node(node: Node, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     meta, spec, status = node.metadata, node.spec, node.status
     w.write(LEVEL_0, f"Name:\t{meta.name}\n")

@@ -13,10 +13,13 @@ Pure: reads the object and the store's events. Not here: the built-in kinds (``d
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .describe_base import LEVEL_0, Writer, annotations_multiline, describe_events, labels_multiline
 from .serialize import to_manifest
+
+if TYPE_CHECKING:
+    from ..apiserver.store import Store
 
 # describe.go smartLabelFor: acronyms kept upper case.
 _ACRONYMS = ("API", "URL", "UID", "OSB", "GUID")
@@ -62,7 +65,7 @@ def _content(w: Writer, level: int, content: dict, prefix: str) -> None:
             w.write(level, f"{smart_label(field)}:\t{_scalar(value)}\n")
 
 
-def describe_generic(obj: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_generic(obj: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     w.write(LEVEL_0, f"Name:\t{obj.metadata.name}\n")
     w.write(LEVEL_0, f"Namespace:\t{obj.metadata.namespace}\n")

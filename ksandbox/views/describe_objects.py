@@ -14,7 +14,7 @@ Not here: the shared sections (``describe_base.py``).
 from __future__ import annotations
 
 import base64
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..api.selectors import format_label_selector
 from ..api.storage import access_modes_string
@@ -30,6 +30,9 @@ from .describe_base import (
 from .printers_objects import service_external_ip
 from .timefmt import rfc1123z
 
+if TYPE_CHECKING:
+    from ..apiserver.store import Store
+
 
 def _head(w: Writer, obj: Any, namespaced: bool = True) -> None:
     w.write(LEVEL_0, f"Name:\t{obj.metadata.name}\n")
@@ -39,7 +42,7 @@ def _head(w: Writer, obj: Any, namespaced: bool = True) -> None:
     annotations_multiline(w, "Annotations", obj.metadata.annotations)
 
 
-def _finish(w: Writer, store: Any, obj: Any, now: float, show_events: bool) -> str:
+def _finish(w: Writer, store: Store, obj: Any, now: float, show_events: bool) -> str:
     if show_events:
         describe_events(w, store.events_for(obj.kind, obj.metadata.name,
                                             obj.metadata.namespace), now)
@@ -50,7 +53,7 @@ def _labels_inline(m: Any) -> str:
     return ",".join(f"{k}={m[k]}" for k in sorted(m)) if m else "<none>"
 
 
-def _pods_status(store: Any, obj: Any) -> str:
+def _pods_status(store: Store, obj: Any) -> str:
     counts = {"Running": 0, "Pending": 0, "Succeeded": 0, "Failed": 0}
     for pod in store.list("Pod", obj.metadata.namespace):
         ref = pod.metadata.controller_ref()
@@ -62,7 +65,7 @@ def _pods_status(store: Any, obj: Any) -> str:
             f"{counts['Succeeded']} Succeeded / {counts['Failed']} Failed")
 
 
-def describe_service(svc: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_service(svc: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     s = svc.spec
     _head(w, svc)
@@ -94,7 +97,7 @@ def describe_service(svc: Any, store: Any, now: float, show_events: bool = True)
     return _finish(w, store, svc, now, show_events)
 
 
-def _service_endpoints(store: Any, svc: Any) -> list[str]:
+def _service_endpoints(store: Store, svc: Any) -> list[str]:
     """The pod IPs a Service selects (what its EndpointSlices would hold): Running, ready
     pods of the namespace whose labels match the selector."""
     if not svc.spec.selector:
@@ -115,7 +118,7 @@ def _endpoint_text(ips: list[str], port: Any) -> str:
     return ",".join(pairs[:3]) + (f" + {len(pairs) - 3} more..." if len(pairs) > 3 else "")
 
 
-def describe_configmap(cm: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_configmap(cm: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     _head(w, cm)
     w.write(LEVEL_0, "\nData\n====\n")
@@ -129,7 +132,7 @@ def describe_configmap(cm: Any, store: Any, now: float, show_events: bool = True
     return _finish(w, store, cm, now, show_events)
 
 
-def describe_secret(secret: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_secret(secret: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     _head(w, secret)
     w.write(LEVEL_0, f"\nType:\t{secret.secret_type}\n")
@@ -143,7 +146,7 @@ def describe_secret(secret: Any, store: Any, now: float, show_events: bool = Tru
     return w.render()
 
 
-def describe_service_account(sa: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_service_account(sa: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     _head(w, sa)
     pulls = [p.get("name", "") for p in sa.image_pull_secrets if hasattr(p, "get")]
@@ -154,7 +157,7 @@ def describe_service_account(sa: Any, store: Any, now: float, show_events: bool 
     return _finish(w, store, sa, now, show_events)
 
 
-def describe_statefulset(sts: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_statefulset(sts: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     s, st = sts.spec, sts.status
     w.write(LEVEL_0, f"Name:\t{sts.metadata.name}\n")
@@ -186,7 +189,7 @@ def describe_statefulset(sts: Any, store: Any, now: float, show_events: bool = T
     return _finish(w, store, sts, now, show_events)
 
 
-def _job_body(w: Writer, job: Any, store: Any, now: float) -> None:
+def _job_body(w: Writer, job: Any, store: Store, now: float) -> None:
     s, st = job.spec, job.status
     w.write(LEVEL_0, f"Selector:\t{format_label_selector(s.selector)}\n")
     labels_multiline(w, "Labels", job.metadata.labels)
@@ -217,7 +220,7 @@ def _job_body(w: Writer, job: Any, store: Any, now: float) -> None:
     pod_template(w, s.template)
 
 
-def describe_job(job: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_job(job: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     w.write(LEVEL_0, f"Name:\t{job.metadata.name}\n")
     w.write(LEVEL_0, f"Namespace:\t{job.metadata.namespace}\n")
@@ -225,7 +228,7 @@ def describe_job(job: Any, store: Any, now: float, show_events: bool = True) -> 
     return _finish(w, store, job, now, show_events)
 
 
-def describe_cronjob(cj: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_cronjob(cj: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     s = cj.spec
     w.write(LEVEL_0, f"Name:\t{cj.metadata.name}\n")
@@ -255,7 +258,7 @@ def describe_cronjob(cj: Any, store: Any, now: float, show_events: bool = True) 
     return _finish(w, store, cj, now, show_events)
 
 
-def describe_pv(pv: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_pv(pv: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     s = pv.spec
     _head(w, pv, namespaced=False)
@@ -290,7 +293,7 @@ def describe_pv(pv: Any, store: Any, now: float, show_events: bool = True) -> st
     return _finish(w, store, pv, now, show_events)
 
 
-def describe_pvc(pvc: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_pvc(pvc: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     s, st = pvc.spec, pvc.status
     w.write(LEVEL_0, f"Name:\t{pvc.metadata.name}\n")
@@ -314,7 +317,7 @@ def describe_pvc(pvc: Any, store: Any, now: float, show_events: bool = True) -> 
     return _finish(w, store, pvc, now, show_events)
 
 
-def describe_storage_class(sc: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_storage_class(sc: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     w.write(LEVEL_0, f"Name:\t{sc.metadata.name}\n")
     w.write(LEVEL_0, f"IsDefaultClass:\t{'Yes' if sc.is_default else 'No'}\n")

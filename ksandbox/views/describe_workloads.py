@@ -12,7 +12,7 @@ Not here: nodes and pods (``describe.py``), the shared sections (``describe_base
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.selectors import format_label_selector
 from ..controllers.deployment_util import new_and_old_replicasets
@@ -29,21 +29,24 @@ from .describe_base import (
 from .printers import format_labels, hpa_metric_specs, hpa_metric_statuses
 from .timefmt import rfc1123z
 
+if TYPE_CHECKING:
+    from ..apiserver.store import Store
 
-def _events(store: Any, obj: Any, show: bool) -> list[Any] | None:
+
+def _events(store: Store, obj: Any, show: bool) -> list[Any] | None:
     if not show:
         return None
     return store.events_for(obj.kind, obj.metadata.name, obj.metadata.namespace)
 
 
-def _finish(w: Writer, store: Any, obj: Any, now: float, show_events: bool) -> str:
+def _finish(w: Writer, store: Store, obj: Any, now: float, show_events: bool) -> str:
     events = _events(store, obj, show_events)
     if events is not None:
         describe_events(w, events, now)
     return w.render()
 
 
-def _pods_status(store: Any, obj: Any) -> str:
+def _pods_status(store: Store, obj: Any) -> str:
     counts = {"Running": 0, "Pending": 0, "Succeeded": 0, "Failed": 0}
     for pod in store.list("Pod", obj.metadata.namespace):
         ref = pod.metadata.controller_ref()
@@ -66,7 +69,7 @@ def _conditions(w: Writer, obj: Any) -> None:
                              f"{c.get('reason', '')}\n")
 
 
-def _owned_replicasets(store: Any, d: Any) -> list[Any]:
+def _owned_replicasets(store: Store, d: Any) -> list[Any]:
     out = []
     for rs in store.list("ReplicaSet", d.metadata.namespace):
         ref = rs.metadata.controller_ref()
@@ -81,7 +84,7 @@ def _rs_list(items: list[Any]) -> str:
     return text or "<none>"
 
 
-def describe_deployment(d: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_deployment(d: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     spec, st = d.spec, d.status
     w.write(LEVEL_0, f"Name:\t{d.metadata.name}\n")
@@ -108,7 +111,7 @@ def describe_deployment(d: Any, store: Any, now: float, show_events: bool = True
     return _finish(w, store, d, now, show_events)
 
 
-def describe_replicaset(rs: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_replicaset(rs: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     w.write(LEVEL_0, f"Name:\t{rs.metadata.name}\n")
     w.write(LEVEL_0, f"Namespace:\t{rs.metadata.namespace}\n")
@@ -129,7 +132,7 @@ def describe_replicaset(rs: Any, store: Any, now: float, show_events: bool = Tru
     return _finish(w, store, rs, now, show_events)
 
 
-def describe_daemonset(ds: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_daemonset(ds: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     s = ds.status
     w.write(LEVEL_0, f"Name:\t{ds.metadata.name}\n")
@@ -149,7 +152,7 @@ def describe_daemonset(ds: Any, store: Any, now: float, show_events: bool = True
     return _finish(w, store, ds, now, show_events)
 
 
-def describe_hpa(hpa: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_hpa(hpa: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     ref = hpa.spec.scale_target_ref
     w.write(LEVEL_0, f"Name:\t{hpa.metadata.name}\n")
@@ -196,7 +199,7 @@ def describe_hpa(hpa: Any, store: Any, now: float, show_events: bool = True) -> 
     return _finish(w, store, hpa, now, show_events)
 
 
-def describe_pdb(pdb: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_pdb(pdb: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     s = pdb.spec
     w.write(LEVEL_0, f"Name:\t{pdb.metadata.name}\n")
@@ -215,7 +218,7 @@ def describe_pdb(pdb: Any, store: Any, now: float, show_events: bool = True) -> 
     return _finish(w, store, pdb, now, show_events)
 
 
-def describe_priority_class(pc: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_priority_class(pc: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     w.write(LEVEL_0, f"Name:\t{pc.metadata.name}\n")
     w.write(LEVEL_0, f"Value:\t{pc.value}\n")
@@ -226,7 +229,7 @@ def describe_priority_class(pc: Any, store: Any, now: float, show_events: bool =
     return _finish(w, store, pc, now, show_events)
 
 
-def describe_namespace(ns: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_namespace(ns: Any, store: Store, now: float, show_events: bool = True) -> str:
     w = Writer()
     w.write(LEVEL_0, f"Name:\t{ns.metadata.name}\n")
     labels_multiline(w, "Labels", ns.metadata.labels)
@@ -237,7 +240,7 @@ def describe_namespace(ns: Any, store: Any, now: float, show_events: bool = True
     return w.render()
 
 
-def describe_event(ev: Any, store: Any, now: float, show_events: bool = True) -> str:
+def describe_event(ev: Any, store: Store, now: float, show_events: bool = True) -> str:
     """Events have no describer upstream; kubectl falls back to its generic one."""
     w = Writer()
     o = ev.involved_object

@@ -15,7 +15,7 @@ Pure: objects and a ``now`` in, text out. Not here: ``-o yaml/json/name`` (``ser
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 import attrs
 
@@ -23,6 +23,9 @@ from ..api.kinds import BY_KIND
 from . import printers_objects
 from .age import age
 from .table import format_table
+
+if TYPE_CHECKING:
+    from ..api.core import Node, Pod
 
 NONE = "<none>"
 # printers.go: the node-role label prefix and the legacy role label.
@@ -60,7 +63,7 @@ def _none(value: Any) -> str:
 
 # -- nodes ------------------------------------------------------------------------------------
 
-def node_roles(node: Any) -> list[str]:
+def node_roles(node: Node) -> list[str]:
     """findNodeRoles: ``node-role.kubernetes.io/<role>`` keys and ``kubernetes.io/role``."""
     roles = set()
     for k, v in node.metadata.labels.items():
@@ -73,7 +76,7 @@ def node_roles(node: Any) -> list[str]:
     return sorted(roles)
 
 
-def node_status(node: Any) -> str:
+def node_status(node: Node) -> str:
     """``Ready``, ``NotReady`` (Ready False *or* Unknown), ``Unknown`` (no Ready condition),
     plus ``,SchedulingDisabled`` when cordoned."""
     cond = node.status.condition("Ready")
@@ -87,14 +90,14 @@ def node_status(node: Any) -> str:
     return ",".join(status)
 
 
-def node_address(node: Any, kind: str) -> str:
+def node_address(node: Node, kind: str) -> str:
     for a in node.status.addresses:
         if a.type == kind:
             return a.address
     return NONE
 
 
-def _node_row(node: Any, now: float, wide: bool) -> list[str]:
+def _node_row(node: Node, now: float, wide: bool) -> list[str]:
     info = node.status.node_info
     cells = [node.name, node_status(node), ",".join(node_roles(node)) or NONE,
              age(node.metadata.creation_timestamp, now), info.kubelet_version]
@@ -107,17 +110,17 @@ def _node_row(node: Any, now: float, wide: bool) -> list[str]:
 
 # -- pods -------------------------------------------------------------------------------------
 
-def _container_statuses(pod: Any) -> list[Any]:
+def _container_statuses(pod: Pod) -> list[Any]:
     # The pod type keeps containerStatuses (if a kubelet wrote any) as plain data in extra.
     raw = pod.status.extra.get("containerStatuses") or ()
     return [s for s in raw if isinstance(s, dict)]
 
 
-def _terminal(pod: Any) -> bool:
+def _terminal(pod: Pod) -> bool:
     return pod.status.phase in ("Succeeded", "Failed")
 
 
-def _pod_containers(pod: Any) -> tuple[int, int, str | None, bool]:
+def _pod_containers(pod: Pod) -> tuple[int, int, str | None, bool]:
     """printPod's walk over the container statuses (last to first): (ready containers,
     restarts, the reason a waiting or terminated container gives, whether one is running).
 
@@ -156,7 +159,7 @@ def _pod_containers(pod: Any) -> tuple[int, int, str | None, bool]:
     return ready, restarts, reason, has_running
 
 
-def pod_ready_counts(pod: Any) -> tuple[int, int, int]:
+def pod_ready_counts(pod: Pod) -> tuple[int, int, int]:
     """(ready containers, containers, restarts), as printPod counts them. Without container
     statuses, a Running pod whose Ready condition is not False counts all its containers
     ready (the sandbox's kubelet may not have written statuses yet)."""
@@ -170,7 +173,7 @@ def pod_ready_counts(pod: Any) -> tuple[int, int, int]:
     return ready, total, 0
 
 
-def pod_status(pod: Any) -> str:
+def pod_status(pod: Pod) -> str:
     """printPod's STATUS: the phase, or the pod's reason (``Evicted``), or a container's
     waiting/terminated reason (``CrashLoopBackOff``, ``Completed`` for a Succeeded pod);
     ``Terminating`` once a deletion of a non-terminal pod is under way; ``Unknown`` for a pod
@@ -194,7 +197,7 @@ def pod_status(pod: Any) -> str:
     return reason
 
 
-def _pod_row(pod: Any, now: float, wide: bool) -> list[str]:
+def _pod_row(pod: Pod, now: float, wide: bool) -> list[str]:
     ready, total, restarts = pod_ready_counts(pod)
     cells = [pod.metadata.name, f"{ready}/{total}", pod_status(pod), str(restarts),
              age(pod.metadata.creation_timestamp, now)]

@@ -17,7 +17,7 @@ Pure: reads a session, returns text. Not here: the JSON form (``state.py``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..api.quantity import format_resource
 from .age import age, human_duration
@@ -26,14 +26,15 @@ from .state import node_requested, pod_reason
 from .table import format_table
 
 if TYPE_CHECKING:
+    from ..api.core import Node
     from ..session import Session
 
 
-def _taints(node: Any) -> str:
+def _taints(node: Node) -> str:
     return ",".join(t.to_string() for t in node.spec.taints) or "<none>"
 
 
-def _share(node: Any, requested: dict[str, int], resource: str) -> str:
+def _share(node: Node, requested: dict[str, int], resource: str) -> str:
     alloc = node.allocatable_amounts.get(resource, 0)
     req = requested.get(resource, 0)
     return f"{format_resource(resource, req)}/{format_resource(resource, alloc)}"

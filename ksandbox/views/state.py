@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Any
 from ..api.quantity import format_resource
 
 if TYPE_CHECKING:
+    from ..api.core import Node, Pod
+    from ..apiserver.store import Store
     from ..session import Session
 
 
-def node_requested(store: Any, node_name: str) -> dict[str, int]:
+def node_requested(store: Store, node_name: str) -> dict[str, int]:
     """Summed requests of the node's non-terminated pods, plus their count."""
     total: dict[str, int] = {}
     count = 0
@@ -32,7 +34,7 @@ def _resources(amounts: dict[str, int], keys: list[str]) -> dict[str, str]:
     return {k: format_resource(k, amounts.get(k, 0)) for k in keys}
 
 
-def node_dict(store: Any, node: Any) -> dict:
+def node_dict(store: Store, node: Node) -> dict:
     alloc = node.allocatable_amounts
     keys = sorted(set(alloc) | {"cpu", "memory", "pods"})
     requested = node_requested(store, node.name)
@@ -49,7 +51,7 @@ def node_dict(store: Any, node: Any) -> dict:
     }
 
 
-def pod_reason(pod: Any) -> tuple[str, str]:
+def pod_reason(pod: Pod) -> tuple[str, str]:
     """The (reason, message) a user wants to see: the pod's own, else PodScheduled's."""
     if pod.status.reason or pod.status.message:
         return pod.status.reason, pod.status.message
@@ -63,7 +65,7 @@ def pod_reason(pod: Any) -> tuple[str, str]:
     return "", ""
 
 
-def pod_dict(session: Session, pod: Any) -> dict:
+def pod_dict(session: Session, pod: Pod) -> dict:
     ref = pod.metadata.controller_ref()
     reason, message = pod_reason(pod)
     return {

@@ -7,11 +7,15 @@ node?". Pure functions over the store's objects; the planner in ``scale_down.py`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ...api.core import FAILED, SUCCEEDED
+
+if TYPE_CHECKING:
+    from ...api.core import Node, Pod
+    from ...apiserver.store import Store
 
 # The annotations of FAQ.md that a pod carries.
 SAFE_TO_EVICT = "cluster-autoscaler.kubernetes.io/safe-to-evict"
@@ -26,16 +30,16 @@ UNMOVABLE_KUBE_SYSTEM_POD = "UnmovableKubeSystemPod"
 NOT_ENOUGH_PDB = "NotEnoughPdb"
 
 
-def is_daemonset_pod(pod: Any) -> bool:
+def is_daemonset_pod(pod: Pod) -> bool:
     ref = pod.metadata.controller_ref()
     return ref is not None and ref.kind == "DaemonSet"
 
 
-def pod_gone(pod: Any) -> bool:
+def pod_gone(pod: Pod) -> bool:
     return pod.status.phase in (SUCCEEDED, FAILED)
 
 
-def utilization(store: Any, node: Any) -> float:
+def utilization(store: Store, node: Node) -> float:
     """utilization.Calculate: max(cpu, memory) requested / allocatable (all pods counted)."""
     alloc = node.allocatable_amounts
     cpu = mem = 0
@@ -52,14 +56,14 @@ def utilization(store: Any, node: Any) -> float:
     return max(shares) if shares else 0.0
 
 
-def _pdb_selects(pdb: Any, pod: Any) -> bool:
+def _pdb_selects(pdb: Any, pod: Pod) -> bool:
     sel = pdb.spec.selector
     if sel is None or (not sel.match_labels and not sel.match_expressions):
         return False
     return sel.matches(pod.metadata.labels)
 
 
-def drain_plan(store: Any, config: Any, pods: list[Any]) -> tuple[list[Any], list[Any],
+def drain_plan(store: Store, config: Any, pods: list[Any]) -> tuple[list[Any], list[Any],
                                                                   tuple[str, str] | None]:
     """(pods to move, DaemonSet pods to evict, the first blocking (pod, reason) or None)."""
     move: list[Any] = []
@@ -103,7 +107,7 @@ def drain_plan(store: Any, config: Any, pods: list[Any]) -> tuple[list[Any], lis
     return move, daemons, None
 
 
-def _local_storage_blocks(pod: Any) -> bool:
+def _local_storage_blocks(pod: Pod) -> bool:
     allowed = {v.strip() for v in pod.metadata.annotations.get(SAFE_TO_EVICT_LOCAL_VOLUMES,
                                                                "").split(",") if v.strip()}
     for vol in pod.spec.volumes:
@@ -115,6 +119,6 @@ def _local_storage_blocks(pod: Any) -> bool:
     return False
 
 
-def unbound(pod: Any) -> Any:
+def unbound(pod: Pod) -> Any:
     """The pod as the simulation reschedules it: not bound to any node."""
     return attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=""))

@@ -19,11 +19,14 @@ Options are sorted by group name first, so the one random draw is reproducible.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ...api.quantity import resource_amount
+
+if TYPE_CHECKING:
+    from ...api.core import Node
 
 
 @attrs.define
@@ -53,7 +56,7 @@ def _wasted(o: Option) -> float:
     return score
 
 
-def _capacity(node: Any, name: str) -> int:
+def _capacity(node: Node, name: str) -> int:
     q = node.status.capacity.get(name)
     if q is None:
         return node.allocatable_amounts.get(name, 0)

@@ -18,9 +18,12 @@ metric types.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..controller_utils import POD_READY
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 # kube-controller-manager defaults: --horizontal-pod-autoscaler-tolerance 0.1,
 # --horizontal-pod-autoscaler-cpu-initialization-period 5 min,
@@ -123,7 +126,7 @@ def utilization_ratio(values: dict[str, float], requests: dict[str, int],
     return utilization / target_pct, utilization, int(used // entries)
 
 
-def unready_for_cpu(pod: Any, now: float) -> bool:
+def unready_for_cpu(pod: Pod, now: float) -> bool:
     """groupPods' readiness rule for CPU: within the initialization period a pod counts once
     it is ready and a metric window has passed since; later, only a pod that has never been
     ready is left out."""

@@ -6,7 +6,7 @@ the ``vpaUpdates`` / ``vpaObservedContainers`` annotations.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -14,6 +14,10 @@ from ...api.codec import FrozenDict
 from ...api.quantity import Quantity
 from .targets import Targets
 from .updater import EVICTING_MODES
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
+    from ...apiserver.store import Store
 
 ADMITTING_MODES = ("Initial",) + EVICTING_MODES
 # utils/annotations: what the admission controller leaves on a pod.
@@ -25,12 +29,12 @@ class AdmissionController:
     """Patches new pods from ``store``'s VPAs (found through ``targets``); patched specs are
     cached by (spec, VPA version), as many pods of one template share one spec."""
 
-    def __init__(self, store: Any, targets: Targets) -> None:
+    def __init__(self, store: Store, targets: Targets) -> None:
         self.store = store
         self.targets = targets
         self._specs: dict[tuple, Any] = {}
 
-    def admit_pod(self, pod: Any) -> Any:
+    def admit_pod(self, pod: Pod) -> Any:
         """The mutating hook: recommended requests for a new pod of an admitting VPA."""
         if pod.metadata.controller_ref() is None or \
                 not self.store.list("VerticalPodAutoscaler", pod.metadata.namespace):

@@ -5,7 +5,7 @@ VPA's pods' usage into its containers' histograms (``model.py``) and write
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
@@ -18,6 +18,9 @@ from ...api.vpa import (
 )
 from .model import AggregateContainerState, as_resource_list, cap, estimate
 
+if TYPE_CHECKING:
+    from ...apiserver.store import Store
+
 COMPONENT_RECOMMENDER = "vpa-recommender"
 # recommender --recommender-interval (and updater --updater-interval): 1 minute each.
 RECOMMENDER_INTERVAL = 60.0
@@ -27,7 +30,7 @@ class Recommender:
     """Per VPA, per container name: the aggregate usage state (``states_of``). It samples
     ``metrics`` and tells ``hold_until`` when the first sample of a pod is still coming."""
 
-    def __init__(self, store: Any, clock: Any, metrics: Any,
+    def __init__(self, store: Store, clock: Any, metrics: Any,
                  hold_until: Callable[[float], None]) -> None:
         self.store = store
         self.clock = clock

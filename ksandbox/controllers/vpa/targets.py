@@ -5,9 +5,13 @@ top of its controller chain (a Deployment over its ReplicaSet) is the VPA's targ
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..controller_utils import pod_active
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
+    from ...apiserver.store import Store
 
 TARGET_KINDS = ("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet")
 
@@ -15,10 +19,10 @@ TARGET_KINDS = ("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet"
 class Targets:
     """Reads ``store`` to match pods with the VPAs that target them."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
 
-    def _top_controller(self, pod: Any) -> tuple[str, str] | None:
+    def _top_controller(self, pod: Pod) -> tuple[str, str] | None:
         """(kind, name) of the top of the pod's controller chain (a Deployment over its
         ReplicaSet)."""
         ref = pod.metadata.controller_ref()
@@ -32,7 +36,7 @@ class Targets:
                 top = (parent.kind, parent.name)
         return top
 
-    def _targets(self, vpa: Any, pod: Any) -> bool:
+    def _targets(self, vpa: Any, pod: Pod) -> bool:
         ref = vpa.spec.target_ref
         return ref is not None and self._top_controller(pod) == (ref.kind, ref.name)
 
@@ -46,7 +50,7 @@ class Targets:
                 if pod_active(p) and self._top_controller(p) == (ref.kind, ref.name)]
         return sorted(pods, key=lambda p: p.metadata.name)
 
-    def vpa_for(self, pod: Any) -> Any | None:
+    def vpa_for(self, pod: Pod) -> Any | None:
         """GetControllingVPAForPod: the oldest VPA in the pod's namespace targeting it."""
         ns = pod.metadata.namespace
         matches = [v for v in self.store.list("VerticalPodAutoscaler", ns) if self._targets(v, pod)]

@@ -7,12 +7,16 @@ highest priority first, within the per-controller ``minReplicas`` and eviction t
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...api.quantity import Quantity
 from .model import cap, crossing_confidence, estimate
 from .recommender import RECOMMENDER_INTERVAL, Recommender
 from .targets import TARGET_KINDS
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
+    from ...apiserver.store import Store
 
 COMPONENT_UPDATER = "vpa-updater"
 # updater flags: --min-replicas 2, --eviction-tolerance 0.5; priority: PodLifetimeUpdateThreshold
@@ -30,7 +34,7 @@ class Updater:
     """Evicts through ``eviction``; reads the ``recommender``'s states to foresee when a pod
     will fall out of its bounds, and tells ``hold_until`` when it expects to act."""
 
-    def __init__(self, store: Any, clock: Any, eviction: Any, recommender: Recommender,
+    def __init__(self, store: Store, clock: Any, eviction: Any, recommender: Recommender,
                  hold_until: Callable[[float], None]) -> None:
         self.store = store
         self.clock = clock
@@ -95,7 +99,7 @@ class Updater:
                                     "resource recommendation.", COMPONENT_UPDATER)
             self.hold_until(self.clock.now + RECOMMENDER_INTERVAL)
 
-    def _expect_eviction(self, vpa: Any, pod: Any) -> None:
+    def _expect_eviction(self, vpa: Any, pod: Pod) -> None:
         """A pod inside its bounds now may fall out as the history grows and the bounds narrow
         (the lower one rises towards the 50th percentile, the upper one falls towards the
         95th): keep a headless run going until the updater loop that will evict it."""
@@ -132,7 +136,7 @@ class Updater:
             return obj.status.number_ready
         return obj.spec.replicas or 0
 
-    def _priority(self, vpa: Any, pod: Any, now: float) -> tuple[bool, float] | None:
+    def _priority(self, vpa: Any, pod: Pod, now: float) -> tuple[bool, float] | None:
         """GetUpdatePriority + AddPod: (scaleUp, resourceDiff) when the pod should be updated."""
         outside = scale_up = False
         total_req: dict[str, int] = {}

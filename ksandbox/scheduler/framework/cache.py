@@ -19,12 +19,15 @@ Not here: scheduling, queueing.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .node_info import LABEL_REGION, LABEL_ZONE, NodeInfo, PodInfo
 
+if TYPE_CHECKING:
+    from ...api.core import Node, Pod
 
-def zone_key(node: Any) -> str:
+
+def zone_key(node: Node) -> str:
     """utilnode.GetZoneKey: region and zone labels joined (empty when neither is set)."""
     labels = node.metadata.labels
     region, zone = labels.get(LABEL_REGION, ""), labels.get(LABEL_ZONE, "")
@@ -101,7 +104,7 @@ class SchedulerCache:
                 d.pop(ni.name, None)
 
     # -- nodes --------------------------------------------------------------------------------
-    def add_node(self, node: Any) -> None:
+    def add_node(self, node: Node) -> None:
         name = node.metadata.name
         ni = self.node_infos.get(name)
         if ni is not None:
@@ -116,7 +119,7 @@ class SchedulerCache:
         for pod in self._orphans.pop(name, {}).values():
             self.add_pod(pod)
 
-    def update_node(self, old: Any, node: Any) -> None:
+    def update_node(self, old: Any, node: Node) -> None:
         name = node.metadata.name
         ni = self.node_infos.get(name)
         if ni is None:
@@ -141,7 +144,7 @@ class SchedulerCache:
         for fn in self.on_node_changed:
             fn(ni)
 
-    def remove_node(self, node: Any) -> None:
+    def remove_node(self, node: Node) -> None:
         name = node.metadata.name
         ni = self.node_infos.pop(name, None)
         if ni is None:
@@ -172,7 +175,7 @@ class SchedulerCache:
                 del self.image_nodes[name]
 
     # -- pods ---------------------------------------------------------------------------------
-    def add_pod(self, pod: Any) -> None:
+    def add_pod(self, pod: Pod) -> None:
         """An assigned, non-terminal pod appeared (or changed); others are ignored."""
         key = f"{pod.metadata.namespace}/{pod.metadata.name}"
         if key in self._pod_node:
@@ -200,7 +203,7 @@ class SchedulerCache:
         for fn in self.on_node_changed:
             fn(ni)
 
-    def _replace_status_only(self, key: str, pod: Any) -> bool:
+    def _replace_status_only(self, key: str, pod: Pod) -> bool:
         """A pod write that changes nothing the node's totals, the counters or the affinity
         indexes read (the kubelet's status posts: same node, spec, labels, still not
         terminating): swap in a PodInfo of the new pod without removing and re-adding it,
@@ -226,7 +229,7 @@ class SchedulerCache:
         self._bump(static=False)
         return True
 
-    def remove_pod(self, pod: Any) -> None:
+    def remove_pod(self, pod: Pod) -> None:
         key = f"{pod.metadata.namespace}/{pod.metadata.name}"
         if key in self._pod_node:
             self._remove_pod_key(key)

@@ -15,7 +15,7 @@ A test hashes the placements of both paths on a mixed workload; they must be ide
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from ..schedule_one import (
 from .interface import Code, Status
 from .node_info import NodeInfo
 from .types import Diagnosis
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 _I64 = np.int64
 
@@ -227,7 +230,7 @@ class FastPath:
         self._routes = routes
         return routes
 
-    def existing_anti_pairs(self, pod: Any, ns_labels: Any, compute: Callable[[], dict]) -> dict:
+    def existing_anti_pairs(self, pod: Pod, ns_labels: Any, compute: Callable[[], dict]) -> dict:
         """(topology key, value) -> how many existing pods' required anti-affinity terms
         forbid a pod with this namespace and these labels there; kept current."""
         key = (pod.metadata.namespace, pod.metadata.labels)
@@ -280,7 +283,7 @@ class FastPath:
             return m
         return self.static(("has_keys", keys), compute)
 
-    def inclusion_mask(self, pod: Any, affinity_honor: bool, taints_honor: bool) -> np.ndarray:
+    def inclusion_mask(self, pod: Pod, affinity_honor: bool, taints_honor: bool) -> np.ndarray:
         from ...api.taints import NO_EXECUTE, NO_SCHEDULE, find_untolerated_taint
         from ..plugins.node_affinity import required_node_affinity_matches
 
@@ -342,7 +345,7 @@ class FastPath:
 
     # -- the cycle ----------------------------------------------------------------------------
     def find_nodes_that_fit(self, ctx: Any, fwk: Any, state: Any,
-                            pod: Any) -> tuple[list[NodeInfo], Diagnosis]:
+                            pod: Pod) -> tuple[list[NodeInfo], Diagnosis]:
         self.sync()
         diagnosis = Diagnosis()
         infos = self.infos
@@ -388,7 +391,7 @@ class FastPath:
         self._last = (feasible, feasible_idx)
         return feasible, diagnosis
 
-    def _filter(self, state: Any, pod: Any, fwk: Any, cand: Any):
+    def _filter(self, state: Any, pod: Pod, fwk: Any, cand: Any):
         n = self.n
         fail_plugin = np.zeros(n, dtype=np.int16)
         fail_code = np.zeros(n, dtype=np.int64)
@@ -469,7 +472,7 @@ class FastPath:
             nts.update(dict.fromkeys([names[i] for i in failed_idx[group].tolist()], st))
             diagnosis.unschedulable_plugins.add(st.plugin)
 
-    def prioritize(self, fwk: Any, state: Any, pod: Any,
+    def prioritize(self, fwk: Any, state: Any, pod: Pod,
                    feasible: list[NodeInfo]) -> tuple[list[str], list, np.ndarray]:
         if not fwk.has_score_plugins():
             return [], [], np.ones(len(feasible), dtype=_I64)

@@ -15,7 +15,10 @@ Not here: running plugins (``runtime.py``), node data (``node_info.py``).
 from __future__ import annotations
 
 import enum
-from typing import Any, Iterable, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 # pkg/scheduler/framework: the range of a normalized score.
 MAX_NODE_SCORE = 100
@@ -220,47 +223,47 @@ class Plugin(Protocol):
 
 @runtime_checkable
 class PreFilterPlugin(Plugin, Protocol):
-    def pre_filter(self, state: Any, pod: Any, nodes: list) -> tuple[PreFilterResult | None,
+    def pre_filter(self, state: Any, pod: Pod, nodes: list) -> tuple[PreFilterResult | None,
                                                                         Status | None]: ...
 
 
 @runtime_checkable
 class FilterPlugin(Plugin, Protocol):
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None: ...
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None: ...
 
 
 @runtime_checkable
 class PostFilterPlugin(Plugin, Protocol):
     # ``ctx``: what preemption needs of the scheduler (scheduler.PreemptionContext).
-    def post_filter(self, state: Any, pod: Any, statuses: Any,
+    def post_filter(self, state: Any, pod: Pod, statuses: Any,
                     ctx: Any) -> tuple[Any, Status | None]: ...
 
 
 @runtime_checkable
 class PreScorePlugin(Plugin, Protocol):
-    def pre_score(self, state: Any, pod: Any, nodes: list) -> Status | None: ...
+    def pre_score(self, state: Any, pod: Pod, nodes: list) -> Status | None: ...
 
 
 @runtime_checkable
 class ScorePlugin(Plugin, Protocol):
-    def score(self, state: Any, pod: Any, node_info: Any) -> int: ...
+    def score(self, state: Any, pod: Pod, node_info: Any) -> int: ...
 
 
 @runtime_checkable
 class ReservePlugin(Plugin, Protocol):
-    def reserve(self, state: Any, pod: Any, node_name: str) -> Status | None: ...
+    def reserve(self, state: Any, pod: Pod, node_name: str) -> Status | None: ...
 
-    def unreserve(self, state: Any, pod: Any, node_name: str) -> None: ...
+    def unreserve(self, state: Any, pod: Pod, node_name: str) -> None: ...
 
 
 @runtime_checkable
 class PreBindPlugin(Plugin, Protocol):
-    def pre_bind(self, state: Any, pod: Any, node_name: str) -> Status | None: ...
+    def pre_bind(self, state: Any, pod: Pod, node_name: str) -> Status | None: ...
 
 
 @runtime_checkable
 class BindPlugin(Plugin, Protocol):
-    def bind(self, state: Any, pod: Any, node_name: str) -> Status | None: ...
+    def bind(self, state: Any, pod: Pod, node_name: str) -> Status | None: ...
 
 
 def implements(plugin: Any, point: str) -> bool:

@@ -12,12 +12,15 @@ Not here: keeping NodeInfos current (``cache.py``); the plugins that read them.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...api.codec import FrozenDict
 from ...api.core import Pod
 from ...api.quantity import resource_amount
 from ...api.selectors import IN, NOT_IN, LabelSelector, LabelSelectorRequirement
+
+if TYPE_CHECKING:
+    from ...api.core import Node
 
 # pkg/scheduler/util/pod_resources.go: the request a container without one counts as, for
 # scoring only (DefaultMilliCPURequest, DefaultMemoryRequest).
@@ -101,7 +104,7 @@ class AffinityTerm:
         self.namespace_selector = term.namespace_selector
         self.weight = weight
 
-    def matches(self, pod: Any, ns_labels: Any) -> bool:
+    def matches(self, pod: Pod, ns_labels: Any) -> bool:
         """Whether ``pod`` (in a namespace labelled ``ns_labels``) is selected by the term."""
         if self.selector is None:
             return False
@@ -195,7 +198,7 @@ class NodeInfo:
                  "req_scalar", "nz_cpu", "nz_mem", "alloc_cpu", "alloc_mem", "alloc_eph",
                  "alloc_pods", "alloc_scalar", "used_ports", "images", "generation", "index")
 
-    def __init__(self, node: Any = None) -> None:
+    def __init__(self, node: Node | None = None) -> None:
         self.pods: dict[str, PodInfo] = {}
         self.pods_with_affinity: dict[str, PodInfo] = {}
         self.pods_with_required_anti_affinity: dict[str, PodInfo] = {}
@@ -205,10 +208,11 @@ class NodeInfo:
         self.used_ports: Counter = Counter()
         self.generation = 0
         self.index = -1
-        self.node = None
+        # The Node; None for the NodeInfo of pods whose node the cache has not seen (yet).
+        self.node: Any = None
         self.set_node(node)
 
-    def set_node(self, node: Any) -> None:
+    def set_node(self, node: Node | None) -> None:
         self.node = node
         self.name = node.metadata.name if node is not None else ""
         self.labels = node.metadata.labels if node is not None else FrozenDict()

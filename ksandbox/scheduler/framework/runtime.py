@@ -13,7 +13,7 @@ This is the plain reference path. ``fast.py`` evaluates the same plugins over nu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...api.codec import FrozenDict
 from ...api.selectors import LabelSelector
@@ -22,11 +22,15 @@ from .cycle_state import CycleState
 from .interface import MAX_NODE_SCORE, MIN_NODE_SCORE, Code, PreFilterResult, Status, implements
 from .node_info import NodeInfo, PodInfo
 
+if TYPE_CHECKING:
+    from ...api.core import Pod
+    from ...apiserver.store import Store
+
 
 class Handle:
     """What plugins may ask of the scheduler: the snapshot (the cache) and the store."""
 
-    def __init__(self, cache: Any, store: Any = None) -> None:
+    def __init__(self, cache: Any, store: Store | None = None) -> None:
         self.cache = cache
         self.store = store
         # Pods nominated to a node by preemption: node name -> {pod key: PodInfo}.
@@ -58,7 +62,7 @@ class Handle:
         ns = self.store.get("Namespace", namespace)
         return ns.metadata.labels if ns is not None else {}
 
-    def default_selector(self, pod: Any) -> LabelSelector | None:
+    def default_selector(self, pod: Pod) -> LabelSelector | None:
         """helper.DefaultSelector (``plugins/helper/spread.go``): what the system-default
         spreading counts as "pods like this one" — the selectors of every Service in the pod's
         namespace that selects it, ANDed with its controller's selector (ReplicationController,
@@ -130,7 +134,7 @@ class Framework:
                                   if implements(p, "add_pod")]
 
     # -- PreFilter ----------------------------------------------------------------------------
-    def run_pre_filter(self, state: CycleState, pod: Any, nodes: list,
+    def run_pre_filter(self, state: CycleState, pod: Pod, nodes: list,
                        vec_ctx: Any = None) -> tuple[PreFilterResult | None, Status | None,
                                                      set[str]]:
         result: PreFilterResult | None = None
@@ -159,18 +163,18 @@ class Framework:
                     return result, Status.unresolvable(msg), set(with_nodes)
         return result, None, set(with_nodes)
 
-    def run_add_pod(self, state: CycleState, pod: Any, pi: PodInfo, ni: NodeInfo) -> None:
+    def run_add_pod(self, state: CycleState, pod: Pod, pi: PodInfo, ni: NodeInfo) -> None:
         for pl in self.extension_plugins:
             if pl.name not in state.skip_filter:
                 pl.add_pod(state, pod, pi, ni)
 
-    def run_remove_pod(self, state: CycleState, pod: Any, pi: PodInfo, ni: NodeInfo) -> None:
+    def run_remove_pod(self, state: CycleState, pod: Pod, pi: PodInfo, ni: NodeInfo) -> None:
         for pl in self.extension_plugins:
             if pl.name not in state.skip_filter:
                 pl.remove_pod(state, pod, pi, ni)
 
     # -- Filter -------------------------------------------------------------------------------
-    def run_filter(self, state: CycleState, pod: Any, ni: NodeInfo) -> Status | None:
+    def run_filter(self, state: CycleState, pod: Pod, ni: NodeInfo) -> Status | None:
         skip = state.skip_filter
         for pl in self.filter_plugins:
             if pl.name in skip:
@@ -186,7 +190,7 @@ class Framework:
                 return st
         return None
 
-    def run_filter_with_nominated(self, state: CycleState, pod: Any, ni: NodeInfo,
+    def run_filter_with_nominated(self, state: CycleState, pod: Pod, ni: NodeInfo,
                                   priority: int, key: str) -> Status | None:
         """RunFilterPluginsWithNominatedPods: first with the node's equal-or-higher priority
         nominated pods added, then (if that passed and any were added) without them."""
@@ -205,7 +209,7 @@ class Framework:
         return self.run_filter(state, pod, ni)
 
     # -- PreBind ------------------------------------------------------------------------------
-    def run_pre_bind(self, state: CycleState, pod: Any, node_name: str) -> Status | None:
+    def run_pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Status | None:
         """RunPreBindPlugins: the first failure stops the binding ("running PreBind plugin
         ..." is the message the pod's FailedScheduling event carries)."""
         for pl in self.pre_bind_plugins:
@@ -216,7 +220,7 @@ class Framework:
         return None
 
     # -- PostFilter ---------------------------------------------------------------------------
-    def run_post_filter(self, state: CycleState, pod: Any, node_to_status: Any,
+    def run_post_filter(self, state: CycleState, pod: Pod, node_to_status: Any,
                         scheduler: Any) -> tuple[Any, Status | None]:
         result = None
         status: Status | None = Status(Code.UNSCHEDULABLE)
@@ -230,7 +234,7 @@ class Framework:
         return result, status
 
     # -- PreScore / Score ---------------------------------------------------------------------
-    def run_pre_score(self, state: CycleState, pod: Any, nodes: list) -> Status | None:
+    def run_pre_score(self, state: CycleState, pod: Pod, nodes: list) -> Status | None:
         for pl in self.pre_score_plugins:
             st = pl.pre_score(state, pod, nodes)
             if st is not None and st.code == Code.SKIP:
@@ -240,7 +244,7 @@ class Framework:
                                           f"{st.message()}", plugin=pl.name)
         return None
 
-    def run_score(self, state: CycleState, pod: Any,
+    def run_score(self, state: CycleState, pod: Pod,
                   nodes: list[NodeInfo]) -> tuple[list[str], list[list[int]], list[int]]:
         """(plugin names, normalized scores per plugin, weighted totals per node)."""
         names: list[str] = []

@@ -8,9 +8,12 @@ message, each as `` <msg>.``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .interface import Code, Status
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
 ERR_NO_NODES_AVAILABLE = "no nodes available to schedule pods"
@@ -53,7 +56,7 @@ class Diagnosis:
 
 
 class FitError(Exception):
-    def __init__(self, pod: Any, num_all_nodes: int, diagnosis: Diagnosis) -> None:
+    def __init__(self, pod: Pod, num_all_nodes: int, diagnosis: Diagnosis) -> None:
         super().__init__()
         self.pod = pod
         self.num_all_nodes = num_all_nodes

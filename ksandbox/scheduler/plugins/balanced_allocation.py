@@ -8,7 +8,7 @@ plugin, so many such pods do not pile onto one node (kubernetes#129138).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,6 +17,9 @@ from . import names
 from .args import as_mapping
 from .node_resources_fit import _pod_info, parse_resources
 from .resource_allocation import BALANCED, Scorer, pod_request_list
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 NAME = names.NODE_RESOURCES_BALANCED_ALLOCATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
@@ -28,17 +31,17 @@ class BalancedAllocation:
     def __init__(self, scorer: Scorer) -> None:
         self.scorer = scorer
 
-    def pre_score(self, state: Any, pod: Any, nodes: list) -> Status | None:
+    def pre_score(self, state: Any, pod: Pod, nodes: list) -> Status | None:
         requests = pod_request_list(_pod_info(state, pod), self.scorer.resources, True)
         if not any(requests):
             return Status.skip()
         state.write(PRE_SCORE_STATE_KEY, requests)
         return None
 
-    def score(self, state: Any, pod: Any, node_info: Any) -> int:
+    def score(self, state: Any, pod: Pod, node_info: Any) -> int:
         return self.scorer.score(node_info, state.read(PRE_SCORE_STATE_KEY))
 
-    def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
+    def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         return self.scorer.score_vec(ctx, idx, state.read(PRE_SCORE_STATE_KEY))
 
 

@@ -12,12 +12,16 @@ victims get a DisruptionTarget condition, are deleted and get a ``Preempted`` ev
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..framework.interface import Code, Status
 from ..framework.types import Diagnosis, FitError, NodeToStatus
 from . import names
 from .args import ArgsError, as_int, as_mapping
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
+    from ...apiserver.store import Store
 
 NAME = names.DEFAULT_PREEMPTION
 PREEMPT_NEVER = "Never"
@@ -46,7 +50,7 @@ def _importance_key(pi: Any) -> tuple:
     return (-pi.priority, _start(pi))
 
 
-def terminating_by_preemption(pod: Any) -> bool:
+def terminating_by_preemption(pod: Pod) -> bool:
     if pod.metadata.deletion_timestamp is None:
         return False
     c = pod.status.condition("DisruptionTarget")
@@ -62,7 +66,7 @@ class DefaultPreemption:
         self.min_abs = min_abs
 
     # -- PostFilter --
-    def post_filter(self, state: Any, pod: Any, m: NodeToStatus, ctx: Any):
+    def post_filter(self, state: Any, pod: Pod, m: NodeToStatus, ctx: Any):
         """(nominated node name or None, status); ``ctx`` is the scheduler's preemption
         context (framework, nodes, random source, and how to evict)."""
         ok, msg = self.eligible(pod, m, ctx)
@@ -79,7 +83,7 @@ class DefaultPreemption:
         ctx.prepare_candidate(best, pod)
         return best.name, Status(Code.SUCCESS)
 
-    def eligible(self, pod: Any, m: NodeToStatus, ctx: Any) -> tuple[bool, str]:
+    def eligible(self, pod: Pod, m: NodeToStatus, ctx: Any) -> tuple[bool, str]:
         """PodEligibleToPreemptOthers."""
         if pod.spec.preemption_policy == PREEMPT_NEVER:
             return False, MSG_NEVER
@@ -100,7 +104,7 @@ class DefaultPreemption:
         n = max(n, self.min_abs)
         return min(n, num_nodes)
 
-    def find_candidates(self, state: Any, pod: Any, m: NodeToStatus, ctx: Any):
+    def find_candidates(self, state: Any, pod: Pod, m: NodeToStatus, ctx: Any):
         statuses = NodeToStatus()
         potential = m.nodes_for_code(ctx.nodes, Code.UNSCHEDULABLE)
         if not potential:
@@ -124,7 +128,7 @@ class DefaultPreemption:
             statuses.set(ni.name, st)
         return non_violating + violating, statuses
 
-    def select_victims_on_node(self, state: Any, pod: Any, ni: Any, pdbs: list, ctx: Any):
+    def select_victims_on_node(self, state: Any, pod: Pod, ni: Any, pdbs: list, ctx: Any):
         fwk = ctx.fwk
         prio = pod.spec.priority or 0
         key = f"{pod.metadata.namespace}/{pod.metadata.name}"
@@ -219,7 +223,7 @@ class PDBView:
         self.disruptions_allowed = allowed
 
 
-def pdb_views(store: Any) -> list[PDBView]:
+def pdb_views(store: Store) -> list[PDBView]:
     """The budgets as preemption reads them: ``status.disruptionsAllowed`` as the disruption
     controller last wrote it (0 when no controller keeps it, as upstream)."""
     return [PDBView(p.metadata.namespace, p.spec.selector, p.status.disruptions_allowed)

@@ -7,12 +7,15 @@ clamped between 23 MiB and 1000 MiB per container, then mapped onto 0..100.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..framework.interface import MAX_NODE_SCORE
 from . import names
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 NAME = names.IMAGE_LOCALITY
 MB = 1024 * 1024
@@ -42,11 +45,11 @@ class ImageLocality:
     def __init__(self, handle: Any) -> None:
         self.handle = handle
 
-    def _images(self, pod: Any) -> tuple[str, ...]:
+    def _images(self, pod: Pod) -> tuple[str, ...]:
         spec = pod.spec
         return tuple(normalized_image_name(c.image) for c in spec.init_containers + spec.containers)
 
-    def score(self, state: Any, pod: Any, node_info: Any) -> int:
+    def score(self, state: Any, pod: Pod, node_info: Any) -> int:
         images = self._images(pod)
         total = self.handle.num_nodes()
         counts = self.handle.image_nodes()
@@ -58,7 +61,7 @@ class ImageLocality:
                 s += int(float(size) * (counts.get(image, 0) / total))
         return calculate_priority(s, len(images))
 
-    def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
+    def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         images = self._images(pod)
         full = ctx.static((NAME, images), lambda: np.array(
             [self.score(state, pod, ni) for ni in ctx.infos], dtype=np.int64))

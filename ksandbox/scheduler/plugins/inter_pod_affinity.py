@@ -16,7 +16,7 @@ affinity), summed per topology domain, then scaled min..max onto 0..100.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,6 +32,9 @@ from ..framework.interface import (
 from ..framework.node_info import PodInfo
 from . import names
 from .args import ArgsError, as_bool, as_int, as_mapping
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 NAME = names.INTER_POD_AFFINITY
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -54,7 +57,7 @@ def _update(counts: dict, labels: Any, key: str, value: int) -> None:
         counts[pair] = n
 
 
-def matches_all(terms: tuple, pod: Any, ns_labels: Any) -> bool:
+def matches_all(terms: tuple, pod: Pod, ns_labels: Any) -> bool:
     if not terms:
         return False
     return all(t.matches(pod, ns_labels) for t in terms)
@@ -110,12 +113,12 @@ class InterPodAffinity:
             return v
         return get
 
-    def _pod_info(self, state: Any, pod: Any) -> PodInfo:
+    def _pod_info(self, state: Any, pod: Pod) -> PodInfo:
         pi = state.get("PodInfo")
         return pi if pi is not None and pi.pod is pod else PodInfo(pod)
 
     # -- PreFilter --
-    def pre_filter(self, state: Any, pod: Any, nodes: list):
+    def pre_filter(self, state: Any, pod: Pod, nodes: list):
         pi = self._pod_info(state, pod)
         nsl = self._nsl()
         s = self._existing_anti(pi, pod, nsl)
@@ -128,7 +131,7 @@ class InterPodAffinity:
         state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
 
-    def _existing_anti(self, pi: PodInfo, pod: Any, nsl: Any, ctx: Any = None) -> PreFilterState:
+    def _existing_anti(self, pi: PodInfo, pod: Pod, nsl: Any, ctx: Any = None) -> PreFilterState:
         ns_labels = nsl(pod.metadata.namespace)
         s = PreFilterState(pi, ns_labels)
 
@@ -146,7 +149,7 @@ class InterPodAffinity:
             s.existing_anti = dict(ctx.existing_anti_pairs(pod, ns_labels, compute))
         return s
 
-    def pre_filter_vec(self, state: Any, pod: Any, ctx: Any):
+    def pre_filter_vec(self, state: Any, pod: Pod, ctx: Any):
         """pre_filter with the incoming pod's term counts from incremental per-node counters."""
         pi = self._pod_info(state, pod)
         nsl = self._nsl()
@@ -179,7 +182,7 @@ class InterPodAffinity:
             if t.matches(ep, nsl(existing.namespace)):
                 _update(s.anti, ni.labels, t.topology_key, value)
 
-    def _update_with_pod(self, state: Any, pod: Any, existing: PodInfo, ni: Any,
+    def _update_with_pod(self, state: Any, pod: Pod, existing: PodInfo, ni: Any,
                          value: int) -> None:
         s = state.get(PRE_FILTER_STATE_KEY)
         if s is None:
@@ -189,14 +192,14 @@ class InterPodAffinity:
                 _update(s.existing_anti, ni.labels, t.topology_key, value)
         self._count_incoming(s, existing, ni, self._nsl(), value)
 
-    def add_pod(self, state: Any, pod: Any, pi: Any, node_info: Any) -> None:
+    def add_pod(self, state: Any, pod: Pod, pi: Any, node_info: Any) -> None:
         self._update_with_pod(state, pod, pi, node_info, 1)
 
-    def remove_pod(self, state: Any, pod: Any, pi: Any, node_info: Any) -> None:
+    def remove_pod(self, state: Any, pod: Pod, pi: Any, node_info: Any) -> None:
         self._update_with_pod(state, pod, pi, node_info, -1)
 
     # -- Filter --
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         s = state.read(PRE_FILTER_STATE_KEY)
         labels = node_info.labels
         if not _satisfy_affinity(s, labels, self.handle):
@@ -212,7 +215,7 @@ class InterPodAffinity:
                     return Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY)
         return None
 
-    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+    def filter_vec(self, state: Any, pod: Pod, ctx: Any):
         s = state.read(PRE_FILTER_STATE_KEY)
         codes = np.zeros(ctx.n, dtype=np.int32)
         terms = s.pi.required_affinity
@@ -244,7 +247,7 @@ class InterPodAffinity:
                        3: Status.unschedulable(ERR_REASON_EXISTING_ANTI_AFFINITY)}
 
     # -- PreScore / Score --
-    def pre_score(self, state: Any, pod: Any, nodes: list) -> Status | None:
+    def pre_score(self, state: Any, pod: Pod, nodes: list) -> Status | None:
         if not nodes:
             return None
         pi = self._pod_info(state, pod)
@@ -288,7 +291,7 @@ class InterPodAffinity:
                 if t.matches(pi.pod, ns_labels):
                     _add_topo(ts, labels, t.topology_key, t.weight * mult)
 
-    def score(self, state: Any, pod: Any, node_info: Any) -> int:
+    def score(self, state: Any, pod: Pod, node_info: Any) -> int:
         s = state.read(PRE_SCORE_STATE_KEY)
         labels = node_info.labels
         total = 0
@@ -298,7 +301,7 @@ class InterPodAffinity:
                 total += values.get(v, 0)
         return total
 
-    def normalize_score(self, state: Any, pod: Any, scores: list[int], nodes: list) -> None:
+    def normalize_score(self, state: Any, pod: Pod, scores: list[int], nodes: list) -> None:
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None or not s.topology_score or not scores:
             return
@@ -307,7 +310,7 @@ class InterPodAffinity:
         for i, sc in enumerate(scores):
             scores[i] = int(_normalized(sc, lo, diff)) if diff > 0 else 0
 
-    def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
+    def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         s = state.read(PRE_SCORE_STATE_KEY)
         total = np.zeros(len(idx), dtype=np.int64)
         for key, values in s.topology_score.items():
@@ -320,7 +323,7 @@ class InterPodAffinity:
             total += np.where(has[idx], per[ids[idx]], 0)
         return total
 
-    def normalize_vec(self, state: Any, pod: Any, scores: np.ndarray, ctx: Any,
+    def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
                       idx: np.ndarray) -> np.ndarray:
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None or not s.topology_score or not len(scores):

@@ -11,7 +11,7 @@ normalized so the best node gets 100. ``addedAffinity`` (plugin args) applies to
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,6 +38,9 @@ from ..framework.interface import (
 )
 from . import names
 from .helper import default_normalize_score, default_normalize_vec
+
+if TYPE_CHECKING:
+    from ...api.core import Node, Pod
 
 NAME = names.NODE_AFFINITY
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -73,7 +76,7 @@ def term_is_empty(term: Any) -> bool:
     return not term.match_expressions and not term.match_fields
 
 
-def term_matches(term: Any, node: Any) -> bool:
+def term_matches(term: Any, node: Node) -> bool:
     """One NodeSelectorTerm against a node (an unparsable term matches nothing)."""
     labels = node.metadata.labels
     for r in term.match_expressions:
@@ -92,7 +95,7 @@ def term_matches(term: Any, node: Any) -> bool:
     return True
 
 
-def node_selector_matches(selector: Any, node: Any) -> bool:
+def node_selector_matches(selector: Any, node: Node) -> bool:
     """A NodeSelector: any non-empty term matches (no terms: nothing matches)."""
     for term in selector.node_selector_terms:
         if not term_is_empty(term) and term_matches(term, node):
@@ -100,7 +103,7 @@ def node_selector_matches(selector: Any, node: Any) -> bool:
     return False
 
 
-def required_node_affinity_matches(pod: Any, node: Any) -> bool:
+def required_node_affinity_matches(pod: Pod, node: Node) -> bool:
     """GetRequiredNodeAffinity(pod).Match(node): nodeSelector AND required affinity."""
     labels = node.metadata.labels
     for k, v in pod.spec.node_selector.items():
@@ -113,7 +116,7 @@ def required_node_affinity_matches(pod: Any, node: Any) -> bool:
     return True
 
 
-def preferred_score(terms: Any, node: Any) -> int:
+def preferred_score(terms: Any, node: Node) -> int:
     """PreferredSchedulingTerms.Score: the sum of the weights of the terms that match."""
     total = 0
     for t in terms:
@@ -124,14 +127,14 @@ def preferred_score(terms: Any, node: Any) -> int:
     return total
 
 
-def _required(pod: Any) -> Any:
+def _required(pod: Pod) -> Any:
     aff = pod.spec.affinity
     if aff is None or aff.node_affinity is None:
         return None
     return aff.node_affinity.required
 
 
-def _preferred(pod: Any) -> tuple:
+def _preferred(pod: Pod) -> tuple:
     aff = pod.spec.affinity
     if aff is None or aff.node_affinity is None:
         return ()
@@ -149,7 +152,7 @@ class NodeAffinity:
         return [ClusterEventWithHint(
             ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_LABEL), self._hint)]
 
-    def _hint(self, pod: Any, old: Any, new: Any) -> QueueingHint:
+    def _hint(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
         if self.added_required is not None and not node_selector_matches(self.added_required, new):
             return QueueingHint.QUEUE_SKIP
         if not required_node_affinity_matches(pod, new):
@@ -160,7 +163,7 @@ class NodeAffinity:
         return QueueingHint.QUEUE
 
     # -- PreFilter / Filter --
-    def pre_filter(self, state: Any, pod: Any, nodes: list):
+    def pre_filter(self, state: Any, pod: Pod, nodes: list):
         req = _required(pod)
         if req is None and self.added_required is None and not pod.spec.node_selector:
             return None, Status.skip()
@@ -182,7 +185,7 @@ class NodeAffinity:
             return PreFilterResult(node_names), None
         return None, None
 
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         node = node_info.node
         if self.added_required is not None and not node_selector_matches(self.added_required,
                                                                          node):
@@ -191,7 +194,7 @@ class NodeAffinity:
             return Status.unresolvable(ERR_REASON_POD)
         return None
 
-    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+    def filter_vec(self, state: Any, pod: Pod, ctx: Any):
         key = (NAME, "filter", pod.spec.node_selector, _required(pod))
 
         def compute() -> np.ndarray:
@@ -207,27 +210,27 @@ class NodeAffinity:
                        2: Status.unresolvable(ERR_REASON_POD)}
 
     # -- PreScore / Score --
-    def pre_score(self, state: Any, pod: Any, nodes: list) -> Status | None:
+    def pre_score(self, state: Any, pod: Pod, nodes: list) -> Status | None:
         preferred = _preferred(pod)
         if not preferred and not self.added_preferred:
             return Status.skip()
         state.write(PRE_SCORE_STATE_KEY, preferred)
         return None
 
-    def score(self, state: Any, pod: Any, node_info: Any) -> int:
+    def score(self, state: Any, pod: Pod, node_info: Any) -> int:
         count = preferred_score(self.added_preferred, node_info.node) if self.added_preferred else 0
         return count + preferred_score(state.read(PRE_SCORE_STATE_KEY), node_info.node)
 
-    def normalize_score(self, state: Any, pod: Any, scores: list[int], nodes: list) -> None:
+    def normalize_score(self, state: Any, pod: Pod, scores: list[int], nodes: list) -> None:
         default_normalize_score(MAX_NODE_SCORE, False, scores)
 
-    def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
+    def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         preferred = state.read(PRE_SCORE_STATE_KEY)
         full = ctx.static((NAME, "score", preferred), lambda: np.array(
             [self.score(state, pod, ni) for ni in ctx.infos], dtype=np.int64))
         return full[idx]
 
-    def normalize_vec(self, state: Any, pod: Any, scores: np.ndarray, ctx: Any,
+    def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
                       idx: np.ndarray) -> np.ndarray:
         return default_normalize_vec(MAX_NODE_SCORE, False, scores)
 

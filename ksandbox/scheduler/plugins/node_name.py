@@ -7,18 +7,21 @@ for profiles that re-run it.)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..framework.interface import NODE, ActionType, ClusterEvent, ClusterEventWithHint, Status
 from . import names
 
+if TYPE_CHECKING:
+    from ...api.core import Pod
+
 NAME = names.NODE_NAME
 ERR_REASON = "node(s) didn't match the requested node name"
 
 
-def fits(pod: Any, node_info: Any) -> bool:
+def fits(pod: Pod, node_info: Any) -> bool:
     return not pod.spec.node_name or pod.spec.node_name == node_info.name
 
 
@@ -28,12 +31,12 @@ class NodeName:
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD))]
 
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         if fits(pod, node_info):
             return None
         return Status.unresolvable(ERR_REASON)
 
-    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+    def filter_vec(self, state: Any, pod: Pod, ctx: Any):
         want = pod.spec.node_name
         if not want:
             return None

@@ -6,7 +6,7 @@ clashes with every IP on the same protocol and port.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,6 +20,9 @@ from ..framework.interface import (
     Status,
 )
 from . import names
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 NAME = names.NODE_PORTS
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -37,20 +40,20 @@ class NodePorts:
         return [ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), self._pod_hint),
                 ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD))]
 
-    def _pod_hint(self, pod: Any, old: Any, new: Any) -> QueueingHint:
+    def _pod_hint(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
         """A deleted pod frees ports only if it held one the pod wants."""
         want = {(proto, port) for _, proto, port in pod.spec.host_ports}
         held = {(proto, port) for _, proto, port in old.spec.host_ports}
         return QueueingHint.QUEUE if want & held else QueueingHint.QUEUE_SKIP
 
-    def pre_filter(self, state: Any, pod: Any, nodes: list):
+    def pre_filter(self, state: Any, pod: Pod, nodes: list):
         ports = pod.spec.host_ports
         if not ports:
             return None, Status.skip()
         state.write(PRE_FILTER_STATE_KEY, ports)
         return None, None
 
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         want = state.get(PRE_FILTER_STATE_KEY)
         if want is None:
             want = pod.spec.host_ports
@@ -58,7 +61,7 @@ class NodePorts:
             return None
         return Status.unschedulable(ERR_REASON)
 
-    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+    def filter_vec(self, state: Any, pod: Pod, ctx: Any):
         want = state.read(PRE_FILTER_STATE_KEY)
         codes = np.zeros(ctx.n, dtype=np.int32)
         for i, ni in enumerate(ctx.infos):

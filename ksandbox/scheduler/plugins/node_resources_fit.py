@@ -11,7 +11,7 @@ MostAllocated or RequestedToCapacityRatio over ``scoringStrategy.resources``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from .resource_allocation import (
     pod_request_list,
     scaled_shape,
 )
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 NAME = names.NODE_RESOURCES_FIT
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -69,7 +72,7 @@ class Fit:
                                                   | ActionType.UPDATE_NODE_ALLOCATABLE),
                                      self._node_hint)]
 
-    def _node_hint(self, pod: Any, old: Any, new: Any) -> QueueingHint:
+    def _node_hint(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
         """Queue when the node is new or gained allocatable the pod asks for."""
         if old is None:
             return QueueingHint.QUEUE
@@ -95,14 +98,14 @@ class Fit:
         return out
 
     # -- PreFilter / Filter --
-    def pre_filter(self, state: Any, pod: Any, nodes: list):
+    def pre_filter(self, state: Any, pod: Pod, nodes: list):
         req = pod.spec.requests
         state.write(PRE_FILTER_STATE_KEY, (req.get(CPU, 0), req.get(MEMORY, 0),
                                            req.get(EPHEMERAL_STORAGE, 0),
                                            self._checked_scalars(req)))
         return None, None
 
-    def _request(self, state: Any, pod: Any) -> tuple:
+    def _request(self, state: Any, pod: Pod) -> tuple:
         s = state.get(PRE_FILTER_STATE_KEY)
         if s is None:
             req = pod.spec.requests
@@ -110,13 +113,13 @@ class Fit:
                  self._checked_scalars(req))
         return s
 
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         reasons = fits_request(self._request(state, pod), node_info)
         if reasons:
             return Status.unschedulable(*reasons)
         return None
 
-    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+    def filter_vec(self, state: Any, pod: Pod, ctx: Any):
         cpu, mem, eph, scalars = self._request(state, pod)
         t = ctx.table
         codes = (t.npods + 1 > t.alloc_pods).astype(np.int32)
@@ -132,19 +135,19 @@ class Fit:
         return codes, _FitStatuses(scalars)
 
     # -- PreScore / Score --
-    def pre_score(self, state: Any, pod: Any, nodes: list) -> Status | None:
+    def pre_score(self, state: Any, pod: Pod, nodes: list) -> Status | None:
         state.write(PRE_SCORE_STATE_KEY, pod_request_list(
             _pod_info(state, pod), self.scorer.resources, self.scorer.use_requested))
         return None
 
-    def score(self, state: Any, pod: Any, node_info: Any) -> int:
+    def score(self, state: Any, pod: Pod, node_info: Any) -> int:
         return self.scorer.score(node_info, state.read(PRE_SCORE_STATE_KEY))
 
-    def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
+    def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         return self.scorer.score_vec(ctx, idx, state.read(PRE_SCORE_STATE_KEY))
 
 
-def _pod_info(state: Any, pod: Any) -> PodInfo:
+def _pod_info(state: Any, pod: Pod) -> PodInfo:
     pi = state.get("PodInfo")
     return pi if pi is not None and pi.pod is pod else PodInfo(pod)
 

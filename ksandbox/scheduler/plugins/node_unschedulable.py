@@ -6,7 +6,7 @@ the ``node.kubernetes.io/unschedulable:NoSchedule`` taint (as DaemonSet pods do)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from ..framework.interface import (
 )
 from . import names
 
+if TYPE_CHECKING:
+    from ...api.core import Pod
+
 NAME = names.NODE_UNSCHEDULABLE
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 ERR_REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions"
@@ -28,7 +31,7 @@ ERR_REASON_UNKNOWN_CONDITION = "node(s) had unknown conditions"
 _UNSCHEDULABLE_TAINT = Taint(key=TAINT_NODE_UNSCHEDULABLE, effect=NO_SCHEDULE)
 
 
-def _tolerates_unschedulable(pod: Any) -> bool:
+def _tolerates_unschedulable(pod: Pod) -> bool:
     return tolerations_tolerate_taint(pod.spec.tolerations, _UNSCHEDULABLE_TAINT)
 
 
@@ -39,7 +42,7 @@ class NodeUnschedulable:
         return [ClusterEventWithHint(
             ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT), self._hint)]
 
-    def _hint(self, pod: Any, old: Any, new: Any) -> QueueingHint:
+    def _hint(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
         """Queue only when the node became schedulable (or the pod tolerates cordons)."""
         if new is None or new.spec.unschedulable and not _tolerates_unschedulable(pod):
             return QueueingHint.QUEUE_SKIP
@@ -47,14 +50,14 @@ class NodeUnschedulable:
             return QueueingHint.QUEUE_SKIP
         return QueueingHint.QUEUE
 
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         if not node_info.node.spec.unschedulable:
             return None
         if _tolerates_unschedulable(pod):
             return None
         return Status.unresolvable(ERR_REASON_UNSCHEDULABLE)
 
-    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+    def filter_vec(self, state: Any, pod: Pod, ctx: Any):
         if _tolerates_unschedulable(pod):
             return None
         mask = ctx.static(("unschedulable",), lambda: np.array(

@@ -21,7 +21,7 @@ counts from arrays and apply the same rule functions (``pod_topology_spread_comm
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -52,6 +52,9 @@ from .pod_topology_spread_common import (
     skew_exceeded,
     topology_normalizing_weight,
 )
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 NAME = names.POD_TOPOLOGY_SPREAD
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -86,13 +89,13 @@ class PodTopologySpread:
                                                   | ActionType.UPDATE_NODE_TAINT))]
 
     # -- constraints --
-    def _filter_constraints(self, raw: Any, pod: Any, action: str) -> list[Constraint]:
+    def _filter_constraints(self, raw: Any, pod: Pod, action: str) -> list[Constraint]:
         labels = pod.metadata.labels
         return [Constraint(c, _merge_match_label_keys(c.label_selector, c.match_label_keys,
                                                       labels))
                 for c in raw if c.when_unsatisfiable == action]
 
-    def get_constraints(self, pod: Any, action: str) -> list[Constraint]:
+    def get_constraints(self, pod: Pod, action: str) -> list[Constraint]:
         if pod.spec.topology_spread_constraints:
             return self._filter_constraints(pod.spec.topology_spread_constraints, pod, action)
         constraints = self._filter_constraints(self.default_constraints, pod, action)
@@ -106,7 +109,7 @@ class PodTopologySpread:
         return constraints
 
     # -- PreFilter / Filter --
-    def pre_filter(self, state: Any, pod: Any, nodes: list):
+    def pre_filter(self, state: Any, pod: Pod, nodes: list):
         constraints = self.get_constraints(pod, DO_NOT_SCHEDULE)
         if not constraints:
             return None, Status.skip()
@@ -126,7 +129,7 @@ class PodTopologySpread:
         state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
 
-    def pre_filter_vec(self, state: Any, pod: Any, ctx: Any):
+    def pre_filter_vec(self, state: Any, pod: Pod, ctx: Any):
         """The same state as pre_filter, from per-node arrays and incremental counters."""
         constraints = self.get_constraints(pod, DO_NOT_SCHEDULE)
         if not constraints:
@@ -162,13 +165,13 @@ class PodTopologySpread:
             s.value_counts[i][v] = s.value_counts[i].get(v, 0) + delta
             s.update_path(i, v, s.value_counts[i][v])
 
-    def add_pod(self, state: Any, pod: Any, pi: Any, node_info: Any) -> None:
+    def add_pod(self, state: Any, pod: Pod, pi: Any, node_info: Any) -> None:
         self._update_with_pod(state, pod, pi, node_info, 1)
 
-    def remove_pod(self, state: Any, pod: Any, pi: Any, node_info: Any) -> None:
+    def remove_pod(self, state: Any, pod: Pod, pi: Any, node_info: Any) -> None:
         self._update_with_pod(state, pod, pi, node_info, -1)
 
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         s = state.read(PRE_FILTER_STATE_KEY)
         labels = node_info.labels
         pod_labels = pod.metadata.labels
@@ -182,7 +185,7 @@ class PodTopologySpread:
                 return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)
         return None
 
-    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+    def filter_vec(self, state: Any, pod: Pod, ctx: Any):
         s = state.read(PRE_FILTER_STATE_KEY)
         codes = np.zeros(ctx.n, dtype=np.int32)
         decided = np.zeros(ctx.n, dtype=bool)
@@ -203,7 +206,7 @@ class PodTopologySpread:
                        2: Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH)}
 
     # -- PreScore / Score --
-    def pre_score(self, state: Any, pod: Any, nodes: list) -> Status | None:
+    def pre_score(self, state: Any, pod: Pod, nodes: list) -> Status | None:
         all_nodes = self.handle.node_list()
         if not nodes or not all_nodes:
             return Status.skip()
@@ -248,7 +251,7 @@ class PodTopologySpread:
         state.write(PRE_SCORE_STATE_KEY, s)
         return None
 
-    def pre_score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> Status | None:
+    def pre_score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> Status | None:
         """pre_score over arrays: the same weights and per-domain counts."""
         if len(idx) == 0 or ctx.n == 0:
             return Status.skip()
@@ -287,7 +290,7 @@ class PodTopologySpread:
         state.write(PRE_SCORE_STATE_KEY, s)
         return None
 
-    def score(self, state: Any, pod: Any, node_info: Any) -> int:
+    def score(self, state: Any, pod: Pod, node_info: Any) -> int:
         s = state.read(PRE_SCORE_STATE_KEY)
         if node_info.name in s.ignored:
             return 0
@@ -304,7 +307,7 @@ class PodTopologySpread:
             total += constraint_score(cnt, s.weights[i], c.max_skew)
         return go_round(total)
 
-    def normalize_score(self, state: Any, pod: Any, scores: list[int], nodes: list) -> None:
+    def normalize_score(self, state: Any, pod: Pod, scores: list[int], nodes: list) -> None:
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:
             return
@@ -324,7 +327,7 @@ class PodTopologySpread:
             else:
                 scores[k] = reversed_score(sc, lo, hi)
 
-    def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
+    def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         s = state.read(PRE_SCORE_STATE_KEY)
         total = np.zeros(len(idx), dtype=np.float64)
         ns = pod.metadata.namespace
@@ -343,7 +346,7 @@ class PodTopologySpread:
             out[ctx.name_mask(s.ignored)[idx]] = 0
         return out
 
-    def normalize_vec(self, state: Any, pod: Any, scores: np.ndarray, ctx: Any,
+    def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
                       idx: np.ndarray) -> np.ndarray:
         s = state.get(PRE_SCORE_STATE_KEY)
         if s is None:

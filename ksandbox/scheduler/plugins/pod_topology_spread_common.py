@@ -13,7 +13,7 @@ arrays alike, so the two paths cannot drift apart.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from ...api.selectors import IN, LabelSelector, LabelSelectorRequirement
 from ...api.taints import NO_EXECUTE, NO_SCHEDULE, find_untolerated_taint
 from ..framework.interface import MAX_NODE_SCORE
 from .node_affinity import required_node_affinity_matches
+
+if TYPE_CHECKING:
+    from ...api.core import Node, Pod
 
 HONOR, IGNORE = "Honor", "Ignore"
 _INT32_MAX = (1 << 31) - 1
@@ -43,7 +46,7 @@ class Constraint:
     def matches(self, labels: Any) -> bool:
         return self.selector is not None and self.selector.matches(labels)
 
-    def includes_node(self, pod: Any, node: Any) -> bool:
+    def includes_node(self, pod: Pod, node: Node) -> bool:
         """matchNodeInclusionPolicies."""
         if self.affinity_honor and not required_node_affinity_matches(pod, node):
             return False

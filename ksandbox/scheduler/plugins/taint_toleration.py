@@ -10,7 +10,7 @@ effect PreferNoSchedule or empty count), normalized in reverse: fewer is better.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,6 +33,9 @@ from ..framework.interface import (
 from . import names
 from .helper import default_normalize_score, default_normalize_vec
 
+if TYPE_CHECKING:
+    from ...api.core import Pod
+
 NAME = names.TAINT_TOLERATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 ERR_REASON_NOT_MATCH = "node(s) had untolerated taint(s)"
@@ -44,7 +47,7 @@ def untolerated_reason(taint: Any) -> str:
     return f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}"
 
 
-def _prefer_no_schedule_tolerations(pod: Any) -> tuple:
+def _prefer_no_schedule_tolerations(pod: Pod) -> tuple:
     return tuple(t for t in pod.spec.tolerations
                  if not t.effect or t.effect == PREFER_NO_SCHEDULE)
 
@@ -63,7 +66,7 @@ class TaintToleration:
         return [ClusterEventWithHint(
             ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE_NODE_TAINT), self._hint)]
 
-    def _hint(self, pod: Any, old: Any, new: Any) -> QueueingHint:
+    def _hint(self, pod: Pod, old: Any, new: Any) -> QueueingHint:
         """Queue when the node went from untolerated (or absent) to tolerated."""
         tol = pod.spec.tolerations
         was = old is None or find_untolerated_taint(old.spec.taints, tol, _DO_NOT_SCHEDULE)
@@ -71,14 +74,14 @@ class TaintToleration:
         return QueueingHint.QUEUE if was and now is None else QueueingHint.QUEUE_SKIP
 
     # -- Filter --
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         taint = find_untolerated_taint(node_info.node.spec.taints, pod.spec.tolerations,
                                        _DO_NOT_SCHEDULE)
         if taint is None:
             return None
         return Status.unresolvable(ERR_REASON_NOT_MATCH, detail=untolerated_reason(taint))
 
-    def filter_vec(self, state: Any, pod: Any, ctx: Any):
+    def filter_vec(self, state: Any, pod: Pod, ctx: Any):
         tol = pod.spec.tolerations
 
         def compute() -> np.ndarray:
@@ -93,25 +96,25 @@ class TaintToleration:
         return codes, {1: Status.unresolvable(ERR_REASON_NOT_MATCH)}
 
     # -- PreScore / Score --
-    def pre_score(self, state: Any, pod: Any, nodes: list) -> Status | None:
+    def pre_score(self, state: Any, pod: Pod, nodes: list) -> Status | None:
         state.write(PRE_SCORE_STATE_KEY, _prefer_no_schedule_tolerations(pod))
         return None
 
-    def score(self, state: Any, pod: Any, node_info: Any) -> int:
+    def score(self, state: Any, pod: Pod, node_info: Any) -> int:
         tolerations = state.read(PRE_SCORE_STATE_KEY)
         return count_intolerable_prefer_no_schedule(node_info.node.spec.taints, tolerations)
 
-    def normalize_score(self, state: Any, pod: Any, scores: list[int], nodes: list) -> None:
+    def normalize_score(self, state: Any, pod: Pod, scores: list[int], nodes: list) -> None:
         default_normalize_score(MAX_NODE_SCORE, True, scores)
 
-    def score_vec(self, state: Any, pod: Any, ctx: Any, idx: np.ndarray) -> np.ndarray:
+    def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         tolerations = state.read(PRE_SCORE_STATE_KEY)
         full = ctx.static((NAME, "score", tolerations), lambda: np.array(
             [count_intolerable_prefer_no_schedule(ni.node.spec.taints, tolerations)
              for ni in ctx.infos], dtype=np.int64))
         return full[idx]
 
-    def normalize_vec(self, state: Any, pod: Any, scores: np.ndarray, ctx: Any,
+    def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
                       idx: np.ndarray) -> np.ndarray:
         return default_normalize_vec(MAX_NODE_SCORE, True, scores)
 

@@ -28,7 +28,7 @@ the same simulated instant).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -56,6 +56,10 @@ from ..framework.interface import (
 )
 from . import names
 
+if TYPE_CHECKING:
+    from ...api.core import Node, Pod
+    from ...apiserver.store import Store
+
 NAME = names.VOLUME_BINDING
 ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
 ERR_REASON_NODE_CONFLICT = "node(s) had volume node affinity conflict"
@@ -71,7 +75,7 @@ class _Claims:
     to_bind: list[Any]
 
 
-def claims_of(store: Any, pod: Any) -> tuple[_Claims | None, Status | None]:
+def claims_of(store: Store, pod: Pod) -> tuple[_Claims | None, Status | None]:
     """GetPodVolumeClaims: (bound, to bind) or the status that stops the pod."""
     ns = pod.metadata.namespace
     classes = {sc.metadata.name: sc for sc in store.list("StorageClass")}
@@ -107,7 +111,7 @@ class VolumeBinding:
                 ClusterEventWithHint(ClusterEvent(STORAGE_CLASS, upd)),
                 ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE))]
 
-    def pre_filter(self, state: Any, pod: Any, nodes: list):
+    def pre_filter(self, state: Any, pod: Pod, nodes: list):
         if not pod_claim_names(pod):
             return None, Status.skip()
         claims, status = claims_of(self.handle.store, pod)
@@ -116,14 +120,14 @@ class VolumeBinding:
         state.write(_STATE_KEY, claims)
         return None, None
 
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         claims = state.get(_STATE_KEY)
         if claims is None:
             return None
         reasons = find_pod_volumes(self.handle.store, claims, node_info.node)[0]
         return Status.unresolvable(*reasons) if reasons else None
 
-    def pre_bind(self, state: Any, pod: Any, node_name: str) -> Status | None:
+    def pre_bind(self, state: Any, pod: Pod, node_name: str) -> Status | None:
         """BindPodVolumes' API updates for the chosen node."""
         claims = state.get(_STATE_KEY)
         if claims is None or not claims.to_bind:
@@ -152,7 +156,7 @@ class VolumeBinding:
         return None
 
 
-def find_pod_volumes(store: Any, claims: _Claims, node: Any
+def find_pod_volumes(store: Store, claims: _Claims, node: Node
                      ) -> tuple[list[str], list[tuple[Any, Any]], list[Any]]:
     """FindPodVolumes for one node: (reasons, static bindings (pv, pvc), claims to
     provision)."""
@@ -202,7 +206,7 @@ def find_pod_volumes(store: Any, claims: _Claims, node: Any
     return reasons, static, provision
 
 
-def _can_provision(store: Any, claims: list[Any], node: Any) -> bool:
+def _can_provision(store: Store, claims: list[Any], node: Node) -> bool:
     """checkVolumeProvisions: every claim's class can provision a volume on this node."""
     for pvc in claims:
         sc = store.get("StorageClass", claim_class(pvc))

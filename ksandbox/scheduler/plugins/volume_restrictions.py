@@ -18,7 +18,7 @@ Nothing to check: Skip.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...api.volume_helpers import pod_claim_names, read_write_once_pod
 from ..framework.interface import (
@@ -30,6 +30,9 @@ from ..framework.interface import (
     Status,
 )
 from . import names
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
 
 NAME = names.VOLUME_RESTRICTIONS
 ERR_REASON_DISK_CONFLICT = "node(s) had no available disk"
@@ -51,13 +54,13 @@ class _State:
         return _State(self.keys, self.conflicts)
 
 
-def _claim_keys(pod: Any) -> set[str]:
+def _claim_keys(pod: Pod) -> set[str]:
     ns = pod.metadata.namespace
     return {f"{ns}/{c}" for c in pod_claim_names(pod)}
 _KINDS = ("gcePersistentDisk", "awsElasticBlockStore", "iscsi", "rbd")
 
 
-def _sources(pod: Any) -> list[tuple[str, dict]]:
+def _sources(pod: Pod) -> list[tuple[str, dict]]:
     out = []
     for v in pod.spec.volumes:
         for kind in _KINDS:
@@ -101,7 +104,7 @@ class VolumeRestrictions:
                 ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM,
                                                   ActionType.ADD | ActionType.UPDATE))]
 
-    def pre_filter(self, state: Any, pod: Any, nodes: list):
+    def pre_filter(self, state: Any, pod: Pod, nodes: list):
         needs_disk_check = bool(_sources(pod))
         claims = pod_claim_names(pod)
         store = getattr(self.handle, "store", None)
@@ -127,17 +130,17 @@ class VolumeRestrictions:
         state.write(_STATE_KEY, _State(frozenset(rwop), conflicts))
         return None, None
 
-    def add_pod(self, state: Any, pod: Any, pi: Any, node_info: Any) -> None:
+    def add_pod(self, state: Any, pod: Pod, pi: Any, node_info: Any) -> None:
         s = state.get(_STATE_KEY)
         if s is not None and s.keys and _claim_keys(pi.pod) & s.keys:
             s.conflicts += 1
 
-    def remove_pod(self, state: Any, pod: Any, pi: Any, node_info: Any) -> None:
+    def remove_pod(self, state: Any, pod: Pod, pi: Any, node_info: Any) -> None:
         s = state.get(_STATE_KEY)
         if s is not None and s.keys and _claim_keys(pi.pod) & s.keys:
             s.conflicts -= 1
 
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         mine = _sources(pod)
         if mine:
             for pi in node_info.pods.values():

@@ -18,7 +18,7 @@ checks.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...api.storage import BINDING_WAIT
 from ...api.volume_helpers import claim_class, pod_claim_names
@@ -33,6 +33,10 @@ from ..framework.interface import (
     Status,
 )
 from . import names
+
+if TYPE_CHECKING:
+    from ...api.core import Pod
+    from ...apiserver.store import Store
 
 NAME = names.VOLUME_ZONE
 ERR_REASON_CONFLICT = "node(s) had no available volume zone"
@@ -55,7 +59,7 @@ def pv_topologies(pv: Any) -> list[tuple[str, frozenset[str]]]:
     return out
 
 
-def pod_topologies(store: Any, pod: Any) -> tuple[list[tuple[str, frozenset[str]]],
+def pod_topologies(store: Store, pod: Pod) -> tuple[list[tuple[str, frozenset[str]]],
                                                   Status | None]:
     """getPVbyPod."""
     ns = pod.metadata.namespace
@@ -99,7 +103,7 @@ class VolumeZone:
                 ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, upd)),
                 ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME, upd))]
 
-    def pre_filter(self, state: Any, pod: Any, nodes: list):
+    def pre_filter(self, state: Any, pod: Pod, nodes: list):
         if not pod_claim_names(pod) or getattr(self.handle, "store", None) is None:
             return None, Status.skip()
         topologies, status = pod_topologies(self.handle.store, pod)
@@ -110,7 +114,7 @@ class VolumeZone:
         state.write(_STATE_KEY, topologies)
         return None, None
 
-    def filter(self, state: Any, pod: Any, node_info: Any) -> Status | None:
+    def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
         topologies = state.get(_STATE_KEY)
         if not topologies:
             return None

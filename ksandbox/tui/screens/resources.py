@@ -7,7 +7,7 @@ pods, a namespace its pods, a pod or an event describes it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,8 +18,12 @@ from ..rows import spec_for
 from ..widgets.resource_table import ResourceTable
 from .base import NODE_BINDINGS, OBJECT_BINDINGS, KsScreen, Target
 
+if TYPE_CHECKING:
+    from ...api.core import Pod
+    from ...apiserver.store import Store
 
-def owned_by(kind: str, name: str, store: Any):
+
+def owned_by(kind: str, name: str, store: Store):
     """A predicate: pods whose controller is ``kind/name`` (through its ReplicaSets for a
     Deployment)."""
     if kind == "Deployment":
@@ -29,7 +33,7 @@ def owned_by(kind: str, name: str, store: Any):
     else:
         owners = {(kind, name)}
 
-    def pred(pod: Any) -> bool:
+    def pred(pod: Pod) -> bool:
         ref = pod.metadata.controller_ref()
         return ref is not None and (ref.kind, ref.name) in owners
 

@@ -15,6 +15,7 @@ from ..model import ClusterModel
 from .line_list import LineList
 
 if TYPE_CHECKING:
+    from ...api.core import Pod
     from ...session import Session
 
 
@@ -24,7 +25,7 @@ def one_line(message: str) -> str:
     return head.rstrip() if sep else message
 
 
-def pending_reason(session: Session, pod: Any) -> str:
+def pending_reason(session: Session, pod: Pod) -> str:
     if pod.status.message:
         return one_line(pod.status.message)
     cond = pod.status.condition("PodScheduled")
