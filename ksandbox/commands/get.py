@@ -18,13 +18,16 @@ from ..api.errors import ApiError, CommandError
 from ..api.kinds import BY_KIND
 from ..views import serialize
 from ..views.printers import PrintOptions, render_table
+from . import fieldselector
 from .common import list_kind, lookup, no_resources, selector_of
 from .parse import (
     ALL_NAMESPACES,
     BOOL,
+    LIST,
     NAMESPACE,
     OUTPUT,
     SELECTOR,
+    STR,
     Flag,
     Target,
     namespace_of,
@@ -61,6 +64,8 @@ class GetCommand:
     show_labels: bool = False
     no_headers: bool = False
     ignore_not_found: bool = False
+    field_selector: str = ""
+    label_columns: tuple[str, ...] = ()
 
 
 def targets_of(verb: str, positionals: tuple[str, ...]) -> tuple[Target, ...]:
@@ -81,7 +86,8 @@ def targets_of(verb: str, positionals: tuple[str, ...]) -> tuple[Target, ...]:
 
 def parse_get(tokens: list[str]) -> GetCommand:
     flags = (NAMESPACE, ALL_NAMESPACES, SELECTOR, OUTPUT, Flag("show-labels", BOOL, "", False),
-             Flag("no-headers", BOOL, "", False), Flag("ignore-not-found", BOOL, "", False))
+             Flag("no-headers", BOOL, "", False), Flag("ignore-not-found", BOOL, "", False),
+             Flag("field-selector", STR, "", ""), Flag("label-columns", LIST, "L", ()))
     a = parse_flags("get", tokens, flags)
     if not a.positionals:
         raise MissingResourceType(
@@ -97,15 +103,18 @@ def parse_get(tokens: list[str]) -> GetCommand:
         raise CommandError(f'output format "{output}" is not supported by ksandbox (use wide, '
                            'name, yaml or json)')
     selector_of(a["selector"])
+    fieldselector.parse(a["field-selector"])
     return GetCommand(targets_of("get", a.positionals), namespace_of(a), a["all-namespaces"],
                       a["selector"], output, a["show-labels"], a["no-headers"],
-                      a["ignore-not-found"])
+                      a["ignore-not-found"], a["field-selector"],
+                      tuple(c for c in a["label-columns"] if c))
 
 
 def run_get(session: Session, cmd: GetCommand, stdin: str | None) -> tuple[str, str]:
     store = session.store
     selector = selector_of(cmd.selector)
     ns = None if cmd.all_namespaces else cmd.namespace
+    terms = fieldselector.parse(cmd.field_selector)
     found: list[tuple[Any, list[Any]]] = []
     errors: list[str] = []
     for t in cmd.targets:
@@ -119,7 +128,8 @@ def run_get(session: Session, cmd: GetCommand, stdin: str | None) -> tuple[str, 
                     continue
                 objs.append(obj)
         else:
-            objs = list_kind(store, t.info, ns, selector)
+            objs = fieldselector.filter_objects(list_kind(store, t.info, ns, selector), t.info,
+                                                terms, cmd.field_selector)
         found.append((t.info, objs))
     err = "".join(e + "\n" for e in errors)
     everything = [o for _, objs in found for o in objs]
@@ -135,7 +145,7 @@ def run_get(session: Session, cmd: GetCommand, stdin: str | None) -> tuple[str, 
     kinds = {info.kind for info, _ in found}
     options = PrintOptions(wide=cmd.output == "wide", with_namespace=cmd.all_namespaces,
                            show_labels=cmd.show_labels, no_headers=cmd.no_headers,
-                           kind_prefix=len(kinds) > 1)
+                           kind_prefix=len(kinds) > 1, label_columns=cmd.label_columns)
     tables = [render_table(info.kind, objs, session.now, options)
               for info, objs in found if objs]
     return "\n".join(tables), err

@@ -48,6 +48,7 @@ class PrintOptions:
     show_labels: bool = False        # --show-labels: a LABELS column last
     no_headers: bool = False
     kind_prefix: bool = False        # several kinds in one get: NAME is "pod/web-1"
+    label_columns: tuple[str, ...] = ()  # -L: one column per label key, before LABELS
 
 
 def format_labels(labels: Any) -> str:
@@ -433,6 +434,8 @@ def table_rows(kind: str, objects: Iterable[Any], now: float,
         head = headers(kind, options.wide)
         if with_ns:
             head = ["NAMESPACE"] + head
+        # formatLabelHeaders: the key's last path segment, upper case.
+        head = head + [k.split("/")[-1].upper() for k in options.label_columns]
         if options.show_labels:
             head = head + ["LABELS"]
         rows.append(head)
@@ -443,6 +446,9 @@ def table_rows(kind: str, objects: Iterable[Any], now: float,
             cells = [prefix + cells[0]] + cells[1:]
         if with_ns:
             cells = [obj.metadata.namespace] + cells
+        if options.label_columns:
+            labels = obj.metadata.labels
+            cells = cells + [labels.get(k, "") for k in options.label_columns]
         if options.show_labels:
             cells = cells + [format_labels(obj.metadata.labels)]
         rows.append(cells)
