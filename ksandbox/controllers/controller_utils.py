@@ -156,33 +156,8 @@ def scaled_value(value: Any, total: int, round_up: bool) -> int:
 
 
 def node_matches_pod_affinity(spec: Any, node: Node) -> bool:
-    """nodeaffinity.GetRequiredNodeAffinity(pod).Match(node): the pod's nodeSelector and every
-    required node-affinity term set (terms ORed, requirements ANDed; matchFields may name
-    ``metadata.name``)."""
-    labels = node.metadata.labels
-    for k, v in spec.node_selector.items():
-        if labels.get(k) != v:
-            return False
-    aff = spec.affinity
-    na = aff.node_affinity if aff is not None else None
-    req = na.required if na is not None else None
-    if req is None:
-        return True
-    return any(_term_matches(t, node) for t in req.node_selector_terms)
+    """nodeaffinity.GetRequiredNodeAffinity(pod).Match(node) for a pod spec: the one shared
+    rule (``ksandbox.api.node_affinity``), as the scheduler and the kubelet use it."""
+    from ..api.node_affinity import spec_matches_node
 
-
-def _term_matches(term: Any, node: Node) -> bool:
-    from ..api.selectors import requirement_matches
-
-    if not term.match_expressions and not term.match_fields:
-        return False  # an empty term selects nothing
-    labels = node.metadata.labels
-    for r in term.match_expressions:
-        if not requirement_matches(r.operator, r.key, r.values, labels):
-            return False
-    for r in term.match_fields:
-        if r.key != OBJECT_NAME_FIELD or r.operator not in ("In", "NotIn") or len(r.values) != 1:
-            return False
-        if not requirement_matches(r.operator, r.key, r.values, {OBJECT_NAME_FIELD: node.name}):
-            return False
-    return True
+    return spec_matches_node(spec, node)

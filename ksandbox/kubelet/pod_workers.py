@@ -19,6 +19,7 @@ from ..api.evolve import evolve
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
 from .pod_completion import PodCompletion
+from .predicates import general_filter
 from .static import mirror_key
 
 if TYPE_CHECKING:
@@ -31,17 +32,17 @@ COMPONENT = "kubelet"
 # Start delay bounds (seconds): pulling a cached image and starting containers.
 START_DELAY = (1.0, 3.0)
 _PRESSURE_CONDITION = {kind: cond for kind, (cond, _s, _r) in ev.PRESSURE_KINDS.items()}
-# pkg/kubelet/lifecycle/predicate.go: admission checks resources in this order.
-_FIT_ORDER = ("cpu", "memory", "ephemeral-storage")
 
 
 class _PodState:
     """What the kubelet knows of one pod it runs."""
 
     __slots__ = ("uid", "admitted_at", "started", "start_timer", "stop_timer", "requests",
-                 "evicting", "static", "pod_ip", "running_since")
+                 "evicting", "static", "pod_ip", "running_since", "host_ports")
 
-    def __init__(self, uid: str, admitted_at: float, requests: Any, static: bool) -> None:
+    def __init__(self, uid: str, admitted_at: float, requests: Any, static: bool,
+                 host_ports: tuple = ()) -> None:
+        self.host_ports = host_ports
         self.uid = uid
         self.admitted_at = admitted_at
         self.started = False
@@ -236,7 +237,7 @@ class PodWorkers:
         if reason:
             self._reject(pod, reason, message)
             return
-        st = _PodState(pod.metadata.uid, now, pod.spec.requests, static)
+        st = _PodState(pod.metadata.uid, now, pod.spec.requests, static, pod.spec.host_ports)
         if static:
             api_pod = self.store.get("Pod", key[1], key[0])
             st.uid = api_pod.metadata.uid if api_pod is not None else ""
@@ -247,30 +248,20 @@ class PodWorkers:
         self.schedule_start(key, st)
 
     def _admission_failure(self, pod: Pod) -> tuple[str, str]:
-        """canAdmitPod: the eviction manager's pressure check, then the resource fit."""
+        """canAdmitPod: the eviction manager's pressure check, then GeneralPredicates
+        (``predicates.py``); the first failure is the rejection. A critical pod short only of
+        resources is admitted (upstream's critical-pod admission makes room by preemption)."""
         msg = ev.admission_rejection({_PRESSURE_CONDITION[k] for k in self.held()}, pod)
         if msg is not None:
             return ev.REASON_EVICTED, msg
-        if ev.is_critical(pod):
-            return "", ""
         node = self.store.get("Node", self.name)
         if node is None:
             return "", ""
-        alloc = node.allocatable_amounts
-        used_pods = self.used.get("pods", 0)
-        if "pods" in alloc and used_pods + 1 > alloc["pods"]:
-            return "OutOfpods", _insufficient("pods", 1, used_pods, alloc["pods"])
-        req = pod.spec.requests
-        names = [n for n in _FIT_ORDER if n in req] + sorted(n for n in req if n not in _FIT_ORDER)
-        for name in names:
-            amount = req[name]
-            if amount <= 0:
-                continue
-            have = alloc.get(name, 0)
-            used = self.used.get(name, 0)
-            if used + amount > have:
-                return f"OutOf{name}", _insufficient(name, amount, used, have)
-        return "", ""
+        used_ports = [hp for st in self.pods.values() for hp in st.host_ports]
+        failures = general_filter(pod, node, self.used, used_ports)
+        if ev.is_critical(pod):
+            failures = [f for f in failures if not f[0].startswith("OutOf")]
+        return failures[0] if failures else ("", "")
 
     def _reject(self, pod: Pod, reason: str, message: str) -> None:
         """rejectPod: a Warning event and the pod Failed with "Pod was rejected: …"."""
@@ -370,10 +361,3 @@ class PodWorkers:
 def _ready_status(pod: Pod) -> str:
     c = pod.status.condition("Ready")
     return c.status if c is not None else ""
-
-
-def _insufficient(name: str, requested: int, used: int, capacity: int) -> str:
-    """InsufficientResourceError.Error (cpu in millicores, memory in bytes)."""
-    return (f"Node didn't have enough resource: {name}, requested: {requested}, "
-            f"used: {used}, capacity: {capacity}")
-

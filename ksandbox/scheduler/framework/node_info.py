@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...api.codec import FrozenDict
 from ...api.core import Pod
+from ...api.host_ports import port_conflict as host_port_conflict
 from ...api.quantity import resource_amount
 from ...api.selectors import IN, NOT_IN, LabelSelector, LabelSelectorRequirement
 
@@ -291,12 +292,7 @@ class NodeInfo:
 
     def port_conflict(self, ip: str, protocol: str, port: int) -> bool:
         """HostPortInfo.CheckConflict: 0.0.0.0 clashes with any IP on the same port."""
-        if port <= 0:
-            return False
-        if ip == "0.0.0.0":
-            return any(p == port and proto == protocol for (_, proto, p) in self.used_ports)
-        return ((ip, protocol, port) in self.used_ports
-                or ("0.0.0.0", protocol, port) in self.used_ports)
+        return host_port_conflict(self.used_ports, ip, protocol, port)
 
     def clone(self) -> "NodeInfo":
         """A copy whose pod set can change without touching this one (preemption's dry run)."""

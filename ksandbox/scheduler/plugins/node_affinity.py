@@ -15,17 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...api.selectors import (
-    DOES_NOT_EXIST,
-    EXISTS,
-    GT,
-    IN,
-    LT,
-    NOT_IN,
-    parse_int64,
-    requirement_matches,
+from ...api.node_affinity import (  # noqa: F401 - re-exported: the plugin's helpers
+    OBJECT_NAME_FIELD,
+    node_selector_matches,
+    preferred_score,
+    required_node_affinity_matches,
+    term_is_empty,
+    term_matches,
 )
-from ...api.validation import is_qualified_name, is_valid_label_value
+from ...api.selectors import IN
 from ..framework.interface import (
     MAX_NODE_SCORE,
     NODE,
@@ -40,7 +38,7 @@ from . import names
 from .helper import default_normalize_score, default_normalize_vec
 
 if TYPE_CHECKING:
-    from ...api.core import Node, Pod
+    from ...api.core import Pod
 
 NAME = names.NODE_AFFINITY
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
@@ -48,83 +46,6 @@ PRE_SCORE_STATE_KEY = "PreScore" + NAME
 ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
 ERR_REASON_ENFORCED = "node(s) didn't match scheduler-enforced node affinity"
 ERR_REASON_CONFLICT = "pod affinity terms conflict"
-OBJECT_NAME_FIELD = "metadata.name"
-
-
-# -- node selector terms (component-helpers nodeaffinity) --------------------------------------
-
-def _requirement_ok(r: Any) -> bool:
-    """Whether NewRequirement would accept a matchExpressions entry."""
-    if is_qualified_name(r.key):
-        return False
-    op, vals = r.operator, r.values
-    if op in (IN, NOT_IN):
-        if not vals:
-            return False
-    elif op in (EXISTS, DOES_NOT_EXIST):
-        if vals:
-            return False
-    elif op in (GT, LT):
-        if len(vals) != 1 or parse_int64(vals[0]) is None:
-            return False
-    else:
-        return False
-    return all(not is_valid_label_value(v) for v in vals)
-
-
-def term_is_empty(term: Any) -> bool:
-    return not term.match_expressions and not term.match_fields
-
-
-def term_matches(term: Any, node: Node) -> bool:
-    """One NodeSelectorTerm against a node (an unparsable term matches nothing)."""
-    labels = node.metadata.labels
-    for r in term.match_expressions:
-        if not _requirement_ok(r):
-            return False
-    for r in term.match_fields:
-        if r.operator not in (IN, NOT_IN) or len(r.values) != 1:
-            return False
-    for r in term.match_expressions:
-        if not requirement_matches(r.operator, r.key, r.values, labels):
-            return False
-    for r in term.match_fields:
-        have = node.metadata.name if r.key == OBJECT_NAME_FIELD else ""
-        if (have == r.values[0]) != (r.operator == IN):
-            return False
-    return True
-
-
-def node_selector_matches(selector: Any, node: Node) -> bool:
-    """A NodeSelector: any non-empty term matches (no terms: nothing matches)."""
-    for term in selector.node_selector_terms:
-        if not term_is_empty(term) and term_matches(term, node):
-            return True
-    return False
-
-
-def required_node_affinity_matches(pod: Pod, node: Node) -> bool:
-    """GetRequiredNodeAffinity(pod).Match(node): nodeSelector AND required affinity."""
-    labels = node.metadata.labels
-    for k, v in pod.spec.node_selector.items():
-        if labels.get(k) != v:
-            return False
-    aff = pod.spec.affinity
-    req = aff.node_affinity.required if aff is not None and aff.node_affinity is not None else None
-    if req is not None:
-        return node_selector_matches(req, node)
-    return True
-
-
-def preferred_score(terms: Any, node: Node) -> int:
-    """PreferredSchedulingTerms.Score: the sum of the weights of the terms that match."""
-    total = 0
-    for t in terms:
-        if t.weight == 0 or term_is_empty(t.preference):
-            continue
-        if term_matches(t.preference, node):
-            total += t.weight
-    return total
 
 
 def _required(pod: Pod) -> Any:

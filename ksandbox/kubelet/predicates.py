@@ -1,0 +1,82 @@
+"""The kubelet's admission predicates: ``pkg/kubelet/lifecycle/predicate.go`` (generalFilter,
+predicateAdmitHandler.Admit) and the scheduler's ``AdmissionCheck`` it calls.
+
+A pod bound with ``spec.nodeName`` bypasses the scheduler, not the kubelet: before it runs a
+pod the kubelet checks, in this order, that the node has room (every insufficient resource:
+pods, cpu, memory, ephemeral-storage, extended resources), that the pod's nodeSelector and
+required node affinity match the node, that ``spec.nodeName`` is this node, that its host ports
+are free, and that it tolerates the node's NoExecute taints (static pods are not checked for
+taints). The first failure is the pod's rejection: the reason (``OutOfcpu``, ``NodeAffinity``,
+``NodeName``, ``NodePorts``, ``TaintToleration``) and message the pod's status and a Warning
+event carry.
+
+The node-affinity and host-port rules are the scheduler's own (``ksandbox.api.node_affinity``,
+``ksandbox.api.host_ports``), as upstream shares them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Collection, Mapping
+
+from ..api.host_ports import HostPort, ports_fit
+from ..api.node_affinity import required_node_affinity_matches
+from ..api.taints import NO_EXECUTE, find_untolerated_taint
+
+# Reasons and descriptions: the scheduler plugins' names and ErrReasons.
+NODE_AFFINITY, NODE_NAME, NODE_PORTS, TAINT_TOLERATION = (
+    "NodeAffinity", "NodeName", "NodePorts", "TaintToleration")
+DESCRIPTIONS = {
+    NODE_AFFINITY: "node(s) didn't match Pod's node affinity/selector",
+    NODE_NAME: "node(s) didn't match the requested node name",
+    NODE_PORTS: "node(s) didn't have free ports for the requested pod ports",
+    TAINT_TOLERATION: "node(s) had untolerated taint",
+}
+# noderesources.Fits checks the resources in this order, then extended ones by name.
+_FIT_ORDER = ("cpu", "memory", "ephemeral-storage")
+
+
+def insufficient_message(name: str, requested: int, used: int, capacity: int) -> str:
+    """InsufficientResourceError.Error (cpu in millicores, memory in bytes)."""
+    return (f"Node didn't have enough resource: {name}, requested: {requested}, "
+            f"used: {used}, capacity: {capacity}")
+
+
+def predicate_message(name: str) -> str:
+    """PredicateFailureError.Error."""
+    return f"Predicate {name} failed: {DESCRIPTIONS[name]}"
+
+
+def resource_failures(pod: Any, node: Any, used: Mapping[str, int]) -> list[tuple[str, str]]:
+    """noderesources.Fits as the kubelet reports it: (``OutOf<name>``, message) for each."""
+    out = []
+    alloc = node.allocatable_amounts
+    used_pods = used.get("pods", 0)
+    if "pods" in alloc and used_pods + 1 > alloc["pods"]:
+        out.append(("OutOfpods", insufficient_message("pods", 1, used_pods, alloc["pods"])))
+    req = pod.spec.requests
+    names = [n for n in _FIT_ORDER if n in req] + sorted(n for n in req if n not in _FIT_ORDER)
+    for name in names:
+        amount = req[name]
+        if amount <= 0:
+            continue
+        have, in_use = alloc.get(name, 0), used.get(name, 0)
+        if in_use + amount > have:
+            out.append((f"OutOf{name}", insufficient_message(name, amount, in_use, have)))
+    return out
+
+
+def general_filter(pod: Any, node: Any, used: Mapping[str, int],
+                   used_ports: Collection[HostPort], static: bool = False
+                   ) -> list[tuple[str, str]]:
+    """generalFilter: every failure, (reason, message), in upstream's order."""
+    out = resource_failures(pod, node, used)
+    if not required_node_affinity_matches(pod, node):
+        out.append((NODE_AFFINITY, predicate_message(NODE_AFFINITY)))
+    if pod.spec.node_name and pod.spec.node_name != node.metadata.name:
+        out.append((NODE_NAME, predicate_message(NODE_NAME)))
+    if not ports_fit(pod.spec.host_ports, used_ports):
+        out.append((NODE_PORTS, predicate_message(NODE_PORTS)))
+    if not static and find_untolerated_taint(node.spec.taints, pod.spec.tolerations,
+                                             (NO_EXECUTE,)) is not None:
+        out.append((TAINT_TOLERATION, predicate_message(TAINT_TOLERATION)))
+    return out
