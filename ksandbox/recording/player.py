@@ -245,9 +245,12 @@ class Player:
         as playing from the start to ``target``."""
         began = time.perf_counter()
         target = max(self.start, round_ms(target))
-        if target < self.now:
-            times = self.checkpoints
-            i = bisect.bisect_right(times, target) - 1
+        times = self.checkpoints
+        i = bisect.bisect_right(times, target) - 1
+        # Backwards: the nearest checkpoint at or before the target. Forwards past a
+        # checkpoint taken earlier (the user was there and came back): that one too, rather
+        # than playing the whole way again.
+        if target < self.now or times[i] > self.now:
             t, index, snap = self._checkpoints[i]
             playback = Playback(snap.fork(), self.steps, on_step=self._step_done)
             playback.index = index

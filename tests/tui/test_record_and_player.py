@@ -223,3 +223,17 @@ async def test_dot_steps_a_playing_recording_across_its_checkpoints(make):
         assert app.session.now > 300
         assert len(app.player.checkpoints) > 1
         assert not any("stopped" in n.message for n in app._notifications)
+
+
+async def test_ctrl_s_saves_an_svg_screenshot(session, make, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make(session)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        app.advance(65)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        shots = list(tmp_path.glob("*.svg"))
+        assert [p.name for p in shots] == ["ksandbox-cluster-0105-1.svg"]
+        svg = shots[0].read_text()
+        assert svg.startswith("<svg") and "T+00:01:05" in svg.replace("&#160;", " ")
+        assert any("Screenshot saved" in n.message for n in app._notifications)
