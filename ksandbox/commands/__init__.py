@@ -40,6 +40,7 @@ from . import (
     drain,
     get,
     label,
+    patch,
     rollout,
     run,
     sandbox,
@@ -72,6 +73,7 @@ VERBS: dict[str, Callable[[list[str]], Any]] = {
     "get": get.parse_get,
     "rollout": rollout.parse_rollout,
     "top": top.parse,
+    "patch": patch.parse,
     "set": rollout.parse_set,
     "describe": describe.parse,
 }
@@ -87,12 +89,13 @@ _RUNNERS: dict[type, Callable[..., Any]] = {
     sandbox.PutStaticPod: sandbox.run, sandbox.RemoveStaticPod: sandbox.run,
     create.CreateGenerated: create.run,
     top.TopCommand: top.run,
+    patch.PatchCommand: patch.run,
     rollout.RolloutCommand: rollout.run_rollout, rollout.SetImageCommand: rollout.run_set_image,
 }
 # kubectl verbs the sandbox does not model: a clearer answer than "unknown command".
 UNSUPPORTED = ("annotate", "api-resources", "api-versions", "attach", "auth", "certificate",
                "cluster-info", "completion", "config", "cp", "debug", "diff", "edit", "events",
-               "exec", "explain", "expose", "kustomize", "logs", "patch", "plugin",
+               "exec", "explain", "expose", "kustomize", "logs", "plugin",
                "port-forward", "proxy", "replace", "version", "wait")
 
 

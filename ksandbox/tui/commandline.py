@@ -26,7 +26,8 @@ from ..views.printers import TABLES
 # The kinds that have a list view, by kind name: every kind `kubectl get` can print.
 VIEW_KINDS = tuple(TABLES)
 KUBECTL_VERBS = ("apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get",
-                 "label", "rollout", "run", "scale", "set", "taint", "top", "uncordon")
+                 "label", "patch", "rollout", "run", "scale", "set", "taint", "top",
+                 "uncordon")
 SANDBOX_VERBS = ("fail", "recover", "pressure", "add", "remove", "load")
 UI_WORDS = ("board", "explain", "help", "quit", "q")
 QUIT_WORDS = ("q", "q!", "qa", "quit", "Q")

@@ -1,0 +1,292 @@
+"""``kubectl patch TYPE NAME -p PATCH [--type strategic|merge|json]``.
+
+As kubectl's ``pkg/cmd/patch/patch.go`` with the API server's three patch types:
+
+* ``strategic`` (the default; apimachinery ``pkg/util/strategicpatch``): maps merge key by key,
+  ``null`` deletes; the lists the API marks ``patchStrategy: merge`` merge by their
+  ``patchMergeKey`` — containers, initContainers, env, volumes, imagePullSecrets (``name``),
+  container ports (``containerPort``), Service ports (``port``), volumeMounts (``mountPath``),
+  conditions (``type``), ownerReferences (``uid``), topologySpreadConstraints
+  (``topologyKey``), finalizers (set union) — an item with ``$patch: delete`` removes its
+  match, ``$patch: replace`` in a map replaces it; every other list is replaced.
+* ``merge`` (RFC 7386 JSON merge patch): maps merged, ``null`` deletes, lists replaced.
+* ``json`` (RFC 6902): ``add``, ``remove``, ``replace``, ``move``, ``copy``, ``test`` on JSON
+  pointers.
+
+The patched object is decoded, admitted and validated as an update (the stored status is
+kept: the main resource's update ignores it). Output ``deployment.apps/web patched``, or
+``patched (no change)``. Not here: ``--subresource``, ``$retainKeys``, ``$setElementOrder``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from ..api.codec import decode, encode, thaw
+from ..api.errors import ApiError, CommandError, KsandboxError
+from ..api.kinds import BY_KIND
+from ..api.safeload import load_yaml
+from .common import check_output, get_object, printed
+from .parse import (
+    DRY_RUN,
+    NAMESPACE,
+    OUTPUT,
+    STR,
+    Flag,
+    dry_run_strategy,
+    namespace_of,
+    parse_flags,
+    parse_targets,
+)
+
+if TYPE_CHECKING:
+    from ..session import Session
+
+TYPES = ("json", "merge", "strategic")
+_MERGE_KEYS = {"containers": "name", "initContainers": "name", "ephemeralContainers": "name",
+               "env": "name", "volumes": "name", "imagePullSecrets": "name",
+               "volumeMounts": "mountPath", "conditions": "type", "ownerReferences": "uid",
+               "topologySpreadConstraints": "topologyKey", "hostAliases": "ip",
+               "resourceClaims": "name"}
+
+
+@attrs.frozen
+class PatchCommand:
+    kind: str
+    name: str
+    patch: str
+    patch_type: str = "strategic"
+    namespace: str = "default"
+    dry_run: str = "none"
+    output: str = ""
+
+
+def parse(tokens: list[str]) -> PatchCommand:
+    a = parse_flags("patch", tokens, (NAMESPACE, OUTPUT, DRY_RUN, Flag("patch", STR, "p", ""),
+                                      Flag("type", STR, "", "strategic"),
+                                      Flag("patch-file", STR, "", "")))
+    check_output("patch", a["output"])
+    if a["type"] not in TYPES:
+        raise CommandError(f'--type must be one of [json merge strategic], not "{a["type"]}"')
+    if a["patch-file"]:
+        raise CommandError("kubectl patch --patch-file is not supported by ksandbox (give the "
+                           "patch with -p)")
+    if not a.has("patch") or not a["patch"]:
+        raise CommandError("must specify --patch or --patch-file containing the contents of "
+                           "the patch")
+    targets = parse_targets("patch", a.positionals)
+    if len(targets) != 1 or len(targets[0].names) != 1:
+        raise CommandError("one resource is required: TYPE NAME or TYPE/NAME",
+                           hint="See 'kubectl patch -h' for help and examples")
+    _document(a["patch"])
+    return PatchCommand(targets[0].info.kind, targets[0].names[0], a["patch"], a["type"],
+                        namespace_of(a), dry_run_strategy(a), a["output"])
+
+
+def _document(text: str) -> Any:
+    """yaml.ToJSON of the patch text (JSON is YAML), or kubectl's parse error."""
+    try:
+        return load_yaml(text, "<patch>")
+    except KsandboxError as err:
+        detail = str(err).split("): ", 1)[-1]   # the YAML error, without our file prefix
+        raise CommandError(f'unable to parse "{text}": {detail}') from None
+
+
+# -- the three patch types -------------------------------------------------------------------
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7386."""
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    out = dict(target) if isinstance(target, dict) else {}
+    for k, v in patch.items():
+        if v is None:
+            out.pop(k, None)
+        else:
+            out[k] = merge_patch(out.get(k), v)
+    return out
+
+
+def _merge_key(field: str, items: list) -> str | None:
+    if field == "ports":
+        return "containerPort" if any(isinstance(i, dict) and "containerPort" in i
+                                      for i in items) else "port"
+    return _MERGE_KEYS.get(field)
+
+
+def strategic_merge(target: Any, patch: Any) -> Any:
+    """strategicpatch.StrategicMergePatch over plain maps (see the module docstring)."""
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    if patch.get("$patch") == "replace":
+        return {k: copy.deepcopy(v) for k, v in patch.items() if k != "$patch"}
+    if patch.get("$patch") == "delete":
+        return None
+    out = dict(target) if isinstance(target, dict) else {}
+    for k, v in patch.items():
+        if v is None:
+            out.pop(k, None)
+            continue
+        cur = out.get(k)
+        if isinstance(v, list) and k == "finalizers" and isinstance(cur, list):
+            out[k] = cur + [x for x in v if x not in cur]
+            continue
+        key = _merge_key(k, v + (cur or []) if isinstance(cur, list) else v) \
+            if isinstance(v, list) else None
+        if key is not None and isinstance(cur, list):
+            out[k] = _merge_list(cur, v, key)
+        else:
+            out[k] = strategic_merge(cur, v)
+    return out
+
+
+def _merge_list(cur: list, patch: list, key: str) -> list:
+    merged = [copy.deepcopy(x) for x in cur]
+    for item in patch:
+        if not isinstance(item, dict) or key not in item:
+            raise CommandError(f"map: {item} does not contain declared merge key: {key}")
+        idx = next((i for i, x in enumerate(merged) if isinstance(x, dict)
+                    and x.get(key) == item[key]), None)
+        if item.get("$patch") == "delete":
+            if idx is not None:
+                merged.pop(idx)
+            continue
+        if idx is None:
+            merged.append({k: v for k, v in item.items() if k != "$patch"})
+        else:
+            merged[idx] = strategic_merge(merged[idx], item)
+    return merged
+
+
+def _pointer(path: str) -> list[str]:
+    if path == "":
+        return []
+    if not path.startswith("/"):
+        raise CommandError(f'json patch: path "{path}" does not start with a slash')
+    return [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
+
+
+def _parent(doc: Any, parts: list[str], path: str) -> tuple[Any, str]:
+    node = doc
+    for p in parts[:-1]:
+        if isinstance(node, dict) and p in node:
+            node = node[p]
+        elif isinstance(node, list) and p.isdigit() and int(p) < len(node):
+            node = node[int(p)]
+        else:
+            raise CommandError(f'jsonpatch {path}: the path does not exist')
+    return node, parts[-1]
+
+
+def json_patch(doc: Any, ops: Any) -> Any:
+    """RFC 6902 over plain JSON values."""
+    if not isinstance(ops, list):
+        raise CommandError("json: cannot unmarshal object into Go value of type jsonpatch.Patch")
+    doc = copy.deepcopy(doc)
+    for op in ops:
+        if not isinstance(op, dict) or op.get("op") not in ("add", "remove", "replace", "move",
+                                                            "copy", "test"):
+            raise CommandError(f"Unexpected kind: {op.get('op') if isinstance(op, dict) else op}")
+        kind, path = op["op"], str(op.get("path", ""))
+        if kind in ("move", "copy"):
+            src = _pointer(str(op.get("from", "")))
+            node, last = _parent(doc, src, str(op.get("from", "")))
+            value = _get(node, last, str(op.get("from", "")))
+            if kind == "move":
+                _remove(node, last, path)
+            doc = _add(doc, _pointer(path), copy.deepcopy(value), path)
+            continue
+        parts = _pointer(path)
+        if kind == "test":
+            node, last = _parent(doc, parts, path) if parts else (None, "")
+            have = _get(node, last, path) if parts else doc
+            if have != op.get("value"):
+                raise CommandError(f"testing value {path} failed: test failed")
+            continue
+        if kind == "remove":
+            node, last = _parent(doc, parts, path)
+            _remove(node, last, path)
+        elif kind == "replace":
+            node, last = _parent(doc, parts, path)
+            _get(node, last, path)
+            if isinstance(node, list):
+                node[int(last)] = copy.deepcopy(op.get("value"))
+            else:
+                node[last] = copy.deepcopy(op.get("value"))
+        else:
+            doc = _add(doc, parts, copy.deepcopy(op.get("value")), path)
+    return doc
+
+
+def _get(node: Any, last: str, path: str) -> Any:
+    if isinstance(node, dict) and last in node:
+        return node[last]
+    if isinstance(node, list) and last.isdigit() and int(last) < len(node):
+        return node[int(last)]
+    raise CommandError(f"jsonpatch {path}: the path does not exist")
+
+
+def _remove(node: Any, last: str, path: str) -> None:
+    _get(node, last, path)
+    if isinstance(node, list):
+        node.pop(int(last))
+    else:
+        del node[last]
+
+
+def _add(doc: Any, parts: list[str], value: Any, path: str) -> Any:
+    if not parts:
+        return value
+    node, last = _parent(doc, parts, path)
+    if isinstance(node, list):
+        if last == "-":
+            node.append(value)
+        elif last.isdigit() and int(last) <= len(node):
+            node.insert(int(last), value)
+        else:
+            raise CommandError(f"jsonpatch add {path}: index out of bounds")
+    elif isinstance(node, dict):
+        node[last] = value
+    else:
+        raise CommandError(f"jsonpatch add {path}: the path does not exist")
+    return doc
+
+
+# -- running ---------------------------------------------------------------------------------
+
+def run(session: Session, cmd: PatchCommand, stdin: str | None) -> str:
+    info = BY_KIND[cmd.kind]
+    current = get_object(session.store, info, cmd.name, cmd.namespace)
+    original = thaw(encode(current))
+    patch = _document(cmd.patch)
+    if cmd.patch_type == "json":
+        data = json_patch(original, patch)
+    elif not isinstance(patch, dict):
+        raise CommandError(f'unable to parse "{cmd.patch}": expected a JSON object')
+    elif cmd.patch_type == "merge":
+        data = merge_patch(original, patch)
+    else:
+        data = strategic_merge(original, patch)
+    if not isinstance(data, dict):
+        raise ApiError("BadRequest", "the patch made the object something other than an "
+                       "object", 400)
+    raw_meta = data.get("metadata")
+    meta: dict = raw_meta if isinstance(raw_meta, dict) else {}
+    if meta.get("name") != cmd.name:
+        raise ApiError("BadRequest", "the name of the object "
+                       f'({meta.get("name")}) does not match the name on the URL ({cmd.name})',
+                       400)
+    try:
+        patched = decode(info.type, json.loads(json.dumps(data)))
+    except KsandboxError as err:
+        raise ApiError("BadRequest", str(err), 400) from None
+    if hasattr(current, "status") and hasattr(patched, "status"):
+        patched = attrs.evolve(patched, status=current.status)
+    if patched == current:
+        return printed(current, "patched (no change)", cmd.output, cmd.dry_run)
+    (written,) = session.store.update_all([patched], dry_run=cmd.dry_run != "none")
+    return printed(written, "patched", cmd.output, cmd.dry_run)

@@ -1,0 +1,86 @@
+"""kubectl patch: strategic merge (apimachinery strategicpatch patch_test.go cases: merge a
+list by its merge key, ``$patch: delete`` an item, ``null`` deletes a field, lists without a
+merge key replaced, finalizers unioned), JSON merge patch (RFC 7386 appendix A examples) and
+JSON patch (RFC 6902 operations), with kubectl's patch.go messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from command_helpers import fails_without_change, run, session  # noqa: F401
+from ksandbox.commands.patch import json_patch, merge_patch, strategic_merge
+
+
+def test_strategic_merge_merges_lists_by_their_keys():
+    pod = {"spec": {"containers": [{"name": "a", "image": "x", "env": [{"name": "K", "value": "1"}]},
+                                   {"name": "b", "image": "y"}],
+                    "tolerations": [{"key": "t"}]}}
+    patch = {"spec": {"containers": [{"name": "a", "env": [{"name": "L", "value": "2"}]},
+                                     {"name": "b", "$patch": "delete"},
+                                     {"name": "c", "image": "z"}],
+                      "tolerations": [{"key": "u"}]}}
+    out = strategic_merge(pod, patch)
+    assert out["spec"]["containers"] == [
+        {"name": "a", "image": "x", "env": [{"name": "K", "value": "1"}, {"name": "L", "value": "2"}]},
+        {"name": "c", "image": "z"}]
+    assert out["spec"]["tolerations"] == [{"key": "u"}]   # no merge key: replaced
+    assert strategic_merge({"metadata": {"labels": {"a": "1", "b": "2"}}},
+                           {"metadata": {"labels": {"b": None}}}) == {"metadata": {"labels": {"a": "1"}}}
+    assert strategic_merge({"metadata": {"finalizers": ["x"]}},
+                           {"metadata": {"finalizers": ["y", "x"]}})["metadata"]["finalizers"] == ["x", "y"]
+    assert strategic_merge({"spec": {"a": 1, "b": 2}}, {"spec": {"$patch": "replace", "c": 3}}) == \
+        {"spec": {"c": 3}}
+
+
+@pytest.mark.parametrize("target,patch,want", [
+    ({"a": "b"}, {"a": "c"}, {"a": "c"}),
+    ({"a": "b"}, {"b": "c"}, {"a": "b", "b": "c"}),
+    ({"a": "b"}, {"a": None}, {}),
+    ({"a": ["b"]}, {"a": "c"}, {"a": "c"}),
+    ({"a": [{"b": "c"}]}, {"a": [1]}, {"a": [1]}),
+    ({"e": None}, {"a": 1}, {"e": None, "a": 1}),
+])
+def test_merge_patch_rfc7386(target, patch, want):
+    assert merge_patch(target, patch) == want
+
+
+def test_json_patch_rfc6902():
+    doc = {"foo": ["bar", "baz"], "x": {"y": 1}}
+    out = json_patch(doc, [{"op": "add", "path": "/foo/1", "value": "qux"},
+                           {"op": "remove", "path": "/x/y"},
+                           {"op": "replace", "path": "/foo/0", "value": "b"},
+                           {"op": "copy", "from": "/foo/0", "path": "/z"},
+                           {"op": "move", "from": "/z", "path": "/x/w"},
+                           {"op": "add", "path": "/foo/-", "value": "end"},
+                           {"op": "test", "path": "/x/w", "value": "b"}])
+    assert out == {"foo": ["b", "qux", "baz", "end"], "x": {"w": "b"}}
+    assert doc == {"foo": ["bar", "baz"], "x": {"y": 1}}
+
+
+def test_patch_a_deployment_three_ways(session):
+    assert run(session, """kubectl patch deployment web -p '{"spec":{"replicas":2}}'""").output \
+        == "deployment.apps/web patched\n"
+    assert run(session, """kubectl patch deployment web -p '{"spec":{"replicas":2}}'""").output \
+        == "deployment.apps/web patched (no change)\n"
+    run(session, """kubectl patch deploy web --type merge -p '{"metadata":{"labels":{"team":"a"}}}'""")
+    run(session, """kubectl patch deploy/web --type=json -p '[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx:1.28"}]'""")
+    d = session.store.get("Deployment", "web", "default")
+    assert d.spec.replicas == 2 and d.metadata.labels["team"] == "a"
+    assert d.spec.template.spec.containers[0].image == "nginx:1.28"
+
+
+@pytest.mark.parametrize("line,error", [
+    ("kubectl patch deploy web", "error: must specify --patch or --patch-file containing the "
+                                 "contents of the patch\n"),
+    ("kubectl patch deploy web --type=xml -p {}", 'error: --type must be one of [json merge '
+                                                  'strategic], not "xml"\n'),
+    ("""kubectl patch deploy web -p '{"spec":{"replicas":-1}}'""",
+     'The Deployment "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or '
+     'equal to 0\n'),
+    ("""kubectl patch deploy nope -p '{}'""", 'Error from server (NotFound): deployments.apps '
+                                              '"nope" not found\n'),
+    ("""kubectl patch deploy web --type=json -p '[{"op":"remove","path":"/spec/nope"}]'""",
+     "error: jsonpatch /spec/nope: the path does not exist\n"),
+])
+def test_bad_patches_change_nothing(session, line, error):
+    assert fails_without_change(session, line) == error
