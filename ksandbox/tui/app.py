@@ -67,6 +67,11 @@ class KsandboxApp(App[int]):
         Binding("less_than_sign", "slower", "Slower", show=False, id="clock.slower"),
         Binding("greater_than_sign", "faster", "Faster", show=False, id="clock.faster"),
         Binding("full_stop", "step", "Next event", show=False, id="clock.step"),
+        # What-if (tui/branches.py): fork the present, switch branches, compare, undo.
+        Binding("w", "fork_branch", "Fork", show=False, id="whatif.fork"),
+        Binding("W", "branches", "Branches", show=False, id="whatif.branches"),
+        Binding("D", "diff_branches", "Diff", show=False, id="whatif.diff"),
+        Binding("ctrl+z", "undo", "Undo", show=False, id="whatif.undo"),
         Binding("ctrl+c", "quit", "Quit", show=False, priority=True, id="app.quit"),
         *PLAYER_BINDINGS,
         *RECORDER_BINDINGS,
@@ -106,6 +111,9 @@ class KsandboxApp(App[int]):
         self._save_theme = False
         self._stepper: Any = None
         self._stepping = False
+        from .branches import WhatIf
+
+        self.whatif = WhatIf(self)
 
     # -- setup ----------------------------------------------------------------------------
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -154,6 +162,7 @@ class KsandboxApp(App[int]):
             self.notify(f"the simulation stopped: {exc!r}; clock paused", severity="error")
             moved = True
         if moved:
+            self.whatif.sync()
             self.publish()
 
     def publish(self) -> None:
@@ -168,6 +177,7 @@ class KsandboxApp(App[int]):
         """Run the sandbox ``seconds`` of simulated time now, replaying any recorded steps due
         (tests, the benchmark)."""
         self.pacer.advance_to(self.session.now + seconds, budget=float("inf"))
+        self.whatif.sync()
         self.publish()
 
     def action_toggle_pause(self) -> None:
@@ -197,6 +207,7 @@ class KsandboxApp(App[int]):
             return
         finally:
             self._stepping = False
+        self.whatif.sync()
         self.notify(report.summary(), title="." if not report.idle else "",
                     timeout=6 if report.changes else 3, markup=False)
         self.publish()
@@ -280,8 +291,25 @@ class KsandboxApp(App[int]):
             speed=self.pacer.label, paused=self.pacer.paused, lagging=self.pacer.lagging,
             nodes_ready=m.ready_nodes, nodes_total=m.node_total, running=m.running,
             pending=len(m.pending), recording=self.recording,
-            playback=self.playback_label,
+            playback=self.playback_label, branch=self.whatif.label,
             next_up=next_up(self.session, self.playback) if self.pacer.paused else "")
+
+    # -- what-if (tui/branches.py) ----------------------------------------------------------
+    def action_fork_branch(self) -> None:
+        """`w`: fork the present moment into a named branch."""
+        self.whatif.ask_fork()
+
+    def action_branches(self) -> None:
+        """`W`: list the branches, switch to one."""
+        self.whatif.choose()
+
+    def action_diff_branches(self) -> None:
+        """`D`: this branch and another side by side."""
+        self.whatif.open_diff()
+
+    def action_undo(self) -> None:
+        """`ctrl+z`: back to the moment before the last command."""
+        self.whatif.undo()
 
     # -- the one door into the sandbox ----------------------------------------------------
     def submit(self, text: str, *, quiet: bool = False) -> Any:

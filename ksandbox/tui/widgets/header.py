@@ -38,6 +38,8 @@ class HeaderState:
     """``▶ recording-title 3/12`` while playing a recording."""
     next_up: str = ""
     """While paused: what is due next (``next: evict web-1 in 4:12``)."""
+    branch: str = ""
+    """The what-if branch on show (empty while there is only one)."""
 
 
 class ClusterHeader(Widget):
@@ -64,6 +66,8 @@ class ClusterHeader(Widget):
         t.append(" ksandbox ", style("cluster-header--name"))
         if not narrow:
             t.append(f" {st.cluster} ", style("cluster-header--muted"))
+        if st.branch:
+            t.append(f"⑂ {st.branch} ", style("cluster-header--time"))
         t.append("│ ", style("cluster-header--muted"))
         t.append(sim_time_text(st.time), style("cluster-header--time"))
         t.append(" ")

@@ -1,0 +1,78 @@
+"""What-if keys in the app (Pilot): `w` forks a named branch, the hidden branch keeps the same
+clock, `W` switches, `D` draws the same diff as ``ksandbox diff``, `ctrl+z` undoes."""
+
+from __future__ import annotations
+
+from helpers import settle, shows
+
+from ksandbox.recording.diff import diff_sessions
+
+
+async def fork(pilot, name: str | None = None) -> None:
+    await pilot.press("w")
+    await settle(pilot)
+    if name is not None:
+        pilot.app.screen.query_one("#branch-name").value = name
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_w_forks_a_named_branch_that_runs_on_the_same_clock(make, session):
+    app = make(session)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        app.advance(5)
+        await fork(pilot, "cordoned")
+        assert app.whatif.set.names == ["main", "cordoned"]
+        assert app.header_state().branch == "cordoned" and shows(app, "⑂ cordoned")
+        main = app.whatif.set.get("main")
+        assert app.session is not main.session and app.session.now == 5.0
+        app.submit("kubectl cordon node-1")
+        app.advance(30)
+        assert main.session.now == app.session.now == 35.0
+        assert main.session.store.get("Node", "node-1").spec.unschedulable is False
+        assert app.session.store.get("Node", "node-1").spec.unschedulable is True
+
+        await pilot.press("D")
+        await settle(pilot)
+        assert shows(app, "diff: cordoned (A) vs main (B)")
+        d = diff_sessions(app.session, main.session, ("cordoned", "main"))
+        assert any(n["name"] == "node-1" and "unschedulable" in n["differences"]
+                   for n in d["nodes"])
+        assert shows(app, "cordoned") and shows(app, "schedulable")
+        await pilot.press("escape")
+        await settle(pilot)
+
+        await pilot.press("W")
+        await settle(pilot)
+        assert shows(app, "Branches (enter switches)")
+        await pilot.press("up", "enter")
+        await settle(pilot)
+        assert app.whatif.set.active.name == "main" and app.session is main.session
+        assert shows(app, "⑂ main")
+
+
+async def test_ctrl_z_goes_back_to_the_moment_before_the_last_command(make, session):
+    app = make(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        app.advance(10)
+        app.submit("kubectl cordon node-2")
+        app.advance(20)
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert app.session.now == 10.0 and app.session.history == []
+        assert app.session.store.get("Node", "node-2").spec.unschedulable is False
+        assert app.pacer.paused
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert any("nothing to undo" in n.message for n in app._notifications)
+
+
+async def test_d_without_a_branch_says_how_to_make_one(make, session):
+    app = make(session)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("D")
+        await settle(pilot)
+        assert any("press w to fork a branch" in n.message for n in app._notifications)
