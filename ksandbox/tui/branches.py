@@ -156,7 +156,9 @@ class BranchNameDialog(CommandDialog):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#branch-name", Input).focus()
+        # A burst of keys may have closed the dialog before it mounted.
+        for field in self.query("#branch-name"):
+            field.focus()
 
     def command(self) -> str | None:
         value = self.query_one("#branch-name", Input).value.strip()
