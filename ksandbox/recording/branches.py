@@ -116,12 +116,17 @@ class BranchSet:
         self.active_index = self.branches.index(branch)
         return branch
 
-    def sync(self) -> None:
-        """Bring every other branch that is behind up to the active branch's time."""
+    def sync(self, budget: float | None = None) -> bool:
+        """Bring every other branch that is behind up to the active branch's time; True if
+        one moved. With ``budget`` (real seconds per branch, as the TUI's pacer gives the
+        branch on show), a busy branch may stay behind and catch up on later calls."""
         now = self.active.session.now
+        moved = False
         for b in self.others():
             if b.session.now < now:
-                b.playback.advance_to(now)
+                b.playback.advance_to(now, budget)
+                moved = True
+        return moved
 
     def undo(self) -> Any:
         """Replace the active branch with a replay of its history but the last command, at

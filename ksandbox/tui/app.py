@@ -161,8 +161,11 @@ class KsandboxApp(App[int]):
             self.pacer.paused = True
             self.notify(f"the simulation stopped: {exc!r}; clock paused", severity="error")
             moved = True
+        # Hidden what-if branches follow the one on show, in slices as it runs (also while
+        # paused, until they have caught up).
+        if self.whatif.sync(self.pacer.budget):
+            moved = True
         if moved:
-            self.whatif.sync()
             self.publish()
 
     def publish(self) -> None:

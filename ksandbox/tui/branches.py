@@ -42,6 +42,7 @@ class WhatIf:
         self.set = BranchSet(app.playback)
         self._models: dict[int, ClusterModel] = {id(app.playback): app.model}
         self._recording = app.recording_script
+        self._rebuild_pending = False
 
     @property
     def branching(self) -> bool:
@@ -52,9 +53,17 @@ class WhatIf:
         """The header's branch: shown once there is more than one."""
         return self.set.active.name if self.branching else ""
 
-    def sync(self) -> None:
-        if self.branching:
-            self.set.sync()
+    def sync(self, budget: float | None = None) -> bool:
+        """Hidden branches to the clock of the one on show (True if one moved)."""
+        if not self.branching:
+            return False
+        try:
+            return self.set.sync(budget)
+        except Exception as exc:  # a control-plane bug in a hidden branch pauses, never crashes
+            self.app.pacer.paused = True
+            self.app.notify(f"a hidden branch stopped: {exc!r}; clock paused",
+                            severity="error", markup=False)
+            return True
 
     # -- actions ----------------------------------------------------------------------------
     def fork(self, name: str | None) -> Branch | None:
@@ -117,6 +126,14 @@ class WhatIf:
 
     # -- the App's objects follow the branch on show ----------------------------------------
     def _show(self, branch: Branch) -> None:
+        # After the current message: a dialog's dismiss callback runs while the dialog is
+        # still on the screen stack, and replacing the board under it from there would pop
+        # the wrong screen.
+        self.app.call_later(self._show_now, branch)
+
+    def _show_now(self, branch: Branch) -> None:
+        if branch is not self.set.active:
+            return        # another switch came after this one
         app = self.app
         key = id(branch.playback)
         model = self._models.get(key)
@@ -129,6 +146,21 @@ class WhatIf:
         app._stepper = None
         app.recording_script = self._recording if branch.name == MAIN and \
             branch.playback.steps else None
+        if not self._rebuild_pending:
+            self._rebuild_pending = True
+            self._rebuild_board()
+
+    def _rebuild_board(self) -> None:
+        """A board drawn from the branch on show (its widgets hold their session).
+
+        Not under an open dialog: popping a dialog that is still mounting breaks it; the
+        board is rebuilt once the dialog has closed.
+        """
+        app = self.app
+        if isinstance(app.screen, ModalScreen):
+            app.set_timer(0.05, self._rebuild_board)
+            return
+        self._rebuild_pending = False
         from .screens.main import MainScreen
 
         app.go_board()

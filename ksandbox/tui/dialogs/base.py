@@ -47,7 +47,10 @@ class CommandDialog(ModalScreen[str | None]):
         self._ready = True
         self.update_preview()
         if self.focus_cancel:
-            self.query_one("#cancel", Button).focus()
+            # query, not query_one: a burst of keys may have closed the dialog before it
+            # mounted, and a closed dialog has no buttons left to focus.
+            for button in self.query("#cancel").results(Button):
+                button.focus()
 
     def current_command(self) -> str | None:
         """``command()``, or None while the fields are still being mounted."""
