@@ -42,7 +42,7 @@ class WhatIf:
         self.set = BranchSet(app.playback)
         self._models: dict[int, ClusterModel] = {id(app.playback): app.model}
         self._recording = app.recording_script
-        self._rebuild_pending = False
+        self._show_pending = False
 
     @property
     def branching(self) -> bool:
@@ -50,8 +50,10 @@ class WhatIf:
 
     @property
     def label(self) -> str:
-        """The header's branch: shown once there is more than one."""
-        return self.set.active.name if self.branching else ""
+        """The header's branch (the one whose session the App shows), once there are two."""
+        if not self.branching:
+            return ""
+        return next((b.name for b in self.set.branches if b.session is self.app.session), "")
 
     def sync(self, budget: float | None = None) -> bool:
         """Hidden branches to the clock of the one on show (True if one moved)."""
@@ -126,15 +128,20 @@ class WhatIf:
 
     # -- the App's objects follow the branch on show ----------------------------------------
     def _show(self, branch: Branch) -> None:
-        # After the current message: a dialog's dismiss callback runs while the dialog is
-        # still on the screen stack, and replacing the board under it from there would pop
-        # the wrong screen.
-        self.app.call_later(self._show_now, branch)
+        # Later, and never under an open dialog: a dialog's dismiss callback runs while the
+        # dialog is still on the screen stack, and popping a dialog that is still mounting
+        # breaks it. Until then the App, its header and its keys stay on the old branch.
+        if not self._show_pending:
+            self._show_pending = True
+            self.app.call_later(self._show_now)
 
-    def _show_now(self, branch: Branch) -> None:
-        if branch is not self.set.active:
-            return        # another switch came after this one
+    def _show_now(self) -> None:
         app = self.app
+        if isinstance(app.screen, ModalScreen):
+            app.set_timer(0.05, self._show_now)
+            return
+        self._show_pending = False
+        branch = self.set.active
         key = id(branch.playback)
         model = self._models.get(key)
         if model is None:
@@ -146,21 +153,7 @@ class WhatIf:
         app._stepper = None
         app.recording_script = self._recording if branch.name == MAIN and \
             branch.playback.steps else None
-        if not self._rebuild_pending:
-            self._rebuild_pending = True
-            self._rebuild_board()
-
-    def _rebuild_board(self) -> None:
-        """A board drawn from the branch on show (its widgets hold their session).
-
-        Not under an open dialog: popping a dialog that is still mounting breaks it; the
-        board is rebuilt once the dialog has closed.
-        """
-        app = self.app
-        if isinstance(app.screen, ModalScreen):
-            app.set_timer(0.05, self._rebuild_board)
-            return
-        self._rebuild_pending = False
+        # A board drawn from the branch on show (its widgets hold their session).
         from .screens.main import MainScreen
 
         app.go_board()
