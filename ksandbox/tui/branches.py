@@ -105,7 +105,10 @@ class WhatIf:
             app.notify(f"error: undo failed: {exc!r}", severity="error", markup=False)
             return
         app.pacer.paused = True
-        self._show(self.set.active)
+        if isinstance(app.screen, ModalScreen):
+            self._show(self.set.active)
+        else:
+            self._show_now()     # from a key on a view: at once, nothing is in the way
         app.notify(f"Undid `{undone.command}` (at {undone.at:g}s): back to the moment "
                    f"before it; the clock is paused", title="undo", markup=False)
 
