@@ -224,3 +224,15 @@ def test_a_long_integer_in_a_field_is_named_by_its_size(tmp_path, capsys):
     assert main(["sim", "-f", str(p), "-o", "json"]) == 1
     assert "cannot unmarshal number 999999...999999 (4299 digits) into Go struct field " \
            "PodSpec.spec.priority of type int32" in capsys.readouterr().err
+
+
+def test_a_percent_with_thousands_of_digits_is_refused_by_validation_not_a_crash():
+    """apps validation getPercentValue: strconv.Atoi's range error is ignored and the value
+    clamped, so IsNotMoreThan100Percent refuses it (found by tests/test_fuzz.py)."""
+    s = _session()
+    pdb = ("apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nspec:\n"
+           f"  minAvailable: '{'9' * 5000}%'\n  selector: {{matchLabels: {{app: web}}}}\n")
+    r = s.submit("kubectl apply -f -", stdin=pdb)
+    assert "must not be greater than 100%" in r.error and "internal" not in r.error
+    r = s.submit(f"kubectl autoscale deployment web --max=3 --cpu={'9' * 5000}%")
+    assert r.error.startswith("error: invalid percentage value")

@@ -87,9 +87,12 @@ def _int(text: str, names: dict) -> int:
     low = text.lower()
     if low in names:
         return names[low]
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise CronError(f'failed to parse int from {text}: strconv.Atoi: parsing "{text}": '
                         f'invalid syntax')
+    if len(text.lstrip("0")) > 19:
+        raise CronError(f'failed to parse int from {text}: strconv.Atoi: parsing "{text}": '
+                        f'value out of range')
     return int(text)
 
 

@@ -42,7 +42,7 @@ from .validation import is_qualified_name, is_valid_label_value, validate_labels
 __all__ = [
     "IN", "NOT_IN", "EXISTS", "DOES_NOT_EXIST", "GT", "LT", "LABEL_SELECTOR_OPERATORS",
     "LabelSelectorRequirement", "LabelSelector", "requirement_matches",
-    "format_label_selector", "parse_int64",
+    "format_label_selector", "parse_int64", "atoi_clamped",
 ]
 
 # metav1.LabelSelectorOperator values, plus the two node-selector-only operators.
@@ -60,10 +60,26 @@ _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 def parse_int64(text: str) -> int | None:
     """Go's ``strconv.ParseInt(text, 10, 64)``: ``None`` when it would fail."""
-    if _INT64_RE.fullmatch(text) is None:
+    if _INT64_RE.fullmatch(text) is None or int_digits(text) > 19:
         return None
     n = int(text)
     return n if _INT64_MIN <= n <= _INT64_MAX else None
+
+
+def int_digits(text: str) -> int:
+    """Significant decimal digits of a signed digit string."""
+    return len(text.lstrip("+-").lstrip("0"))
+
+
+def atoi_clamped(text: str) -> int | None:
+    """The value ``strconv.Atoi`` returns for ``text``: None on a syntax error (ASCII digits
+    only, unlike Python's int()), clamped to int64 on overflow — what callers that ignore the
+    range error see (getPercentValue). Never converts thousands of digits."""
+    if _INT64_RE.fullmatch(text) is None:
+        return None
+    if int_digits(text) > 19:
+        return _INT64_MIN if text.startswith("-") else _INT64_MAX
+    return max(_INT64_MIN, min(_INT64_MAX, int(text)))
 
 
 def requirement_matches(operator: str, key: str, values: Iterable[str] | frozenset[str],

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..api import validation as v
 from ..api.errors import FieldError, Unquoted, ValidationError
+from ..api.selectors import atoi_clamped
 from ..api.taints import validate_taints
 from .validation_pod import _cached, _quantity_nonneg, validate_pod_spec
 
@@ -112,8 +113,9 @@ _PERCENT_MSG = ("a valid percent string must be a numeric string followed by an 
 
 def _percent(val: Any) -> int | None:
     """getPercentValue: the number of a valid ``N%`` string, else None."""
-    if isinstance(val, str) and val.endswith("%") and val[:-1].isdigit():
-        return int(val[:-1])
+    if isinstance(val, str) and val.endswith("%") and val[:-1].isascii() and \
+            val[:-1].isdigit():
+        return atoi_clamped(val[:-1])   # strconv.Atoi, its range error ignored (clamped)
     return None
 
 
@@ -188,14 +190,13 @@ def _pdb(pdb: Any, errs: Errors) -> None:
     s = pdb.spec
     if s.min_available is not None and s.max_unavailable is not None:
         errs.append(FieldError("spec", None, "minAvailable and maxUnavailable cannot be both set"))
+    # policy validation ValidatePodDisruptionBudgetSpec: ValidatePositiveIntOrPercent and
+    # IsNotMoreThan100Percent on each (a percent too long for Atoi is clamped, so refused).
     for field, val in (("minAvailable", s.min_available), ("maxUnavailable", s.max_unavailable)):
-        if isinstance(val, int) and val < 0:
-            errs.append(FieldError(f"spec.{field}", val, "must be greater than or equal to 0"))
-        if isinstance(val, str) and not (val.endswith("%") and val[:-1].isdigit()):
-            errs.append(FieldError(f"spec.{field}", val,
-                                   "a valid percent string must be a numeric string followed by "
-                                   "an ending '%' (e.g. '1%',  or '93%', regex used for "
-                                   "validation is '[0-9]+%')"))
+        if val is None:
+            continue
+        _positive_int_or_percent(val, f"spec.{field}", errs)
+        _not_over_100(val, f"spec.{field}", errs)
 
 
 def _priority_class(pc: Any, errs: Errors) -> None:

@@ -40,6 +40,7 @@ from .parse import (
     STR,
     Flag,
     dry_run_strategy,
+    go_parse_int,
     namespace_of,
     parse_flags,
 )
@@ -112,15 +113,12 @@ def parse(tokens: list[str]) -> CreateGenerated:
 
 
 def _int32(text: str, flag: str) -> int:
+    """pflag's Int32 flag: Go's strconv.ParseInt(text, 0, 32) (``07`` is 7, ``08`` an error)."""
     try:
-        value = int(text, 0)
-    except ValueError:
+        return go_parse_int(text, 32)
+    except ValueError as exc:
         raise CommandError(f'invalid argument "{text}" for "--{flag}" flag: strconv.ParseInt: '
-                           f'parsing "{text}": invalid syntax') from None
-    if not -(2 ** 31) <= value < 2 ** 31:
-        raise CommandError(f'invalid argument "{text}" for "--{flag}" flag: strconv.ParseInt: '
-                           f'parsing "{text}": value out of range')
-    return value
+                           f'parsing "{text}": {exc}') from None
 
 
 def _check_image(image: str) -> None:

@@ -147,7 +147,7 @@ def _check_target(flag: str, value: str, unit: str) -> None:
     """A ``--cpu``/``--memory`` value: ``N%`` or a quantity (a bare number takes ``unit``)."""
     if value.endswith("%"):
         digits = value[:-1]
-        if not digits.isdigit():
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 10:
             raise CommandError(f"invalid percentage value: {digits}")
         return
     try:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..api.codec import encode
 from ..api.core import FAILED, SUCCEEDED
 from ..api.errors import ApiError
+from ..api.selectors import atoi_clamped
 
 if TYPE_CHECKING:
     from ..api.core import Node, Pod
@@ -146,10 +147,10 @@ def scaled_value(value: Any, total: int, round_up: bool) -> int:
         return value
     text = str(value).strip()
     if text.endswith("%"):
-        pct = int(text[:-1])
+        pct = atoi_clamped(text[:-1]) or 0   # validation let only [0-9]+% through
         exact = pct * total
         return -(-exact // 100) if round_up else exact // 100
-    return int(text)
+    return atoi_clamped(text) or 0
 
 
 # -- node affinity (the subset a DaemonSet needs) ------------------------------------------------

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..api.codec import FrozenDict
+from ..api.selectors import atoi_clamped
 from ..apiserver.store import DELETED, WatchEvent
 from .base import Controller, Worker
 
@@ -42,7 +43,7 @@ def scaled_value(value: int | str, total: int, round_up: bool) -> int:
     """intstr.GetScaledValueFromIntOrPercent."""
     if isinstance(value, int):
         return value
-    pct = int(value.rstrip("%"))
+    pct = atoi_clamped(value.rstrip("%")) or 0   # validation let only [0-9]+% through
     exact = pct * total / 100
     return math.ceil(exact) if round_up else math.floor(exact)
 
