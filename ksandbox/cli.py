@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from .session import Session
 
 SUBCOMMANDS = ("sim", "explain", "play", "diff", "record", "export")
+# --debug for this run (main sets it): the TUI then lets Textual print a crash's traceback.
+_DEBUG = [False]
 
 
 class UsageError(Exception):
@@ -434,7 +436,8 @@ def cmd_play(argv: Sequence[str]) -> int:
         return 0
     from .tui.app import run_tui
 
-    return run_tui(session, recording=recording, speed=args.speed, paused=True)
+    return run_tui(session, recording=recording, speed=args.speed, paused=True,
+                   debug=_DEBUG[0])
 
 
 def _branch_name(path: str, other: str) -> str:
@@ -517,7 +520,8 @@ def cmd_record(argv: Sequence[str]) -> int:
     session = _load_session(files, args.seed, args.scheduler_config)
     from .tui.app import run_tui
 
-    return run_tui(session, speed=args.speed, paused=args.paused, record=True, record_to=out)
+    return run_tui(session, speed=args.speed, paused=args.paused, record=True, record_to=out,
+                   debug=_DEBUG[0])
 
 
 def cmd_export(argv: Sequence[str]) -> int:
@@ -535,7 +539,7 @@ def cmd_tui(argv: Sequence[str]) -> int:
     session = _load_session(files, args.seed, args.scheduler_config)
     from .tui.app import run_tui
 
-    return run_tui(session, speed=args.speed, paused=args.paused)
+    return run_tui(session, speed=args.speed, paused=args.paused, debug=_DEBUG[0])
 
 
 def one_line(message: str) -> str:
@@ -562,6 +566,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     argv = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in argv
+    _DEBUG[0] = debug
     argv = [a for a in argv if a != "--debug"]
     saved = limits.LIMITS   # --horizon holds for this run only (tests call main() in turn)
     try:

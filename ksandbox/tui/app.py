@@ -33,11 +33,12 @@ from .commandline import (
     parse_command_line,
 )
 from .config import UserConfig, load_config, save_theme
+from .guard import GuardedCommandPalette, report_bug
 from .messages import ClusterChanged
 from .model import ClusterModel
 from .pacer import Pacer
 from .player import PLAYER_BINDINGS, PlayerControls
-from .recorder import RECORDER_BINDINGS, RecorderControls
+from .recorder import RECORDER_BINDINGS, RecorderControls, free_path
 from .stepper import next_up
 from .themes import VARIABLE_DEFAULTS, load_themes, stylesheet
 from .widgets.header import HeaderState
@@ -53,6 +54,7 @@ TICK_HZ = 20
 FREEZE_EVERY = 1.0
 GC_THRESHOLD = 10_000
 READ_VERBS = ("get", "describe")
+PALETTE_ID = "--command-palette"
 
 
 class KsandboxApp(App[int]):
@@ -80,7 +82,7 @@ class KsandboxApp(App[int]):
     def __init__(self, session: Session, *, recording: Any = None, speed: float = 1.0,
                  paused: bool = False, config: UserConfig | None = None,
                  ticking: bool = True, record_to: Path | None = None,
-                 record: bool = False) -> None:
+                 record: bool = False, debug: bool = False) -> None:
         super().__init__()
         self.session = session
         self.model = ClusterModel(session)
@@ -114,6 +116,12 @@ class KsandboxApp(App[int]):
         from .branches import WhatIf
 
         self.whatif = WhatIf(self)
+        self.show_traceback = debug
+        """--debug: a failure of the app prints Textual's traceback when it exits."""
+        self.bug_reports: list[BaseException] = []
+        """Exceptions an action or a handler raised and the guards turned into notifications."""
+        self.crash: tuple[BaseException, Path | None] | None = None
+        """The failure that ended the app, and where the session so far was saved."""
 
     # -- setup ----------------------------------------------------------------------------
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -405,6 +413,65 @@ class KsandboxApp(App[int]):
 
         self.push_screen(ExplainScreen(namespace, name))
 
+    # -- crash guards ---------------------------------------------------------------------
+    async def _dispatch_action(self, namespace: Any, action_name: str, params: Any) -> bool:
+        """Every key's action passes here. A screen's action runs only once that screen is
+        mounted and current: a key typed right after the one that opened it (Enter then x)
+        waits in the screen's queue until it has mounted, and one whose screen is gone by
+        then does nothing. An action that raises is reported (guard.report_bug) and the
+        state is kept."""
+        if isinstance(namespace, Screen) and namespace is not self:
+            if not namespace.is_mounted:
+                namespace.call_later(self._dispatch_when_current, namespace, action_name,
+                                     params)
+                return True
+        try:
+            return await super()._dispatch_action(namespace, action_name, params)
+        except Exception as exc:  # noqa: BLE001 - one key's bug must not end the session
+            report_bug(self, exc, f"The key's action '{action_name}'")
+            return True
+
+    async def _dispatch_when_current(self, screen: Screen, action_name: str,
+                                     params: Any) -> None:
+        if screen.is_mounted and screen is self.screen:
+            await self._dispatch_action(screen, action_name, params)
+
+    def action_command_palette(self) -> None:
+        """Textual's palette with its page keys guarded (guard.GuardedCommandPalette). A
+        ctrl+p while the last palette is still closing (dismissed, not yet removed) does
+        nothing: a second one with the same id would raise DuplicateIds."""
+        if not self.use_command_palette or GuardedCommandPalette.is_open(self):
+            return
+        if any(node.id == PALETTE_ID for node in self._nodes):
+            return
+        self.push_screen(GuardedCommandPalette(id=PALETTE_ID))
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A failure of the app itself (Textual's last stop: it ends the app). Before it
+        ends, the session so far is written as a recording in the working directory;
+        run_tui says where. The traceback is printed only with --debug."""
+        if self.crash is None:
+            self.crash = (error, self._save_crash_recording())
+        if self.show_traceback:
+            super()._handle_exception(error)
+            return
+        self._return_code = 1
+        if self._exception is None:
+            self._exception = error
+            self._exception_event.set()
+        self._close_messages_no_wait()
+
+    def _save_crash_recording(self) -> Path | None:
+        try:
+            from ..recording.player import dump_recording
+
+            text = dump_recording(self.session, title=f"{self.session.name} (crashed)")
+            path = free_path(Path.cwd(), "ksandbox-crash")
+            path.write_text(text, encoding="utf-8")
+            return path
+        except Exception:  # noqa: BLE001 - a failing save must not hide the failure
+            return None
+
     # -- palette --------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -500,13 +567,18 @@ def make_app(session: Session, **opts: Any) -> KsandboxApp:
 
 
 def run_tui(session: Session, *, recording: Any = None, speed: float = 1.0,
-            paused: bool = False, record_to: Path | None = None, record: bool = False) -> int:
+            paused: bool = False, record_to: Path | None = None, record: bool = False,
+            debug: bool = False) -> int:
     """Open the TUI on ``session``; returns the exit status. ``record``: already recording
-    (into ``record_to``); a recording still running at exit is saved."""
+    (into ``record_to``); a recording still running at exit is saved. If the app itself
+    failed, one ``error:`` line says so and where the session so far was saved."""
     freeze_heap()
     app = make_app(session, recording=recording, speed=speed, paused=paused,
-                   record_to=record_to, record=record)
+                   record_to=record_to, record=record, debug=debug)
     app.run()
+    if app.crash is not None:
+        sys.stderr.write(crash_message(*app.crash))
+        return 1
     if app.recording:
         try:
             path = app.recorder_controls.stop(quiet=True)
@@ -516,3 +588,12 @@ def run_tui(session: Session, *, recording: Any = None, speed: float = 1.0,
         if path is not None:
             print(f"Recording saved to {path}")
     return app.return_code or 0
+
+
+def crash_message(error: BaseException, saved: Path | None) -> str:
+    detail = " ".join(str(error).split())
+    what = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
+    where = (f"; the session so far is saved in {saved} (ksandbox play {saved.name} replays "
+             f"it)" if saved is not None else "; the session could not be saved")
+    return (f"error: the TUI stopped on an internal error ({what}); this is a bug in "
+            f"ksandbox, please report it (run again with --debug for the traceback){where}\n")

@@ -30,14 +30,19 @@ def need_tmux() -> None:
 
 
 class Terminal:
-    def __init__(self, args: list[str], *, width: int, height: int, config_home: Path) -> None:
+    def __init__(self, args: list[str], *, width: int, height: int, config_home: Path,
+                 extra_env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
         need_tmux()
         self.socket = f"ksb-test-{os.getpid()}-{next(_counter)}"
         self.name = "ksb"
         self.width, self.height = width, height
         env = {"XDG_CONFIG_HOME": str(config_home), "TERM": "xterm-256color",
-               "COLORTERM": "truecolor", "TEXTUAL_ANIMATIONS": "none"}
+               "COLORTERM": "truecolor", "TEXTUAL_ANIMATIONS": "none", **(extra_env or {})}
         exports = " ".join(f"{k}={v}" for k, v in env.items())
+        # -m ksandbox imports the checkout's package from the working directory: with another
+        # directory, PYTHONPATH points at the checkout.
+        if cwd is not None:
+            exports += f" PYTHONPATH={ROOT}"
         cmd = " ".join([sys.executable, "-m", "ksandbox", *args])
         # A server of our own with no user config, born at the size we want (a window made at
         # tmux's default 80×24 and resized after the app started could race its first frame).
@@ -46,7 +51,7 @@ class Terminal:
         self._conf = str(conf)
         # Textual draws on stderr: it is not redirected; a traceback stays on the screen.
         self._tmux("new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height),
-                   "-c", str(ROOT), f"env -u COLUMNS -u LINES {exports} {cmd}; sleep 60")
+                   "-c", str(cwd or ROOT), f"env -u COLUMNS -u LINES {exports} {cmd}; sleep 60")
 
     def _tmux(self, *args: str) -> str:
         out = subprocess.run(["tmux", "-L", self.socket, "-f", self._conf, *args], capture_output=True,
@@ -78,6 +83,16 @@ class Terminal:
                 return text
             time.sleep(0.1)
         raise AssertionError(f"the screen never matched; last:\n{text}")
+
+    def app_running(self) -> bool:
+        """Whether ksandbox is still running in the pane (after it exits, the pane's shell
+        runs ``sleep`` so the last screen stays readable)."""
+        pid = self._tmux("list-panes", "-t", self.name, "-F", "#{pane_pid}").strip()
+        if not pid:
+            return False
+        out = subprocess.run(["ps", "-o", "comm=", "--ppid", pid], capture_output=True,
+                             text=True, timeout=20).stdout.split()
+        return any(name != "sleep" for name in out)
 
     # -- typing ---------------------------------------------------------------------------
     def keys(self, *keys: str) -> None:

@@ -15,8 +15,10 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label
 
+from ..guard import Guarded
 
-class CommandDialog(ModalScreen[str | None]):
+
+class CommandDialog(Guarded, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     title_text = "Command"
@@ -88,12 +90,23 @@ class CommandDialog(ModalScreen[str | None]):
         if event.button.id == "ok":
             self.confirm()
         else:
-            self.dismiss(None)
+            self.finish(None)
 
     def confirm(self) -> None:
         text = self.current_command()
         if text:
-            self.dismiss(text)
+            self.finish(text)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.finish(None)
+
+    _finished = False
+
+    def finish(self, result: str | None) -> None:
+        """Dismiss once, and only while on top: a second Enter (or Enter then Escape) in one
+        burst arrives after the first dismissed the dialog, and popping again would pop the
+        screen below it (or fail with ScreenStackError). Later ones are ignored."""
+        if self._finished or not self.is_mounted or self.app.screen is not self:
+            return
+        self._finished = True
+        self.dismiss(result)

@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input
 
 from ..commandline import Vocabulary
 from ..filtering import RowFilter, parse_filter
+from ..guard import Guarded
 from ..messages import ClusterChanged
 from ..model import ChangeSet
 from ..widgets.command_bar import CommandBar
@@ -87,7 +88,7 @@ NODE_ACTIONS = {"taint", "untaint", "cordon", "uncordon", "drain", "fail", "reco
                 "pressure", "label"}
 
 
-class KsScreen(Screen):
+class KsScreen(Guarded, Screen):
     """Base of the main board, the list views, the explain and text views."""
 
     BINDINGS = VIEW_BINDINGS
@@ -351,7 +352,9 @@ class KsScreen(Screen):
         if self.row_filter.active:
             self.apply_filter("")
             return
-        if len(self.app.screen_stack) > 2:
+        # Pop this screen only, and only while it is on top (a late Escape must not pop the
+        # screen or dialog above or below it).
+        if len(self.app.screen_stack) > 2 and self.app.screen is self:
             self.app.pop_screen()
 
     def on_command_bar_submitted(self, message: CommandBar.Submitted) -> None:

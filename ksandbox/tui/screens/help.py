@@ -17,6 +17,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..guard import Guarded
+
 NAVIGATION = [("↑ ↓ ← → / j k", "move"), ("g / G", "first / last"),
               ("ctrl+f / ctrl+b", "page down / up"), ("tab", "next pane"),
               ("enter", "drill in"), ("esc", "back / clear filter")]
@@ -31,7 +33,7 @@ COMMANDS = [(":no :po :deploy :ds :rs :ev :hpa :ns", "switch view (k9s aliases)"
 HIDDEN_ACTIONS = {"screen.copy_text", "app.focus_next", "app.focus_previous"}
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Guarded, ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark,enter", "close", "Close", id="help.close")]
 
     def __init__(self, origin: Any) -> None:
@@ -90,4 +92,7 @@ class HelpScreen(ModalScreen[None]):
         return table
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        # Once, and only while on top (a burst `??` must not pop the screen below).
+        if self.is_mounted and self.app.screen is self and not getattr(self, "_help_closed", False):
+            self._help_closed = True
+            self.dismiss(None)

@@ -105,6 +105,8 @@ class ResourceScreen(KsScreen):
         self.table.focus()
 
     def target(self) -> Target | None:
+        if not self.is_mounted:
+            return None  # keys that arrive before the table exists act on nothing
         obj = self.table.selected_object
         if obj is None:
             return None
@@ -114,6 +116,8 @@ class ResourceScreen(KsScreen):
         return Target(self.kind, obj.metadata.namespace or "", obj.metadata.name)
 
     def action_drill(self) -> None:
+        if not self.is_mounted:
+            return
         obj = self.table.selected_object
         if obj is None:
             return

@@ -24,6 +24,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Label
 
 from ..commandline import Vocabulary, complete
+from ..guard import Guarded
 
 PLACEHOLDERS = {
     "command": "a view (no po deploy ev …), a kubectl command, or q — tab completes, ↑ history",
@@ -72,7 +73,7 @@ class CommandInput(Input):
         self.value = ""
 
 
-class CommandBar(Horizontal):
+class CommandBar(Guarded, Horizontal):
     """Hidden until ``open`` is called; posts :class:`Submitted`, :class:`FilterChanged`."""
 
     DEFAULT_CSS = """

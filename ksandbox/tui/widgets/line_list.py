@@ -22,8 +22,10 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..guard import Guarded
 
-class LineList(ScrollView, can_focus=True):
+
+class LineList(Guarded, ScrollView, can_focus=True):
     """A cursor over ``row_count()`` rows drawn by ``render_row``."""
 
     DEFAULT_CSS = """

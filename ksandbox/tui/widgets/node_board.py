@@ -44,6 +44,7 @@ from ..cards import (
     summarize,
 )
 from ..filtering import NO_FILTER, RowFilter
+from ..guard import Guarded
 from ..model import ChangeSet
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def amount_text(resource: str, used: int, total: int) -> str:
     return f"{used}/{total}"
 
 
-class NodeBoard(ScrollView, can_focus=True):
+class NodeBoard(Guarded, ScrollView, can_focus=True):
     """The node cards; ``selected`` is the node the node keys act on."""
 
     DEFAULT_CSS = """

@@ -1,0 +1,119 @@
+"""The crash guards, one by one, in process (issue 14; the tmux stress test drives the binary).
+
+- A key whose action raises: an error notification that asks for a report, the state kept,
+  the app still answering keys.
+- A key for a screen that has not mounted yet waits for it (Enter then x on the board).
+- A dialog confirmed twice, or confirmed then cancelled, in one burst: dismissed once, the
+  screens below untouched (it used to raise ScreenStackError or pop the board).
+- The palette's page keys before its list is laid out (Textual's OptionList._move_page
+  KeyError: 0) do nothing.
+- A failure of the app itself: the session so far is written as a recording in the working
+  directory, and run_tui's message says where.
+"""
+
+from __future__ import annotations
+
+from helpers import settle
+
+from ksandbox.recording.script import load_script
+from ksandbox.tui.app import crash_message
+from ksandbox.tui.guard import GuardedCommandPalette
+
+SIZE = (140, 40)
+
+
+async def test_an_action_that_raises_is_reported_and_the_app_goes_on(session, make, monkeypatch):
+    from ksandbox.tui.screens.main import MainScreen
+
+    def broken(self):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(MainScreen, "action_cordon", broken)
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        assert [str(e) for e in app.bug_reports] == ["boom"]
+        assert any("please report" in n.message for n in app._notifications)
+        assert app.is_running
+        await pilot.press("x")                         # the next key still works
+        await settle(pilot)
+        assert app.session.history[-1].command.startswith("ksandbox fail node ")
+        app.bug_reports.clear()
+
+
+async def test_a_node_key_right_after_enter_waits_for_the_pod_list(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter", "x", "c")
+        await settle(pilot, 4)
+        assert app.bug_reports == []
+        assert type(app.screen).__name__ == "ResourceScreen"
+        # The pod list has no node to act on: it says so instead of raising.
+        assert any("That key acts on a node" in n.message for n in app._notifications)
+        assert not any(s.command.startswith(("ksandbox fail", "kubectl cordon"))
+                       for s in app.session.history)
+
+
+async def test_a_dialog_submitted_twice_is_dismissed_once(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        stack = len(app.screen_stack)
+        await pilot.press("t")
+        await settle(pilot)
+        dialog = app.screen
+        for key in ("enter", "enter", "escape", "escape"):
+            await pilot.press(key)
+        await settle(pilot, 4)
+        assert app.bug_reports == []
+        assert len(app.screen_stack) == stack          # the board is still there
+        taints = [s.command for s in app.session.history if "taint" in s.command]
+        assert len(taints) == 1
+        dialog.finish("kubectl cordon node-1")         # a late submit: ignored
+        await settle(pilot)
+        assert len(app.screen_stack) == stack
+        assert not any("cordon" in s.command for s in app.session.history)
+
+
+async def test_the_palette_page_keys_before_layout_do_nothing(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.action_command_palette()
+        palette = app.screen_stack[-1]
+        assert isinstance(palette, GuardedCommandPalette)
+        await pilot.press("pagedown", "pageup", "pagedown")
+        await settle(pilot, 3)
+        assert app.bug_reports == []
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, GuardedCommandPalette)
+
+
+async def test_a_failure_of_the_app_saves_the_session(session, make, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("c")                         # something to replay
+        await settle(pilot)
+        app._handle_exception(RuntimeError("the app itself"))
+        await settle(pilot)
+        app._exception = None  # handled here: run_test must not re-raise it
+    error, saved = app.crash
+    assert str(error) == "the app itself"
+    assert saved == tmp_path / "ksandbox-crash-1.yaml"
+    steps = load_script(saved).steps
+    assert [s.command for s in steps] == [s.command for s in session.history]
+    text = crash_message(error, saved)
+    assert text.startswith("error: the TUI stopped on an internal error (RuntimeError: the "
+                           "app itself)") and text.count("\n") == 1
+    assert f"saved in {saved}" in text and "please report" in text and "--debug" in text
+
+
+def test_the_crash_message_without_a_saved_session():
+    text = crash_message(KeyError(0), None)
+    assert "KeyError: 0" in text and "could not be saved" in text and text.count("\n") == 1
