@@ -16,8 +16,9 @@ import attrs
 
 from ..api.errors import ApiError, CommandError
 from ..api.kinds import BY_KIND
-from ..views import serialize
+from ..views import jsonpath, serialize
 from ..views.printers import PrintOptions, render_table
+from ..views.table import format_table
 from . import fieldselector
 from .common import list_kind, lookup, no_resources, selector_of
 from .parse import (
@@ -99,15 +100,63 @@ def parse_get(tokens: list[str]) -> GetCommand:
     if output and fmt not in PRINTER_FORMATS:
         raise CommandError(f'unable to match a printer suitable for the output format "{output}"'
                            f', allowed formats are: {",".join(PRINTER_FORMATS)}')
-    if output not in ("", "wide", "name", "yaml", "json"):
+    if fmt in ("jsonpath", "custom-columns"):
+        _check_template(fmt, output.partition("=")[2])
+    elif output not in ("", "wide", "name", "yaml", "json"):
         raise CommandError(f'output format "{output}" is not supported by ksandbox (use wide, '
-                           'name, yaml or json)')
+                           'name, yaml, json, jsonpath or custom-columns)')
     selector_of(a["selector"])
     fieldselector.parse(a["field-selector"])
     return GetCommand(targets_of("get", a.positionals), namespace_of(a), a["all-namespaces"],
                       a["selector"], output, a["show-labels"], a["no-headers"],
                       a["ignore-not-found"], a["field-selector"],
                       tuple(c for c in a["label-columns"] if c))
+
+
+def _check_template(fmt: str, spec: str) -> None:
+    """Parse a jsonpath template or custom-columns spec now, so a bad one is kubectl's error
+    before anything is listed."""
+    if not spec:
+        raise CommandError(f"{'template' if fmt == 'jsonpath' else 'custom-columns format'} "
+                           f"format specified but no {'template' if fmt == 'jsonpath' else 'custom-columns'} given")
+    try:
+        if fmt == "jsonpath":
+            jsonpath.render(spec, {})
+        else:
+            _columns(spec)
+    except jsonpath.JSONPathError as err:
+        raise CommandError(f"error parsing jsonpath {spec}, {err}") from None
+
+
+def _columns(spec: str) -> list[tuple[str, str]]:
+    """custom-columns: ``HEADER:.path`` pairs (printers/customcolumn.go NewCustomColumnsPrinterFromSpec)."""
+    out = []
+    for part in spec.split(","):
+        header, sep, path = part.partition(":")
+        if not sep or not header:
+            raise CommandError(f'unexpected custom-columns spec: {part}, expected <header>:<json-path-expr>')
+        template = jsonpath.relaxed(path)
+        jsonpath.render(template, {})
+        out.append((header, template))
+    return out
+
+
+def _templated(objs: list[Any], output: str, single: bool) -> str:
+    fmt, _, spec = output.partition("=")
+    if fmt == "jsonpath":
+        data = serialize.to_manifest(objs[0]) if single else serialize.list_of(objs)
+        return jsonpath.render(spec, data)
+    cols = _columns(spec)
+    rows = [[h for h, _ in cols]]
+    for o in objs:
+        data = serialize.to_manifest(o)
+        cells = []
+        for _, template in cols:
+            text = jsonpath.render(template, data)
+            # customcolumn.go: several values joined with commas; none is <none>.
+            cells.append(",".join(text.split(" ")) if text else "<none>")
+        rows.append(cells)
+    return format_table(rows)
 
 
 def run_get(session: Session, cmd: GetCommand, stdin: str | None) -> tuple[str, str]:
@@ -133,6 +182,15 @@ def run_get(session: Session, cmd: GetCommand, stdin: str | None) -> tuple[str, 
         found.append((t.info, objs))
     err = "".join(e + "\n" for e in errors)
     everything = [o for _, objs in found for o in objs]
+    if cmd.output.startswith(("jsonpath=", "custom-columns=")) and (everything or not errors):
+        single = len(cmd.targets) == 1 and len(cmd.targets[0].names) == 1
+        if not everything and cmd.output.startswith("custom-columns="):
+            return no_resources(ns, any(info.namespaced for info, _ in found)), err
+        try:
+            return _templated(everything, cmd.output, single and len(everything) == 1), err
+        except jsonpath.JSONPathError as exc:
+            raise CommandError(f"error executing jsonpath {cmd.output.partition('=')[2]!r}: "
+                               f"{exc}") from None
     if everything and cmd.output in ("yaml", "json", "name") or \
             cmd.output in ("yaml", "json") and not errors:
         single = len(cmd.targets) == 1 and len(cmd.targets[0].names) == 1

@@ -113,8 +113,9 @@ def test_missing_names_are_reported_after_the_rest(session):
                           '"table", allowed formats are: custom-columns,custom-columns-file,'
                           "go-template,go-template-file,json,jsonpath,jsonpath-as-json,"
                           "jsonpath-file,name,template,templatefile,wide,yaml\n"),
-    ("get pods -o jsonpath={.items}", 'error: output format "jsonpath={.items}" is not '
-                                      "supported by ksandbox (use wide, name, yaml or json)\n"),
+    ("get pods -o go-template={{.items}}", 'error: output format "go-template={{.items}}" is '
+                                           "not supported by ksandbox (use wide, name, yaml, "
+                                           "json, jsonpath or custom-columns)\n"),
     ("get pods -l 'a in (b'",
      "error: unable to parse requirement: found '', expected: ',' or ')'\n"),
     ("get pods --watch", "error: unknown flag: --watch\nSee 'kubectl get --help' for usage.\n"),
