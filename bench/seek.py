@@ -77,6 +77,9 @@ def main() -> None:
     ap.add_argument("--seeks", type=int, default=12)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--no-verify", action="store_true")
+    ap.add_argument("--checkpoint-every", type=float, default=None,
+                    help="simulated seconds between checkpoints (default: the player's, 60)")
+    ap.add_argument("--no-cold", action="store_true", help="skip the cold forward seek")
     args = ap.parse_args()
 
     from ksandbox.recording.player import Player, load_recording_session
@@ -88,7 +91,9 @@ def main() -> None:
         rec, session = load_recording_session(path)
         t1 = time.perf_counter()
         c1 = time.process_time()
-        player = Player(rec, session)
+        every = {} if args.checkpoint_every is None else \
+            {"checkpoint_every": args.checkpoint_every}
+        player = Player(rec, session, **every)
         player.seek(END)
         t2 = time.perf_counter()
         c2 = time.process_time()
@@ -141,6 +146,8 @@ def main() -> None:
                 if not same:
                     raise SystemExit("seek and play disagree")
 
+        if args.no_cold:
+            return
         cold_target = 600.0
         rec3, fresh = load_recording_session(path)
         cold = Player(rec3, fresh)

@@ -133,9 +133,20 @@ def dump_recording(session: Session, *, title: str = "", cluster: str | None = N
 
 # -- the player ------------------------------------------------------------------------------
 
-# Simulated seconds between two checkpoints while playing. Seeking back costs one fork of the
-# nearest checkpoint plus at most this much replay; each checkpoint costs a fork and memory.
+# Simulated seconds between two checkpoints while playing, at most. Seeking back costs one
+# fork of the nearest checkpoint plus the replay from it; each checkpoint costs a fork and
+# memory (about 15 MB at 10,000 pods: the objects are shared, the containers are not).
 CHECKPOINT_EVERY = 60.0
+# ... and clock callbacks between two checkpoints, at most: on a big cluster a minute is tens
+# of thousands of callbacks (500 kubelets' heartbeats), so checkpoints come closer together
+# there and a seek replays a bounded amount of work, not a bounded amount of time.
+CHECKPOINT_WORK = 12_000
+# Where the player looks at the work done, in simulated seconds (a checkpoint's time is a
+# multiple of it, or the start).
+SLICE = 5.0
+# The most checkpoints kept: past it every other one is dropped (seeks replay at most twice as
+# far), so a long recording of a big cluster does not fill the memory.
+MAX_CHECKPOINTS = 240
 
 
 class Player:
@@ -147,16 +158,19 @@ class Player:
 
     def __init__(self, recording: Script, session: Session | None = None, *,
                  on_step: Callable[[Any, Any], None] | None = None,
-                 checkpoint_every: float = CHECKPOINT_EVERY) -> None:
+                 checkpoint_every: float = CHECKPOINT_EVERY,
+                 checkpoint_work: int = CHECKPOINT_WORK) -> None:
         self.recording = recording
         self.on_step = on_step
         self.checkpoint_every = checkpoint_every
+        self.checkpoint_work = checkpoint_work
         session = session if session is not None else session_for(recording)
         self.start = session.now
         self.steps = recording.steps
         self.end = max(self.start, recording.end)
         # (time, step index, a pristine fork): the timeline's restore points, in time order.
         self._checkpoints: list[tuple[float, int, Any]] = [(session.now, 0, session.fork())]
+        self._work_mark = session.clock.events_run
         self.playback = Playback(session, self.steps, on_step=self._step_done)
         self.seeks = 0
         self.last_seek_seconds = 0.0
@@ -216,7 +230,8 @@ class Player:
     def advance_to(self, target: float, budget: float | None = None,
                    perf_counter: Callable[[], float] = time.perf_counter) -> bool:
         """Play forward to ``target`` (within a budget of real seconds, if given), taking a
-        checkpoint each :attr:`checkpoint_every` simulated seconds on the way."""
+        checkpoint on the way each :attr:`checkpoint_every` simulated seconds or
+        :attr:`checkpoint_work` clock callbacks, whichever comes first."""
         while True:
             last = self._checkpoints[-1][0]
             if self.now < last:  # behind the last checkpoint (after seeking back)
@@ -224,20 +239,28 @@ class Player:
                     break
                 if not self.playback.advance_to(last, budget, perf_counter):
                     return False
+                self._work_mark = self.session.clock.events_run
                 continue
-            next_cp = last + self.checkpoint_every
-            if next_cp > target:
+            due = last + self.checkpoint_every
+            nxt = min(due, (int(self.now // SLICE) + 1) * SLICE)
+            if nxt > target:
                 break
-            if not self.playback.advance_to(next_cp, budget, perf_counter):
+            if not self.playback.advance_to(nxt, budget, perf_counter):
                 return False
-            self._checkpoint()
+            if self.now >= due or \
+                    self.session.clock.events_run - self._work_mark >= self.checkpoint_work:
+                self._checkpoint()
         return self.playback.advance_to(target, budget, perf_counter)
 
     def _checkpoint(self) -> None:
         t = self.now
+        self._work_mark = self.session.clock.events_run
         if t <= self._checkpoints[-1][0]:
             return
         self._checkpoints.append((t, self.playback.index, self.session.fork()))
+        if len(self._checkpoints) > MAX_CHECKPOINTS:
+            # Thin out: the first (the start) and every other one after it.
+            self._checkpoints = self._checkpoints[:1] + self._checkpoints[2::2]
 
     def seek(self, target: float) -> float:
         """Go to ``target`` (clamped to the recording's start): forwards by playing, backwards
@@ -255,6 +278,7 @@ class Player:
             playback = Playback(snap.fork(), self.steps, on_step=self._step_done)
             playback.index = index
             self.playback = playback
+            self._work_mark = playback.session.clock.events_run
         self.advance_to(target)
         self.seeks += 1
         self.last_seek_seconds = time.perf_counter() - began

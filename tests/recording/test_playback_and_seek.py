@@ -82,6 +82,23 @@ def test_seek_equals_play(targets):
         assert state(player.session) == fresh(t), f"seek to {t}"
 
 
+def test_checkpoints_follow_the_work_and_are_thinned_out(monkeypatch):
+    """Checkpoints every N clock callbacks (a busy cluster gets them closer together), at most
+    MAX_CHECKPOINTS of them (every other one dropped past it); seek still equals play."""
+    import ksandbox.recording.player as player_module
+
+    monkeypatch.setattr(player_module, "MAX_CHECKPOINTS", 6)
+    rec, session = load_recording_session(NODE_FAILURE)
+    player = Player(rec, session, checkpoint_every=1e9, checkpoint_work=25)
+    player.seek(400)
+    times = player.checkpoints
+    assert 3 <= len(times) <= 6 and times[0] == 0.0
+    assert all(t % player_module.SLICE == 0 for t in times)
+    for t in (390.5, 20.0, 333.0, 120.25):
+        player.seek(t)
+        assert state(player.session) == fresh(t), f"seek to {t}"
+
+
 def test_the_player_steps_markers_and_captions():
     rec, session = load_recording_session(NODE_FAILURE)
     player = Player(rec, session)
