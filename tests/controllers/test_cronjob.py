@@ -340,3 +340,18 @@ def test_suspend_then_resume_starts_the_next_activation_only():
     assert [j.metadata.name for j in s.store.list("Job", "default")] == ["hello-29453775"]
     s.run_until(1250)
     assert len(s.store.list("Job", "default")) == 2
+
+
+def test_activations_within_one_minute_share_one_job_name():
+    """Job names count Unix minutes (getJobName): a sub-minute schedule starts at most one Job
+    a minute (the activation's name is already in the active list, or was the last
+    scheduled), and the active list never holds a Job twice."""
+    s = Session.from_text((CRONJOB % ("", 40)).replace('"*/5 * * * *"', '"@every 20s"'))
+    for t in range(5, 200, 5):
+        s.run_until(t)
+        active = s.store.get("CronJob", "hello", "default").status.active
+        uids = [a["uid"] for a in active]
+        assert len(uids) == len(set(uids)), (t, uids)
+    names = sorted(j.metadata.name for j in s.store.list("Job", "default"))
+    assert names == ["hello-29453760", "hello-29453761", "hello-29453762", "hello-29453763"][
+        :len(names)] and len(names) >= 3
