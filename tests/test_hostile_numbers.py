@@ -236,3 +236,19 @@ def test_a_percent_with_thousands_of_digits_is_refused_by_validation_not_a_crash
     assert "must not be greater than 100%" in r.error and "internal" not in r.error
     r = s.submit(f"kubectl autoscale deployment web --max=3 --cpu={'9' * 5000}%")
     assert r.error.startswith("error: invalid percentage value")
+
+
+@pytest.mark.parametrize("command", [
+    "kubectl scale deployment web --replicas={n}",
+    "kubectl autoscale deployment web --max={n}",
+    "kubectl delete pod ghost --grace-period={n}",
+    "kubectl run x --image=i --port={n}",
+    "kubectl label node node-1 a={n}",
+    "kubectl get pods -l a>{n}",
+    "ksandbox load deployment/web {n}",
+    "ksandbox add node n{n}",
+])
+def test_a_five_thousand_digit_number_in_any_command_is_an_error_not_a_crash(command):
+    s = _session()
+    r = s.submit(command.format(n="9" * 5000))
+    assert r.error and "internal" not in r.error, r.error

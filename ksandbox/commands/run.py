@@ -124,8 +124,11 @@ def parse(tokens: list[str]) -> RunCommand:
         raise CommandError(f'invalid image name "{image}": invalid reference format')
     port = None
     if a["port"]:
+        # kubectl: strconv.Atoi; past int64 it is Atoi's range error (no huge conversion)
         if not re.fullmatch(r"[+-]?[0-9]+", a["port"]):
             raise CommandError("--port must be a number")
+        if len(a["port"].lstrip("+-").lstrip("0")) > 19:
+            raise CommandError(f'strconv.Atoi: parsing "{a["port"]}": value out of range')
         port = int(a["port"])
     if a["overrides"]:
         _overrides(a["overrides"])

@@ -202,7 +202,7 @@ def _parse_load(a: Any) -> SetLoad:
     if info.kind not in LOAD_KINDS or not name:
         raise CommandError(f'"ksandbox load" works on deployments, replica sets and '
                            f'replication controllers: {USAGE["load"]}')
-    m = re.fullmatch(r"([0-9]+)%?", args[1])
+    m = re.fullmatch(r"([0-9]{1,9})%?", args[1])   # a percent, not a 5,000-digit number
     if m is None:
         raise CommandError(f'invalid CPU percent "{args[1]}": must be a whole number, 0 or '
                            'more (e.g. 80 or 80%)')
