@@ -22,11 +22,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..recording.branches import MAIN, Branch, BranchError, BranchSet
+from ..recording.branches import Branch, BranchError, BranchSet
 from ..recording.diff import diff_sessions
 from ..views.diffwide import evictions_cell, node_rows, placement_cell, pod_cell
 from .dialogs.base import CommandDialog
-from .model import ChangeSet, ClusterModel
+from .model import ChangeSet
 from .screens.base import KsScreen
 from .widgets.header import sim_time_text
 
@@ -40,9 +40,7 @@ class WhatIf:
     def __init__(self, app: KsandboxApp) -> None:
         self.app = app
         self.set = BranchSet(app.playback)
-        self._models: dict[int, ClusterModel] = {id(app.playback): app.model}
         self._recording = app.recording_script
-        self._show_pending = False
 
     @property
     def branching(self) -> bool:
@@ -59,6 +57,7 @@ class WhatIf:
         """Hidden branches to the clock of the one on show (True if one moved)."""
         if not self.branching:
             return False
+        self._adopt()
         try:
             return self.set.sync(budget)
         except Exception as exc:  # a control-plane bug in a hidden branch pauses, never crashes
@@ -70,6 +69,7 @@ class WhatIf:
     # -- actions ----------------------------------------------------------------------------
     def fork(self, name: str | None) -> Branch | None:
         app = self.app
+        self._adopt()
         parent = self.set.active.name
         try:
             branch = self.set.fork(name)
@@ -85,6 +85,7 @@ class WhatIf:
     def switch(self, name: str | None) -> None:
         if not name or name == self.set.active.name:
             return
+        self._adopt()
         try:
             branch = self.set.switch(name)
         except BranchError as exc:
@@ -96,6 +97,7 @@ class WhatIf:
 
     def undo(self) -> None:
         app = self.app
+        self._adopt()
         try:
             undone = self.set.undo()
         except BranchError as exc:
@@ -105,10 +107,7 @@ class WhatIf:
             app.notify(f"error: undo failed: {exc!r}", severity="error", markup=False)
             return
         app.pacer.paused = True
-        if isinstance(app.screen, ModalScreen):
-            self._show(self.set.active)
-        else:
-            self._show_now()     # from a key on a view: at once, nothing is in the way
+        self._show(self.set.active)
         app.notify(f"Undid `{undone.command}` (at {undone.at:g}s): back to the moment "
                    f"before it; the clock is paused", title="undo", markup=False)
 
@@ -130,38 +129,26 @@ class WhatIf:
         self.app.push_screen(DiffScreen(self))
 
     # -- the App's objects follow the branch on show ----------------------------------------
+    def _adopt(self) -> None:
+        """The App's playback is the truth for the branch on show: taking over a recording
+        (tui/player.py) or seeking replaces it, and the branch follows."""
+        if self.app.playback is not self.set.active.playback:
+            self.set.active.playback = self.app.playback
+
     def _show(self, branch: Branch) -> None:
-        # Later, and never under an open dialog: a dialog's dismiss callback runs while the
-        # dialog is still on the screen stack, and popping a dialog that is still mounting
-        # breaks it. Until then the App, its header and its keys stay on the old branch.
-        if not self._show_pending:
-            self._show_pending = True
-            self.app.call_later(self._show_now)
+        """Put the branch on show: its playback drives the clock, every pane draws its
+        session (``App.use_session``: the screens stay where they are)."""
+        from ..recording.player import Player
 
-    def _show_now(self) -> None:
         app = self.app
-        if isinstance(app.screen, ModalScreen):
-            app.set_timer(0.05, self._show_now)
-            return
-        self._show_pending = False
-        branch = self.set.active
-        key = id(branch.playback)
-        model = self._models.get(key)
-        if model is None:
-            model = self._models[key] = ClusterModel(branch.session)
-        app.session = branch.session
-        app.model = model
-        app.playback = branch.playback
-        app.pacer.playback = branch.playback
-        app._stepper = None
-        app.recording_script = self._recording if branch.name == MAIN and \
-            branch.playback.steps else None
-        # A board drawn from the branch on show (its widgets hold their session).
-        from .screens.main import MainScreen
-
-        app.go_board()
-        app.switch_screen(MainScreen())
-        app.publish()
+        playback = branch.playback
+        player = playback if isinstance(playback, Player) else None
+        app.playback = playback
+        app.pacer.playback = playback
+        app.player = player
+        app.pacer.limit = player.end if player is not None else None
+        app.recording_script = self._recording if player is not None else None
+        app.use_session(branch.session)
 
 
 # -- fork: the branch's name ----------------------------------------------------------------

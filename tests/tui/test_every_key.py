@@ -73,11 +73,6 @@ async def open_view(pilot, app, name: str):
 
 async def restore(app, screen, focused) -> None:
     """Put the view back as it was before the key (close dialogs, the bar, new screens)."""
-    if screen not in app.screen_stack:
-        # The key rebuilt the board (what-if: ctrl+z undo replaces the session it draws):
-        # back to the new board, closing whatever opened on it since.
-        app.go_board()
-        await asyncio.sleep(0)
     while app.screen is not screen and len(app.screen_stack) > 2 and screen in app.screen_stack:
         app.pop_screen()
         await asyncio.sleep(0)

@@ -76,3 +76,31 @@ async def test_d_without_a_branch_says_how_to_make_one(make, session):
         await pilot.press("D")
         await settle(pilot)
         assert any("press w to fork a branch" in n.message for n in app._notifications)
+
+
+async def test_a_fork_of_a_playing_recording_is_live_while_the_recording_plays_on(make):
+    """Forking at 5 s, before the recording fails node-2 at 10 s: the recording goes on in
+    main (node-2 Unknown after the 50 s grace), the branch is live and node-2 stays Ready."""
+    from ksandbox.recording.player import load_recording_session
+    from ksandbox.resources import data_path
+
+    rec, session = load_recording_session(
+        data_path("sample_clusters") / "node-failure.recording.yaml")
+    app = make(session, recording=rec)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        app.advance(5)
+        await fork(pilot, "no-failure")
+        assert app.player is None and app.whatif.label == "no-failure"
+        app.advance(100)
+        main = app.whatif.set.get("main")
+        assert main.session.now == app.session.now == 105.0
+        assert main.session.store.get("Node", "node-2").ready == "Unknown"
+        assert app.session.store.get("Node", "node-2").ready == "True"
+        d = diff_sessions(app.session, main.session)
+        assert any(n["name"] == "node-2" and "ready" in n["differences"] for n in d["nodes"])
+        await pilot.press("W")
+        await settle(pilot)
+        await pilot.press("up", "enter")
+        await settle(pilot)
+        assert app.player is main.playback and app.session is main.session
