@@ -160,6 +160,11 @@ class PlayerControls:
             self.app.notify("no recording is playing — ksandbox play FILE opens one",
                             timeout=3)
             return True
+        if self.app.playback is not self.player:
+            # A what-if branch (tui/branches.py) is on show, not the recording.
+            self.app.notify("a what-if branch is on show — W switches back to the recording",
+                            timeout=3)
+            return True
         return False
 
     def _move(self, how: Callable[[], Any], *, pause: bool = False) -> None:

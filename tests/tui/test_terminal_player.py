@@ -78,3 +78,21 @@ def test_a_recording_made_in_the_terminal(terminal, tmp_path):  # noqa: F811
     text = out.read_text()
     assert "apiVersion: ksandbox/v1alpha2" in text
     assert "command: kubectl cordon node-1" in text and "caption: node-1 takes no new pods" in text
+
+
+def test_a_recording_is_saved_when_the_tui_exits(terminal, tmp_path):  # noqa: F811
+    out = tmp_path / "at-exit.recording.yaml"
+    term = terminal(["record", "-o", str(out), "sample_clusters/node-failure.yaml",
+                     "--paused"], 100, 30)
+    term.wait_for(r"● REC")
+    term.keys(":")
+    term.wait_for(r"view \(no po deploy")
+    term.type("cordon node-3")
+    term.keys("Enter")
+    term.wait_for(r"cordoned")
+    term.keys(":")
+    term.wait_for(r"view \(no po deploy")
+    term.type("q")
+    term.keys("Enter")
+    term.wait_for(r"Recording saved to .*at-exit")
+    assert "command: kubectl cordon node-3" in out.read_text()
