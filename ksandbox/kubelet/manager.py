@@ -34,7 +34,7 @@ from ..api.taints import (
     TAINT_NODE_UNSCHEDULABLE,
 )
 from ..apiserver.store import ADDED, DELETED, WatchEvent
-from ..sim.clock import PRIORITY_KUBELET
+from ..sim.clock import PRIORITY_KUBELET, PRIORITY_NODE_REGISTRATION
 from .config import KubeletConfig, config_for, read_configs
 from .eviction import PRESSURE_KINDS
 from .kubelet import Kubelet
@@ -83,7 +83,8 @@ class KubeletManager:
                               self._index)
             self._index += 1
             self.kubelets[name] = kubelet
-            self.clock.call_soon(kubelet.register, PRIORITY_KUBELET, f"kubelet/{name}/register")
+            self.clock.call_soon(kubelet.register, PRIORITY_NODE_REGISTRATION,
+                                 f"kubelet/{name}/register")
         elif ev.type == DELETED:
             gone = self.kubelets.get(name)
             if gone is not None:

@@ -243,9 +243,12 @@ def reported_resources(config: Any, status: Any) -> tuple[FrozenDict, FrozenDict
     max_pods = config.max_pods
     if max_pods is not None or "pods" not in capacity:
         capacity["pods"] = Quantity.from_int(max_pods or DEFAULT_MAX_PODS)
-    if config.explicit:
+    if config.explicit or not status.allocatable or status.allocatable == status.capacity:
+        # A KubeletConfiguration, or none (upstream's defaults: evictionHard memory.available
+        # 100Mi and nodefs.available 10 % are held back): the kubelet's own formula.
         allocatable = config.allocatable(capacity)
     else:
+        # A manifest that states allocatable (an export: what the real kubelet reported).
         allocatable = dict(status.allocatable or status.capacity)
         allocatable["pods"] = allocatable.get("pods", capacity["pods"])
         allocatable.setdefault("ephemeral-storage", capacity["ephemeral-storage"])

@@ -21,6 +21,9 @@ Callback = Callable[[], Any]
 # how a real cluster reacts within one instant: the API write lands, controllers and the
 # scheduler see it, kubelets act on the result.
 PRIORITY_COMMAND = 0
+# A kubelet registers (posts its allocatable) before anything else acts at that instant:
+# the scheduler never sees a node whose allocatable its kubelet has not reported yet.
+PRIORITY_NODE_REGISTRATION = 5
 PRIORITY_CONTROLLER = 10
 PRIORITY_SCHEDULER = 20
 PRIORITY_KUBELET = 30

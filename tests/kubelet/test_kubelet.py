@@ -29,21 +29,51 @@ def test_registration_posts_conditions_lease_and_events():
             lease.spec.renew_time) == ("node-1", 40, 0.0)
     assert lease.metadata.owner_references[0].kind == "Node"
     assert [m for _, o, m in events(s) if o == "Node/node-1"] == [
-        "Node node-1 event: Registered Node node-1 in Controller", "Starting kubelet.",
+        # The kubelet registers first (the node exists once it has), then the node
+        # lifecycle controller notices it.
+        "Starting kubelet.",
         "Node node-1 status is now: NodeHasSufficientMemory",
         "Node node-1 status is now: NodeHasNoDiskPressure",
         "Node node-1 status is now: NodeHasSufficientPID",
         "Node node-1 status is now: NodeReady",
-        "Updated Node Allocatable limit across pods"]
+        "Updated Node Allocatable limit across pods",
+        "Node node-1 event: Registered Node node-1 in Controller"]
     assert n.status.node_info.kubelet_version == "v1.35.0"
     assert n.spec.pod_cidr == "10.244.0.0/24"
 
 
-def test_without_a_kubelet_configuration_the_manifest_allocatable_stands():
+def test_without_a_kubelet_configuration_the_default_eviction_threshold_is_held_back():
+    """pkg/kubelet/eviction/defaults_linux.go DefaultEvictionHard with
+    pkg/kubelet/cm GetNodeAllocatableReservation: a kubelet without a configuration file still
+    reserves memory.available 100Mi and nodefs.available 10 % — allocatable is not capacity.
+    A manifest that states its own allocatable (an export: what a real kubelet reported) keeps
+    it."""
     s = cluster(node("node-1", cpu="4", memory="8Gi"))
     alloc = s.store.get("Node", "node-1").status.allocatable
     assert {k: str(v) for k, v in alloc.items()} == {
-        "cpu": "4", "memory": "8Gi", "pods": "110", "ephemeral-storage": "100Gi"}
+        "cpu": "4", "memory": "8092Mi", "pods": "110", "ephemeral-storage": "90Gi"}
+    stated = node("node-2", cpu="4", memory="8Gi", extra_status="")
+    import json
+    doc = json.loads(stated)
+    doc["status"]["allocatable"] = {"cpu": "3900m", "memory": "7Gi", "pods": "110"}
+    s = cluster(json.dumps(doc))
+    alloc = s.store.get("Node", "node-2").status.allocatable
+    assert {k: str(v) for k, v in alloc.items()} == {
+        "cpu": "3900m", "memory": "7Gi", "pods": "110", "ephemeral-storage": "100Gi"}
+
+
+def test_the_scheduler_never_sees_capacity_as_allocatable():
+    """A pod 24Mi over allocatable in the same file as its node and the KubeletConfiguration
+    stays Pending with Insufficient memory (it used to be scheduled against capacity at t=0,
+    then rejected OutOfmemory by the kubelet)."""
+    big = pod("big", requests={"memory": "7604Mi"})      # allocatable is 7580Mi
+    s = cluster(KUBELET_CONFIG, node("node-1", cpu="4", memory="8Gi"), big)
+    s.run_until(10)
+    p = s.store.get("Pod", "big", "default")
+    assert (p.status.phase, p.spec.node_name) == ("Pending", "")
+    assert not events(s, "OutOfmemory")
+    out = s.submit("kubectl describe pod big").output
+    assert "0/1 nodes are available: 1 Insufficient memory." in out
 
 
 def test_a_kubelet_configuration_sets_allocatable_by_the_formula():
@@ -101,7 +131,7 @@ def test_the_start_delay_is_the_same_for_the_same_seed():
      "capacity: 4000"),
     ({"memory": "7Gi"}, "OutOfmemory",
      "Pod was rejected: Node didn't have enough resource: memory, requested: 7516192768, "
-     "used: 2147483648, capacity: 8589934592"),
+     "used: 2147483648, capacity: 8485076992"),
 ])
 def test_a_pod_that_does_not_fit_is_rejected_by_the_kubelet(requests, reason, message):
     s = cluster(node("node-1"), pod("big", "node-1", requests={"cpu": "2", "memory": "2Gi"}),
