@@ -330,7 +330,8 @@ def test_random_manifests_through_the_command_line(tmp_path_factory, text, sampl
         else:
             state = json.loads(out)
             node_names = {n["name"] for n in state["nodes"]}
-            assert all(p["node"] in node_names for p in state["pods"] if p["node"])
+            if float(until) >= 400:   # podgc deletes pods on a missing node after 40 s
+                assert all(p["node"] in node_names for p in state["pods"] if p["node"])
         outputs.append((code, out, err))
     assert outputs[0] == outputs[1]
     assert not base.SYNC_ERRORS, list(base.SYNC_ERRORS)

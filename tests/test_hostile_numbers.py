@@ -252,3 +252,13 @@ def test_a_five_thousand_digit_number_in_any_command_is_an_error_not_a_crash(com
     s = _session()
     r = s.submit(command.format(n="9" * 5000))
     assert r.error and "internal" not in r.error, r.error
+
+
+def test_a_node_larger_than_int64_is_scheduled_on_not_a_crash():
+    """A capacity past int64 (found by tests/test_fuzz.py): the scheduler's integers saturate
+    (quantity.resource_amount), so its int64 columns hold them and pods still land."""
+    s = Session.from_text(NODE.replace("memory: 4Gi", "memory: 9223372036854775808") + "---\n"
+                          + POD)
+    s.run_until(5)
+    assert s.store.get("Pod", "p", "default").spec.node_name == "node-1"
+    assert s.store.get("Node", "node-1").allocatable_amounts["memory"] == 2 ** 63 - 1

@@ -355,9 +355,15 @@ def _base_name(name: str) -> str:
     return name
 
 
+_INT64_MAX = 2 ** 63 - 1
+
+
 def resource_amount(name: str, q: Quantity) -> int:
-    """The integer the scheduler adds up: millicores for cpu, whole units otherwise."""
-    return q.milli_value() if _base_name(name) == "cpu" else q.value()
+    """The integer the scheduler adds up: millicores for cpu, whole units otherwise —
+    saturated to int64 (upstream's Value()/MilliValue() wrap past it; a node of 2^63 bytes
+    stays huge here, and the scheduler's int64 columns can hold every amount)."""
+    n = q.milli_value() if _base_name(name) == "cpu" else q.value()
+    return n if -_INT64_MAX - 1 <= n <= _INT64_MAX else (_INT64_MAX if n > 0 else -_INT64_MAX - 1)
 
 
 @functools.lru_cache(maxsize=8192)
