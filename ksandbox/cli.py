@@ -249,6 +249,13 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
     stored = stored_only_warning(getattr(d, "kind", "") for d, _ in loaded)
     if stored:
         sys.stderr.write(f"Warning: {stored}\n")
+    if session.implied_namespaces:
+        many = len(session.implied_namespaces) > 1
+        sys.stderr.write(f"Warning: created namespace{'s' if many else ''} "
+                         f"{', '.join(session.implied_namespaces)}: the export's objects are in "
+                         f"{'them' if many else 'it'} but it does not list "
+                         f"{'them' if many else 'it'} (kubectl get all -A leaves Namespaces "
+                         "out)\n")
     return session
 
 

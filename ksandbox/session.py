@@ -20,6 +20,7 @@ import attrs
 from . import gcpolicy
 from .api.core import Namespace
 from .api.errors import ApiError, CommandError
+from .api.kinds import BY_KIND
 from .api.manifest import ConfigDocument, load_file_with_origins, load_manifests
 from .api.meta import ObjectMeta
 from .api.policy import PriorityClass
@@ -91,6 +92,14 @@ class Session:
         for c in self.components:
             c.start(self.cp)
         objects = list(objects)
+        # A `kind: List` export (kubectl get all -A -o yaml) names namespaces it does not list:
+        # the cluster it came from had them, so they are made here — and kept with the
+        # session's objects, so a replay builds the same cluster.
+        self.implied_namespaces = implied_namespaces(objects, origins)
+        if self.implied_namespaces:
+            made = [Namespace(metadata=ObjectMeta(name=ns)) for ns in self.implied_namespaces]
+            objects = made + objects
+            origins = [None] * len(made) + list(origins) if origins is not None else None
         # What the session started from (with cp.configs): replay and recordings rebuild it.
         self.initial_objects = objects
         for ns in SYSTEM_NAMESPACES:
@@ -350,6 +359,26 @@ def ceil_ms(t: float) -> float:
     if r < t:
         r = round(r + 0.001, 3)
     return r
+
+
+def implied_namespaces(objects: list[Any], origins: list[Any] | None) -> list[str]:
+    """The namespaces that objects read from a ``kind: List`` (an export: their origin is
+    ``items[N]``) are in, when the input defines no such Namespace. A single manifest in a
+    namespace that does not exist stays the API's NotFound."""
+    if origins is None:
+        return []
+    defined = set(SYSTEM_NAMESPACES) | {o.metadata.name for o in objects if o.kind == "Namespace"}
+    out: set[str] = set()
+    for obj, origin in zip(objects, origins):
+        info = BY_KIND.get(getattr(obj, "kind", ""))
+        if info is None or not info.namespaced or obj.kind == "Event":
+            continue
+        if not str(getattr(origin, "path", "") or "").startswith("items["):
+            continue
+        ns = obj.metadata.namespace or "default"
+        if ns not in defined:
+            out.add(ns)
+    return sorted(out)
 
 
 _CREATE_RANK = {"Namespace": 0, "PriorityClass": 1, "StorageClass": 1, "Node": 2,

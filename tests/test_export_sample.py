@@ -92,3 +92,24 @@ def test_a_template_change_still_rolls_the_exported_daemonset():
     pods = [p for p in s.store.list("Pod", "monitoring") if p.metadata.deletion_timestamp is None]
     assert len(pods) == 3
     assert {p.spec.containers[0].image for p in pods} == {"quay.io/prometheus/node-exporter:v1.9.0"}
+
+
+def test_an_export_without_its_namespaces_loads_them_implied(tmp_path, capsys):
+    """`kubectl get all -A -o yaml` lists no Namespaces: a `kind: List` export's namespaces are
+    made (and said so once); a lone manifest in a missing namespace stays NotFound
+    (test_cli_bad_input)."""
+    import yaml
+
+    data = yaml.safe_load(open(EXPORT))
+    data["items"] = [i for i in data["items"] if i["kind"] != "Namespace"]
+    path = tmp_path / "bare.yaml"
+    path.write_text(yaml.safe_dump(data))
+    assert main(["sim", "-f", str(path), "--until", "60", "-o", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines()[1] == (
+        "Warning: created namespaces monitoring, shop: the export's objects are in them but it "
+        "does not list them (kubectl get all -A leaves Namespaces out)")
+    pods = {(p["namespace"], p["name"]) for p in json.loads(out)["pods"]}
+    assert pods == EXPORTED_PODS
+    s = Session.from_files([str(path)])
+    assert [o.metadata.name for o in s.initial_objects[:2]] == ["monitoring", "shop"]
