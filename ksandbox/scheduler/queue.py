@@ -23,7 +23,7 @@ import heapq
 import itertools
 from typing import Any, Callable
 
-from .framework.interface import ClusterEvent, QueueingHint
+from .framework.interface import NODE, ClusterEvent, QueueingHint
 from .framework.node_info import PodInfo
 
 # backend/queue/scheduling_queue.go
@@ -33,7 +33,7 @@ UNSCHEDULABLE_FLUSH_PERIOD = 30.0
 
 class QueuedPodInfo:
     __slots__ = ("pi", "timestamp", "initial_attempt", "attempts", "unschedulable_plugins",
-                 "profile", "unschedulable_since")
+                 "profile", "unschedulable_since", "park_seq", "sig")
 
     def __init__(self, pi: PodInfo, now: float, profile: str) -> None:
         self.pi = pi
@@ -43,6 +43,8 @@ class QueuedPodInfo:
         self.unschedulable_plugins: set[str] = set()
         self.profile = profile
         self.unschedulable_since = now
+        self.park_seq = 0
+        self.sig: Any = None
 
     @property
     def key(self) -> str:
@@ -59,6 +61,11 @@ class SchedulingQueue:
         self._active: list = []            # heap of (-priority, timestamp, seq, key)
         self._backoff: list = []           # heap of (expiry, seq, key)
         self.unschedulable: dict[str, QueuedPodInfo] = {}
+        # The unschedulable pods grouped by what a Node event's queueing hints read of them
+        # (see _signature): one hint call per group instead of one per pod, so a backlog of
+        # 34,000 pods from a few templates costs a few calls per node event, not 34,000.
+        self._groups: dict[Any, dict[str, QueuedPodInfo]] = {}
+        self._park_seq = itertools.count()
         self._where: dict[str, str] = {}   # key -> "active" | "backoff" | "unschedulable"
         self._infos: dict[str, QueuedPodInfo] = {}
         self._entry: dict[str, tuple] = {}  # key -> its live heap entry
@@ -100,12 +107,21 @@ class SchedulingQueue:
         self._where.pop(key, None)
         self._infos.pop(key, None)
         self._entry.pop(key, None)
-        self.unschedulable.pop(key, None)
+        self._unpark(key)
         self.in_flight.pop(key, None)
+
+    def _unpark(self, key: str) -> None:
+        q = self.unschedulable.pop(key, None)
+        if q is not None:
+            group = self._groups.get(q.sig)
+            if group is not None:
+                group.pop(key, None)
+                if not group:
+                    del self._groups[q.sig]
 
     def _to_active(self, q: QueuedPodInfo) -> None:
         key = q.key
-        self.unschedulable.pop(key, None)
+        self._unpark(key)
         entry = (-q.pi.priority, q.timestamp, next(self._seq), key)
         self._entry[key] = entry
         self._where[key] = "active"
@@ -113,7 +129,7 @@ class SchedulingQueue:
 
     def _to_backoff(self, q: QueuedPodInfo) -> None:
         key = q.key
-        self.unschedulable.pop(key, None)
+        self._unpark(key)
         entry = (self.backoff_expiry(q), next(self._seq), key)
         self._entry[key] = entry
         self._where[key] = "backoff"
@@ -204,7 +220,11 @@ class SchedulingQueue:
         q.unschedulable_since = self._now()
         self._where[key] = "unschedulable"
         self._entry.pop(key, None)
+        self._unpark(key)
         self.unschedulable[key] = q
+        q.park_seq = next(self._park_seq)
+        q.sig = _signature(q)
+        self._groups.setdefault(q.sig, {})[key] = q
 
     # -- cluster events -----------------------------------------------------------------------
     def _worth_requeuing(self, q: QueuedPodInfo, ev: ClusterEvent, old: Any, new: Any) -> bool:
@@ -226,6 +246,8 @@ class SchedulingQueue:
         """MoveAllToActiveOrBackoffQueue for one event; True when anything moved."""
         for events in self.in_flight.values():
             events.append((ev, old, new))
+        if ev.resource == NODE and skip is None:
+            return self._move_groups(ev, old, new)
         moved = False
         for _key, q in list(self.unschedulable.items()):
             if skip is not None and skip(q):
@@ -234,6 +256,21 @@ class SchedulingQueue:
                 self._requeue(q)
                 moved = True
         return moved
+
+    def _move_groups(self, ev: ClusterEvent, old: Any, new: Any) -> bool:
+        """move_on_event for a Node event: each group's hints are asked once (a Node event's
+        hints read only what the signature holds), and the pods that move are requeued in
+        the order they were parked — the order the per-pod loop moved them in."""
+        moving: list[QueuedPodInfo] = []
+        for group in self._groups.values():
+            first = next(iter(group.values()))
+            if self._worth_requeuing(first, ev, old, new):
+                moving.extend(group.values())
+        if len(moving) > 1:
+            moving.sort(key=lambda q: q.park_seq)
+        for q in moving:
+            self._requeue(q)
+        return bool(moving)
 
     def pending(self) -> dict[str, list[str]]:
         """Keys per queue (for tests and the TUI's pending pane)."""
@@ -244,3 +281,34 @@ class SchedulingQueue:
 
     def __len__(self) -> int:
         return len(self._infos)
+
+
+def _signature(q: QueuedPodInfo) -> Any:
+    """What the queueing hints of a Node event read of a pending pod: its profile, the
+    plugins that rejected it, and the pod's spec, namespace and labels (requests, tolerations,
+    affinity, spread constraints, ports). Pods equal in these get the same answer. A spec that
+    cannot be hashed gets a group of its own."""
+    pod = q.pi.pod
+    parts = (q.profile, frozenset(q.unschedulable_plugins), pod.metadata.namespace,
+             pod.metadata.labels, pod.spec)
+    try:
+        return _Signature(parts)
+    except TypeError:
+        return ("pod", q.key)
+
+
+class _Signature:
+    """A tuple hashed once (a pod spec's hash walks the whole spec)."""
+
+    __slots__ = ("parts", "_hash")
+
+    def __init__(self, parts: tuple) -> None:
+        self.parts = parts
+        self._hash = hash(parts)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Signature) and self._hash == other._hash and \
+            self.parts == other.parts

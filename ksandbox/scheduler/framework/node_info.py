@@ -197,7 +197,8 @@ class NodeInfo:
     __slots__ = ("node", "name", "labels", "pods", "pods_with_affinity",
                  "pods_with_required_anti_affinity", "req_cpu", "req_mem", "req_eph",
                  "req_scalar", "nz_cpu", "nz_mem", "alloc_cpu", "alloc_mem", "alloc_eph",
-                 "alloc_pods", "alloc_scalar", "used_ports", "images", "generation", "index")
+                 "alloc_pods", "alloc_scalar", "used_ports", "images", "generation", "index",
+                 "_lowest", "_lowest_gen")
 
     def __init__(self, node: Node | None = None) -> None:
         self.pods: dict[str, PodInfo] = {}
@@ -209,6 +210,8 @@ class NodeInfo:
         self.used_ports: Counter = Counter()
         self.generation = 0
         self.index = -1
+        self._lowest: int | None = None
+        self._lowest_gen = -1
         # The Node; None for the NodeInfo of pods whose node the cache has not seen (yet).
         self.node: Any = None
         self.set_node(node)
@@ -310,7 +313,21 @@ class NodeInfo:
         c.images = self.images
         c.generation = self.generation
         c.index = self.index
+        c._lowest, c._lowest_gen = self._lowest, self._lowest_gen
         return c
+
+    def lowest_priority(self) -> int | None:
+        """The lowest priority of the pods here (None without pods), kept until they
+        change: preemption's quick answer to "is there a possible victim here"."""
+        if self._lowest_gen != self.generation:
+            self._lowest = min((pi.priority for pi in self.pods.values()), default=None)
+            self._lowest_gen = self.generation
+        return self._lowest
+
+    def has_pod_below(self, priority: int) -> bool:
+        """Whether a pod here has a priority below ``priority`` (a possible victim)."""
+        low = self.lowest_priority()
+        return low is not None and low < priority
 
     def __repr__(self) -> str:
         return f"<NodeInfo {self.name} pods={len(self.pods)}>"

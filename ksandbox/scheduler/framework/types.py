@@ -8,6 +8,7 @@ message, each as `` <msg>.``.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from .interface import Code, Status
@@ -65,9 +66,11 @@ class FitError(Exception):
     def reason_histogram(self) -> dict[str, int]:
         d = self.diagnosis
         reasons: dict[str, int] = {}
-        for st in d.node_to_status.statuses.values():
-            for r in st.reasons:
-                reasons[r] = reasons.get(r, 0) + 1
+        # Counted by reason tuple first (C speed; a backlog pod's FitError over 2,000 nodes
+        # has a handful of distinct tuples), then per reason.
+        for rs, n in Counter(st.reasons for st in d.node_to_status.statuses.values()).items():
+            for r in rs:
+                reasons[r] = reasons.get(r, 0) + n
         missing = self.num_all_nodes - len(d.node_to_status)
         if missing > 0:
             for r in d.node_to_status.absent.reasons:

@@ -64,6 +64,9 @@ class DefaultPreemption:
         self.handle = handle
         self.min_pct = min_pct
         self.min_abs = min_abs
+        # The lowest pod priority on any node, and the cache version it was read at.
+        self._lowest: int | None = None
+        self._lowest_version = -1
 
     # -- PostFilter --
     def post_filter(self, state: Any, pod: Pod, m: NodeToStatus, ctx: Any):
@@ -114,8 +117,23 @@ class DefaultPreemption:
         want = self.num_candidates(len(potential))
         non_violating: list[Candidate] = []
         violating: list[Candidate] = []
+        prio = pod.spec.priority or 0
+        no_victims = Status.unresolvable(MSG_NO_VICTIMS)  # read-only, shared by those nodes
+        if not self._victims_anywhere(prio, ctx):
+            # No pod anywhere has a lower priority: every node answers "no victims", as
+            # select_victims_on_node would one by one (the random offset is still drawn).
+            order = potential[offset:] + potential[:offset] if offset else potential
+            statuses.statuses.update(dict.fromkeys((ni.name for ni in order), no_victims))
+            return [], statuses
         for i in range(len(potential)):
-            ni = potential[(offset + i) % len(potential)].clone()
+            src = potential[(offset + i) % len(potential)]
+            if not src.has_pod_below(prio):
+                # No victim here: select_victims_on_node's answer, without cloning the node
+                # and the cycle state first (a backlog of pods that fit nowhere asks this of
+                # every node for every pod).
+                statuses.set(src.name, no_victims)
+                continue
+            ni = src.clone()
             victims, nviol, st = self.select_victims_on_node(state.clone(), pod, ni, pdbs, ctx)
             if st is None and victims:
                 c = Candidate(ni.name, victims, nviol)
@@ -127,6 +145,16 @@ class DefaultPreemption:
                 st = Status(Code.ERROR, f'expected at least one victim pod on node "{ni.name}"')
             statuses.set(ni.name, st)
         return non_violating + violating, statuses
+
+    def _victims_anywhere(self, prio: int, ctx: Any) -> bool:
+        """Whether any node holds a pod of lower priority than ``prio`` (read once per
+        change of the scheduler cache)."""
+        cache = ctx.fwk.handle.cache
+        if self._lowest_version != cache.version:
+            lows = [low for ni in ctx.nodes if (low := ni.lowest_priority()) is not None]
+            self._lowest = min(lows, default=None)
+            self._lowest_version = cache.version
+        return self._lowest is not None and self._lowest < prio
 
     def select_victims_on_node(self, state: Any, pod: Pod, ni: Any, pdbs: list, ctx: Any):
         fwk = ctx.fwk

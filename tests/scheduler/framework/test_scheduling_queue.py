@@ -87,3 +87,50 @@ def test_leftover_unschedulable_pods_are_retried_after_five_minutes():
     now.t = 301
     q.flush_unschedulable_leftover()
     assert q.pending()["active"] == ["default/p"]
+
+
+def _park(q, p, plugins=("TaintToleration",)):
+    q.add(PodInfo(p), "p")
+    item = q.pop()
+    item.unschedulable_plugins = set(plugins)
+    q.add_unschedulable_if_not_present(item, rejected=True)
+
+
+def test_a_node_event_asks_each_group_of_equal_pods_once_and_keeps_the_park_order(monkeypatch):
+    """Upstream's MoveAllToActiveOrBackoffQueue asks every unschedulable pod's hints; pods
+    equal in what a Node event's hints read (spec, namespace, labels, rejecting plugins)
+    share one answer here, and move in the order they were parked (issue 14: a backlog of
+    34,000 pods from a few templates, on every node event)."""
+    q, now = queue()
+    tolerant = [{"key": "k", "operator": "Exists", "effect": "NoSchedule"}]
+    for i in range(6):
+        _park(q, pod(f"a{i}") if i % 2 == 0 else pod(f"b{i}", tolerations=tolerant))
+    assert len(q._groups) == 2
+    calls = []
+    hint = taint_toleration.new(None, None).events_to_register()
+    original = [h.hint for h in hint]
+
+    def counting(fn):
+        def wrapped(p, old, new):
+            calls.append(p.metadata.name)
+            return fn(p, old, new)
+        return wrapped
+
+    monkeypatch.setattr(q, "events", {"p": {"TaintToleration": [
+        ClusterEventWithHint(h.event, counting(fn) if fn else None)
+        for h, fn in zip(hint, original)]}})
+    tainted = node("n", taints=[{"key": "k", "value": "v", "effect": "NoSchedule"}])
+    other = node("n", taints=[{"key": "z", "value": "v", "effect": "NoSchedule"}])
+    # The taint changes from k to z: no pod tolerates z, none moves.
+    assert not q.move_on_event(ClusterEvent(NODE, ActionType.UPDATE_NODE_TAINT), tainted, other)
+    assert len(calls) == 2                          # once per group, not once per pod
+    # A node without taints arrives: both groups may fit there; the pods move in the order
+    # they were parked, across the groups.
+    calls.clear()
+    now.t = 100.0                                   # past their backoff: straight to activeQ
+    assert q.move_on_event(ClusterEvent(NODE, ActionType.ADD), None, node("m"))
+    assert len(calls) <= 2
+    assert q.pending()["unschedulable"] == []
+    popped = [q.pop().pi.pod.metadata.name for _ in range(6)]
+    assert popped == ["a0", "b1", "a2", "b3", "a4", "b5"]
+    assert q._groups == {}
