@@ -207,3 +207,31 @@ def test_the_twin_check_can_fail(cluster):
     got = pl.score_vec(fast, pod, ctx, idx)
     got[3] += 1
     assert got.tolist() != want
+
+
+STRATEGIES = {
+    "MostAllocated": {"type": "MostAllocated"},
+    "RequestedToCapacityRatio": {"type": "RequestedToCapacityRatio", "resources": [
+        {"name": "cpu", "weight": 2}, {"name": "memory", "weight": 1}],
+        "requestedToCapacityRatio": {"shape": [{"utilization": 0, "score": 0},
+                                               {"utilization": 60, "score": 10},
+                                               {"utilization": 100, "score": 3}]}},
+}
+
+
+@pytest.mark.parametrize("strategy", list(STRATEGIES))
+@pytest.mark.parametrize("case", ["plain requests", "too big for most nodes"])
+def test_the_other_scoring_strategies_twins_score_as_the_plain_ones(cluster, strategy, case):
+    """NodeResourcesFit's MostAllocated and RequestedToCapacityRatio (not in the default
+    profile) through the same rule functions (resource_allocation.py)."""
+    from ksandbox.scheduler.plugins import node_resources_fit
+
+    s, fwk, ctx = cluster
+    pl = node_resources_fit.new({"scoringStrategy": STRATEGIES[strategy]}, fwk.handle)
+    pod = _pod(s, "incoming", PODS[case])
+    nodes = list(ctx.infos)
+    idx = np.arange(len(nodes), dtype=np.int64)
+    plain, fast, pre = _prepare("pre_score", pl, pod, nodes, ctx, idx)
+    want = [pl.score(plain, pod, ni) for ni in nodes]
+    assert len(set(want)) > 3          # the nodes really differ
+    assert pl.score_vec(fast, pod, ctx, idx).tolist() == want

@@ -85,20 +85,33 @@ def node_vectors(ni: Any, resources: Sequence[ResourceSpec], pod_requests: tuple
     return requested, allocatable
 
 
+# -- the rules, once: for one node (ints, ``minimum=min``) or for every node at once (numpy
+# arrays, ``minimum=np.minimum``). ``capacity`` is > 0: a resource the node lacks is left out
+# before a rule is applied. The numpy twin (``Scorer.score_vec``) calls these same functions.
+
+def least_requested(requested: Any, capacity: Any, minimum: Any = min) -> Any:
+    """leastRequestedScore: the share left free after the pod, 0 when it does not fit."""
+    return (capacity - minimum(requested, capacity)) * MAX_NODE_SCORE // capacity
+
+
+def most_requested(requested: Any, capacity: Any, minimum: Any = min) -> Any:
+    """mostRequestedScore: the share in use with the pod, at most all of it."""
+    return minimum(requested, capacity) * MAX_NODE_SCORE // capacity
+
+
+def utilization(requested: Any, capacity: Any, minimum: Any = min) -> Any:
+    """requested_to_capacity_ratio.go: the percentage used with the pod, at most 100."""
+    return minimum(requested, capacity) * MAX_UTILIZATION // capacity
+
+
 # -- scalar scorers ----------------------------------------------------------------------------
 
 def least_requested_score(requested: int, capacity: int) -> int:
-    if capacity == 0 or requested > capacity:
-        return 0
-    return (capacity - requested) * MAX_NODE_SCORE // capacity
+    return 0 if capacity == 0 else least_requested(requested, capacity)
 
 
 def most_requested_score(requested: int, capacity: int) -> int:
-    if capacity == 0:
-        return 0
-    if requested > capacity:
-        requested = capacity
-    return requested * MAX_NODE_SCORE // capacity
+    return 0 if capacity == 0 else most_requested(requested, capacity)
 
 
 def _weighted(resources: Sequence[ResourceSpec], requested: list[int], allocatable: list[int],
@@ -124,10 +137,7 @@ def rtc_score(resources: Sequence[ResourceSpec], shape: Sequence[FunctionShapePo
     for r, q, a in zip(resources, requested, allocatable):
         if a == 0:
             continue
-        if q > a:
-            s = broken_linear(shape, MAX_UTILIZATION)
-        else:
-            s = broken_linear(shape, q * MAX_UTILIZATION // a)
+        s = broken_linear(shape, utilization(q, a))
         if s > 0:
             node_score += s * r.weight
             weight_sum += r.weight
@@ -215,10 +225,8 @@ class Scorer:
             for r, (q, a) in zip(self.resources, cols):
                 ok = a != 0
                 safe = np.where(ok, a, 1)
-                if self.kind == LEAST_ALLOCATED:
-                    s = np.where(q > a, 0, (a - q) * MAX_NODE_SCORE // safe)
-                else:
-                    s = np.minimum(q, a) * MAX_NODE_SCORE // safe
+                rule = least_requested if self.kind == LEAST_ALLOCATED else most_requested
+                s = rule(q, safe, np.minimum)
                 node_score += np.where(ok, s * r.weight, 0)
                 weight_sum += np.where(ok, r.weight, 0)
             return np.where(weight_sum == 0, 0, node_score // np.maximum(weight_sum, 1))
@@ -227,7 +235,7 @@ class Scorer:
             weight_sum = np.zeros(n, dtype=np.int64)
             for r, (q, a) in zip(self.resources, cols):
                 ok = a != 0
-                util = np.where(q > a, MAX_UTILIZATION, q * MAX_UTILIZATION // np.where(ok, a, 1))
+                util = utilization(q, np.where(ok, a, 1), np.minimum)
                 s = _broken_linear_vec(self.shape, util)
                 use = ok & (s > 0)
                 node_score += np.where(use, s * r.weight, 0)
