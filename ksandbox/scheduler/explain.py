@@ -53,6 +53,69 @@ class NodeExplanation:
 
 
 @attrs.frozen
+class BoundFacts:
+    """What is true of a pod that already has a node, before any what-if.
+
+    ``by_scheduler``: a scheduler bound it (its Scheduled event) — else ``spec.nodeName``
+    placed it and the scheduler was bypassed. ``kubelet``: ``admitted`` (it runs or ran there),
+    ``rejected`` (GeneralPredicates or node pressure refused it: ``reason``/``message`` are
+    the kubelet's), ``waiting`` (not admitted yet) or ``no-node`` (no such node: no kubelet
+    will ever run it)."""
+
+    node: str
+    by_scheduler: bool
+    node_exists: bool
+    kubelet: str
+    reason: str = ""
+    message: str = ""
+
+    def to_dict(self) -> dict:
+        return {"node": self.node, "byScheduler": self.by_scheduler,
+                "nodeExists": self.node_exists, "kubelet": self.kubelet,
+                "reason": self.reason, "message": self.message}
+
+    def summary(self, pod: str) -> str:
+        """One sentence a learner can trust (explain's message starts with it)."""
+        how = (f"{pod} was bound to {self.node} by the scheduler" if self.by_scheduler else
+               f"{pod} names {self.node} in spec.nodeName: the scheduler was bypassed "
+               "(NodeName passes only there)")
+        if not self.node_exists:
+            return f"{how}; node {self.node} does not exist, so no kubelet will run it"
+        if self.kubelet == "rejected":
+            return f"{how}; its kubelet rejected it: {self.reason}: {self.message}"
+        if self.kubelet == "waiting":
+            return f"{how}; its kubelet has not admitted it yet"
+        return f"{how}; its kubelet admitted it"
+
+
+REJECTED_PREFIX = "Pod was rejected: "
+
+
+def bound_facts(store: Any, pod: Pod) -> BoundFacts | None:
+    """The facts of a bound pod (None for a pod without a node): who placed it, whether the
+    node exists, what its kubelet did. The TUI and ``explain`` read them from here."""
+    node = pod.spec.node_name
+    if not node:
+        return None
+    uid = pod.metadata.uid
+    by_scheduler = any(e.reason == "Scheduled" and (not e.involved_object.uid
+                                                    or e.involved_object.uid == uid)
+                       for e in store.events_for("Pod", pod.metadata.name,
+                                                 pod.metadata.namespace))
+    exists = store.get("Node", node) is not None
+    st = pod.status
+    if not exists:
+        verdict, reason, message = "no-node", "", ""
+    elif st.phase == "Failed" and st.message.startswith(REJECTED_PREFIX):
+        verdict, reason, message = "rejected", st.reason, st.message[len(REJECTED_PREFIX):]
+    elif st.phase in ("Running", "Succeeded", "Failed") or st.start_time is not None:
+        verdict, reason, message = "admitted", "", ""
+    else:
+        verdict, reason, message = "waiting", "", ""
+    return BoundFacts(node, by_scheduler, exists, verdict, reason, message)
+
+
+@attrs.frozen
 class Explanation:
     pod: str
     scheduler: str
@@ -63,8 +126,10 @@ class Explanation:
     score_plugins: tuple[tuple[str, int], ...] = ()
     nominated: str | None = None
     served: bool = True
+    bound: BoundFacts | None = None
 
     def to_dict(self) -> dict:
+        # DESIGN.md §3's fixed shape: a bound pod's facts travel in the message.
         return {"pod": self.pod, "scheduler": self.scheduler, "selected": self.selected,
                 "message": self.message, "nodes": [n.to_dict() for n in self.nodes]}
 
@@ -138,6 +203,7 @@ def explain_pod(sched: Any, pod: Pod) -> Explanation:
             NodeExplanation(n, False, (), {}, 0) for n in all_names), served=False)
     cache = sched.cache
     bound_to = pod.spec.node_name
+    original = pod
     if bound_to:
         cache = _ShadowCache(sched.cache, pod.spec.node_name, key)
         pod = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=""),
@@ -156,16 +222,28 @@ def explain_pod(sched: Any, pod: Pod) -> Explanation:
         handle.cache = saved
         if was_enabled:
             gc.enable()
-    return _as_bound(exp, bound_to) if bound_to else exp
+    if not bound_to:
+        return exp
+    facts = bound_facts(sched.store, original)
+    return _as_bound(exp, bound_to, facts)
 
 
-def _as_bound(exp: Explanation, node: str) -> Explanation:
+def _as_bound(exp: Explanation, node: str, facts: BoundFacts | None) -> Explanation:
     """Explain a pod that is already bound without contradicting where it is.
 
-    The re-run cycle may pick another node only because of a tie (the scheduler picks among
-    equally scored nodes at random) or because the cluster changed since the pod was placed.
-    A tie that includes the pod's node is reported as that node; a real difference is said.
+    A pod placed through ``spec.nodeName`` never met the scheduler: say so, say whether the
+    node exists and what its kubelet did, then — as a what-if — where the scheduler would put
+    it with nodeName cleared (the table). For a pod the scheduler bound, the re-run cycle may
+    pick another node only because of a tie (the scheduler picks among equally scored nodes
+    at random) or because the cluster changed since: a tie that includes the pod's node is
+    reported as that node; a real difference is said.
     """
+    exp = attrs.evolve(exp, bound=facts)
+    if facts is not None and not facts.by_scheduler:
+        what_if = (f"it would go to {exp.selected}" if exp.selected is not None
+                   else f"it would not fit: {exp.message}")
+        return attrs.evolve(exp, message=f"{facts.summary(exp.pod)}. What-if with nodeName "
+                                         f"cleared: {what_if}")
     by = {n.name: n for n in exp.nodes}
     here = by.get(node)
     if exp.selected == node:

@@ -39,6 +39,19 @@ def render_explain_wide(ex: Any) -> str:
     if ex.nominated:
         lines.append(f"Nominated:  {ex.nominated} (preemption would make room there)")
     lines.append(f"Message:    {ex.message}")
+    b = getattr(ex, "bound", None)
+    if b is not None:
+        how = "by the scheduler" if b.by_scheduler else \
+            "spec.nodeName: the scheduler was bypassed"
+        lines.append(f"Bound:      {b.node} ({how})")
+        lines.append(f"Node:       {b.node} {'exists' if b.node_exists else 'does not exist'}")
+        kubelet = {"admitted": "admitted it", "waiting": "has not admitted it yet",
+                   "no-node": "none (no such node)",
+                   "rejected": f"rejected it: {b.reason}: {b.message}"}[b.kubelet]
+        lines.append(f"Kubelet:    {kubelet}")
+        if not b.by_scheduler:
+            lines.append("What-if:    the table below clears spec.nodeName "
+                         "(where the scheduler would put it)")
     if not ex.served or not ex.nodes:
         return "\n".join(lines) + "\n"
     lines += ["", "Filters:"]

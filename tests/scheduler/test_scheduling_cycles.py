@@ -281,8 +281,58 @@ def test_explaining_a_bound_pod_names_the_node_it_is_on_even_after_a_tie():
 
 
 def test_explaining_a_bound_pod_says_when_it_would_now_go_elsewhere():
-    s = session(node("node-1"), pod_yaml("p1", extra_spec="  nodeName: node-1"), node("node-2"))
+    s = session(node("node-1"), pod_yaml("p1"))
+    assert s.store.get("Pod", "p1", "default").spec.node_name == "node-1"
     assert s.submit("kubectl taint nodes node-1 k=v:NoSchedule").ok
+    assert s.submit("kubectl apply -f -", stdin=node("node-2")).ok
     d = s.explain("default", "p1").to_dict()
     assert d["selected"] == "node-2"
     assert d["message"] == "default/p1 is bound to node-1; scheduled now it would go to node-2"
+    assert s.explain("default", "p1").bound.by_scheduler is True
+
+
+def test_explaining_a_pod_placed_by_node_name_says_the_scheduler_was_bypassed():
+    """A pod with spec.nodeName never met the scheduler: explain says so, whether the node
+    exists and what its kubelet did — never 'Successfully assigned' — then, as a what-if,
+    where the scheduler would put it with nodeName cleared."""
+    s = session(node("node-1"), pod_yaml("p1", extra_spec="  nodeName: node-1"), node("node-2"))
+    s.run_for(5)
+    assert s.submit("kubectl taint nodes node-1 k=v:NoSchedule").ok
+    d = s.explain("default", "p1").to_dict()
+    assert d["selected"] == "node-2"
+    assert "Successfully assigned" not in d["message"]
+    assert d["message"] == (
+        "default/p1 names node-1 in spec.nodeName: the scheduler was bypassed (NodeName passes "
+        "only there); its kubelet admitted it. What-if with nodeName cleared: it would go to "
+        "node-2")
+    assert s.explain("default", "p1").bound.to_dict() == {
+        "node": "node-1", "byScheduler": False, "nodeExists": True, "kubelet": "admitted",
+        "reason": "", "message": ""}
+    from ksandbox.views.explain import render_explain_wide
+    text = render_explain_wide(s.explain("default", "p1"))
+    assert "Bound:      node-1 (spec.nodeName: the scheduler was bypassed)\n" in text
+    assert "Kubelet:    admitted it\n" in text
+
+
+def test_explaining_a_rejected_or_nodeless_bound_pod():
+    s = session(node("node-1", labels={"zone": "a"}), pod_yaml(
+        "p1", extra_spec="  nodeName: node-1\n  nodeSelector: {zone: b}"),
+        )
+    # A pod naming a node that does not exist (PodGC soon collects such an orphan).
+    from ksandbox.api.codec import decode
+    from ksandbox.api.core import Pod
+    from ksandbox.scheduler.explain import bound_facts
+    ghost = decode(Pod, {"metadata": {"name": "p2", "namespace": "default"},
+                         "spec": {"nodeName": "ghost", "containers": [{"name": "c",
+                                                                       "image": "x:1"}]}})
+    facts = bound_facts(s.store, ghost)
+    assert (facts.node_exists, facts.kubelet) == (False, "no-node")
+    assert facts.summary("default/p2").endswith(
+        "node ghost does not exist, so no kubelet will run it")
+    s.run_for(5)
+    b = s.explain("default", "p1").bound
+    assert b.kubelet == "rejected" and b.reason == "NodeAffinity"
+    d = s.explain("default", "p1").to_dict()
+    assert ("its kubelet rejected it: NodeAffinity: Predicate NodeAffinity failed: node(s) "
+            "didn't match Pod's node affinity/selector. What-if with nodeName cleared: it would "
+            "not fit: 0/1 nodes are available") in d["message"]
