@@ -123,7 +123,7 @@ class DefaultPreemption:
             # No pod anywhere has a lower priority: every node answers "no victims", as
             # select_victims_on_node would one by one (the random offset is still drawn).
             order = potential[offset:] + potential[:offset] if offset else potential
-            statuses.statuses.update(dict.fromkeys((ni.name for ni in order), no_victims))
+            statuses.statuses.update(dict.fromkeys([ni.name for ni in order], no_victims))
             return [], statuses
         for i in range(len(potential)):
             src = potential[(offset + i) % len(potential)]
