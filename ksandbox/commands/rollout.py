@@ -19,8 +19,10 @@ objectpauser.go, objectresumer.go) and ``pkg/cmd/set/set_image.go``:
 * ``set image TYPE NAME CONTAINER=IMAGE ...`` (``*`` for every container) on pods and on the
   templates of workloads.
 
-Not here: ``history --revision`` (the pod template of one revision), DaemonSet and StatefulSet
-history and undo (their ControllerRevisions), ``status --revision``/``--timeout``.
+``history --revision=N`` prints that revision's pod template as describe does.
+
+Not here: DaemonSet and StatefulSet history and undo (their ControllerRevisions),
+``status --revision``/``--timeout``.
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ class RolloutCommand:
     to_revision: int = 0
     dry_run: str = "none"
     output: str = ""
+    revision: int = 0               # history --revision
 
 
 @attrs.frozen
@@ -117,15 +120,16 @@ def parse_rollout(tokens: list[str]) -> RolloutCommand:
     if not targets:
         raise CommandError("required resource not specified",
                            hint=f"See 'kubectl rollout {sub} -h' for help and examples")
-    if sub == "history" and a["revision"]:
-        raise CommandError("kubectl rollout history --revision is not supported by ksandbox")
+    if sub == "history" and a["revision"] < 0:
+        raise CommandError(f"revision must be a positive integer: {a['revision']}")
     output = a["output"] if a.has("output") else ""
     if output:
         check_output(f"rollout {sub}", output)
     selector_of(a["selector"])
     return RolloutCommand(sub, targets, namespace_of(a), a["selector"],
                           a["to-revision"] if sub == "undo" else 0,
-                          dry_run_strategy(a) if sub == "undo" else "none", output)
+                          dry_run_strategy(a) if sub == "undo" else "none", output,
+                          a["revision"] if sub == "history" else 0)
 
 
 def parse_set(tokens: list[str]) -> SetImageCommand:
@@ -179,7 +183,7 @@ def run_rollout(session: Session, cmd: RolloutCommand, stdin: str | None) -> str
     if cmd.sub == "status":
         return "".join(status_line(o) for o in objs)
     if cmd.sub == "history":
-        return "".join(_history(session, o) for o in objs)
+        return "".join(_history(session, o, cmd.revision) for o in objs)
     if cmd.sub == "undo":
         return "".join(_undo(session, o, cmd) for o in objs)
     out = []
@@ -261,10 +265,21 @@ def _replica_sets(session: Session, d: Any) -> list[tuple[int, Any]]:
     return sorted(out, key=lambda p: p[0])
 
 
-def _history(session: Session, obj: Any) -> str:
+def _history(session: Session, obj: Any, revision: int = 0) -> str:
     if obj.kind != "Deployment":
         raise CommandError(f"kubectl rollout history of a {obj.kind} is not supported by "
                            "ksandbox (its ControllerRevisions are not listed)")
+    if revision:
+        # printTemplate: the ReplicaSet's pod template, as describe shows one.
+        rs = next((rs for rev, rs in _replica_sets(session, obj) if rev == revision), None)
+        if rs is None:
+            raise CommandError("unable to find the specified revision")
+        from ..views.describe_base import Writer, pod_template
+
+        w = Writer()
+        pod_template(w, rs.spec.template)
+        return (f"deployment.apps/{obj.metadata.name} with revision #{revision}\n"
+                f"{w.render()}\n")
     rows = [("REVISION", "CHANGE-CAUSE")]
     for rev, rs in _replica_sets(session, obj):
         rows.append((str(rev), rs.metadata.annotations.get(CHANGE_CAUSE) or "<none>"))

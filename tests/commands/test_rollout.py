@@ -75,6 +75,11 @@ def test_set_image_rolls_out_and_undo_rolls_back():
     s.run_until(120)
     assert run(s, "kubectl rollout history deployment/web").output == (
         "deployment.apps/web \nREVISION  CHANGE-CAUSE\n1         <none>\n2         <none>\n\n")
+    shown = run(s, "kubectl rollout history deployment/web --revision=2").output
+    assert shown.startswith("deployment.apps/web with revision #2\nPod Template:\n")
+    assert "Image:         nginx:1.26" in shown
+    assert fails_without_change(s, "kubectl rollout history deployment/web --revision=9") == \
+        "error: unable to find the specified revision\n"
     assert run(s, "kubectl rollout undo deployment/web").output == \
         "deployment.apps/web rolled back\n"
     s.run_until(240)
