@@ -469,7 +469,7 @@ class FastPath:
             k, c = int(fail_plugin[i0]) - 1, int(fail_code[i0])
             tmpl = self._status_maps[k][c]
             st = Status(tmpl.code, *tmpl.reasons, plugin=plugins[k].name)
-            nts.update(dict.fromkeys([names[i] for i in failed_idx[group].tolist()], st))
+            nts.update(dict.fromkeys(map(names.__getitem__, failed_idx[group].tolist()), st))
             diagnosis.unschedulable_plugins.add(st.plugin)
 
     def prioritize(self, fwk: Any, state: Any, pod: Pod,

@@ -12,6 +12,7 @@ victims get a DisruptionTarget condition, are deleted and get a ``Preempted`` ev
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..framework.interface import Code, Status
@@ -56,6 +57,8 @@ def terminating_by_preemption(pod: Pod) -> bool:
     c = pod.status.condition("DisruptionTarget")
     return c is not None and c.status == "True" and c.reason == REASON_PREEMPTION_BY_SCHEDULER
 
+
+_NAME = attrgetter("name")
 
 class DefaultPreemption:
     name = NAME
@@ -123,7 +126,7 @@ class DefaultPreemption:
             # No pod anywhere has a lower priority: every node answers "no victims", as
             # select_victims_on_node would one by one (the random offset is still drawn).
             order = potential[offset:] + potential[:offset] if offset else potential
-            statuses.statuses.update(dict.fromkeys([ni.name for ni in order], no_victims))
+            statuses.statuses.update(dict.fromkeys(map(_NAME, order), no_victims))
             return [], statuses
         for i in range(len(potential)):
             src = potential[(offset + i) % len(potential)]
