@@ -65,6 +65,13 @@ def recording_text(nodes: int, pods: int, deployments: int) -> str:
     return yaml.safe_dump(doc, sort_keys=False)
 
 
+def _rss_mb() -> float:
+    """Peak resident memory so far (Linux reports kilobytes)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def state(session) -> str:
     return json.dumps(session.view(), sort_keys=True)
 
@@ -79,6 +86,8 @@ def main() -> None:
     ap.add_argument("--no-verify", action="store_true")
     ap.add_argument("--checkpoint-every", type=float, default=None,
                     help="simulated seconds between checkpoints (default: the player's, 60)")
+    ap.add_argument("--checkpoint-work", type=int, default=None,
+                    help="clock callbacks between checkpoints (default: the player's)")
     ap.add_argument("--no-cold", action="store_true", help="skip the cold forward seek")
     args = ap.parse_args()
 
@@ -91,8 +100,12 @@ def main() -> None:
         rec, session = load_recording_session(path)
         t1 = time.perf_counter()
         c1 = time.process_time()
-        every = {} if args.checkpoint_every is None else \
-            {"checkpoint_every": args.checkpoint_every}
+        every: dict = {}
+        if args.checkpoint_every is not None:
+            every["checkpoint_every"] = args.checkpoint_every
+        if args.checkpoint_work is not None:
+            every["checkpoint_work"] = args.checkpoint_work
+        rss_before = _rss_mb()
         player = Player(rec, session, **every)
         player.seek(END)
         t2 = time.perf_counter()
@@ -102,7 +115,8 @@ def main() -> None:
         print(f"load: {t1 - t0:.2f} s; first play-through of the hour: {t2 - t1:.2f} s "
               f"({(END - rec.start) / (t2 - t1):.0f}x real time; {c2 - c1:.1f} s CPU, "
               f"{(END - rec.start) / (c2 - c1):.0f}x per CPU second), "
-              f"{len(player.checkpoints)} checkpoints")
+              f"{len(player.checkpoints)} checkpoints; peak memory {_rss_mb():.0f} MB "
+              f"({rss_before:.0f} MB before playing)")
         forks = []
         for _ in range(3):
             w, c = time.perf_counter(), time.process_time()

@@ -137,10 +137,12 @@ def dump_recording(session: Session, *, title: str = "", cluster: str | None = N
 # fork of the nearest checkpoint plus the replay from it; each checkpoint costs a fork and
 # memory (about 15 MB at 10,000 pods: the objects are shared, the containers are not).
 CHECKPOINT_EVERY = 60.0
-# ... and clock callbacks between two checkpoints, at most: on a big cluster a minute is tens
-# of thousands of callbacks (500 kubelets' heartbeats), so checkpoints come closer together
-# there and a seek replays a bounded amount of work, not a bounded amount of time.
-CHECKPOINT_WORK = 12_000
+# ... and clock callbacks between two checkpoints, at most: on a big cluster a minute is many
+# thousands of callbacks (500 kubelets' heartbeats), so checkpoints come closer together there
+# and a seek replays a bounded amount of work, not a bounded amount of time. bench/seek.py, one
+# hour of 500 nodes / 10,000 pods: 4,500 gives 93 checkpoints (1.2 GB peak) and seeks of
+# 0.5-0.63 s CPU (a fork ~0.55 s + the replay); 12,000 gave 70 and up to 1.7 s.
+CHECKPOINT_WORK = 4_500
 # Where the player looks at the work done, in simulated seconds (a checkpoint's time is a
 # multiple of it, or the start).
 SLICE = 5.0
