@@ -18,6 +18,7 @@ from ..api.core import FAILED, RUNNING, PodCondition
 from ..api.evolve import evolve
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
+from .images import ImageManager
 from .pod_completion import PodCompletion
 from .predicates import general_filter
 from .static import mirror_key
@@ -75,6 +76,7 @@ class PodWorkers:
         self.pods: dict[tuple[str, str], _PodState] = {}
         self.used: dict[str, int] = {}
         self.completion = PodCompletion(kubelet, self)
+        self.images = ImageManager()   # images this node has pulled (image_manager.go)
         self._queue: dict[tuple[str, str], None] = {}
         self._sync_timer: Any = None
 
@@ -285,10 +287,14 @@ class PodWorkers:
         pod = self.store.get("Pod", key[1], key[0])
         if pod is None or pod.metadata.uid != st.uid or pod.metadata.deletion_timestamp is not None:
             return
+        node = self.store.get("Node", self.name)
+        took = round(self.clock.now - st.admitted_at, 3)
         for c in pod.spec.containers:
-            self.store.record_event(pod, "Normal", "Pulled",
-                                    f'Container image "{c.image}" already present on machine',
-                                    COMPONENT)
+            events, ok = self.images.ensure(c, node, took)
+            for type_, reason, message in events:
+                self.store.record_event(pod, type_, reason, message, COMPONENT)
+            if not ok:
+                return   # ErrImageNeverPull: the container waits (the pod stays Pending)
             self.store.record_event(pod, "Normal", "Created", f"Created container: {c.name}",
                                     COMPONENT)
             self.store.record_event(pod, "Normal", "Started", f"Started container {c.name}",

@@ -31,6 +31,7 @@ from ..api.core import CONFIG_SOURCE_ANNOTATION, MIRROR_ANNOTATION, Pod, PodStat
 from ..api.errors import KsandboxError
 from ..api.meta import OwnerReference
 from ..api.taints import NO_EXECUTE, OP_EXISTS, Toleration
+from ..apiserver.pod_defaults import default_pod
 
 if TYPE_CHECKING:
     from .kubelet import Kubelet
@@ -73,7 +74,10 @@ def build_static_pod(manifest: Pod, node_name: str, node_uid: str, source: str) 
         namespace=meta.namespace or "default", uid="", resource_version=None,
         creation_timestamp=None, deletion_timestamp=None,
         annotations=FrozenDict(annotations), owner_references=(owner,))
-    spec = attrs.evolve(manifest.spec, node_name=node_name, tolerations=tolerations)
+    # The file source decodes the manifest through the API scheme, so v1 defaults apply
+    # (pkg/kubelet/config/common.go tryDecodeSinglePod): requests from limits, pull policy.
+    spec = attrs.evolve(default_pod(manifest.spec), node_name=node_name,
+                        tolerations=tolerations)
     return attrs.evolve(manifest, metadata=new_meta, spec=spec, status=PodStatus())
 
 
