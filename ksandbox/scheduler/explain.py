@@ -307,13 +307,17 @@ def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Pod, key: str) -> Explanation
     success = {p.name: FilterVerdict(p.name, "Skip" if p.name in state.skip_filter
                                      else "Success") for p in fwk.filter_plugins}
     ordered = [success[p.name] for p in fwk.filter_plugins]
+    # The plugins the plain path runs, with their place in ``ordered``: a node's verdicts are
+    # the shared Success/Skip ones up to its first failure (no records per node and plugin).
+    active = [(i, p) for i, p in enumerate(fwk.filter_plugins) if p.name not in state.skip_filter]
     for ni in sorted(ctx.cache.node_list(), key=lambda n: n.name):
         if last is not None and not (diagnosis is not None and diagnosis.pre_filter_msg):
             verdicts, ok = _fast_verdicts(fwk, state, pod, ni, last, ordered, diagnosis)
             evaluated = ni.name in feasible or (diagnosis is not None and
                                                 ni.name in diagnosis.node_to_status.statuses)
         else:
-            verdicts, ok, evaluated = _filters_for(fwk, state, pod, ni, diagnosis, feasible)
+            verdicts, ok, evaluated = _filters_for(fwk, state, pod, ni, diagnosis, feasible,
+                                                      ordered, active)
         nodes.append(NodeExplanation(
             ni.name, ni.name in feasible or ok, tuple(verdicts), scored.get(ni.name, {}),
             totals.get(ni.name, 0), weights, scored=ni.name in scored, evaluated=evaluated))
@@ -345,15 +349,18 @@ def _fast_verdicts(fwk: Any, state: Any, pod: Pod, ni: Any, last: tuple, ordered
                                             st.message())], False
 
 
-def _filters_for(fwk: Any, state: Any, pod: Pod, ni: Any, diagnosis: Any,
-                 feasible: set) -> tuple[list[FilterVerdict], bool, bool]:
-    """Each filter plugin's verdict on one node, stopping at the first failure as upstream."""
-    verdicts: list[FilterVerdict] = []
+def _filters_for(fwk: Any, state: Any, pod: Pod, ni: Any, diagnosis: Any, feasible: set,
+                 ordered: list[FilterVerdict], active: list[tuple[int, Any]],
+                 ) -> tuple[list[FilterVerdict], bool, bool]:
+    """Each filter plugin's verdict on one node, stopping at the first failure as upstream.
+
+    ``ordered`` is every plugin's passing verdict (Success, or Skip for a plugin PreFilter
+    skipped), ``active`` the plugins to run with their index in it; the verdicts before the
+    first failure are shared from ``ordered`` (the caller only reads them)."""
     if diagnosis is not None and diagnosis.pre_filter_msg:
         st = diagnosis.node_to_status.absent
-        verdicts.append(FilterVerdict(st.plugin or "PreFilter", str(st.code), st.message(),
-                                      st.message()))
-        return verdicts, False, True
+        return [FilterVerdict(st.plugin or "PreFilter", str(st.code), st.message(),
+                              st.message())], False, True
     evaluated = True
     known = None
     if diagnosis is not None:
@@ -361,24 +368,20 @@ def _filters_for(fwk: Any, state: Any, pod: Pod, ni: Any, diagnosis: Any,
             known = diagnosis.node_to_status.statuses[ni.name]
         elif ni.name not in feasible and diagnosis.node_to_status.absent.reasons:
             st = diagnosis.node_to_status.absent
-            verdicts.append(FilterVerdict("PreFilter", str(st.code), st.message(), st.message()))
-            return verdicts, False, True
+            return [FilterVerdict("PreFilter", str(st.code), st.message(), st.message())], \
+                False, True
     if ni.name not in feasible and known is None:
         evaluated = False
-    for pl in fwk.filter_plugins:
-        if pl.name in state.skip_filter:
-            verdicts.append(FilterVerdict(pl.name, "Skip"))
-            continue
+    known_plugin = known.plugin if known is not None else None
+    for i, pl in active:
         st = pl.filter(state, pod, ni)
-        if known is not None and pl.name == known.plugin:
+        if known is not None and pl.name == known_plugin:
             detail = st.detail if st is not None and st.code == known.code else ""
-            verdicts.append(FilterVerdict(pl.name, str(known.code), detail or known.message(),
-                                          known.message()))
-            return verdicts, False, evaluated
+            return ordered[:i] + [FilterVerdict(pl.name, str(known.code),
+                                                detail or known.message(),
+                                                known.message())], False, evaluated
         if st is None or st.code == Code.SUCCESS:
-            verdicts.append(FilterVerdict(pl.name, "Success"))
             continue
-        verdicts.append(FilterVerdict(pl.name, str(st.code), st.detail or st.message(),
-                                      st.message()))
-        return verdicts, False, evaluated
-    return verdicts, True, evaluated
+        return ordered[:i] + [FilterVerdict(pl.name, str(st.code), st.detail or st.message(),
+                                            st.message())], False, evaluated
+    return ordered, True, evaluated

@@ -1,0 +1,84 @@
+"""Explain of a pod at 5,000 nodes: a pending pod and an already-bound one (issue 11 item 6).
+
+    .venv/bin/python bench/explain.py [--nodes 5000] [--pods 1000] [--repeat 5]
+
+The SchedulingBasic cluster of bench/scheduler.py (nodes, pods placed by the real scheduler),
+then ``explain_pod`` of one bound pod and one new pending pod, each first time and again
+(the fast path caches per-template columns). Wall and CPU milliseconds (median); the goal for
+a bound pod is ≤ 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.scheduler import SEED, make_node, make_pod  # noqa: E402
+from ksandbox.api.core import Namespace  # noqa: E402
+from ksandbox.api.meta import ObjectMeta  # noqa: E402
+from ksandbox.apiserver.store import Store  # noqa: E402
+from ksandbox.controlplane import ControlPlane  # noqa: E402
+from ksandbox.scheduler.explain import explain_pod  # noqa: E402
+from ksandbox.scheduler.scheduler import Scheduler  # noqa: E402
+from ksandbox.sim.clock import Clock  # noqa: E402
+from ksandbox.sim.rand import SimRandom  # noqa: E402
+
+
+def build(n_nodes: int, n_pods: int):
+    clock = Clock()
+    rand = SimRandom(SEED)
+    store = Store(lambda: clock.now, rand.child("apiserver"))
+    cp = ControlPlane(store, clock, rand, [])
+    sched = Scheduler()
+    cp.scheduler = sched
+    sched.start(cp)
+    store.create(Namespace(metadata=ObjectMeta(name="default")))
+    for i in range(n_nodes):
+        store.create(make_node(i, {}))
+    for i in range(n_pods):
+        store.create(make_pod(f"init-{i}", "default"))
+    clock.run_until(clock.now + 1)
+    return store, sched
+
+
+def timed(fn, repeat: int) -> tuple[float, float, float]:
+    """(first call ms, median wall ms of the repeats, median CPU ms of the repeats)"""
+    t = time.perf_counter()
+    fn()
+    first = (time.perf_counter() - t) * 1000
+    walls, cpus = [], []
+    for _ in range(repeat):
+        t, c = time.perf_counter(), time.process_time()
+        fn()
+        walls.append((time.perf_counter() - t) * 1000)
+        cpus.append((time.process_time() - c) * 1000)
+    return first, statistics.median(walls), statistics.median(cpus)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nodes", type=int, default=5000)
+    ap.add_argument("--pods", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args()
+    store, sched = build(a.nodes, a.pods)
+    bound = store.get("Pod", "init-0", "default")
+    assert bound.spec.node_name, "init-0 should be bound"
+    pending = make_pod("explain-me", "default")
+    print(f"{a.nodes} nodes, {a.pods} pods; load {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores")
+    for what, pod, goal in (("bound pod", bound, 50), ("pending pod", pending, None)):
+        first, wall, cpu = timed(lambda p=pod: explain_pod(sched, p), a.repeat)
+        g = f" (goal ≤ {goal} ms: {'met' if cpu <= goal else 'NOT met'} by CPU)" if goal else ""
+        print(f"explain {what:12} first {first:7.1f} ms; again: wall {wall:7.1f} ms, "
+              f"CPU {cpu:7.1f} ms{g}")
+
+
+if __name__ == "__main__":
+    main()
