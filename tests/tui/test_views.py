@@ -177,14 +177,23 @@ async def test_question_mark_lists_the_keys_of_the_current_view(session, make):
         await settle(pilot)
         text = screen_text(app)
         for expected in ("BOARD", "Taint", "Untaint", "Cordon", "Drain", "Fail", "Recover",
-                         "Explain", "Describe", "Delete", "GENERAL", "Pause", "NAVIGATION"):
+                         "Explain", "Describe", "Delete", "GENERAL", "Pause"):
             assert expected in text, expected
+        # The help is longer than the screen: G goes to its end, g back to the top.
+        await pilot.press("G")
+        await settle(pilot)
+        assert "NAVIGATION" in screen_text(app) and "BOARD" not in screen_text(app)
+        await pilot.press("g")
+        await settle(pilot)
+        assert "BOARD" in screen_text(app)
         await pilot.press("escape")
         await command(pilot, "deploy")
         await pilot.press("question_mark")
         await settle(pilot)
         text = screen_text(app)
         assert "Scale" in text and "Taint" not in text
+        # A list's help names its sort keys.
+        assert "SORT" in text and "Sort name" in text and "Sort age" in text
 
 
 async def test_kubectl_commands_with_or_without_the_word(session, make):

@@ -2,7 +2,8 @@
 
 Sections: the view's own keys (node actions, object actions), the view keys (command,
 filter, back), the clock, and navigation. Keys shown are the live ones, so a remapped key shows
-its new binding. Closes on esc, q, ? or enter.
+its new binding, and the list's sort keys when the view has a list. Scrolls with j/k, the
+arrows, g/G (top/bottom) and ctrl+f/ctrl+b; closes on esc, q, ? or enter.
 """
 
 from __future__ import annotations
@@ -34,7 +35,13 @@ HIDDEN_ACTIONS = {"screen.copy_text", "app.focus_next", "app.focus_previous"}
 
 
 class HelpScreen(Guarded, ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark,enter", "close", "Close", id="help.close")]
+    BINDINGS = [Binding("escape,q,question_mark,enter", "close", "Close", id="help.close"),
+                Binding("g", "scroll('home')", "Top", show=False),
+                Binding("G", "scroll('end')", "Bottom", show=False),
+                Binding("j,down", "scroll('down')", "Down", show=False),
+                Binding("k,up", "scroll('up')", "Up", show=False),
+                Binding("ctrl+f,pagedown", "scroll('page_down')", "Page down", show=False),
+                Binding("ctrl+b,pageup", "scroll('page_up')", "Page up", show=False)]
 
     def __init__(self, origin: Any) -> None:
         super().__init__()
@@ -49,7 +56,7 @@ class HelpScreen(Guarded, ModalScreen[None]):
         origin = self.origin
         bindings = origin.active_bindings
         view = origin.view_name.upper()
-        sections: dict[str, list[tuple[str, str]]] = {view: [], "GENERAL": []}
+        sections: dict[str, list[tuple[str, str]]] = {view: [], "GENERAL": [], "SORT": []}
         seen: set[tuple[str, str]] = set()
         for _key, active in bindings.items():
             b = active.binding
@@ -58,6 +65,8 @@ class HelpScreen(Guarded, ModalScreen[None]):
                 section = view
             elif node is app:
                 section = "GENERAL"
+            elif b.id and b.id.startswith("table.sort"):
+                section = "SORT"   # the list's sort keys (again to reverse)
             else:
                 continue  # widget keys (moving the cursor) are in NAVIGATION below
             if b.action in HIDDEN_ACTIONS:
@@ -90,6 +99,12 @@ class HelpScreen(Guarded, ModalScreen[None]):
         for k, label in COMMANDS:
             table.add_row(k, label)
         return table
+
+    def action_scroll(self, where: str) -> None:
+        box = self.query_one("#help", VerticalScroll)
+        {"home": box.scroll_home, "end": box.scroll_end, "down": box.scroll_down,
+         "up": box.scroll_up, "page_down": box.scroll_page_down,
+         "page_up": box.scroll_page_up}[where](animate=False)
 
     def action_close(self) -> None:
         # Once, and only while on top (a burst `??` must not pop the screen below).

@@ -6,7 +6,8 @@ incrementally: a change set that touches 40 of 30,000 pods moves 40 entries by b
 instead of re-sorting everything. Column widths grow to fit what has been seen and never
 shrink while the view is open, so rows do not jiggle as you scroll.
 
-Sorting: ``shift+n`` name, ``shift+a`` age, ``shift+s`` status (k9s keys); again to reverse.
+Sorting: ``shift+n`` name, ``shift+a`` age, ``shift+s`` status, ``shift+o`` node (k9s keys);
+again to reverse.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class ResourceTable(LineList):
         Binding("N", "sort('NAME')", "Sort name", show=False, id="table.sort-name"),
         Binding("A", "sort('AGE')", "Sort age", show=False, id="table.sort-age"),
         Binding("S", "sort('STATUS')", "Sort status", show=False, id="table.sort-status"),
+        Binding("O", "sort('NODE')", "Sort node", show=False, id="table.sort-node"),
     ]
 
     header = True
@@ -314,9 +316,9 @@ class ResourceTable(LineList):
         self.rows_changed()
 
     def action_sort(self, column: str) -> None:
-        if column == "NAME" and "NAME" not in self.spec.sort_keys:
-            return
-        if column not in self.spec.sort_keys and column != "NAME":
+        if column not in self.spec.sort_keys:
+            self.notify(f"{self.spec.resource} have no {column} column to sort by",
+                        severity="warning", timeout=3)
             return
         if self.sort_column == column:
             self.reverse = not self.reverse
