@@ -56,7 +56,7 @@ class HelpScreen(Guarded, ModalScreen[None]):
         origin = self.origin
         bindings = origin.active_bindings
         view = origin.view_name.upper()
-        sections: dict[str, list[tuple[str, str]]] = {view: [], "GENERAL": [], "SORT": []}
+        sections: dict[str, list[tuple[str, str]]] = {view: [], "SORT": [], "GENERAL": []}
         seen: set[tuple[str, str]] = set()
         for _key, active in bindings.items():
             b = active.binding
