@@ -21,8 +21,9 @@ import sys
 import time
 from typing import Any, Callable, TextIO
 
-# Wall seconds before anything is drawn, and between two redraws.
-SHOW_AFTER = 2.0
+# Wall seconds before anything is drawn (issue 13: a run that takes over a second shows its
+# progress), and between two redraws.
+SHOW_AFTER = 1.0
 REFRESH = 0.1
 
 
