@@ -38,6 +38,7 @@ from . import (
     delete,
     describe,
     drain,
+    edit,
     get,
     label,
     patch,
@@ -74,6 +75,7 @@ VERBS: dict[str, Callable[[list[str]], Any]] = {
     "rollout": rollout.parse_rollout,
     "top": top.parse,
     "patch": patch.parse,
+    "edit": edit.parse,
     "set": rollout.parse_set,
     "describe": describe.parse,
 }
@@ -90,11 +92,12 @@ _RUNNERS: dict[type, Callable[..., Any]] = {
     create.CreateGenerated: create.run,
     top.TopCommand: top.run,
     patch.PatchCommand: patch.run,
+    edit.EditCommand: edit.run,
     rollout.RolloutCommand: rollout.run_rollout, rollout.SetImageCommand: rollout.run_set_image,
 }
 # kubectl verbs the sandbox does not model: a clearer answer than "unknown command".
 UNSUPPORTED = ("annotate", "api-resources", "api-versions", "attach", "auth", "certificate",
-               "cluster-info", "completion", "config", "cp", "debug", "diff", "edit", "events",
+               "cluster-info", "completion", "config", "cp", "debug", "diff", "events",
                "exec", "explain", "expose", "kustomize", "logs", "plugin",
                "port-forward", "proxy", "replace", "version", "wait")
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
@@ -260,25 +260,40 @@ def _add(doc: Any, parts: list[str], value: Any, path: str) -> Any:
 
 def run(session: Session, cmd: PatchCommand, stdin: str | None) -> str:
     info = BY_KIND[cmd.kind]
-    current = get_object(session.store, info, cmd.name, cmd.namespace)
-    original = thaw(encode(current))
     patch = _document(cmd.patch)
-    if cmd.patch_type == "json":
-        data = json_patch(original, patch)
-    elif not isinstance(patch, dict):
-        raise CommandError(f'unable to parse "{cmd.patch}": expected a JSON object')
-    elif cmd.patch_type == "merge":
-        data = merge_patch(original, patch)
-    else:
-        data = strategic_merge(original, patch)
+
+    def change(original: Any) -> Any:
+        if cmd.patch_type == "json":
+            return json_patch(original, patch)
+        if not isinstance(patch, dict):
+            raise CommandError(f'unable to parse "{cmd.patch}": expected a JSON object')
+        if cmd.patch_type == "merge":
+            return merge_patch(original, patch)
+        return strategic_merge(original, patch)
+
+    current, written = write_patched(session, info, cmd.name, cmd.namespace, change,
+                                     cmd.dry_run)
+    if written is None:
+        return printed(current, "patched (no change)", cmd.output, cmd.dry_run)
+    return printed(written, "patched", cmd.output, cmd.dry_run)
+
+
+def write_patched(session: Session, info: Any, name: str, namespace: str,
+                  change: Callable[[Any], Any], dry_run: str = "none") -> tuple[Any, Any]:
+    """The API server's PATCH: ``change`` turns the stored object's JSON into the new JSON,
+    which is decoded, admitted and validated as an update (the stored status is kept: the
+    main resource's update ignores it). Returns (stored, written), written ``None`` when the
+    patch changed nothing. ``kubectl edit`` writes through here too."""
+    current = get_object(session.store, info, name, namespace)
+    data = change(thaw(encode(current)))
     if not isinstance(data, dict):
         raise ApiError("BadRequest", "the patch made the object something other than an "
                        "object", 400)
     raw_meta = data.get("metadata")
     meta: dict = raw_meta if isinstance(raw_meta, dict) else {}
-    if meta.get("name") != cmd.name:
+    if meta.get("name") != name:
         raise ApiError("BadRequest", "the name of the object "
-                       f'({meta.get("name")}) does not match the name on the URL ({cmd.name})',
+                       f'({meta.get("name")}) does not match the name on the URL ({name})',
                        400)
     try:
         patched = decode(info.type, json.loads(json.dumps(data)))
@@ -287,6 +302,6 @@ def run(session: Session, cmd: PatchCommand, stdin: str | None) -> str:
     if hasattr(current, "status") and hasattr(patched, "status"):
         patched = attrs.evolve(patched, status=current.status)
     if patched == current:
-        return printed(current, "patched (no change)", cmd.output, cmd.dry_run)
-    (written,) = session.store.update_all([patched], dry_run=cmd.dry_run != "none")
-    return printed(written, "patched", cmd.output, cmd.dry_run)
+        return current, None
+    (written,) = session.store.update_all([patched], dry_run=dry_run != "none")
+    return current, written

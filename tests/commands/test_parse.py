@@ -98,10 +98,10 @@ def test_leading_kubectl_and_global_namespace(text):
     ("kubectl gett pods", 'unknown command "gett" for "kubectl"\n\nDid you mean this?\n\tget\n\tset'),  # kubectl has set too
     ("kubectl rm pod x", 'unknown command "rm" for "kubectl"\n\nDid you mean this?\n\tdelete'),
     ("kubectl logs web-1", '"kubectl logs" is not supported by ksandbox; the verbs are: apply, '
-                           "autoscale, cordon, create, delete, describe, drain, get, label, "
+                           "autoscale, cordon, create, delete, describe, drain, edit, get, label, "
                            "patch, rollout, run, scale, set, taint, top, uncordon"),
     ("kubectl", 'a command is required, e.g. "kubectl get pods"; verbs: apply, autoscale, '
-                "cordon, create, delete, describe, drain, get, label, patch, rollout, run, scale, set, "
+                "cordon, create, delete, describe, drain, edit, get, label, patch, rollout, run, scale, set, "
                 "taint, top, uncordon"),
     ("kubectl get pods 'unterminated", "cannot parse command line: No closing quotation"),
     ("kubectl -n", "flag needs an argument: 'n' in -n"),
