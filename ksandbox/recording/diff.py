@@ -27,18 +27,13 @@ from ..views.state import node_dict, pod_dict
 from .expect import is_eviction
 
 if TYPE_CHECKING:
-    from ..api.core import Node
+    from ..api.core import Node, Pod
     from ..apiserver.store import Store
     from ..session import Session
 
 DIFF_VERSION = "ksandbox/v1alpha1"
 NODE_FIELDS = ("ready", "conditions", "unschedulable", "taints", "allocatable", "requested")
 POD_FIELDS = ("node", "phase", "reason", "message", "evictionAt")
-
-
-def _pods(session: Session) -> dict[tuple[str, str], dict]:
-    return {(p.metadata.namespace, p.metadata.name): pod_dict(session, p)
-            for p in session.store.list("Pod")}
 
 
 def _pod_side(d: dict | None) -> dict | None:
@@ -66,14 +61,26 @@ def _pod_difference(a: dict | None, b: dict | None) -> str:
     return "status"
 
 
-def _pod_section(a: Any, b: Any) -> list[dict]:
-    pa, pb = _pods(a), _pods(b)
+def _pod_objects(session: Session) -> dict[tuple[str, str], Pod]:
+    return {(p.metadata.namespace, p.metadata.name): p for p in session.store.list("Pod")}
+
+
+def _pod_section(a: Session, b: Session) -> list[dict]:
+    oa, ob = _pod_objects(a), _pod_objects(b)
     out = []
-    for key in sorted(set(pa) | set(pb)):
-        sa, sb = _pod_side(pa.get(key)), _pod_side(pb.get(key))
+    for key in sorted(set(oa) | set(ob)):
+        pod_a, pod_b = oa.get(key), ob.get(key)
+        # Branches share every object neither has written since the fork (objects are
+        # immutable): the same object is the same pod, but for the taint manager's deadline.
+        if pod_a is not None and pod_a is pod_b and \
+                a.eviction_deadline(pod_a) == b.eviction_deadline(pod_a):
+            continue
+        da = pod_dict(a, pod_a) if pod_a is not None else None
+        db = pod_dict(b, pod_b) if pod_b is not None else None
+        sa, sb = _pod_side(da), _pod_side(db)
         if sa == sb:
             continue
-        either = pa.get(key) or pb.get(key)
+        either = da or db
         assert either is not None
         out.append({"namespace": key[0], "name": key[1], "owner": either["owner"],
                     "difference": _pod_difference(sa, sb), "a": sa, "b": sb})
@@ -141,18 +148,27 @@ def _taint_text(t: dict) -> str:
     return f"{t['key']}{value}:{t['effect']}"
 
 
-def _node_section(a: Any, b: Any) -> list[dict]:
-    na = {n.name: _node(a.store, n) for n in a.store.list("Node")}
-    nb = {n.name: _node(b.store, n) for n in b.store.list("Node")}
+def _node_section(a: Session, b: Session) -> list[dict]:
+    na = {n.name: n for n in a.store.list("Node")}
+    nb = {n.name: n for n in b.store.list("Node")}
     out = []
     for name in sorted(set(na) | set(nb)):
-        sa, sb = na.get(name), nb.get(name)
+        node_a, node_b = na.get(name), nb.get(name)
+        if node_a is not None and node_a is node_b and _same_pods_on(a.store, b.store, name):
+            continue     # the same object with the same pods: nothing can differ
+        sa = _node(a.store, node_a) if node_a is not None else None
+        sb = _node(b.store, node_b) if node_b is not None else None
         if sa == sb:
             continue
         fields = list(NODE_FIELDS) if sa is None or sb is None else \
             [f for f in NODE_FIELDS if sa[f] != sb[f]]
         out.append({"name": name, "differences": fields, "a": sa, "b": sb})
     return out
+
+
+def _same_pods_on(sa: Store, sb: Store, node: str) -> bool:
+    pa, pb = list(sa.pods_on_node(node)), list(sb.pods_on_node(node))
+    return len(pa) == len(pb) and all(x is y for x, y in zip(pa, pb))
 
 
 def _event_counts(session: Session) -> dict[str, int]:
