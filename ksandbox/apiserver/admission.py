@@ -169,7 +169,12 @@ def _admit_pod(store: Store, pod: Pod) -> Any:
     spec = evolve(spec, tolerations=tolerations, priority=priority,
                         preemption_policy=spec.preemption_policy or policy)
     status = pod.status
-    phase = status.phase if status.phase in ("Succeeded", "Failed") else "Pending"
+    # A pod's status survives a create only as loaded state (an export): finished pods stay
+    # finished, and a pod bound to a node and Running there stays Running — its node's kubelet
+    # adopts it as it finds it (pod_workers.py), as a restarted kubelet syncs the containers
+    # it finds running. Anything else starts over as Pending.
+    kept = ("Succeeded", "Failed") + (("Running",) if spec.node_name else ())
+    phase = status.phase if status.phase in kept else "Pending"
     status = evolve(status, phase=phase, qos_class=spec.qos_class,
                           conditions=status.conditions if phase != "Pending" else ())
     return evolve(pod, spec=spec, status=status)

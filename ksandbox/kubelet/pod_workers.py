@@ -55,7 +55,8 @@ class _PodState:
         # The pod's sandbox IP and when its containers started: a static pod's mirror that
         # is deleted and recreated shows the same running pod (its IP, its times).
         self.pod_ip = ""
-        self.running_since: float | None = None
+        # A float (simulated seconds), or an adopted pod's exported RFC 3339 string.
+        self.running_since: float | str | None = None
 
 
 
@@ -184,7 +185,10 @@ class PodWorkers:
                 self.kill(key, pod, st, pod.metadata.deletion_timestamp)
             return
         if st is None:
-            self._admit(key, pod, static=False)
+            if pod.status.phase == RUNNING:
+                self._adopt(key, pod)
+            else:
+                self._admit(key, pod, static=False)
 
     def forget(self, key: tuple[str, str], st: _PodState) -> None:
         self.completion.cancel_exit(key)
@@ -243,11 +247,31 @@ class PodWorkers:
         if static:
             api_pod = self.store.get("Pod", key[1], key[0])
             st.uid = api_pod.metadata.uid if api_pod is not None else ""
+        self._hold(key, st)
+        self.schedule_start(key, st)
+
+    def _hold(self, key: tuple[str, str], st: _PodState) -> None:
         self.pods[key] = st
         for name, amount in st.requests.items():
             self.used[name] = self.used.get(name, 0) + amount
         self.used["pods"] = self.used.get("pods", 0) + 1
-        self.schedule_start(key, st)
+
+    def _adopt(self, key: tuple[str, str], pod: Pod) -> None:
+        """A pod the API shows Running on this node when the kubelet first sees it (a loaded
+        export): its containers are already running here, so the pod worker takes it as it
+        is — no admission, no image pull, no Created/Started events, the status untouched
+        (its IP, start times, readiness, restart counts). Upstream: a restarted kubelet's
+        syncPod finds the pod's sandbox and containers in the runtime and starts nothing."""
+        st = _PodState(pod.metadata.uid, self.clock.now, pod.spec.requests, False,
+                       pod.spec.host_ports)
+        st.started = True
+        st.pod_ip = pod.status.pod_ip
+        st.running_since = _started_at(pod)
+        self._hold(key, st)
+        # The images the containers run are on the node (the image store outlived the
+        # kubelet): a later start with IfNotPresent finds them.
+        self.images.pulled.update(c.image for c in pod.spec.containers)
+        self.completion.schedule_exit(key, pod)
 
     def _admission_failure(self, pod: Pod) -> tuple[str, str]:
         """canAdmitPod: the eviction manager's pressure check, then GeneralPredicates
@@ -362,6 +386,16 @@ class PodWorkers:
         if pod is not None and pod.metadata.uid == uid and \
                 pod.metadata.deletion_timestamp is not None:
             self.store.remove("Pod", key[1], key[0])
+
+
+def _started_at(pod: Pod) -> Any:
+    """When the pod's first container started, as its status says (an export's RFC 3339
+    string is kept as it is), or None."""
+    for cs in pod.status.extra.get("containerStatuses") or ():
+        started = ((cs.get("state") or {}).get("running") or {}).get("startedAt")
+        if started is not None:
+            return started
+    return None
 
 
 def _ready_status(pod: Pod) -> str:
