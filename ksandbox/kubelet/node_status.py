@@ -212,12 +212,18 @@ class NodeStatusManager:
     def pod_cidr(self) -> str:
         return f"10.{244 + self.kubelet.index // 256}.{self.kubelet.index % 256}.0/24"
 
-    def pod_ip(self) -> str:
+    def pod_ip(self, in_use: AbstractSet[str] = frozenset()) -> str:
+        """The next address of the node's pod range, skipping one a pod here still holds (an
+        adopted pod's exported IP): host-local IPAM never hands out an address in use."""
         node = self.store.get("Node", self.name)
         cidr = node.spec.pod_cidr if node is not None and node.spec.pod_cidr else self.pod_cidr()
         base = cidr.split("/")[0].rsplit(".", 1)[0]
-        ip = f"{base}.{self._next_ip}"
-        self._next_ip = self._next_ip + 1 if self._next_ip < 254 else 2
+        ip = ""
+        for _ in range(253):
+            ip = f"{base}.{self._next_ip}"
+            self._next_ip = self._next_ip + 1 if self._next_ip < 254 else 2
+            if ip not in in_use:
+                break
         return ip
 
     def host_ip(self) -> str:

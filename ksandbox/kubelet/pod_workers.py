@@ -80,6 +80,8 @@ class PodWorkers:
         self.images = ImageManager()   # images this node has pulled (image_manager.go)
         self._queue: dict[tuple[str, str], None] = {}
         self._sync_timer: Any = None
+        # The IPs adopted pods hold (an export's): the node's allocator skips them.
+        self.adopted_ips: set[str] = set()
 
     def enqueue(self, key: tuple[str, str]) -> None:
         if self.kubelet.halted or self.kubelet.stopped:
@@ -196,6 +198,7 @@ class PodWorkers:
             if t is not None:
                 t.cancel()
         del self.pods[key]
+        self.adopted_ips.discard(st.pod_ip)
         self._release(st)
 
     def _release(self, st: _PodState) -> None:
@@ -267,6 +270,8 @@ class PodWorkers:
         st.started = True
         st.pod_ip = pod.status.pod_ip
         st.running_since = _started_at(pod)
+        if st.pod_ip and not pod.spec.host_network:
+            self.adopted_ips.add(st.pod_ip)
         self._hold(key, st)
         # The images the containers run are on the node (the image store outlived the
         # kubelet): a later start with IfNotPresent finds them.
@@ -348,7 +353,7 @@ class PodWorkers:
         }) for c in pod.spec.containers)
         extra = old.extra.set("containerStatuses", statuses)
         ip = old.pod_ip or st.pod_ip or (self.node_status.host_ip() if pod.spec.host_network
-                                         else self.node_status.pod_ip())
+                                         else self.node_status.pod_ip(self.adopted_ips))
         st.pod_ip = ip
         return evolve(old, phase=RUNNING, conditions=tuple(conds),
                             start_time=st.admitted_at if old.start_time is None

@@ -123,3 +123,14 @@ def test_an_adopted_pod_deleted_stops_its_containers():
     s.run_until(60)
     assert s.store.get("Pod", "app", "default") is None
     assert "Killing" in _events_of(s, "app")
+
+
+def test_a_new_pod_never_gets_an_adopted_pods_ip():
+    """The node's allocator (host-local IPAM's) skips the address an adopted pod holds."""
+    n = json.loads(node("node-1"))
+    n["spec"]["podCIDR"] = "10.9.0.0/24"
+    s = Session.from_text("\n---\n".join([json.dumps(n), _running("old", "node-1", "2"),
+                                          pod("new", "node-1")]))
+    s.run_until(30)
+    assert s.store.get("Pod", "old", "default").status.pod_ip == "10.9.0.2"
+    assert s.store.get("Pod", "new", "default").status.pod_ip == "10.9.0.3"
