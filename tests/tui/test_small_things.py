@@ -62,3 +62,28 @@ async def test_events_open_newest_first_and_same_second_in_order(make):
                 assert int(a.metadata.resource_version) < int(b.metadata.resource_version)
         same = [t for t in set(times) if times.count(t) > 1]
         assert same, "the story has same-second events"
+
+
+async def test_explain_tells_the_truth_about_a_pod_bound_by_hand(make, tmp_path):
+    """Issue 9 item 3: a pod placed through spec.nodeName on a node that does not exist — the
+    explain view says the scheduler was bypassed and no kubelet will run it, before any
+    what-if; its panel lists what the pod asks for; d describes the pod."""
+    from screen_text import screen_text
+
+    s = Session.from_files([ROOT / "sample_clusters/spread.yaml"], seed=3)
+    f = tmp_path / "ghost.yaml"
+    f.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: ghost}\nspec:\n"
+                 "  nodeName: node-9\n  nodeSelector: {disktype: ssd}\n"
+                 "  containers: [{name: c, image: nginx}]\n")
+    assert not s.submit(f"kubectl apply -f {f}").error
+    app = make(s)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.open_explain("default", "ghost")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "the scheduler was bypassed" in text and "node node-9 does not exist" in text
+        assert "nodeSelector: disktype=ssd" in text
+        assert "✗ label disktype missing (wants ssd)" in text
+        await pilot.press("d")
+        await settle(pilot)
+        assert "Name:" in screen_text(app) and "ghost" in screen_text(app)

@@ -111,3 +111,22 @@ def test_pause_says_what_is_next(terminal):  # noqa: F811
             break
     # The header names the next eviction and when it is due.
     term.wait_for(r"next: evict \S+ in \d+:\d\d")
+
+
+def test_explain_shows_the_spread_domain_counts(terminal):  # noqa: F811
+    """Issue 9 item 3: beside the matrix, PodTopologySpread's own numbers — matching pods per
+    zone, the minimum, and the skew each node would produce against maxSkew."""
+    term = terminal(["sample_clusters/spread.yaml", "--paused"], 160, 48)
+    term.wait_for(r"nodes\[6\]")
+    term.keys(".")       # the Deployments' pods are bound (two per zone for spread-hard)
+    term.wait_for(r"pods 10 running")
+    term.keys(":kubectl apply -f tests/tui/spread_probe.yaml", "Enter")
+    term.wait_for(r"pod/spread-probe created")
+    term.keys(":explain default/spread-probe", "Enter")
+    screen = term.wait_for(r"matching pods per domain:.*\n.*zone-a: 2 .*\n.*zone-b: 2 .*\n"
+                           r".*zone-c: 2 ")
+    assert "THE POD ASKS FOR" in screen
+    assert re.search(r"✓ node-1 \(zone-a\): skew 1 <= maxSkew 1", screen), screen
+    # d describes the explained pod (not the node under the cursor).
+    term.keys("d")
+    term.wait_for(r"Name:\s+spread-probe")

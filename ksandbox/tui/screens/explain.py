@@ -3,7 +3,12 @@
 The scheduler computes the explanation on demand (``session.explain(ns, name)``, ≤ 50 ms at
 5,000 nodes); the screen asks again after changes, at most a few times a second. It shows the
 "0/N nodes are available: …" line (or the chosen node), a legend of the plugin columns and
-weights, and the node × plugin matrix.
+weights, and the node × plugin matrix — and beside it, in the learner's words
+(:mod:`ksandbox.views.pod_asks`): what the pod asks for, PodTopologySpread's per-domain counts
+and skews, and what the node under the cursor answered. A pod bound through ``spec.nodeName``
+gets the truth first (the scheduler never saw it; its kubelet admitted or rejected it, or the
+node does not exist), and a banner says when the node lifecycle controller has stopped
+evicting because a zone is fully disrupted. ``d`` describes the explained pod.
 """
 
 from __future__ import annotations
@@ -14,10 +19,14 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
 from textual.css.query import NoMatches
 from textual.widgets import Static
 
 from ...api.errors import KsandboxError
+from ...controllers.nodelifecycle import STATE_FULL_DISRUPTION, NodeLifecycleController
+from ...scheduler.spread_facts import spread_facts
+from ...views.pod_asks import node_answers, pod_asks, spread_lines
 from ..model import ChangeSet
 from ..widgets.explain_matrix import ExplainMatrix, short_name
 from ..widgets.header import sim_time_text
@@ -25,6 +34,19 @@ from .base import KsScreen, Target
 
 # Real seconds between two recomputations while the cluster keeps changing.
 MIN_INTERVAL = 0.25
+# Narrower than this, the learner's panel goes below the matrix (the matrix keeps its full
+# width for the REASON column) instead of beside it.
+SIDE_BY_SIDE = 180
+
+
+def disrupted_zones(session: Any) -> list[str]:
+    """Zones the node lifecycle controller sees fully disrupted (it stops evicting there)."""
+    nlc = next((c for c in session.cp.components.values()
+                if isinstance(c, NodeLifecycleController)), None)
+    if nlc is None:
+        return []
+    return sorted(z or "<no zone>" for z, st in nlc.zone_states.items()
+                  if st == STATE_FULL_DISRUPTION)
 
 
 def explanation_dict(explanation: Any) -> dict:
@@ -60,8 +82,19 @@ class ExplainScreen(KsScreen):
     def compose_body(self) -> ComposeResult:
         yield Static(id="explain-title")
         yield Static(id="explain-message")
+        yield Static(id="explain-banner")
         yield Static(id="explain-legend")
-        yield ExplainMatrix(id="matrix")
+        with Horizontal(id="explain-body"):
+            yield ExplainMatrix(id="matrix")
+            with VerticalScroll(id="explain-asks"):
+                yield Static(id="explain-asks-text")
+
+    def on_resize(self, event: Any) -> None:
+        try:
+            self.query_one("#explain-body").set_class(self.size.width < SIDE_BY_SIDE,
+                                                      "-narrow")
+        except NoMatches:
+            pass
 
     @property
     def matrix(self) -> ExplainMatrix:
@@ -72,6 +105,7 @@ class ExplainScreen(KsScreen):
         self.recompute()
         self.matrix.focus()
         self.set_interval(MIN_INTERVAL, self._maybe_recompute)
+        self.watch(self.matrix, "cursor", lambda _old, _new: self._show_asks(), init=False)
 
     def refresh_view(self, changes: ChangeSet) -> None:
         if not changes.empty:
@@ -134,18 +168,84 @@ class ExplainScreen(KsScreen):
             message.set_class(True, "-warning")
         if data.get("scheduler") and data.get("scheduler") != "default-scheduler":
             line.append(f"   scheduler: {data['scheduler']}")
+        facts = getattr(explanation, "bound", None)
+        if facts is not None and not facts.by_scheduler:
+            # The truth first: the scheduler never saw it; the table is only a what-if.
+            line = Text(facts.summary(f"{self.namespace}/{self.pod_name}"), "bold")
+            line.append("\nthe matrix below is a what-if: where the scheduler would put it "
+                        "with nodeName cleared", "dim")
+            message.set_class(facts.kubelet != "admitted", "-warning")
         message.update(line)
+        zones = disrupted_zones(session)
+        banner = self.query_one("#explain-banner", Static)
+        banner.update(Text(
+            f"⚠ zone {', '.join(zones)} fully disrupted: every node NotReady, so the node "
+            "lifecycle controller has stopped evicting pods there", "bold")
+            if zones else "")
+        banner.display = bool(zones)
+        self._pod = pod
+        self._bypassed = facts is not None and not facts.by_scheduler
+        self._facts: tuple[Any, ...] = ()
+        if pod is not None:
+            try:
+                self._facts = spread_facts(session.cp.scheduler, pod)
+            except Exception as exc:  # never take the screen down for the side panel
+                self._facts = ()
+                self.error = f"spread facts failed: {exc}"
         self.matrix.set_explanation(data, weights,
                                     tuple(getattr(explanation, "filter_plugins", ()) or ()))
         names = [*self.matrix.filters, *self.matrix.scores]
         legend.update(Text("  ".join(f"{short_name(p)}={p}" for p in dict.fromkeys(names)),
                            "dim"))
+        self._show_asks()
+
+    def _show_asks(self) -> None:
+        """The learner's panel: the pod's wishes, the spread arithmetic, one node's answers."""
+        try:
+            panel = self.query_one("#explain-asks-text", Static)
+        except NoMatches:
+            return
+        pod = getattr(self, "_pod", None)
+        if pod is None:
+            panel.update("")
+            return
+        text = Text()
+        text.append("THE POD ASKS FOR\n", "bold underline")
+        bypassed = getattr(self, "_bypassed", False)
+        for line in pod_asks(pod, bypassed):
+            text.append(f"  {line}\n")
+        node_name = self.matrix.selected_name
+        facts = getattr(self, "_facts", ())
+        if facts:
+            text.append("\nTOPOLOGY SPREAD\n", "bold underline")
+            for line in spread_lines(facts):
+                text.append(f"{line}\n", _mark_style(line))
+        node = self.session.store.get("Node", node_name) if node_name else None
+        if node is not None and node_name:
+            text.append(f"\n{node_name.upper()} ANSWERS\n", "bold underline")
+            skews = [line.strip() for line in spread_lines(facts, node_name)
+                     if line.strip()[:1] in ("✓", "✗", "·")]
+            answers = node_answers(pod, node, bypassed) + [f"spread: {line}" for line in skews]
+            for line in answers or ["(nothing the pod asks of a node's labels or taints)"]:
+                text.append(f"  {line}\n", _mark_style(line))
+        panel.update(text)
 
     def target(self) -> Target | None:
-        name = self.matrix.selected_name
-        if self.focused is self.matrix and name:
-            return Target("Node", "", name)
+        # d / y describe the explained pod; node keys act on the node under the cursor.
         return Target("Pod", self.namespace, self.pod_name)
+
+    def node_target(self) -> str | None:
+        name = self.matrix.selected_name
+        return name if self.focused is self.matrix and name else None
 
     def explain_target(self) -> Target | None:
         return Target("Pod", self.namespace, self.pod_name)
+
+
+def _mark_style(line: str) -> str:
+    stripped = line.strip()
+    if stripped.startswith("✗"):
+        return "bold red"
+    if stripped.startswith("✓"):
+        return "green"
+    return ""
