@@ -323,19 +323,22 @@ class KsandboxApp(App[int]):
         self.whatif.undo()
 
     # -- the one door into the sandbox ----------------------------------------------------
-    def submit(self, text: str, *, quiet: bool = False) -> Any:
-        """Run a command, show kubectl's words for the result, tell the screens."""
+    def submit(self, text: str, *, quiet: bool = False, stdin: str | None = None,
+               notify_errors: bool = True) -> Any:
+        """Run a command, show kubectl's words for the result, tell the screens.
+        ``notify_errors=False``: the caller shows the error itself (the edit screen)."""
         if self.player is not None:
             # What the user does is never mixed into the recording: go live first.
             self.player_controls.take_over()
         try:
-            result = self.session.submit(text)
+            result = self.session.submit(text, stdin)
         except Exception as exc:  # the core promises not to raise; the UI never trusts it
             self.notify(f"error: {exc}", severity="error")
             return None
         self.last_result = result
         if result.error:
-            self.notify(result.error.strip(), severity="error", markup=False)
+            if notify_errors:
+                self.notify(result.error.strip(), severity="error", markup=False)
         elif not quiet and result.output.strip():
             self.notify(result.output.strip(), markup=False, timeout=4)
         self.publish()
@@ -381,7 +384,9 @@ class KsandboxApp(App[int]):
         elif isinstance(parsed, SubmitCommand):
             words = parsed.text.split()
             verb = words[1] if len(words) > 1 else ""
-            if verb in READ_VERBS and "-w" not in words and "--watch" not in words:
+            if verb == "edit":
+                self.open_editor(parsed.text)
+            elif verb in READ_VERBS and "-w" not in words and "--watch" not in words:
                 language = "yaml" if "yaml" in parsed.text else None
                 self.show_output(parsed.text, title=parsed.text, language=language)
             else:
@@ -407,6 +412,24 @@ class KsandboxApp(App[int]):
         from .screens.resources import ResourceScreen
 
         self.push_screen(ResourceScreen("Pod", node=node))
+
+    def open_editor(self, text: str) -> None:
+        """`:edit TYPE NAME`: kubectl edit's editor on the object (screens/edit.py); a line
+        that does not parse, or an object that is not there, gets kubectl's error."""
+        from ..commands import format_error
+        from ..commands import parse as parse_command
+        from ..commands.edit import EditCommand, editor_text
+        from .screens.edit import EditScreen
+
+        try:
+            cmd = parse_command(text)
+            if not isinstance(cmd, EditCommand):
+                raise TypeError(text)
+            started = editor_text(self.session, cmd)
+        except Exception as exc:  # kubectl's words for a bad line or a missing object
+            self.notify(format_error(exc).strip(), severity="error", markup=False)
+            return
+        self.push_screen(EditScreen(cmd, text, started))
 
     def open_explain(self, namespace: str, name: str) -> None:
         from .screens.explain import ExplainScreen

@@ -25,8 +25,8 @@ from ..views.printers import TABLES
 
 # The kinds that have a list view, by kind name: every kind `kubectl get` can print.
 VIEW_KINDS = tuple(TABLES)
-KUBECTL_VERBS = ("apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "get",
-                 "label", "patch", "rollout", "run", "scale", "set", "taint", "top",
+KUBECTL_VERBS = ("apply", "autoscale", "cordon", "create", "delete", "describe", "drain", "edit",
+                 "get", "label", "patch", "rollout", "run", "scale", "set", "taint", "top",
                  "uncordon")
 SANDBOX_VERBS = ("fail", "recover", "pressure", "add", "remove", "load")
 UI_WORDS = ("board", "explain", "help", "quit", "q")
@@ -169,7 +169,7 @@ def _candidates(words: list[str], vocab: Vocabulary) -> Iterable[str]:
         if verb == "pressure" and n == 4:
             return ("on", "off")
         return ()
-    if verb in ("get", "describe", "delete"):
+    if verb in ("get", "describe", "delete", "edit"):
         if n == 1:
             return RESOURCE_WORDS
         kind = view_kind(words[1])
