@@ -171,7 +171,11 @@ class PodWorkers:
             st = None
         if pod.is_mirror and st is None:
             # A mirror pod in the API with no manifest here (a loaded export): run it as ours.
-            self._admit(key, self.static_pods.adopt(key, pod), static=True)
+            static = self.static_pods.adopt(key, pod)
+            if pod.status.phase == RUNNING:
+                self._adopt(key, pod, static=True)   # and its containers are running here
+            else:
+                self._admit(key, static, static=True)
             self.sync_mirror(key, pod)
             return
         if pod.is_terminated:
@@ -259,13 +263,13 @@ class PodWorkers:
             self.used[name] = self.used.get(name, 0) + amount
         self.used["pods"] = self.used.get("pods", 0) + 1
 
-    def _adopt(self, key: tuple[str, str], pod: Pod) -> None:
+    def _adopt(self, key: tuple[str, str], pod: Pod, static: bool = False) -> None:
         """A pod the API shows Running on this node when the kubelet first sees it (a loaded
         export): its containers are already running here, so the pod worker takes it as it
         is — no admission, no image pull, no Created/Started events, the status untouched
         (its IP, start times, readiness, restart counts). Upstream: a restarted kubelet's
         syncPod finds the pod's sandbox and containers in the runtime and starts nothing."""
-        st = _PodState(pod.metadata.uid, self.clock.now, pod.spec.requests, False,
+        st = _PodState(pod.metadata.uid, self.clock.now, pod.spec.requests, static,
                        pod.spec.host_ports)
         st.started = True
         st.pod_ip = pod.status.pod_ip

@@ -134,3 +134,22 @@ def test_a_new_pod_never_gets_an_adopted_pods_ip():
     s.run_until(30)
     assert s.store.get("Pod", "old", "default").status.pod_ip == "10.9.0.2"
     assert s.store.get("Pod", "new", "default").status.pod_ip == "10.9.0.3"
+
+
+def test_an_exported_running_mirror_pod_is_adopted_and_its_mirror_kept():
+    """A kubeadm export's static pod (its mirror Running on the node): the kubelet runs it as
+    it finds it, and a deleted mirror comes back with the same IP (the pod never stopped)."""
+    doc = json.loads(_running("etcd-node-1", "node-1", "5"))
+    doc["metadata"].update(namespace="kube-system", annotations={
+        "kubernetes.io/config.mirror": "abc", "kubernetes.io/config.source": "file"})
+    s = Session.from_text("\n---\n".join([node("node-1"), json.dumps(doc)]))
+    s.run_until(5)
+    p = s.store.get("Pod", "etcd-node-1", "kube-system")
+    assert p.status.phase == "Running" and p.status.pod_ip == "10.9.0.5"
+    assert _events_of(s, "etcd-node-1") == []
+    s.submit("kubectl delete pod etcd-node-1 -n kube-system")
+    s.run_until(20)
+    p = s.store.get("Pod", "etcd-node-1", "kube-system")
+    assert p.metadata.deletion_timestamp is None
+    assert p.status.phase == "Running" and p.status.pod_ip == "10.9.0.5"
+    assert not {"Pulling", "Started"} & set(_events_of(s, "etcd-node-1"))
