@@ -108,6 +108,8 @@ class KsandboxApp(App[int]):
         self.ticking = ticking
         """Drive the clock from a real-time timer (tests turn it off and step by hand)."""
         self.command_history: list[str] = []
+        self.previous_view: Any = None
+        """The list view ``-`` goes back to (a ``habits.ViewPlace``)."""
         self.last_result: Any = None
         self._last_tick = time.perf_counter()
         self._save_theme = False
@@ -402,6 +404,11 @@ class KsandboxApp(App[int]):
         from .screens.resources import ResourceScreen
 
         screen = ResourceScreen(kind, namespace=namespace, node=node, filter_text=filter_text)
+        if isinstance(self.screen, ResourceScreen):
+            # `-` comes back here (k9s's previous view).
+            from .habits import ViewPlace
+
+            self.previous_view = ViewPlace(self.screen.kind, self.screen.namespace)
         # `:` from a list view switches views (k9s); from the board it stacks, esc returns.
         if isinstance(self.screen, ResourceScreen) and len(self.screen_stack) > 2:
             self.switch_screen(screen)

@@ -42,7 +42,11 @@ def owned_by(kind: str, name: str, store: Store):
 
 class ResourceScreen(KsScreen):
     BINDINGS = [*NODE_BINDINGS, *OBJECT_BINDINGS,
-                Binding("enter", "drill", "View", id="view.enter")]
+                Binding("enter", "drill", "View", id="view.enter"),
+                Binding("ctrl+w", "wide", "Wide", show=False, id="view.wide"),
+                Binding("minus", "previous_view", "Previous view", show=False,
+                        id="view.previous"),
+                Binding("ctrl+a", "aliases", "Aliases", show=False, id="view.aliases")]
 
     def __init__(self, kind: str, *, namespace: str | None = None, node: str | None = None,
                  owner: tuple[str, str, str] | None = None, filter_text: str = "") -> None:
@@ -86,9 +90,13 @@ class ResourceScreen(KsScreen):
         title = f"{self.view_name}{scope}[{self.table.row_count()}]"
         if self.row_filter.active:
             title += f" {self.row_filter.title}"
+        if self.table.wide:
+            title += " wide"
         if getattr(self, "_shown_title", None) != title:
             self._shown_title = title
             self.table.border_title = title
+            # Breadcrumbs of the view stack (k9s), bottom right of the frame.
+            self.table.border_subtitle = self.breadcrumbs()
 
     def refresh_view(self, changes: ChangeSet) -> None:
         self.table.apply_changes(changes)
@@ -114,6 +122,39 @@ class ResourceScreen(KsScreen):
             o = obj.involved_object
             return Target(o.kind, o.namespace, o.name)
         return Target(self.kind, obj.metadata.namespace or "", obj.metadata.name)
+
+    def action_wide(self) -> None:
+        """ctrl+w: kubectl's -o wide columns on or off."""
+        wide = self.table.toggle_wide()
+        self.app.notify("wide columns (-o wide)" if wide else "default columns", timeout=2)
+
+    def action_previous_view(self) -> None:
+        """-: back to the list view shown before this one (k9s), the board if none."""
+        place = getattr(self.app, "previous_view", None)
+        if place is None or (place.kind, place.namespace) == (self.kind, self.namespace):
+            self.app.notify("No previous view", severity="warning", timeout=3)
+            return
+        self.app.open_view(place.kind, namespace=place.namespace)
+
+    def action_aliases(self) -> None:
+        from ..habits import aliases_text
+        from .text import TextScreen
+
+        self.app.push_screen(TextScreen("aliases", title="aliases (:NAME opens the view)",
+                                        text=aliases_text(), live=False))
+
+    def breadcrumbs(self) -> str:
+        """The view stack as k9s shows it: ``board > nodes > pods(node=node-2)``."""
+        from .resources import ResourceScreen as _RS
+
+        names = []
+        for screen in self.app.screen_stack[1:]:
+            if isinstance(screen, _RS):
+                names.append(getattr(screen, "_shown_title", screen.view_name).split("[")[0])
+            elif isinstance(screen, KsScreen):
+                names.append("board" if screen.view_name in ("board", "nodes")
+                             else screen.view_name)
+        return " > ".join(names)
 
     def action_drill(self) -> None:
         if not self.is_mounted:
