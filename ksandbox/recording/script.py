@@ -245,6 +245,12 @@ def _script(data: Any, source: str, allow_files: tuple[str, ...]) -> Script:
     is_recording = data.get("kind") == "Recording"
     file_roots = allow_files if is_recording else None
     version = data.get("apiVersion")
+    if not is_recording and version is not None and version not in SUPPORTED_VERSIONS:
+        # A cluster file (a Kubernetes object or List) handed to play: say what it is.
+        raise _Bad(("kind",), f"not a Recording: this is a {data.get('kind') or 'document'} "
+                              f"({version}); ksandbox play takes a recording (kind: Recording, "
+                              f"apiVersion: {SUPPORTED_VERSIONS[-1]}); open a cluster file with "
+                              "'ksandbox FILE'")
     if is_recording or version is not None:
         if version not in SUPPORTED_VERSIONS:
             raise _Bad(("apiVersion",), f"Unsupported value: {version!r}: supported values: "

@@ -175,3 +175,39 @@ async def test_an_error_is_a_notification_in_kubectls_words(session, make):
         notes = [n.message for n in app._notifications]
         assert any(m.startswith("error: invalid taint spec: bad!key=v:NoSchedule") for m in notes)
         assert not node(app, "node-2").spec.taints
+
+
+async def test_enter_in_the_effect_picker_submits_the_taint(session, make):
+    """Issue 9 item 5: arrows pick the effect, Enter submits (it used to only toggle)."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await select(pilot, app, "node-1")
+        await pilot.press("t")
+        await settle(pilot)
+        app.screen.query_one("#effect").focus()
+        await settle(pilot)
+        await pilot.press("down")
+        await pilot.press("enter")
+        await settle(pilot, 4)
+        taints = node(app, "node-1").spec.taints
+        assert len(taints) == 1 and taints[0].effect != "", [t.to_string() for t in taints]
+        assert app.session.history[-1].command.startswith("kubectl taint nodes node-1 key=value:")
+
+
+async def test_an_unticked_overwrite_box_looks_empty(session, make):
+    """Issue 9 item 5: --overwrite unticked draws no mark (its X is the box's own colour);
+    ticked draws a visible one."""
+    from textual.widgets import Checkbox
+
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await select(pilot, app, "node-1")
+        await pilot.press("t")
+        await settle(pilot)
+        box = app.screen.query_one("#overwrite", Checkbox)
+        off = box.get_component_rich_style("toggle--button")
+        assert off.color == off.bgcolor
+        box.value = True
+        await settle(pilot)
+        on = box.get_component_rich_style("toggle--button")
+        assert on.color != on.bgcolor

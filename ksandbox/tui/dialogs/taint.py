@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.widgets import Checkbox, Input, RadioButton, RadioSet
 
@@ -14,6 +15,25 @@ def split_effect(spec: str) -> tuple[str, str]:
     """``key=value:NoSchedule`` → (``key=value``, ``NoSchedule``)."""
     head, sep, effect = spec.rpartition(":")
     return (head, effect) if sep else (spec, "")
+
+
+class EffectPicker(RadioSet):
+    """The three effects: arrows move and pick (space too); Enter submits the dialog, as it
+    does from the text field (Textual's RadioSet would only toggle)."""
+
+    BINDINGS = [Binding("down,right", "next_button", "Next option", show=False),
+                Binding("up,left", "previous_button", "Previous option", show=False),
+                Binding("space", "toggle_button", "Toggle", show=False),
+                Binding("enter", "submit", "Taint", show=False)]
+
+    def action_submit(self) -> None:
+        self.action_toggle_button()   # the highlighted effect is the one meant
+        self.call_after_refresh(self._confirm)
+
+    def _confirm(self) -> None:
+        screen = self.screen
+        if isinstance(screen, CommandDialog):
+            screen.confirm()
 
 
 class TaintDialog(CommandDialog):
@@ -28,7 +48,7 @@ class TaintDialog(CommandDialog):
     def compose_fields(self) -> ComposeResult:
         yield Input(self.spec, id="spec", placeholder="key=value:Effect")
         _, effect = split_effect(self.spec)
-        with RadioSet(id="effect"):
+        with EffectPicker(id="effect"):
             for e in TAINT_EFFECTS:
                 yield RadioButton(e, value=(e == effect), name=e)
         yield Checkbox("--overwrite", id="overwrite")
