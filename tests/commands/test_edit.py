@@ -146,3 +146,39 @@ spec:
     assert (d.spec.replicas, d.metadata.uid) == (1, uid)
     assert d.spec.template.spec.containers[0].image == "nginx:1.28"
     assert session.history[-1].stdin == stdin     # recorded with its stdin: a replay repeats it
+
+
+def test_a_script_step_edits_headless(tmp_path, capsys):
+    """`ksandbox sim --script`: a step `kubectl edit deploy web` with `stdin:` (the saved file)
+    changes the deployment (0 → 1 replica); the run's JSON shows the controller scaling it."""
+    import json
+    import textwrap
+
+    from command_helpers import CLUSTER
+
+    from ksandbox.cli import main
+
+    (tmp_path / "c.yaml").write_text(CLUSTER)
+    (tmp_path / "s.script.yaml").write_text(textwrap.dedent("""\
+        steps:
+          - at: 1
+            command: kubectl edit deploy web
+            stdin: |
+              apiVersion: apps/v1
+              kind: Deployment
+              metadata: {name: web, namespace: default, labels: {app: web}}
+              spec:
+                replicas: 1
+                selector: {matchLabels: {app: web}}
+                template:
+                  metadata: {labels: {app: web}}
+                  spec:
+                    containers: [{name: nginx, image: nginx:1.28}]
+        """))
+    code = main(["sim", "-f", str(tmp_path / "c.yaml"), "--script", str(tmp_path / "s.script.yaml"),
+                 "--until", "2", "-o", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    scaled = [e for e in json.loads(out)["events"] if e["reason"] == "ScalingReplicaSet"
+              and e["object"] == "Deployment/default/web"]
+    assert scaled and "to 1" in scaled[-1]["message"], scaled

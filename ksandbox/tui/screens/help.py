@@ -27,6 +27,7 @@ COMMANDS = [(":no :po :deploy :ds :rs :ev :hpa :ns", "switch view (k9s aliases)"
             (":po /regex  :po app=web  :po kube-system", "view with filter / labels / namespace"),
             (":kubectl taint nodes node-2 k=v:NoSchedule", "any kubectl command"),
             (":taint nodes …  :fail node node-2", "without kubectl / ksandbox"),
+            (":edit deploy web", "kubectl edit in an editor (ctrl+s save, esc cancel)"),
             (":explain default/web-1", "open the explain view"), (":board  :q", "board / quit"),
             ("/regex  /!regex  /-l app=web", "filter, inverse, label selector")]
 
