@@ -210,7 +210,11 @@ class BranchListScreen(ModalScreen[str | None]):
             yield OptionList(*options, id="branch-list")
 
     def on_mount(self) -> None:
-        ol = self.query_one(OptionList)
+        # A burst (W then Escape) can dismiss the screen before it mounts: its list is gone.
+        found = self.query(OptionList)
+        if not found:
+            return
+        ol = found.first()
         ol.highlighted = self.branches.active_index
         ol.focus()
 
