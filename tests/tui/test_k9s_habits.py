@@ -35,3 +35,42 @@ async def test_wide_sort_by_node_previous_view_aliases_and_breadcrumbs(session, 
         assert isinstance(app.screen, TextScreen)
         text = screen_text(app)
         assert "RESOURCE" in text and "SHORTNAMES" in text and "po" in text
+
+
+async def test_marks_then_cordon_acts_on_every_marked_node(session, make):
+    """ctrl+space marks rows (space pauses); c cordons every marked node and only those."""
+    app = make(session)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await command(pilot, "no")
+        table = app.screen.table
+        names = [table.object_at(i).metadata.name for i in range(table.row_count())]
+        await pilot.press("ctrl+space")   # marks row 0, moves down
+        await pilot.press("down")
+        await pilot.press("ctrl+space")   # marks row 2
+        await settle(pilot)
+        assert len(table.marked) == 2 and "marked:2" in screen_text(app)
+        await pilot.press("c")
+        await settle(pilot)
+        store = app.session.store
+        cordoned = {n for n in names if store.get("Node", n).spec.unschedulable}
+        assert cordoned == {names[0], names[2]}
+        assert not table.marked
+
+
+async def test_marks_then_ctrl_d_deletes_every_marked_pod_after_one_confirm(session, make):
+    app = make(session)
+    async with app.run_test(size=(160, 40)) as pilot:
+        app.advance(10)
+        await command(pilot, "po default")
+        table = app.screen.table
+        keys = [table.row_key(i) for i in range(2)]
+        await pilot.press("ctrl+space", "ctrl+space")
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+        assert "Delete 2 marked pods?" in screen_text(app)
+        app.screen.query_one("#ok").press()
+        await settle(pilot)
+        store = app.session.store
+        for ns, name in keys:
+            pod = store.get("Pod", name, ns)
+            assert pod is None or pod.metadata.deletion_timestamp is not None

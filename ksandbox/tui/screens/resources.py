@@ -7,7 +7,7 @@ pods, a namespace its pods, a pod or an event describes it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -46,7 +46,10 @@ class ResourceScreen(KsScreen):
                 Binding("ctrl+w", "wide", "Wide", show=False, id="view.wide"),
                 Binding("minus", "previous_view", "Previous view", show=False,
                         id="view.previous"),
-                Binding("ctrl+a", "aliases", "Aliases", show=False, id="view.aliases")]
+                Binding("ctrl+a", "aliases", "Aliases", show=False, id="view.aliases"),
+                # Space pauses the clock, so marking is ctrl+space (terminals send NUL).
+                Binding("ctrl+space,ctrl+@,ctrl+at", "mark", "Mark", show=False,
+                        id="view.mark")]
 
     def __init__(self, kind: str, *, namespace: str | None = None, node: str | None = None,
                  owner: tuple[str, str, str] | None = None, filter_text: str = "") -> None:
@@ -92,6 +95,8 @@ class ResourceScreen(KsScreen):
             title += f" {self.row_filter.title}"
         if self.table.wide:
             title += " wide"
+        if self.table.marked:
+            title += f" marked:{len(self.table.marked)}"
         if getattr(self, "_shown_title", None) != title:
             self._shown_title = title
             self.table.border_title = title
@@ -122,6 +127,72 @@ class ResourceScreen(KsScreen):
             o = obj.involved_object
             return Target(o.kind, o.namespace, o.name)
         return Target(self.kind, obj.metadata.namespace or "", obj.metadata.name)
+
+    # -- marks (k9s): ctrl+space marks a row; c / u / ctrl+d act on every marked row ------
+    def action_mark(self) -> None:
+        key = self.table.selected_key
+        if key is None:
+            self.app.notify("Nothing to mark in this list", severity="warning", timeout=3)
+            return
+        marked = self.table.marked
+        marked.symmetric_difference_update({key})
+        self.table.cursor = min(self.table.cursor + 1, max(0, self.table.row_count() - 1))
+        self.table.refresh()
+        self._title()
+
+    def _marked_objects(self) -> list[Any]:
+        store = self.app.session.store
+        out = []
+        for ns, name in sorted(self.table.marked):
+            obj = store.get(self.kind, name, ns if self.namespaced_kind else "")
+            if obj is not None:
+                out.append(obj)
+        return out
+
+    @property
+    def namespaced_kind(self) -> bool:
+        return BY_KIND[self.kind].namespaced
+
+    def action_cordon(self) -> None:
+        if self.table.marked and self.kind == "Node":
+            for n in self._marked_objects():
+                self.app.submit(f"kubectl cordon {n.metadata.name}")
+            self.table.marked.clear()
+            return
+        super().action_cordon()
+
+    def action_uncordon(self) -> None:
+        if self.table.marked and self.kind == "Node":
+            for n in self._marked_objects():
+                self.app.submit(f"kubectl uncordon {n.metadata.name}")
+            self.table.marked.clear()
+            return
+        super().action_uncordon()
+
+    def action_delete(self) -> None:
+        if not self.table.marked:
+            super().action_delete()
+            return
+        from ..dialogs import ConfirmDialog
+
+        objs = self._marked_objects()
+        by_ns: dict[str, list[str]] = {}
+        for o in objs:
+            by_ns.setdefault(o.metadata.namespace if self.namespaced_kind else "",
+                             []).append(o.metadata.name)
+        resource = BY_KIND[self.kind].resource
+        commands = [f"kubectl delete {resource} {' '.join(names)}" + (f" -n {ns}" if ns else "")
+                    for ns, names in sorted(by_ns.items())]
+
+        def run(text: str | None) -> None:
+            if text:
+                for command in commands:
+                    self.app.submit(command)
+                self.table.marked.clear()
+                self._title()
+
+        self.app.push_screen(ConfirmDialog("<Delete>", f"Delete {len(objs)} marked {resource}?",
+                                           "\n".join(commands), ok_label="Delete"), run)
 
     def action_wide(self) -> None:
         """ctrl+w: kubectl's -o wide columns on or off."""

@@ -55,7 +55,7 @@ class ResourceTable(LineList):
     COMPONENT_CLASSES = LineList.COMPONENT_CLASSES | {
         "resource-table--ok", "resource-table--pending", "resource-table--failed",
         "resource-table--warning", "resource-table--dim", "resource-table--cordoned",
-        "resource-table--sorted"}
+        "resource-table--sorted", "resource-table--marked"}
 
     BINDINGS = [
         Binding("N", "sort('NAME')", "Sort name", show=False, id="table.sort-name"),
@@ -90,6 +90,8 @@ class ResourceTable(LineList):
         self.reverse = False
         self.wide = False
         """kubectl's ``-o wide`` columns (``ctrl+w``)."""
+        self.marked: set[Key] = set()
+        """Rows marked with ``ctrl+space`` (k9s): c/u/ctrl+d act on all of them."""
         self._order: list[tuple[Any, Key]] = []
         self._sk_cache: dict[Key, tuple[Any, Key]] | None = {}
         self._objs: dict[Key, Any] = {}
@@ -444,6 +446,8 @@ class ResourceTable(LineList):
         self._grow(cells)
         state = self.spec.state(obj)
         style = base + self.get_component_rich_style(f"resource-table--{state}")
+        if self.row_key(index) in self.marked:
+            style = style + self.get_component_rich_style("resource-table--marked")
         segs = self._line(cells, [style] * len(cells), width)
         strip = Strip(segs).crop_extend(0, width, style)
         if selected:
