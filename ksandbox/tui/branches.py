@@ -260,7 +260,8 @@ class DiffScreen(KsScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.redraw()
-        self.query_one("#diff-scroll").focus()
+        for scroll in self.query("#diff-scroll"):  # gone if a burst closed the view first
+            scroll.focus()
 
     def refresh_view(self, changes: ChangeSet) -> None:
         self.redraw()

@@ -68,7 +68,8 @@ class AnnotateDialog(CommandDialog):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#text", Input).focus()
+        if (text := self.field("#text", Input)) is not None:
+            text.focus()
 
     def command(self) -> str | None:
         text = self.query_one("#text", Input).value.strip()

@@ -8,14 +8,19 @@ cancel; Enter in a field or the OK button confirm. The caller passes the text to
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Input, Label
 
 from ..guard import Guarded
+
+W = TypeVar("W", bound=Widget)
 
 
 class CommandDialog(Guarded, ModalScreen[str | None]):
@@ -38,6 +43,13 @@ class CommandDialog(Guarded, ModalScreen[str | None]):
 
     def compose_fields(self) -> ComposeResult:
         yield from ()
+
+    def field(self, selector: str, kind: type[W]) -> W | None:
+        """A field of this dialog, or None when a burst of keys closed the dialog before it
+        mounted (its widgets are gone: on_mount must not raise for that)."""
+        for widget in self.query(selector).results(kind):
+            return widget
+        return None
 
     def command(self) -> str | None:
         """The command text the fields describe (None if they describe nothing yet)."""

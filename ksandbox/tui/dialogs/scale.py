@@ -24,7 +24,8 @@ class ScaleDialog(CommandDialog):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self.query_one("#replicas", Input).focus()
+        if (replicas := self.field("#replicas", Input)) is not None:
+            replicas.focus()
 
     def command(self) -> str | None:
         value = self.query_one("#replicas", Input).value.strip()

@@ -29,7 +29,9 @@ class UntaintDialog(CommandDialog):
 
     def on_mount(self) -> None:
         super().on_mount()
-        options = self.query_one("#taints", OptionList)
+        options = self.field("#taints", OptionList)
+        if options is None:
+            return
         options.highlighted = 0 if self.taints else None
         options.focus()
 
