@@ -86,6 +86,15 @@ STATE_INITIAL, STATE_NORMAL = "Initial", "Normal"
 STATE_FULL_DISRUPTION, STATE_PARTIAL_DISRUPTION = "FullDisruption", "PartialDisruption"
 
 
+def zone_name(key: str) -> str:
+    """A zone key as a person reads it: ``zone-a``, or ``region/zone-a`` when a region is set
+    (the key's NUL separator is not for display)."""
+    region, _, zone = key.partition(":\x00:")
+    if not key:
+        return "<no zone>"
+    return f"{region}/{zone}" if region and zone else (zone or region)
+
+
 def zone_key(node: Node) -> str:
     """nodetopology.GetZoneKey: region and zone labels (stable, else beta), "" if neither."""
     labels = node.metadata.labels

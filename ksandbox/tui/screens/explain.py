@@ -7,8 +7,8 @@ weights, and the node × plugin matrix — and beside it, in the learner's words
 (:mod:`ksandbox.views.pod_asks`): what the pod asks for, PodTopologySpread's per-domain counts
 and skews, and what the node under the cursor answered. A pod bound through ``spec.nodeName``
 gets the truth first (the scheduler never saw it; its kubelet admitted or rejected it, or the
-node does not exist), and a banner says when the node lifecycle controller has stopped
-evicting because a zone is fully disrupted. ``d`` describes the explained pod.
+node does not exist), and a banner says what a disrupted zone does to evictions (every zone
+fully disrupted: the node lifecycle controller evicts nobody). ``d`` describes the explained pod.
 """
 
 from __future__ import annotations
@@ -24,7 +24,12 @@ from textual.css.query import NoMatches
 from textual.widgets import Static
 
 from ...api.errors import KsandboxError
-from ...controllers.nodelifecycle import STATE_FULL_DISRUPTION, NodeLifecycleController
+from ...controllers.nodelifecycle import (
+    STATE_FULL_DISRUPTION,
+    STATE_PARTIAL_DISRUPTION,
+    NodeLifecycleController,
+    zone_name,
+)
 from ...scheduler.spread_facts import spread_facts
 from ...views.pod_asks import node_answers, pod_asks, spread_lines
 from ..model import ChangeSet
@@ -39,14 +44,35 @@ MIN_INTERVAL = 0.25
 SIDE_BY_SIDE = 180
 
 
-def disrupted_zones(session: Any) -> list[str]:
-    """Zones the node lifecycle controller sees fully disrupted (it stops evicting there)."""
+def disruption_banner(session: Any) -> str:
+    """What the node lifecycle controller's zone states mean for evictions, or "" if nothing.
+
+    As upstream pkg/controller/nodelifecycle (handleDisruption, setLimiterInZone): when every
+    zone is FullDisruption the controller assumes the control plane is at fault, marks every
+    node reachable again and evicts nobody; a single zone in FullDisruption while others are
+    healthy keeps the normal eviction rate (the zone is taken to be really down); a zone in
+    PartialDisruption stops evicting in a small cluster and slows down in a large one.
+    """
     nlc = next((c for c in session.cp.components.values()
                 if isinstance(c, NodeLifecycleController)), None)
-    if nlc is None:
-        return []
-    return sorted(z or "<no zone>" for z, st in nlc.zone_states.items()
-                  if st == STATE_FULL_DISRUPTION)
+    if nlc is None or not nlc.zone_states:
+        return ""
+    states = nlc.zone_states
+    full = sorted(zone_name(z) for z, st in states.items() if st == STATE_FULL_DISRUPTION)
+    partial = sorted(zone_name(z) for z, st in states.items()
+                     if st == STATE_PARTIAL_DISRUPTION)
+    lines = []
+    if full and len(full) == len(states):
+        lines.append("⚠ every zone fully disrupted (no node Ready): the node lifecycle "
+                     "controller assumes the control plane is at fault and has stopped "
+                     "evicting pods everywhere")
+    elif full:
+        lines.append(f"⚠ zone {', '.join(full)} fully disrupted (no node Ready) while other "
+                     "zones are healthy: evictions there continue at the normal rate")
+    if partial:
+        lines.append(f"⚠ zone {', '.join(partial)} partially disrupted (≥55% NotReady): "
+                     "evictions there stop (≤50 nodes) or slow down")
+    return "\n".join(lines)
 
 
 def explanation_dict(explanation: Any) -> dict:
@@ -176,13 +202,10 @@ class ExplainScreen(KsScreen):
                         "with nodeName cleared", "dim")
             message.set_class(facts.kubelet != "admitted", "-warning")
         message.update(line)
-        zones = disrupted_zones(session)
+        banner_text = disruption_banner(session)
         banner = self.query_one("#explain-banner", Static)
-        banner.update(Text(
-            f"⚠ zone {', '.join(zones)} fully disrupted: every node NotReady, so the node "
-            "lifecycle controller has stopped evicting pods there", "bold")
-            if zones else "")
-        banner.display = bool(zones)
+        banner.update(Text(banner_text, "bold"))
+        banner.display = bool(banner_text)
         self._pod = pod
         self._bypassed = facts is not None and not facts.by_scheduler
         self._facts: tuple[Any, ...] = ()
