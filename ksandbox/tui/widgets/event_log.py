@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.strip import Strip
 
 from .header import sim_time_text
@@ -24,6 +25,9 @@ WINDOW = 500
 
 
 class EventLog(LineList):
+    # The footer follows the focused pane: with the log focused, d/y mean the event's object.
+    BINDINGS = [Binding("d", "screen.describe", "Describe object"),
+                Binding("y", "screen.yaml", "YAML of object", show=False)]
     COMPONENT_CLASSES = LineList.COMPONENT_CLASSES | {
         "event-log--time", "event-log--warning", "event-log--reason", "event-log--object"}
 

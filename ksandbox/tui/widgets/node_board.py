@@ -123,6 +123,10 @@ class NodeBoard(Guarded, ScrollView, can_focus=True):
         Binding("pageup,ctrl+b", "move_row(-3)", "Page up", show=False),
         Binding("home,g", "first", "First", show=False),
         Binding("end,G", "last", "Last", show=False),
+        # Shown first in the footer while the board has the focus (issue 9: the footer
+        # follows the focused pane); the actions are the screen's, which knows the target.
+        Binding("enter", "screen.drill", "Pods"),
+        Binding("d", "screen.describe", "Describe node"),
     ]
 
     selected: reactive[str | None] = reactive(None, repaint=False)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.strip import Strip
 
 from ..model import ClusterModel
@@ -38,6 +39,9 @@ def pending_reason(session: Session, pod: Pod) -> str:
 
 
 class PendingQueue(LineList):
+    # The footer follows the focused pane: with the queue focused, enter and d mean its pod.
+    BINDINGS = [Binding("enter", "screen.drill", "Explain pod"),
+                Binding("d", "screen.describe", "Describe pod")]
     COMPONENT_CLASSES = LineList.COMPONENT_CLASSES | {"pending-queue--name",
                                                       "pending-queue--reason",
                                                       "pending-queue--empty"}
