@@ -125,6 +125,10 @@ class NodeBoard(Guarded, ScrollView, can_focus=True):
         Binding("end,G", "last", "Last", show=False),
         # Shown first in the footer while the board has the focus (issue 9: the footer
         # follows the focused pane); the actions are the screen's, which knows the target.
+        # Scroll within the selected card (issue 9: every countdown reachable at 80×24, where
+        # a card with many pods is taller than the board and some pods sit behind "+N more").
+        Binding("J", "scroll_card(1)", "Card down", show=False),
+        Binding("K", "scroll_card(-1)", "Card up", show=False),
         Binding("enter", "screen.drill", "Pods"),
         Binding("d", "screen.describe", "Describe node"),
     ]
@@ -322,7 +326,11 @@ class NodeBoard(Guarded, ScrollView, can_focus=True):
         return out
 
     # -- selection ------------------------------------------------------------------------
+    pod_offset = 0
+    """First pod line drawn in the selected card (J/K move it; a new selection resets it)."""
+
     def watch_selected(self, old: str | None, new: str | None) -> None:
+        self.pod_offset = 0
         for name in (old, new):
             if name is not None:
                 self._drop(name)
@@ -353,6 +361,31 @@ class NodeBoard(Guarded, ScrollView, can_focus=True):
             self.scroll_to(y=top, animate=False, immediate=True)
         elif top + h > view_top + view_h:
             self.scroll_to(y=top + h - view_h, animate=False, immediate=True)
+
+    def action_scroll_card(self, delta: int) -> None:
+        """Scroll the selected card: first bring its pod lines (the card's bottom) into view,
+        then slide its window of pods one line, so every pod line can be shown."""
+        name = self.selected
+        s = self.summary(name) if name is not None else None
+        if name is None or s is None or name not in self.order:
+            return
+        r = self.order.index(name) // self._cols
+        if r >= len(self._row_heights):
+            return
+        top, h = self._row_tops[r], self._row_heights[r]
+        view_top, view_h = int(self.scroll_y), self.size.height or 1
+        shown, _more = shown_pods(s, self.max_pods)
+        offset = max(0, min(len(s.pods) - shown, self.pod_offset + delta))
+        if delta > 0 and top + h > view_top + view_h:
+            self.scroll_to(y=top + h - view_h, animate=False, immediate=True)
+            return
+        if delta < 0 and offset == self.pod_offset and top < view_top:
+            self.scroll_to(y=top, animate=False, immediate=True)
+            return
+        if offset != self.pod_offset:
+            self.pod_offset = offset
+            self._drop(name)
+            self.refresh()
 
     def action_move(self, delta: int) -> None:
         self.select_index(self.selected_index + delta)
@@ -507,11 +540,13 @@ class NodeBoard(Guarded, ScrollView, can_focus=True):
         shown, more = shown_pods(s, self.max_pods)
         if not s.pods:
             lines.append(body([Segment("no pods", muted)]))
-        for mark in s.pods[:shown]:
+        start = min(self.pod_offset, max(0, len(s.pods) - shown)) if selected else 0
+        for mark in s.pods[start:start + shown]:
             lines.append(body(self._pod_line(mark, inner, base)))
         if more:
-            lines.append(body([Segment(fit(f"… +{more} more (enter lists them)", inner),
-                                       muted)]))
+            hint = f"… {start} above, {more - start} below (J/K)" if start else \
+                f"… +{more} more (J/K, enter lists)"
+            lines.append(body([Segment(fit(hint, inner), muted)]))
 
         height = card_height(s, w, self.max_pods)
         row_height = self._row_height_of(s.name)
