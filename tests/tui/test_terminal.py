@@ -130,3 +130,19 @@ def test_explain_shows_the_spread_domain_counts(terminal):  # noqa: F811
     # d describes the explained pod (not the node under the cursor).
     term.keys("d")
     term.wait_for(r"Name:\s+spread-probe")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_footer_follows_the_focused_pane(terminal, size):  # noqa: F811
+    """Issue 9 item 5: tab moves the focus, and the footer's first keys are that pane's."""
+    term = _open(terminal, size)
+
+    def last_line(s: str) -> str:
+        return s.rstrip("\n").splitlines()[-1].strip()
+
+    term.wait_until(lambda s: last_line(s).startswith("⏎ Pods d Describe node"))
+    term.keys("Tab")
+    term.wait_until(lambda s: last_line(s).startswith("⏎ Explain pod"))
+    term.keys("Tab")
+    screen = term.wait_until(lambda s: last_line(s).startswith("d Describe object"))
+    assert "Describe node" not in last_line(screen)
