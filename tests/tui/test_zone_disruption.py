@@ -65,3 +65,23 @@ async def test_banner_follows_the_zone_states(make):
         text = screen_text(app)
         assert "every zone fully disrupted" in text and "stopped evicting" in text
         assert "zone zone-a fully disrupted" not in text
+
+
+def test_the_banner_says_what_the_controller_does():
+    """The two sentences hold in the simulation: a dead zone among healthy ones has its pods
+    evicted after tolerationSeconds; with every zone dead nobody is evicted and the NoExecute
+    taints are gone (handleDisruption marks every node reachable)."""
+    one = Session.from_files([ROOT / "sample_clusters/spread.yaml"], seed=3)
+    one.run_for(30)
+    _fail(one, "node-1", "node-2")
+    one.run_for(450)
+    on_a = [p for p in one.store.list("Pod") if p.spec.node_name in ("node-1", "node-2")]
+    assert on_a and all(p.metadata.deletion_timestamp for p in on_a)
+
+    every = Session.from_files([ROOT / "sample_clusters/spread.yaml"], seed=3)
+    every.run_for(30)
+    _fail(every, *(f"node-{i}" for i in range(1, 7)))
+    every.run_for(450)
+    assert not any(p.metadata.deletion_timestamp for p in every.store.list("Pod"))
+    assert not any(t.effect == "NoExecute" for n in every.store.list("Node")
+                   for t in n.spec.taints)
