@@ -26,29 +26,13 @@ One module per verb group: ``apply`` (apply, create), ``delete``, ``run``, ``lab
 
 from __future__ import annotations
 
+import importlib
+from functools import cache
 from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
 from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
-from . import (
-    apply,
-    cordon,
-    create,
-    delete,
-    describe,
-    drain,
-    edit,
-    get,
-    label,
-    patch,
-    rollout,
-    run,
-    sandbox,
-    scale,
-    taint,
-    top,
-)
 from .parse import tokenize
 from .result import CommandResult
 
@@ -57,44 +41,91 @@ if TYPE_CHECKING:
 
 __all__ = ["execute", "parse", "files_read", "CommandError", "VERBS"]
 
-# verb -> parse(tokens) -> command; the command's type picks its runner (_RUNNERS).
+
+def _verb_module(name: str) -> Any:
+    """A verb's module, imported on first use: the control plane imports this package (for
+    ``drain_run``) and starting ``ksandbox`` runs no command, so no verb is loaded until a
+    line is parsed (tests/test_startup_imports.py holds this)."""
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def _verb(module: str, function: str, **kwargs: Any) -> Callable[[list[str]], Any]:
+    def parse_verb(tokens: list[str]) -> Any:
+        return getattr(_verb_module(module), function)(tokens, **kwargs)
+    return parse_verb
+
+
+def _parse_create(tokens: list[str]) -> Any:
+    create = _verb_module("create")
+    if tokens and tokens[0] in create.GENERATORS:
+        return create.parse(tokens)
+    return _verb_module("apply").parse(tokens, create=True)
+
+
+# verb -> parse(tokens) -> command; the command's type picks its runner (_runners).
 VERBS: dict[str, Callable[[list[str]], Any]] = {
-    "apply": apply.parse,
-    "create": lambda t: create.parse(t) if t and t[0] in create.GENERATORS
-    else apply.parse(t, create=True),
-    "delete": delete.parse,
-    "run": run.parse,
-    "label": label.parse,
-    "taint": taint.parse,
-    "cordon": cordon.parse,
-    "uncordon": lambda t: cordon.parse(t, cordon=False),
-    "drain": drain.parse,
-    "scale": scale.parse_scale,
-    "autoscale": scale.parse_autoscale,
-    "get": get.parse_get,
-    "rollout": rollout.parse_rollout,
-    "top": top.parse,
-    "patch": patch.parse,
-    "edit": edit.parse,
-    "set": rollout.parse_set,
-    "describe": describe.parse,
+    "apply": _verb("apply", "parse"),
+    "create": _parse_create,
+    "delete": _verb("delete", "parse"),
+    "run": _verb("run", "parse"),
+    "label": _verb("label", "parse"),
+    "taint": _verb("taint", "parse"),
+    "cordon": _verb("cordon", "parse"),
+    "uncordon": _verb("cordon", "parse", cordon=False),
+    "drain": _verb("drain", "parse"),
+    "scale": _verb("scale", "parse_scale"),
+    "autoscale": _verb("scale", "parse_autoscale"),
+    "get": _verb("get", "parse_get"),
+    "rollout": _verb("rollout", "parse_rollout"),
+    "top": _verb("top", "parse"),
+    "patch": _verb("patch", "parse"),
+    "edit": _verb("edit", "parse"),
+    "set": _verb("rollout", "parse_set"),
+    "describe": _verb("describe", "parse"),
 }
-# command type -> run(session, command, stdin) -> output
-_RUNNERS: dict[type, Callable[..., Any]] = {
-    apply.ApplyCommand: apply.run, delete.DeleteCommand: delete.run, run.RunCommand: run.run,
-    label.LabelCommand: label.run, taint.TaintCommand: taint.run,
-    cordon.CordonCommand: cordon.run, drain.DrainCommand: drain.run,
-    scale.ScaleCommand: scale.run_scale, scale.AutoscaleCommand: scale.run_autoscale,
-    get.GetCommand: get.run_get, describe.DescribeCommand: describe.run,
-    sandbox.NodeFault: sandbox.run, sandbox.NodePressure: sandbox.run,
-    sandbox.AddNode: sandbox.run, sandbox.SetLoad: sandbox.run, sandbox.AddScheduler: sandbox.run,
-    sandbox.PutStaticPod: sandbox.run, sandbox.RemoveStaticPod: sandbox.run,
-    create.CreateGenerated: create.run,
-    top.TopCommand: top.run,
-    patch.PatchCommand: patch.run,
-    edit.EditCommand: edit.run,
-    rollout.RolloutCommand: rollout.run_rollout, rollout.SetImageCommand: rollout.run_set_image,
-}
+
+
+@cache
+def _runners() -> dict[type, Callable[..., Any]]:
+    """command type -> run(session, command, stdin) -> output (every verb module imported)."""
+    from . import (
+        apply,
+        cordon,
+        create,
+        delete,
+        describe,
+        drain,
+        edit,
+        get,
+        label,
+        patch,
+        rollout,
+        run,
+        sandbox,
+        scale,
+        taint,
+        top,
+    )
+
+    return {
+        apply.ApplyCommand: apply.run, delete.DeleteCommand: delete.run, run.RunCommand: run.run,
+        label.LabelCommand: label.run, taint.TaintCommand: taint.run,
+        cordon.CordonCommand: cordon.run, drain.DrainCommand: drain.run,
+        scale.ScaleCommand: scale.run_scale, scale.AutoscaleCommand: scale.run_autoscale,
+        get.GetCommand: get.run_get, describe.DescribeCommand: describe.run,
+        sandbox.NodeFault: sandbox.run, sandbox.NodePressure: sandbox.run,
+        sandbox.AddNode: sandbox.run, sandbox.SetLoad: sandbox.run,
+        sandbox.AddScheduler: sandbox.run, sandbox.PutStaticPod: sandbox.run,
+        sandbox.RemoveStaticPod: sandbox.run,
+        create.CreateGenerated: create.run,
+        top.TopCommand: top.run,
+        patch.PatchCommand: patch.run,
+        edit.EditCommand: edit.run,
+        rollout.RolloutCommand: rollout.run_rollout,
+        rollout.SetImageCommand: rollout.run_set_image,
+    }
+
+
 # kubectl verbs the sandbox does not model: a clearer answer than "unknown command".
 UNSUPPORTED = ("annotate", "api-resources", "api-versions", "attach", "auth", "certificate",
                "cluster-info", "completion", "config", "cp", "debug", "diff", "events",
@@ -149,7 +180,7 @@ def parse(text: str) -> Any:
     """A frozen command object for one line, or :class:`CommandError`."""
     tokens = tokenize(text)
     if tokens and tokens[0] == "ksandbox":
-        return sandbox.parse(tokens[1:])
+        return _verb_module("sandbox").parse(tokens[1:])
     if tokens and tokens[0] in ("kubectl", "k"):
         tokens = tokens[1:]
     tokens = _hoist_global_flags(tokens)
@@ -194,7 +225,7 @@ def execute(session: Session, text: str, stdin: str | None = None) -> Any:
     """Run one command line now; never raises (see the module docstring)."""
     try:
         cmd = parse(text)
-        result = _RUNNERS[type(cmd)](session, cmd, stdin)
+        result = _runners()[type(cmd)](session, cmd, stdin)
     except Exception as exc:  # noqa: BLE001 - every failure becomes kubectl-style text
         return CommandResult(text, "", format_error(exc))
     if isinstance(result, str):

@@ -1,0 +1,58 @@
+"""Start-up loads only what the first screen needs (issue 11 item 5: first frame ≤ 0.7 s).
+
+``ksandbox`` with no arguments loads the default sample, then opens the board. Each module
+kept out of that path is start-up time saved; these tests hold the laziness so that one new
+top-level import does not quietly bring it back. They check *what is loaded* (``sys.modules``
+of a fresh interpreter), not how long it takes: a timing test would fail on a busy machine
+and pass on a slow change. The figure itself is ``bench/startup.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Every kubectl verb's module: imported when a command line is parsed or run, never at start
+# (the control plane imports the commands package for the drain runner).
+VERB_MODULES = ("apply", "cordon", "create", "delete", "describe", "drain", "edit", "get",
+                "label", "patch", "rollout", "run", "sandbox", "scale", "taint", "top")
+
+
+def _loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code``."""
+    probe = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    return set(json.loads(proc.stdout.splitlines()[-1]))
+
+
+LOAD_DEFAULT_SAMPLE = """
+from ksandbox import cli
+from ksandbox.resources import sample_cluster_path
+session = cli._load_session([str(sample_cluster_path("default"))], 0)
+assert session.cp.store.nodes()
+"""
+
+
+def test_loading_the_default_sample_imports_no_command_verb():
+    loaded = _loaded_after(LOAD_DEFAULT_SAMPLE)
+    assert "ksandbox.commands.drain_run" in loaded        # the probe did build a sandbox
+    assert not {f"ksandbox.commands.{v}" for v in VERB_MODULES} & loaded
+
+
+def test_a_command_still_finds_its_verb():
+    """The verbs load on first use: parsing and running a line works from a fresh start."""
+    loaded = _loaded_after(LOAD_DEFAULT_SAMPLE + """
+result = session.submit("kubectl cordon node-1")
+assert result.error == "" and "cordoned" in result.output, result
+from ksandbox.commands import parse
+assert type(parse("kubectl uncordon node-1")).__name__ == "CordonCommand"
+assert type(parse("kubectl create deployment web --image=nginx")).__name__ == "CreateGenerated"
+assert type(parse("kubectl create -f x.yaml")).__name__ == "ApplyCommand"
+""")
+    assert "ksandbox.commands.cordon" in loaded
