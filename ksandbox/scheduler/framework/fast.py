@@ -443,19 +443,22 @@ class FastPath:
 
     def _diagnose(self, failed_idx: np.ndarray, fail_plugin: np.ndarray, fail_code: np.ndarray,
                   scalar: dict, fwk: Any, diagnosis: Diagnosis) -> None:
-        """Every failed node's status (one shared Status per plugin and reason set)."""
-        nts = diagnosis.node_to_status.statuses
-        names = self._names
+        """Every failed node's status: one shared Status per plugin and reason set, listed as
+        a group of node indices (no per-node dict for a pod that fails on every node)."""
+        nts = diagnosis.node_to_status
+        infos = self.infos
         plugins = fwk.filter_plugins
         if scalar:
             in_scalar = np.fromiter((i in scalar for i in failed_idx.tolist()), bool,
                                     len(failed_idx))
+            names = self._names
             for i in failed_idx[in_scalar].tolist():
                 st = scalar[i]
                 if st.code == Code.ERROR:
                     raise SchedulingError(st.message())
-                st = nts[names[i]] = Status(st.code, *st.reasons, detail=st.detail,
-                                            plugin=plugins[int(fail_plugin[i]) - 1].name)
+                st = Status(st.code, *st.reasons, detail=st.detail,
+                            plugin=plugins[int(fail_plugin[i]) - 1].name)
+                nts.set(names[i], st)
                 diagnosis.unschedulable_plugins.add(st.plugin)
             failed_idx = failed_idx[~in_scalar]
         if not len(failed_idx):
@@ -464,12 +467,12 @@ class FastPath:
         order = np.argsort(keys, kind="stable")
         sorted_keys = keys[order]
         bounds = np.flatnonzero(np.diff(sorted_keys)) + 1
-        for group in np.split(order, bounds):
+        for group in np.split(order, bounds) if len(bounds) else (order,):
             i0 = int(failed_idx[group[0]])
             k, c = int(fail_plugin[i0]) - 1, int(fail_code[i0])
             tmpl = self._status_maps[k][c]
             st = Status(tmpl.code, *tmpl.reasons, plugin=plugins[k].name)
-            nts.update(dict.fromkeys(map(names.__getitem__, failed_idx[group].tolist()), st))
+            nts.set_group(st, failed_idx[group], infos)
             diagnosis.unschedulable_plugins.add(st.plugin)
 
     def prioritize(self, fwk: Any, state: Any, pod: Pod,

@@ -12,8 +12,9 @@ victims get a DisruptionTarget condition, are deleted and get a ``Preempted`` ev
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from ..framework.interface import Code, Status
 from ..framework.types import Diagnosis, FitError, NodeToStatus
@@ -32,6 +33,8 @@ MSG_NO_VICTIMS = "No preemption victims found for incoming pod"
 MSG_NOT_HELPFUL = "Preemption is not helpful for scheduling"
 REASON_PREEMPTION_BY_SCHEDULER = "PreemptionByScheduler"
 _INF = float("inf")
+# Above any pod priority (int32): a node without pods has no victim for anyone.
+NO_POD = 1 << 40
 
 
 class Candidate:
@@ -58,8 +61,6 @@ def terminating_by_preemption(pod: Pod) -> bool:
     return c is not None and c.status == "True" and c.reason == REASON_PREEMPTION_BY_SCHEDULER
 
 
-_NAME = attrgetter("name")
-
 class DefaultPreemption:
     name = NAME
 
@@ -67,9 +68,9 @@ class DefaultPreemption:
         self.handle = handle
         self.min_pct = min_pct
         self.min_abs = min_abs
-        # The lowest pod priority on any node, and the cache version it was read at.
-        self._lowest: int | None = None
-        self._lowest_version = -1
+        # Each node's lowest pod priority, and the (cache, version, node list) it was read at.
+        self._lowest = np.zeros(0, dtype=np.int64)
+        self._lowest_key: tuple | None = None
 
     # -- PostFilter --
     def post_filter(self, state: Any, pod: Pod, m: NodeToStatus, ctx: Any):
@@ -112,52 +113,62 @@ class DefaultPreemption:
 
     def find_candidates(self, state: Any, pod: Pod, m: NodeToStatus, ctx: Any):
         statuses = NodeToStatus()
-        potential = m.nodes_for_code(ctx.nodes, Code.UNSCHEDULABLE)
-        if not potential:
+        nodes = ctx.nodes
+        potential = m.indices_for_code(nodes, Code.UNSCHEDULABLE)
+        n = len(potential)
+        if not n:
             return [], statuses
         pdbs = ctx.pdbs()
-        offset = ctx.rand.randrange(len(potential))
-        want = self.num_candidates(len(potential))
+        offset = ctx.rand.randrange(n)
+        want = self.num_candidates(n)
         non_violating: list[Candidate] = []
         violating: list[Candidate] = []
         prio = pod.spec.priority or 0
         no_victims = Status.unresolvable(MSG_NO_VICTIMS)  # read-only, shared by those nodes
-        if not self._victims_anywhere(prio, ctx):
+        lowest = self._lowest_priorities(ctx)
+        if not lowest.size or int(lowest.min()) >= prio:
             # No pod anywhere has a lower priority: every node answers "no victims", as
             # select_victims_on_node would one by one (the random offset is still drawn).
-            order = potential[offset:] + potential[:offset] if offset else potential
-            statuses.statuses.update(dict.fromkeys(map(_NAME, order), no_victims))
+            statuses.set_group(no_victims, potential, nodes)
             return [], statuses
-        for i in range(len(potential)):
-            src = potential[(offset + i) % len(potential)]
-            if not src.has_pod_below(prio):
-                # No victim here: select_victims_on_node's answer, without cloning the node
-                # and the cycle state first (a backlog of pods that fit nowhere asks this of
-                # every node for every pod).
-                statuses.set(src.name, no_victims)
-                continue
-            ni = src.clone()
+        order = np.concatenate((potential[offset:], potential[:offset])) if offset else potential
+        # Nodes with no pod below the preemptor answer "no victims" without cloning the node
+        # and the cycle state first (a backlog of pods that fit nowhere would ask this of
+        # every node for every pod); only the others are tried, in the rotated order.
+        has_victims = lowest[order] < prio
+        visited = n
+        judged: list[tuple[str, Status]] = []
+        for j in np.flatnonzero(has_victims).tolist():
+            ni = nodes[int(order[j])].clone()
             victims, nviol, st = self.select_victims_on_node(state.clone(), pod, ni, pdbs, ctx)
             if st is None and victims:
                 c = Candidate(ni.name, victims, nviol)
                 (non_violating if nviol == 0 else violating).append(c)
                 if non_violating and len(non_violating) + len(violating) >= want:
+                    visited = j + 1
                     break
                 continue
             if st is None:
                 st = Status(Code.ERROR, f'expected at least one victim pod on node "{ni.name}"')
-            statuses.set(ni.name, st)
+            judged.append((ni.name, st))
+        # The nodes visited before the search stopped, listed as the one-by-one walk did.
+        statuses.set_group(no_victims, order[:visited][~has_victims[:visited]], nodes)
+        for name, st in judged:
+            statuses.set(name, st)
         return non_violating + violating, statuses
 
-    def _victims_anywhere(self, prio: int, ctx: Any) -> bool:
-        """Whether any node holds a pod of lower priority than ``prio`` (read once per
-        change of the scheduler cache)."""
+    def _lowest_priorities(self, ctx: Any) -> np.ndarray:
+        """Each node's lowest pod priority (``NO_POD`` without pods), in ``ctx.nodes`` order;
+        read again only when the scheduler cache, its version or the node list changed."""
         cache = ctx.fwk.handle.cache
-        if self._lowest_version != cache.version:
-            lows = [low for ni in ctx.nodes if (low := ni.lowest_priority()) is not None]
-            self._lowest = min(lows, default=None)
-            self._lowest_version = cache.version
-        return self._lowest is not None and self._lowest < prio
+        key = self._lowest_key
+        if key is None or key[0] is not cache or key[1] != cache.version \
+                or key[2] is not ctx.nodes:
+            lows = [ni.lowest_priority() for ni in ctx.nodes]
+            self._lowest = np.fromiter((NO_POD if low is None else low for low in lows),
+                                       np.int64, len(lows))
+            self._lowest_key = (cache, cache.version, ctx.nodes)
+        return self._lowest
 
     def select_victims_on_node(self, state: Any, pod: Pod, ni: Any, pdbs: list, ctx: Any):
         fwk = ctx.fwk
