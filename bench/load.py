@@ -1,14 +1,17 @@
 """Benchmark: load a large cluster file (DESIGN.md §5: 5,000 nodes / 150,000 pods in ≤ 10 s,
 ≤ 2 KB per pod).
 
-Generates a multi-document YAML file of N nodes (4 CPU / 32Gi / 110 pods, three zones) and P
-pods bound round-robin to them (100m / 500Mi, from 100 different "templates" of labels), then
-times the three stages separately — YAML parse, decode to typed objects, admission + store —
-and reports the resident memory at the end (bytes per pod, everything included) and, with
+Generates a file of N nodes (4 CPU / 32Gi / 110 pods, three zones) and P pods bound
+round-robin to them (100m / 500Mi, from 100 different "templates" of labels) — multi-document
+YAML, or with ``--format json`` one ``kind: List`` as ``kubectl get -o json`` prints it — then
+times the stages of ``ksandbox sim FILE`` separately (wall and CPU seconds): reading, parsing
+through the real loader (safeload's limits, its YAML fast path or JSON), decoding to typed
+objects, admission + store (``--components``: the whole Session) — and reports the resident memory at the end (bytes per pod, everything included) and, with
 ``--memory``, the traced memory per pod. ``--components`` builds a whole Session (control plane
 and all) instead of a bare store. Not a test: it reports, it does not assert.
 
-    python bench/load.py [--nodes 5000] [--pods 50000] [--components] [--memory]
+    python bench/load.py [--nodes 5000] [--pods 50000] [--format yaml|json] [--components]
+                         [--memory] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -58,52 +61,98 @@ def cluster_documents(nodes: int, pods: int, cpu: str = "100m", memory: str = "5
         yield POD.format(i=i, t=i % 100, n=i % nodes, cpu=cpu, memory=memory)
 
 
-def generate(path: Path, nodes: int, pods: int) -> None:
+def generate(path: Path, nodes: int, pods: int, fmt: str = "yaml") -> None:
+    """The benchmark cluster as multi-document YAML, or as ``kubectl get -o json`` prints it
+    (one ``kind: List``, four-space indent)."""
+    if fmt == "yaml":
+        with path.open("w") as f:
+            f.writelines(cluster_documents(nodes, pods))
+        return
+    import json
+
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    items = [yaml.load(d.rstrip("-\n"), Loader=loader) for d in cluster_documents(nodes, pods)]
     with path.open("w") as f:
-        f.writelines(cluster_documents(nodes, pods))
+        json.dump({"apiVersion": "v1", "kind": "List", "items": items,
+                   "metadata": {"resourceVersion": ""}}, f, indent=4)
+
+
+class Stages:
+    """Wall and CPU seconds of each stage (CPU: what a shared machine disturbs least)."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, float, float]] = []
+        self._w = time.perf_counter()
+        self._c = time.process_time()
+
+    def mark(self, name: str) -> None:
+        w, c = time.perf_counter(), time.process_time()
+        self.rows.append((name, w - self._w, c - self._c))
+        self._w, self._c = w, c
+
+
+def _loadavg() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "?"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--nodes", type=int, default=5000)
     ap.add_argument("--pods", type=int, default=50000)
+    ap.add_argument("--format", choices=("yaml", "json"), default="yaml",
+                    help="multi-document YAML, or a kubectl get -o json List export")
     ap.add_argument("--memory", action="store_true", help="trace memory (slower)")
     ap.add_argument("--components", action="store_true",
                     help="start the whole control plane (default: the store only)")
+    ap.add_argument("--profile", metavar="FILE", help="write a cProfile of the load to FILE")
     args = ap.parse_args()
 
-    import yaml
-
     from ksandbox import gcpolicy
-    from ksandbox.api.manifest import decode_object, read_text
+    from ksandbox.api import safeload
+    from ksandbox.api.manifest import decode_documents
 
     gcpolicy.tune()  # as the manifest loader and the Session do
     from ksandbox.apiserver.store import Store, apply_all
     from ksandbox.sim.clock import Clock
     from ksandbox.sim.rand import SimRandom
 
+    load_before = _loadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "cluster.yaml"
-        generate(path, args.nodes, args.pods)
+        path = Path(tmp) / f"cluster.{args.format}"
+        generate(path, args.nodes, args.pods, args.format)
         size = path.stat().st_size
-        text = read_text(path)
-
-        t0 = time.perf_counter()
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        docs = list(yaml.load_all(text, Loader=loader))
-        t1 = time.perf_counter()
-        objs = [decode_object(d, str(path), i + 1) for i, d in enumerate(docs) if d]
-        t2 = time.perf_counter()
-        del docs
         gc.collect()
+        profiler = None
+        if args.profile:
+            import cProfile
 
+            profiler = cProfile.Profile()
+            profiler.enable()
+        stages = Stages()
+        # The stages as `ksandbox sim FILE` runs them (cli._load_session), timed one by one:
+        # the real loader (safeload's limits, fastyaml / json), then the decoder, then the
+        # store (and with --components the whole Session).
+        text = safeload.read_source(path)
+        stages.mark("read")
+        docs = safeload.load_yaml_documents(text, str(path))
+        del text
+        stages.mark("parse")
+        loaded = decode_documents(docs, str(path))
+        del docs
+        objs = [o for o, _ in loaded]
+        stages.mark("decode")
         if args.memory:
             tracemalloc.start()
-        t3 = time.perf_counter()
         if args.components:
             from ksandbox.session import Session
 
-            session = Session(objs, seed=1)
+            session = Session.from_documents(objs, seed=1, origins=[o for _, o in loaded])
             store = session.store
         else:
             clock = Clock()
@@ -113,24 +162,29 @@ def main() -> None:
             apply_all(store, load_manifests("apiVersion: v1\nkind: Namespace\n"
                                             "metadata: {name: default}"))
             apply_all(store, objs)
-        t4 = time.perf_counter()
-        del objs
+        stages.mark("session (admit + store + control plane)" if args.components
+                    else "admit + store")
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(args.profile)
+        del objs, loaded
         gc.collect()
         current = peak = 0
         if args.memory:
             current, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
 
-    print(f"file: {args.nodes} nodes, {args.pods} pods, {size / 2**20:.1f} MiB of YAML")
-    print(f"yaml parse ({loader.__name__}): {t1 - t0:6.2f} s")
-    print(f"decode to objects:           {t2 - t1:6.2f} s  "
-          f"({(args.nodes + args.pods) / (t2 - t1):,.0f} objects/s)")
-    print(f"admit + store{' + control plane' if args.components else ''}: "
-          f"{t4 - t3:6.2f} s  ({(args.nodes + args.pods) / (t4 - t3):,.0f} objects/s)")
-    print(f"total:                       {t4 - t0:6.2f} s")
-    # Resident memory with the cluster loaded (the YAML text and documents freed); the peak
-    # includes the parse. Python keeps freed arenas, so the end figure is an upper bound of
-    # what the store (and, with --components, the control plane) holds.
+    n = args.nodes + args.pods
+    print(f"file: {args.nodes} nodes, {args.pods} pods, {size / 2**20:.1f} MiB of "
+          f"{args.format.upper()}; load average {load_before} before, {_loadavg()} after")
+    print(f"{'stage':42} {'wall s':>8} {'CPU s':>8} {'objects/CPU s':>14}")
+    for name, wall, cpu in stages.rows:
+        print(f"{name:42} {wall:8.2f} {cpu:8.2f} {n / max(cpu, 1e-9):14,.0f}")
+    print(f"{'total':42} {sum(r[1] for r in stages.rows):8.2f} "
+          f"{sum(r[2] for r in stages.rows):8.2f}")
+    # Resident memory with the cluster loaded (the text and documents freed). Python keeps
+    # freed arenas, so the end figure is an upper bound of what the store (and, with
+    # --components, the control plane) holds.
     import resource
 
     with open("/proc/self/statm") as f:
@@ -139,7 +193,7 @@ def main() -> None:
     print(f"RSS at the end: {rss / 2**20:.0f} MiB ({rss / max(1, args.pods):,.0f} B per pod, "
           f"everything included), peak {rss_peak / 2**20:.0f} MiB")
     if args.memory:
-        print(f"store memory held (tracemalloc, which also slows the run ~2x): "
+        print(f"memory held by the store/session (tracemalloc, which also slows the run ~2x): "
               f"{current / 2**20:.1f} MiB ({current / max(1, store.count('Pod')):,.0f} B per pod "
               f"incl. nodes), peak {peak / 2**20:.1f} MiB")
 

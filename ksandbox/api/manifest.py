@@ -10,7 +10,7 @@ Configuration documents (KubeSchedulerConfiguration, Policy, KubeletConfiguratio
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 import attrs
 
@@ -99,8 +99,14 @@ class Origin:
 def load_manifests_with_origins(text: str, source: str = "<stdin>") -> list[tuple[Any, Origin]]:
     """Every object in a YAML text (``kind: List`` expanded) with its origin."""
     gcpolicy.tune()  # parsing makes millions of objects: see gcpolicy.py
+    return decode_documents(iter_documents(text, source), source)
+
+
+def decode_documents(docs: Iterable[tuple[int, Any]], source: str) -> list[tuple[Any, Origin]]:
+    """Parsed documents ``(number, data)`` → every object (``kind: List`` expanded) with its
+    origin, or one ManifestError."""
     out: list[tuple[Any, Origin]] = []
-    for doc, data in iter_documents(text, source):
+    for doc, data in docs:
         if isinstance(data, dict) and data.get("kind") == "List" and "items" in data:
             items = data.get("items") or []
             if not isinstance(items, list):

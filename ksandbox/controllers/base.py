@@ -87,6 +87,10 @@ class WorkQueue:
         self.max_retries = max_retries
         self.limiter = ItemExponentialFailureRateLimiter()
         self._pending: dict[Hashable, None] = {}
+        # The same keys in order, for process_next: taking the first key of a dict whose front
+        # entries were deleted scans every deleted slot (O(n) per pop, O(n²) over a load of
+        # 150,000 pods); a deque pops it in O(1).
+        self._order: deque[Hashable] = deque()
         self._timer: Timer | None = None
         self._delayed: dict[Hashable, Timer] = {}
         self._instant = -1.0
@@ -102,6 +106,7 @@ class WorkQueue:
         if key in self._pending:
             return
         self._pending[key] = None
+        self._order.append(key)
         if self._wake is not None:
             self._wake()
         elif self._timer is None:
@@ -142,7 +147,7 @@ class WorkQueue:
         """Pop the first waiting key and sync it (see :meth:`process`); False when empty."""
         if not self._pending:
             return False
-        key = next(iter(self._pending))
+        key = self._order.popleft()
         del self._pending[key]
         self.process(key)
         return True
@@ -170,6 +175,7 @@ class WorkQueue:
         self._drains += 1
         keys = list(self._pending)
         self._pending.clear()
+        self._order.clear()
         for key in keys:
             self.process(key)
 

@@ -219,3 +219,28 @@ def test_generation_starts_at_one_for_workloads_and_counts_spec_changes_only():
     pods = [p for p in s.store.list("Pod", "kube-system") if p.metadata.name.startswith("kube-proxy")]
     assert {p.metadata.labels["pod-template-generation"] for p in pods} == {"1"}
     assert s.store.get("Lease", "node-1", "kube-node-lease").metadata.generation == 0
+
+
+def test_object_count_follows_creates_removes_and_forks():
+    """object_count is a running count (the --max-objects check asks it on every create): it
+    must equal the tables' sizes after creates, graceful and immediate deletes, and in a fork."""
+    s = Session.from_text(NODES + "---\n" + POD)
+    store = s.store
+
+    def tables() -> int:
+        return sum(len(list(store.items(k))) for k in store._objects)
+
+    assert store.object_count() == tables()
+    r = s.submit("kubectl run two --image=i")
+    assert r.ok, r.error
+    s.run_until(5.0)
+    assert store.object_count() == tables()
+    before = store.object_count()
+    s.submit("kubectl delete pod web --force")
+    s.submit("kubectl delete node node-2")
+    s.run_until(40.0)
+    assert store.object_count() == tables() < before
+    other = store.fork(store.now, SimRandom(2))
+    assert other.object_count() == store.object_count()
+    other.remove("Pod", "two", "default")
+    assert other.object_count() == store.object_count() - 1
