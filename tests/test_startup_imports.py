@@ -56,3 +56,19 @@ assert type(parse("kubectl create deployment web --image=nginx")).__name__ == "C
 assert type(parse("kubectl create -f x.yaml")).__name__ == "ApplyCommand"
 """)
     assert "ksandbox.commands.cordon" in loaded
+
+
+def test_a_small_sandbox_runs_without_numpy():
+    """The shipped samples are small: the scheduler takes its plain path there (the fast path,
+    numpy's, from FAST_PATH_MIN_NODES nodes), so numpy is never imported — not at start, not
+    while the clock runs."""
+    loaded = _loaded_after(LOAD_DEFAULT_SAMPLE + """
+session.run_until(120)
+# The scheduler did place pods (the Deployments' replicas, the GPU pod); nvme-cache stays
+# Pending, so a filter failure and its diagnosis ran too.
+pods = {p.metadata.name: p.spec.node_name for p in session.cp.store.list("Pod")}
+assert pods["gpu-pod"] == "gpu-1" and pods["nvme-cache"] == ""
+assert sum(1 for n in pods.values() if n) >= 10
+""")
+    assert "numpy" not in loaded
+    assert "ksandbox.scheduler.framework.fast" not in loaded

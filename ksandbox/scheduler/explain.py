@@ -20,7 +20,13 @@ import attrs
 from ..sim.rand import SimRandom
 from .framework.interface import Code
 from .framework.types import FitError
-from .schedule_one import NoNodesAvailable, SchedulingError, new_cycle_state, schedule_pod
+from .schedule_one import (
+    NoNodesAvailable,
+    SchedulingError,
+    fast_path,
+    new_cycle_state,
+    schedule_pod,
+)
 
 if TYPE_CHECKING:
     from ..api.core import Pod
@@ -177,7 +183,7 @@ class _ShadowCache:
 class _Ctx:
     """A scheduling context that leaves the scheduler untouched."""
 
-    def __init__(self, sched: Any, cache: Any, use_fast: bool) -> None:
+    def __init__(self, sched: Any, cache: Any, use_fast: bool | None) -> None:
         self.cache = cache
         self.sched = sched
         self.rand = SimRandom(0)
@@ -208,7 +214,7 @@ def explain_pod(sched: Any, pod: Pod) -> Explanation:
         cache = _ShadowCache(sched.cache, pod.spec.node_name, key)
         pod = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=""),
                            status=attrs.evolve(pod.status, nominated_node_name=""))
-    ctx = _Ctx(sched, cache, use_fast=sched.use_fast and cache is sched.cache)
+    ctx = _Ctx(sched, cache, use_fast=sched.use_fast if cache is sched.cache else False)
     handle = fwk.handle
     saved = handle.cache
     handle.cache = cache
@@ -300,7 +306,7 @@ def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Pod, key: str) -> Explanation
                                for pname, _ in score_names}
             totals[ni.name] = int(res.totals[j])
     weights = dict(score_names)
-    fast = ctx.fast_for(fwk) if ctx.use_fast else None
+    fast = fast_path(ctx, fwk)
     last = getattr(fast, "last_filter", None) if fast is not None else None
     if last is not None and last[0] is not state:
         last = None

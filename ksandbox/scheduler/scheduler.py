@@ -88,8 +88,10 @@ def _pod_update_action(old: Any, new: Any) -> ActionType:
 class Scheduler:
     name = COMPONENT
 
-    def __init__(self, use_fast: bool = True) -> None:
+    def __init__(self, use_fast: bool | None = None) -> None:
         self.use_fast = use_fast
+        """The fast path: True always, False never (the plain reference path), None from
+        ``schedule_one.FAST_PATH_MIN_NODES`` nodes up."""
         self.cp: Any = None
         self.profiles: dict[str, Framework] = {}
         self.warnings: list[str] = []

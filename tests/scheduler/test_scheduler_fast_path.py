@@ -132,3 +132,25 @@ def test_fast_and_reference_paths_place_every_pod_identically():
     preempted = [e for e in fast_log if e[1] == "Preempted"]
     failed = [e for e in fast_log if e[1] == "FailedScheduling"]
     assert len(bound) > 400 and preempted and failed
+
+
+def test_the_default_picks_the_plain_path_for_small_clusters_and_the_fast_path_for_big():
+    """``Scheduler()`` (use_fast None) schedules with the plain path below
+    FAST_PATH_MIN_NODES nodes — no FastPath is built, numpy is not needed — and with the fast
+    path from there up, as a node joins."""
+    from ksandbox.scheduler.schedule_one import FAST_PATH_MIN_NODES
+
+    store, clock, sched = build(None)
+    r = SimRandom(3)
+    for i in range(FAST_PATH_MIN_NODES - 1):
+        store.create(node(i, r))
+    for i in range(20):
+        store.create(pod(i * 9, r))          # kind 0: plain requests, every one fits
+    clock.run_until(clock.now + 3)
+    assert sum(1 for p in store.list("Pod") if p.spec.node_name) == 20
+    assert sched._fast == {}
+    store.create(node(FAST_PATH_MIN_NODES, r))
+    store.create(pod(20 * 9, r))
+    clock.run_until(clock.now + 3)
+    assert store.get("Pod", "pod-0180", "default").spec.node_name
+    assert set(sched._fast) == {"default-scheduler"}

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..framework.interface import Status
 from . import names
 from .args import as_mapping
@@ -19,7 +17,11 @@ from .node_resources_fit import _pod_info, parse_resources
 from .resource_allocation import BALANCED, Scorer, pod_request_list
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
+else:
+    from ..framework.lazy_numpy import np
 
 NAME = names.NODE_RESOURCES_BALANCED_ALLOCATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME

@@ -9,11 +9,14 @@ score is computed (the vectorized twins in numpy use the same definitions).
 from __future__ import annotations
 
 import math
-from typing import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Sequence
 
 from ..framework.interface import MAX_NODE_SCORE
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..framework.lazy_numpy import np
 
 
 def go_div(a: int, b: int) -> int:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..framework.interface import MAX_NODE_SCORE
 from . import names
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
+else:
+    from ..framework.lazy_numpy import np
 
 NAME = names.IMAGE_LOCALITY
 MB = 1024 * 1024

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..framework.interface import (
     ASSIGNED_POD,
     MAX_NODE_SCORE,
@@ -34,7 +32,11 @@ from . import names
 from .args import ArgsError, as_bool, as_int, as_mapping
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
+else:
+    from ..framework.lazy_numpy import np
 
 NAME = names.INTER_POD_AFFINITY
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ...api.node_affinity import (  # noqa: F401 - re-exported: the plugin's helpers
     OBJECT_NAME_FIELD,
     node_selector_matches,
@@ -38,7 +36,11 @@ from . import names
 from .helper import default_normalize_score, default_normalize_vec
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
+else:
+    from ..framework.lazy_numpy import np
 
 NAME = names.NODE_AFFINITY
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..framework.interface import NODE, ActionType, ClusterEvent, ClusterEventWithHint, Status
 from . import names
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
+else:
+    from ..framework.lazy_numpy import np
 
 NAME = names.NODE_NAME
 ERR_REASON = "node(s) didn't match the requested node name"

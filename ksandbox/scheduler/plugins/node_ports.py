@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..framework.interface import (
     ASSIGNED_POD,
     NODE,
@@ -22,7 +20,11 @@ from ..framework.interface import (
 from . import names
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
+else:
+    from ..framework.lazy_numpy import np
 
 NAME = names.NODE_PORTS
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ...api.taints import NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE, Taint, tolerations_tolerate_taint
 from ..framework.interface import (
     NODE,
@@ -22,7 +20,11 @@ from ..framework.interface import (
 from . import names
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
+else:
+    from ..framework.lazy_numpy import np
 
 NAME = names.NODE_UNSCHEDULABLE
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"

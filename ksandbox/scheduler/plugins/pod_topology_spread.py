@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ...api.codec import decode
 from ...api.core import TopologySpreadConstraint
 from ..framework.interface import (
@@ -54,7 +52,11 @@ from .pod_topology_spread_common import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
+else:
+    from ..framework.lazy_numpy import np
 
 NAME = names.POD_TOPOLOGY_SPREAD
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME

@@ -15,15 +15,17 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ...api.selectors import IN, LabelSelector, LabelSelectorRequirement
 from ...api.taints import NO_EXECUTE, NO_SCHEDULE, find_untolerated_taint
 from ..framework.interface import MAX_NODE_SCORE
 from .node_affinity import required_node_affinity_matches
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Node, Pod
+else:
+    from ..framework.lazy_numpy import np
 
 HONOR, IGNORE = "Honor", "Ignore"
 _INT32_MAX = (1 << 31) - 1

@@ -13,13 +13,16 @@ function has a numpy twin that must give the same numbers.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..framework.interface import MAX_CUSTOM_PRIORITY_SCORE, MAX_NODE_SCORE
 from ..framework.node_info import CPU, EPHEMERAL_STORAGE, MEMORY, is_scalar_resource
 from .helper import FunctionShapePoint, broken_linear, go_round, go_round_vec
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    from ..framework.lazy_numpy import np
 
 LEAST_ALLOCATED = "LeastAllocated"
 MOST_ALLOCATED = "MostAllocated"

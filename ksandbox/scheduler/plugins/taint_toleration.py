@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ...api.taints import (
     NO_EXECUTE,
     NO_SCHEDULE,
@@ -34,7 +32,11 @@ from . import names
 from .helper import default_normalize_score, default_normalize_vec
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
+else:
+    from ..framework.lazy_numpy import np
 
 NAME = names.TAINT_TOLERATION
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
