@@ -9,15 +9,18 @@ message, each as `` <msg>.``.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Sequence
-
-import numpy as np
 
 from .interface import Code, Status
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
+else:
+    from .lazy_numpy import np
 
 NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
 ERR_NO_NODES_AVAILABLE = "no nodes available to schedule pods"
@@ -114,9 +117,10 @@ class NodeToStatus:
         by_id = dict(zip(ids, statuses))
         return [(by_id[i], n) for i, n in Counter(ids).items()]
 
-    def indices_for_code(self, infos: Sequence[Any], code: Code) -> np.ndarray:
+    def indices_for_code(self, infos: Sequence[Any], code: Code) -> np.ndarray | list[int]:
         """Indices into ``infos`` of the nodes whose status has ``code`` (nodes not listed use
-        the absent status), ascending."""
+        the absent status), ascending: a numpy array while groups are listed (the fast path),
+        else a list — the plain path of a small cluster never imports numpy."""
         n = len(infos)
         if self._groups and self._groups[0][2] is infos:
             mask = np.full(n, self.absent.code == code, dtype=bool)
@@ -127,11 +131,12 @@ class NodeToStatus:
         distinct = dict(zip(map(id, got), got))
         good = {i for i, st in distinct.items()
                 if (st if st is not None else self.absent).code == code}
-        return np.flatnonzero(np.fromiter(map(good.__contains__, map(id, got)), bool, n))
+        return list(compress(range(n), map(good.__contains__, map(id, got))))
 
     def nodes_for_code(self, infos: Sequence[Any], code: Code) -> list:
         """The nodes of ``infos`` whose status has ``code``, in ``infos`` order."""
-        return [infos[i] for i in self.indices_for_code(infos, code).tolist()]
+        idx = self.indices_for_code(infos, code)
+        return [infos[i] for i in (idx if isinstance(idx, list) else idx.tolist())]
 
 
 class Diagnosis:

@@ -14,16 +14,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from ..framework.interface import Code, Status
 from ..framework.types import Diagnosis, FitError, NodeToStatus
 from . import names
 from .args import ArgsError, as_int, as_mapping
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ...api.core import Pod
     from ...apiserver.store import Store
+else:
+    from ..framework.lazy_numpy import np
 
 NAME = names.DEFAULT_PREEMPTION
 PREEMPT_NEVER = "Never"
@@ -69,7 +71,7 @@ class DefaultPreemption:
         self.min_pct = min_pct
         self.min_abs = min_abs
         # Each node's lowest pod priority, and the (cache, version, node list) it was read at.
-        self._lowest = np.zeros(0, dtype=np.int64)
+        self._lowest: Any = None
         self._lowest_key: tuple | None = None
 
     # -- PostFilter --
@@ -114,10 +116,11 @@ class DefaultPreemption:
     def find_candidates(self, state: Any, pod: Pod, m: NodeToStatus, ctx: Any):
         statuses = NodeToStatus()
         nodes = ctx.nodes
-        potential = m.indices_for_code(nodes, Code.UNSCHEDULABLE)
-        n = len(potential)
-        if not n:
+        found = m.indices_for_code(nodes, Code.UNSCHEDULABLE)
+        n = len(found)
+        if not n:   # before numpy: a small cluster's pod that fits nowhere never loads it
             return [], statuses
+        potential = np.asarray(found, dtype=np.int64)
         pdbs = ctx.pdbs()
         offset = ctx.rand.randrange(n)
         want = self.num_candidates(n)

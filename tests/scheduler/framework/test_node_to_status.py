@@ -86,8 +86,8 @@ def test_grouped_statuses_answer_as_the_per_node_map(writes, n, absent, extra, g
         assert grouped.statuses == plain.statuses
     assert len(grouped) == len(plain)
     for code in Code:
-        assert grouped.indices_for_code(infos, code).tolist() == \
-            plain.indices_for_code(infos, code).tolist()
+        assert list(grouped.indices_for_code(infos, code)) == \
+            list(plain.indices_for_code(infos, code))
         assert grouped.nodes_for_code(infos, code) == plain.nodes_for_code(infos, code)
     errors = []
     for m in (plain, grouped):
