@@ -17,7 +17,8 @@ from __future__ import annotations
 import sys
 import types
 import typing
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Union
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 import attrs
 
@@ -215,7 +216,54 @@ def _dec_str_map(v: Any, path: str) -> FrozenDict:
             raise _wrong(path, k, "string key")
         if not isinstance(val, str):
             raise _wrong(f"{path}.{k}", val, "string")
-    return FrozenDict(v) if v else EMPTY
+    if not v:
+        return EMPTY
+    table = _shared
+    if table is None:
+        return FrozenDict(v)
+    # strings only (checked above), in their order: equal keys mean an identical FrozenDict
+    return _share_value(table, tuple(v.items()), lambda: FrozenDict(v))
+
+
+# -- sharing equal values while a file loads --------------------------------------------------
+# A cluster export repeats itself: 150,000 pods from ~100 templates hold ~100 distinct
+# container lists and label sets. Within ``sharing()`` (the manifest loader's), a list or string
+# map whose text was decoded before gives back the value decoded then, so pods of a template
+# share one frozen tuple of containers (and the API server's defaults, computed by identity —
+# evolve.by_identity — are shared too). The key is the *plain* data itself (``repr`` of lists,
+# dicts, str, int, float, bool and None tells every distinct value apart, types and key order
+# included), never the decoded value's equality (``extra`` is left out of attrs' ``==``). Only
+# a successful strict decode (the manifest loader's) that recorded no unknown field is
+# remembered: an error, or an unknown-field report, always comes from decoding the data itself.
+_shared: dict[Any, Any] | None = None
+SHARED_LIMIT = 4096
+
+
+@contextmanager
+def sharing() -> Iterator[None]:
+    """Within the block, equal plain sub-values decode to one shared frozen value."""
+    global _shared
+    outer = _shared
+    if outer is None:
+        _shared = {}
+    try:
+        yield
+    finally:
+        _shared = outer
+
+
+def _share_value(table: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
+    hit = table.get(key)
+    if hit is not None:
+        return hit
+    sink = _strict_sink
+    before = len(sink) if sink is not None else 0
+    out = build()
+    if sink is not None and len(sink) == before:
+        if len(table) >= SHARED_LIMIT:
+            table.clear()
+        table[key] = out
+    return out
 
 
 def _dec_resource_list(v: Any, path: str) -> FrozenDict:
@@ -291,7 +339,11 @@ def _decoder_for(tp: Any, owner: str = "") -> Decoder:
                 return ()
             if not isinstance(v, list):
                 raise _wrong(path, v, "array")
-            return tuple(item(x, f"{path}[{i}]") for i, x in enumerate(v))
+            table = _shared
+            if table is None or not v:
+                return tuple(item(x, f"{path}[{i}]") for i, x in enumerate(v))
+            return _share_value(table, (dec_tuple, repr(v)), lambda: tuple(
+                item(x, f"{path}[{i}]") for i, x in enumerate(v)))
 
         return dec_tuple
     if tp is FrozenDict or origin in (dict, Mapping, typing.Mapping) or tp is dict:

@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from .codec import EMPTY, FrozenDict, Int32, ResourceList, api_type, extra_field, j
+from .evolve import by_identity
 from .meta import ObjectMeta
 from .selectors import LabelSelector
 from .taints import Taint, Toleration
@@ -161,6 +162,36 @@ class Volume:
 
 # -- pod --------------------------------------------------------------------------------------
 
+def _pod_requests(containers: tuple[Container, ...], init_containers: tuple[Container, ...],
+                  overhead: FrozenDict) -> FrozenDict:
+    """PodSpec.requests' arithmetic."""
+    from .quantity import resource_amount
+
+    total: dict[str, int] = {}
+    for c in containers:
+        for name, q in c.resources.requests.items():
+            total[name] = total.get(name, 0) + resource_amount(name, q)
+    init_max: dict[str, int] = {}
+    sidecars: dict[str, int] = {}
+    for c in init_containers:
+        req = {n: resource_amount(n, q) for n, q in c.resources.requests.items()}
+        if c.restart_policy == "Always":
+            for n, v in req.items():
+                sidecars[n] = sidecars.get(n, 0) + v
+                init_max[n] = max(init_max.get(n, 0), sidecars[n])
+        else:
+            for n, v in req.items():
+                init_max[n] = max(init_max.get(n, 0), v + sidecars.get(n, 0))
+    for n, v in sidecars.items():
+        total[n] = total.get(n, 0) + v
+    for n, v in init_max.items():
+        if v > total.get(n, 0):
+            total[n] = v
+    for name, q in overhead.items():
+        total[name] = total.get(name, 0) + resource_amount(name, q)
+    return FrozenDict(total)
+
+
 # pkg/apis/core: pod phases.
 PENDING, RUNNING, SUCCEEDED, FAILED, UNKNOWN = "Pending", "Running", "Succeeded", "Failed", "Unknown"
 
@@ -193,32 +224,8 @@ class PodSpec:
 
         pkg/api/v1/resource (PodRequests): the sum over containers, raised to the largest init
         container (sidecars — restartPolicy Always — add to what follows them), plus overhead.
-        """
-        from .quantity import resource_amount
-
-        total: dict[str, int] = {}
-        for c in self.containers:
-            for name, q in c.resources.requests.items():
-                total[name] = total.get(name, 0) + resource_amount(name, q)
-        init_max: dict[str, int] = {}
-        sidecars: dict[str, int] = {}
-        for c in self.init_containers:
-            req = {n: resource_amount(n, q) for n, q in c.resources.requests.items()}
-            if c.restart_policy == "Always":
-                for n, v in req.items():
-                    sidecars[n] = sidecars.get(n, 0) + v
-                    init_max[n] = max(init_max.get(n, 0), sidecars[n])
-            else:
-                for n, v in req.items():
-                    init_max[n] = max(init_max.get(n, 0), v + sidecars.get(n, 0))
-        for n, v in sidecars.items():
-            total[n] = total.get(n, 0) + v
-        for n, v in init_max.items():
-            if v > total.get(n, 0):
-                total[n] = v
-        for name, q in self.overhead.items():
-            total[name] = total.get(name, 0) + resource_amount(name, q)
-        return FrozenDict(total)
+        Pods of one template share their containers, and so this total (by_identity)."""
+        return by_identity(_pod_requests, self.containers, self.init_containers, self.overhead)
 
     @cached_property
     def limits(self) -> FrozenDict:

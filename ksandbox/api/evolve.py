@@ -50,3 +50,28 @@ def evolve(obj: Any, **changes: Any) -> Any:
     if fn is None:
         return attrs.evolve(obj, **changes)
     return fn(obj, *changes.values())
+
+
+# -- results shared by identity ---------------------------------------------------------------
+# 150,000 pods loaded from ~100 templates carry the same containers, tolerations and extras
+# (the decoder shares equal sub-values while a file loads: codec.sharing). A pure function of
+# such frozen values — the API server's defaults, a spec's total requests — then gives the same
+# answer for every pod of a template; remembering it by the arguments' identity computes it
+# once and makes every pod share one result object (memory as well as time).
+_BY_IDENTITY: dict[tuple, tuple[tuple, Any]] = {}
+BY_IDENTITY_LIMIT = 8192
+
+
+def by_identity(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` for a pure ``fn`` of immutable ``args``, remembered by the arguments'
+    identity (the entry keeps them alive, so an id is never reused while it is remembered).
+    The answer is the one ``fn`` gives: only how often it is computed changes."""
+    key = (fn, *map(id, args))
+    hit = _BY_IDENTITY.get(key)
+    if hit is not None:
+        return hit[1]
+    out = fn(*args)
+    if len(_BY_IDENTITY) >= BY_IDENTITY_LIMIT:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[key] = (args, out)
+    return out

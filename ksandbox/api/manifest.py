@@ -15,7 +15,7 @@ from typing import Any, Iterable, Iterator
 import attrs
 
 from .. import gcpolicy
-from .codec import NumberRangeError, strict_decode
+from .codec import NumberRangeError, sharing, strict_decode
 from .errors import FieldError, ManifestError
 from .kinds import BY_KIND, CONFIG_KINDS
 from .safeload import load_yaml_documents, read_source
@@ -105,6 +105,12 @@ def load_manifests_with_origins(text: str, source: str = "<stdin>") -> list[tupl
 def decode_documents(docs: Iterable[tuple[int, Any]], source: str) -> list[tuple[Any, Origin]]:
     """Parsed documents ``(number, data)`` → every object (``kind: List`` expanded) with its
     origin, or one ManifestError."""
+    with sharing():  # pods of one template share their containers, labels, ...: codec.py
+        return _decode_documents(docs, source)
+
+
+def _decode_documents(docs: Iterable[tuple[int, Any]], source: str
+                      ) -> list[tuple[Any, Origin]]:
     out: list[tuple[Any, Origin]] = []
     for doc, data in docs:
         if isinstance(data, dict) and data.get("kind") == "List" and "items" in data:

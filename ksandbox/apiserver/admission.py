@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..api.codec import EMPTY, FrozenDict
 from ..api.errors import ApiError, FieldError, ValidationError
-from ..api.evolve import evolve
+from ..api.evolve import by_identity, evolve
 from ..api.kinds import BY_KIND
 from ..api.taints import NO_EXECUTE, Toleration
 from .admission_objects import CREATE as _OBJECT_CREATE
@@ -146,13 +146,16 @@ def default_service_account(spec: Any) -> Any:
     that names none (pods only: templates and mirror pods are left alone, as upstream). The
     PodSpec type keeps the field in ``extra``; v1's deprecated ``serviceAccount`` mirrors it,
     as the API's conversion does. (The token volume the plugin also mounts is not modelled.)"""
-    extra = spec.extra
+    extra = by_identity(_service_account_extra, spec.extra)
+    return spec if extra is spec.extra else evolve(spec, extra=extra)
+
+
+def _service_account_extra(extra: FrozenDict) -> FrozenDict:
     name = extra.get("serviceAccountName") or extra.get("serviceAccount") or \
         DEFAULT_SERVICE_ACCOUNT
     if extra.get("serviceAccountName") == name and extra.get("serviceAccount") == name:
-        return spec
-    return evolve(spec, extra=extra.set("serviceAccountName", name)
-                        .set("serviceAccount", name))
+        return extra
+    return extra.set("serviceAccountName", name).set("serviceAccount", name)
 
 
 def _admit_pod(store: Store, pod: Pod) -> Any:
@@ -160,7 +163,9 @@ def _admit_pod(store: Store, pod: Pod) -> Any:
     if not pod.is_mirror:
         spec = default_service_account(spec)
     # Static pods' mirrors keep what the kubelet wrote; every other pod gets the defaults.
-    tolerations = default_tolerations(spec.tolerations)
+    # by identity: pods of one template share their tolerations (codec.sharing), and so the
+    # defaulted tuple
+    tolerations = by_identity(default_tolerations, spec.tolerations)
     priority, policy = resolve_priority(store, spec, pod.metadata.name)
     if spec.priority is not None and spec.priority != priority and spec.priority_class_name:
         raise ValidationError("Pod", pod.metadata.name, [FieldError(
@@ -175,9 +180,13 @@ def _admit_pod(store: Store, pod: Pod) -> Any:
     # it finds running. Anything else starts over as Pending.
     kept = ("Succeeded", "Failed") + (("Running",) if spec.node_name else ())
     phase = status.phase if status.phase in kept else "Pending"
-    status = evolve(status, phase=phase, qos_class=spec.qos_class,
-                          conditions=status.conditions if phase != "Pending" else ())
+    status = by_identity(_admitted_status, status, phase, spec.qos_class)
     return evolve(pod, spec=spec, status=status)
+
+
+def _admitted_status(status: Any, phase: str, qos_class: str) -> Any:
+    return evolve(status, phase=phase, qos_class=qos_class,
+                  conditions=status.conditions if phase != "Pending" else ())
 
 
 def _update_pod(store: Store, pod: Pod) -> Any:

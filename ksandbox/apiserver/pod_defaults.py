@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api.codec import EMPTY, FrozenDict
-from ..api.evolve import evolve
+from ..api.evolve import by_identity, evolve
 
 DEFAULT_SCHEDULER = "default-scheduler"
 # pkg/apis/core/v1/defaults.go: SetDefaults_PodSpec.
@@ -87,20 +87,26 @@ def default_pod_spec(spec: Any) -> Any:
         changes["termination_grace_period_seconds"] = DEFAULT_TERMINATION_GRACE_PERIOD
     if not spec.restart_policy:
         changes["restart_policy"] = "Always"
-    extra = spec.extra
+    # Pods of one template share these values (codec.sharing), so the defaults are computed
+    # once per distinct value and shared too (evolve.by_identity).
+    extra = by_identity(_spec_extra, spec.extra)
+    if extra is not spec.extra:
+        changes["extra"] = extra
+    containers = by_identity(_containers, spec.containers)
+    if containers is not spec.containers:
+        changes["containers"] = containers
+    inits = by_identity(_containers, spec.init_containers)
+    if inits is not spec.init_containers:
+        changes["init_containers"] = inits
+    return evolve(spec, **changes) if changes else spec
+
+
+def _spec_extra(extra: FrozenDict) -> FrozenDict:
     if not extra.get("dnsPolicy"):
         extra = extra.set("dnsPolicy", DEFAULT_DNS_POLICY)
     if extra.get("securityContext") is None:
         extra = extra.set("securityContext", EMPTY)
-    if extra is not spec.extra:
-        changes["extra"] = extra
-    containers = _containers(spec.containers)
-    if containers is not spec.containers:
-        changes["containers"] = containers
-    inits = _containers(spec.init_containers)
-    if inits is not spec.init_containers:
-        changes["init_containers"] = inits
-    return evolve(spec, **changes) if changes else spec
+    return extra
 
 
 def _requests_from_limits(c: Any) -> Any:
@@ -122,11 +128,21 @@ def default_pod(spec: Any) -> Any:
     changes: dict[str, Any] = {}
     for field in ("containers", "init_containers"):
         cs = getattr(spec, field)
-        new = tuple(_requests_from_limits(c) for c in cs)
-        if spec.host_network:
-            new = tuple(_default_container(c, True) for c in new)
-        if any(a is not b for a, b in zip(new, cs)):
+        new = by_identity(_pod_containers, cs, spec.host_network)
+        if new is not cs:
             changes[field] = new
     if spec.extra.get("enableServiceLinks") is None:
-        changes["extra"] = spec.extra.set("enableServiceLinks", True)
+        changes["extra"] = by_identity(_service_links, spec.extra)
     return evolve(spec, **changes) if changes else spec
+
+
+def _pod_containers(cs: tuple[Any, ...], host_network: bool) -> tuple[Any, ...]:
+    """SetDefaults_Pod's per-container defaults: ``cs`` itself when nothing changes."""
+    new = tuple(_requests_from_limits(c) for c in cs)
+    if host_network:
+        new = tuple(_default_container(c, True) for c in new)
+    return new if any(a is not b for a, b in zip(new, cs)) else cs
+
+
+def _service_links(extra: FrozenDict) -> FrozenDict:
+    return extra.set("enableServiceLinks", True)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...api.codec import FrozenDict
 from ...api.core import Pod
+from ...api.evolve import by_identity
 from ...api.host_ports import port_conflict as host_port_conflict
 from ...api.quantity import resource_amount
 from ...api.selectors import IN, NOT_IN, LabelSelector, LabelSelectorRequirement
@@ -42,28 +43,28 @@ def is_scalar_resource(name: str) -> bool:
     return name not in _NATIVE
 
 
-_NON_ZERO_CACHE: dict[int, tuple[Any, tuple[int, int]]] = {}
-
-
 def non_zero_requests(spec: Any) -> tuple[int, int]:
     """(milli-cpu, memory bytes) with 100m / 200Mi for each container that requests none.
 
     component-helpers PodRequests with NonMissingContainerRequests: the default replaces a
     *missing* request per container (init containers and sidecars included), then the usual
-    max-of-init rule and the overhead. Cached per spec object (pods of a template share it).
+    max-of-init rule and the overhead. Computed once per distinct containers, init containers
+    and overhead (pods of a template share them: evolve.by_identity).
     """
-    hit = _NON_ZERO_CACHE.get(id(spec))
-    if hit is not None and hit[0] is spec:
-        return hit[1]
+    return by_identity(_non_zero_requests, spec.containers, spec.init_containers, spec.overhead)
+
+
+def _non_zero_requests(containers: tuple, init_containers: tuple,
+                       overhead: Any) -> tuple[int, int]:
     out = []
     for name, default in ((CPU, DEFAULT_MILLI_CPU_REQUEST), (MEMORY, DEFAULT_MEMORY_REQUEST)):
         def req(c: Any) -> int:
             q = c.resources.requests.get(name)  # noqa: B023 - called at once
             return default if q is None else resource_amount(name, q)  # noqa: B023 - called at once
-        total = sum(req(c) for c in spec.containers)
+        total = sum(req(c) for c in containers)
         init_max = 0
         sidecars = 0
-        for c in spec.init_containers:
+        for c in init_containers:
             v = req(c)
             if c.restart_policy == "Always":
                 sidecars += v
@@ -72,15 +73,11 @@ def non_zero_requests(spec: Any) -> tuple[int, int]:
                 init_max = max(init_max, v + sidecars)
         total += sidecars
         total = max(total, init_max)
-        q = spec.overhead.get(name)
+        q = overhead.get(name)
         if q is not None:
             total += resource_amount(name, q)
         out.append(total)
-    result = (out[0], out[1])
-    if len(_NON_ZERO_CACHE) > 50_000:
-        _NON_ZERO_CACHE.clear()
-    _NON_ZERO_CACHE[id(spec)] = (spec, result)
-    return result
+    return (out[0], out[1])
 
 
 # -- pod affinity terms -------------------------------------------------------------------------
