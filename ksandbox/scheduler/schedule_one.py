@@ -82,9 +82,11 @@ def fast_path(ctx: Any, fwk: Any) -> Any:
     return ctx.fast_for(fwk) if use else None
 
 
-def new_cycle_state(pod: Pod) -> tuple[CycleState, PodInfo]:
+def new_cycle_state(pod: Pod, pi: PodInfo | None = None) -> tuple[CycleState, PodInfo]:
+    """A cycle's state holding the pod's PodInfo (``pi`` when the caller has it parsed)."""
     state = CycleState()
-    pi = PodInfo(pod)
+    if pi is None:
+        pi = PodInfo(pod)
     state.write("PodInfo", pi)
     return state, pi
 

@@ -234,17 +234,33 @@ class Scheduler:
         profile = pod.spec.scheduler_name
         if profile not in self.profiles:
             return
-        pi = PodInfo(pod)
-        self._track_nomination(pi)
         if ev.type == ADDED or key not in self.queue._infos and key not in self.queue.in_flight:
+            pi = PodInfo(pod)
+            self._track_nomination(pi)
             self.queue.add(pi, profile)
             self._kick()
         elif old.spec is not pod.spec and old.spec != pod.spec or \
                 old.metadata.labels != pod.metadata.labels:
+            pi = PodInfo(pod)
+            self._track_nomination(pi)
             self.queue.update(pi)
             self._kick()
         else:
+            # A status write (the scheduler's own PodScheduled=False, a nomination): the
+            # parsed spec is the queued one's.
+            pi = self._status_only(key, old, pod)
+            self._track_nomination(pi)
             self.queue.update_info(pi)
+
+    def _status_only(self, key: str, old: Pod, pod: Pod) -> PodInfo:
+        """The PodInfo of ``pod`` after a write that changed neither its spec nor its labels
+        (nor its deletion): the queued PodInfo's parsed terms are shared when it was read
+        from ``old``; else it is parsed afresh."""
+        q = self.queue._infos.get(key)
+        if q is not None and q.pi.pod is old and \
+                old.metadata.deletion_timestamp == pod.metadata.deletion_timestamp:
+            return q.pi.with_pod(pod)
+        return PodInfo(pod)
 
     def _event(self, ev: ClusterEvent, old: Any, new: Any) -> None:
         if self.queue.unschedulable or self.queue.in_flight:
@@ -324,7 +340,7 @@ class Scheduler:
         if fwk is None:
             self.queue.done(q.key)
             return
-        state, _ = new_cycle_state(pod)
+        state, _ = new_cycle_state(pod, q.pi if q.pi.pod is pod else None)
         try:
             res = schedule_pod(self, fwk, state, pod)
         except FitError as fe:
@@ -379,7 +395,7 @@ class Scheduler:
             return
         updated = self.store.update_status(evolve(pod, status=evolve(
             pod.status, conditions=conditions, nominated_node_name=nnn)))
-        self._track_nomination(PodInfo(updated))
+        self._track_nomination(q.pi if q.pi.pod is updated else PodInfo(updated))
 
     # -- preemption ---------------------------------------------------------------------------
     def preempt_victim(self, victim: Any, preemptor: Any, node: str, fwk: Framework) -> None:

@@ -373,15 +373,19 @@ class FastPath:
         passing = fail_plugin[order] == 0
         if not fwk.has_filter_plugins():
             passing = np.ones(m, dtype=bool)
-        cum = np.cumsum(passing)
-        if len(cum) and cum[-1] >= to_find:
-            processed = int(np.searchsorted(cum, to_find)) + 1
+        if not passing.any():
+            # Fits nowhere (a backlog pod): every node was seen and failed.
+            feasible_idx, failed_idx = order[:0], order
         else:
-            processed = m
-        seen = order[:processed]
-        ok = passing[:processed]
-        feasible_idx = seen[ok]
-        failed_idx = seen[~ok]
+            cum = np.cumsum(passing)
+            if cum[-1] >= to_find:
+                processed = int(np.searchsorted(cum, to_find)) + 1
+            else:
+                processed = m
+            seen = order[:processed]
+            ok = passing[:processed]
+            feasible_idx = seen[ok]
+            failed_idx = seen[~ok]
         if len(failed_idx):
             self._diagnose(failed_idx, fail_plugin, fail_code, scalar, fwk, diagnosis)
         n_all = self.n
@@ -464,15 +468,18 @@ class FastPath:
         if not len(failed_idx):
             return
         keys = fail_plugin[failed_idx].astype(np.int64) * (1 << 40) + fail_code[failed_idx]
-        order = np.argsort(keys, kind="stable")
-        sorted_keys = keys[order]
-        bounds = np.flatnonzero(np.diff(sorted_keys)) + 1
-        for group in np.split(order, bounds) if len(bounds) else (order,):
-            i0 = int(failed_idx[group[0]])
+        if keys[0] == keys.min() == keys.max():
+            groups: Any = (failed_idx,)  # every node failed alike (a backlog pod)
+        else:
+            order = np.argsort(keys, kind="stable")
+            bounds = np.flatnonzero(np.diff(keys[order])) + 1
+            groups = (failed_idx[g] for g in np.split(order, bounds))
+        for idx in groups:
+            i0 = int(idx[0])
             k, c = int(fail_plugin[i0]) - 1, int(fail_code[i0])
             tmpl = self._status_maps[k][c]
             st = Status(tmpl.code, *tmpl.reasons, plugin=plugins[k].name)
-            nts.set_group(st, failed_idx[group], infos)
+            nts.set_group(st, idx, infos)
             diagnosis.unschedulable_plugins.add(st.plugin)
 
     def prioritize(self, fwk: Any, state: Any, pod: Pod,

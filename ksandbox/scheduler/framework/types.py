@@ -49,7 +49,8 @@ class NodeToStatus:
         self._by_name: dict[str, Status] = {}
         # (shared status, node indices, the node list they index): pairwise disjoint, over
         # one node list, and only while ``_by_name`` is empty (any other write folds the
-        # groups into the dict). ``_listed`` marks the nodes the groups hold.
+        # groups into the dict). ``_listed`` marks the nodes the groups hold (from the
+        # second group on).
         self._groups: list[tuple[Status, np.ndarray, Sequence[Any]]] = []
         self._grouped = 0
         self._listed: Any = None
@@ -65,9 +66,14 @@ class NodeToStatus:
         """Every ``infos[i]`` for ``i`` in ``idx`` (distinct indices) gets ``status``."""
         if not len(idx):
             return
-        if self._groups:
+        groups = self._groups
+        if groups:
             listed = self._listed
-            if self._groups[0][2] is not infos or listed[idx].any():
+            if listed is None and groups[0][2] is infos:
+                listed = self._listed = np.zeros(len(infos), dtype=bool)
+                for g in groups:
+                    listed[g[1]] = True
+            if groups[0][2] is not infos or listed[idx].any():
                 # Another node list, or a node listed again: keep one record (the dict).
                 self._materialize()
             else:
@@ -76,9 +82,6 @@ class NodeToStatus:
             self._by_name.update(dict.fromkeys(
                 map(_NAME, map(infos.__getitem__, idx.tolist())), status))
             return
-        if not self._groups:
-            self._listed = np.zeros(len(infos), dtype=bool)
-            self._listed[idx] = True
         self._groups.append((status, idx, infos))
         self._grouped += len(idx)
 
@@ -88,6 +91,7 @@ class NodeToStatus:
             by_name.update(dict.fromkeys(map(_NAME, map(infos.__getitem__, idx.tolist())), st))
         self._groups = []
         self._grouped = 0
+        self._listed = None
 
     # -- per node -----------------------------------------------------------------------------
     @property

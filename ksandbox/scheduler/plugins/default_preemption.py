@@ -72,6 +72,7 @@ class DefaultPreemption:
         self.min_abs = min_abs
         # Each node's lowest pod priority, and the (cache, version, node list) it was read at.
         self._lowest: Any = None
+        self._lowest_anywhere = NO_POD
         self._lowest_key: tuple | None = None
 
     # -- PostFilter --
@@ -121,15 +122,14 @@ class DefaultPreemption:
         if not n:   # before numpy: a small cluster's pod that fits nowhere never loads it
             return [], statuses
         potential = np.asarray(found, dtype=np.int64)
-        pdbs = ctx.pdbs()
         offset = ctx.rand.randrange(n)
         want = self.num_candidates(n)
         non_violating: list[Candidate] = []
         violating: list[Candidate] = []
         prio = pod.spec.priority or 0
         no_victims = Status.unresolvable(MSG_NO_VICTIMS)  # read-only, shared by those nodes
-        lowest = self._lowest_priorities(ctx)
-        if not lowest.size or int(lowest.min()) >= prio:
+        lowest, lowest_anywhere = self._lowest_priorities(ctx)
+        if lowest_anywhere >= prio:
             # No pod anywhere has a lower priority: every node answers "no victims", as
             # select_victims_on_node would one by one (the random offset is still drawn).
             statuses.set_group(no_victims, potential, nodes)
@@ -139,6 +139,7 @@ class DefaultPreemption:
         # and the cycle state first (a backlog of pods that fit nowhere would ask this of
         # every node for every pod); only the others are tried, in the rotated order.
         has_victims = lowest[order] < prio
+        pdbs = ctx.pdbs()
         visited = n
         judged: list[tuple[str, Status]] = []
         for j in np.flatnonzero(has_victims).tolist():
@@ -160,9 +161,10 @@ class DefaultPreemption:
             statuses.set(name, st)
         return non_violating + violating, statuses
 
-    def _lowest_priorities(self, ctx: Any) -> np.ndarray:
-        """Each node's lowest pod priority (``NO_POD`` without pods), in ``ctx.nodes`` order;
-        read again only when the scheduler cache, its version or the node list changed."""
+    def _lowest_priorities(self, ctx: Any) -> tuple[np.ndarray, int]:
+        """Each node's lowest pod priority (``NO_POD`` without pods), in ``ctx.nodes`` order,
+        and the lowest of all; read again only when the scheduler cache, its version or the
+        node list changed."""
         cache = ctx.fwk.handle.cache
         key = self._lowest_key
         if key is None or key[0] is not cache or key[1] != cache.version \
@@ -170,8 +172,9 @@ class DefaultPreemption:
             lows = [ni.lowest_priority() for ni in ctx.nodes]
             self._lowest = np.fromiter((NO_POD if low is None else low for low in lows),
                                        np.int64, len(lows))
+            self._lowest_anywhere = int(self._lowest.min()) if len(lows) else NO_POD
             self._lowest_key = (cache, cache.version, ctx.nodes)
-        return self._lowest
+        return self._lowest, self._lowest_anywhere
 
     def select_victims_on_node(self, state: Any, pod: Pod, ni: Any, pdbs: list, ctx: Any):
         fwk = ctx.fwk
