@@ -96,7 +96,7 @@ class EventLog(LineList):
         return strip
 
     def _render_event(self, ev: Any, width: int, selected: bool) -> Strip:
-        style = self.get_component_rich_style
+        style = self.component_style
         o = ev.involved_object
         t = Text(no_wrap=True)
         t.append(sim_time_text(ev.last_timestamp)[2:] + " ", style("event-log--time"))

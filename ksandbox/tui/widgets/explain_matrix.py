@@ -117,7 +117,7 @@ class ExplainMatrix(LineList):
         return 2 + self.name_width + 7 + sum(w + 1 for w in fw) + 2 + tail
 
     def render_header(self, width: int) -> Strip:
-        base = self.get_component_rich_style("line-list--header")
+        base = self.component_style("line-list--header")
         fw, sw = self._widths()
         text = "  " + "NODE".ljust(self.name_width) + "TOTAL".rjust(5) + "  "
         text += "".join(short_name(p).ljust(w + 1) for p, w in zip(self.filters, fw))
@@ -127,8 +127,8 @@ class ExplainMatrix(LineList):
 
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         n = self.nodes[index]
-        base = self.rich_style
-        st = self.get_component_rich_style
+        base = self.base_style
+        st = self.component_style
         chosen = n.get("name") == self.data.get("selected")
         feasible = bool(n.get("feasible"))
         name_style = base + (st("explain-matrix--chosen") if chosen else Style())

@@ -12,6 +12,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from .line_api import StyleMemo
+
 
 def sim_time_text(seconds: float) -> str:
     """Simulated time as ``T+00:05:12`` (days added past 24 h)."""
@@ -42,7 +44,7 @@ class HeaderState:
     """The what-if branch on show (empty while there is only one)."""
 
 
-class ClusterHeader(Widget):
+class ClusterHeader(StyleMemo, Widget):
     DEFAULT_CSS = """
     ClusterHeader {
         dock: top;
@@ -61,7 +63,7 @@ class ClusterHeader(Widget):
     def render(self) -> Text:
         st = self.state
         narrow = self.size.width < 100
-        style = self.get_component_rich_style
+        style = self.component_style
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append(" ksandbox ", style("cluster-header--name"))
         if not narrow:

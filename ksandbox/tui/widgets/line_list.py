@@ -23,9 +23,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..guard import Guarded
+from .line_api import StyleMemo, set_virtual_size
 
 
-class LineList(Guarded, ScrollView, can_focus=True):
+class LineList(StyleMemo, Guarded, ScrollView, can_focus=True):
     """A cursor over ``row_count()`` rows drawn by ``render_row``."""
 
     DEFAULT_CSS = """
@@ -94,7 +95,7 @@ class LineList(Guarded, ScrollView, can_focus=True):
     def update_virtual_size(self) -> None:
         rows = self.row_count()
         width = max(self.content_width(), 0)
-        self.virtual_size = Size(width, rows + (1 if self.header else 0))
+        set_virtual_size(self, Size(width, rows + (1 if self.header else 0)))
         if self.cursor >= rows:
             self.cursor = max(0, rows - 1)
 
@@ -111,20 +112,20 @@ class LineList(Guarded, ScrollView, can_focus=True):
         if self.header:
             if y == 0:
                 strip = self.render_header(full)
-                return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+                return strip.crop_extend(scroll_x, scroll_x + width, self.base_style)
             index = scroll_y + y - 1
         else:
             index = scroll_y + y
         if index == 0 and self.row_count() == 0 and (empty := self.empty_text()):
             return self.text_strip(Text(empty, style="italic"), width)
         if index < 0 or index >= self.row_count():
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self.base_style)
         selected = self.show_cursor and index == self.cursor
         strip = self.render_row(index, full, selected)
-        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+        return strip.crop_extend(scroll_x, scroll_x + width, self.base_style)
 
     def cursor_style(self) -> Style:
-        return self.get_component_rich_style("line-list--cursor")
+        return self.component_style("line-list--cursor")
 
     def highlight(self, strip: Strip) -> Strip:
         """The cursor drawn over a row (over its own colours, not under them)."""
@@ -135,7 +136,7 @@ class LineList(Guarded, ScrollView, can_focus=True):
         """A row from rich Text on the widget's colours: cropped or padded to ``width``,
         highlighted if selected."""
         text.truncate(width, overflow="ellipsis", pad=True)
-        segments = list(Segment.apply_style(text.render(self.app.console), self.rich_style))
+        segments = list(Segment.apply_style(text.render(self.app.console), self.base_style))
         strip = Strip(segments, width)
         if selected:
             strip = self.highlight(strip)

@@ -46,6 +46,7 @@ from ..cards import (
 from ..filtering import NO_FILTER, RowFilter
 from ..guard import Guarded
 from ..model import ChangeSet
+from .line_api import StyleMemo, set_virtual_size
 
 if TYPE_CHECKING:
     from ...session import Session
@@ -92,7 +93,7 @@ def amount_text(resource: str, used: int, total: int) -> str:
     return f"{used}/{total}"
 
 
-class NodeBoard(Guarded, ScrollView, can_focus=True):
+class NodeBoard(StyleMemo, Guarded, ScrollView, can_focus=True):
     """The node cards; ``selected`` is the node the node keys act on."""
 
     DEFAULT_CSS = """
@@ -303,7 +304,7 @@ class NodeBoard(Guarded, ScrollView, can_focus=True):
             heights.append(h)
             tops.append(tops[-1] + h)
         self._row_tops, self._row_heights = tops, heights
-        self.virtual_size = Size(width, tops[-1])
+        set_virtual_size(self, Size(width, tops[-1]))
 
     def on_resize(self) -> None:
         self._layout()
@@ -424,7 +425,7 @@ class NodeBoard(Guarded, ScrollView, can_focus=True):
             self._styles = {}
         style = self._styles.get(name)
         if style is None:
-            style = self.get_component_rich_style(f"node-board--{name}")
+            style = self.component_style(f"node-board--{name}")
             self._styles[name] = style
         return style
 
@@ -445,7 +446,7 @@ class NodeBoard(Guarded, ScrollView, can_focus=True):
         return line
 
     def _compose_line(self, vy: int, width: int) -> Strip:
-        base = self.rich_style
+        base = self.base_style
         r = bisect_right(self._row_tops, vy) - 1
         if r < 0 or r >= len(self._row_heights):
             return Strip.blank(width, base)
@@ -467,7 +468,7 @@ class NodeBoard(Guarded, ScrollView, can_focus=True):
     def _render_card(self, s: NodeSummary, selected: bool) -> list[Strip]:
         w = self._card_width
         inner = max(1, w - 4)
-        base = self.rich_style
+        base = self.base_style
         state = s.state
         frame_style = self._style("frame")
         if state == "failed":

@@ -82,7 +82,7 @@ class PendingQueue(LineList):
     def render_line(self, y: int) -> Strip:
         if not self.pods and y == 0:
             width = self.scrollable_content_region.width
-            t = Text("no pending pods", self.get_component_rich_style("pending-queue--empty"))
+            t = Text("no pending pods", self.component_style("pending-queue--empty"))
             return self.text_strip(t, width)
         return super().render_line(y)
 
@@ -92,7 +92,7 @@ class PendingQueue(LineList):
         pod = current or pod
         t = Text(no_wrap=True)
         t.append(f"{pod.metadata.namespace}/{pod.metadata.name} ",
-                 self.get_component_rich_style("pending-queue--name"))
+                 self.component_style("pending-queue--name"))
         t.append(pending_reason(self.session, pod),
-                 self.get_component_rich_style("pending-queue--reason"))
+                 self.component_style("pending-queue--reason"))
         return self.text_strip(t, width, selected)

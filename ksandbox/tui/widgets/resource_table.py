@@ -356,6 +356,8 @@ class ResourceTable(LineList):
 
     def _restore(self, key: Key | None) -> None:
         """Keep the cursor on the row it was on (found by its sort value, not a scan)."""
+        # The scroll range first: the row may have moved past the old end.
+        self.update_virtual_size()
         if key is None or not self._order:
             return
         if self._sk_cache is not None:
@@ -424,8 +426,8 @@ class ResourceTable(LineList):
 
     def render_header(self, width: int) -> Strip:
         cols = list(self._columns())
-        base = self.get_component_rich_style("line-list--header")
-        sorted_style = base + self.get_component_rich_style("resource-table--sorted")
+        base = self.component_style("line-list--header")
+        sorted_style = base + self.component_style("resource-table--sorted")
         labels = []
         for c in cols:
             if c == self.sort_column or (self.sort_column == "NAMESPACE" and c == "NAME"
@@ -439,15 +441,15 @@ class ResourceTable(LineList):
 
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         obj = self.object_at(index)
-        base = self.rich_style
+        base = self.base_style
         if obj is None:
             return Strip.blank(width, base)
         cells = self._cells(obj)
         self._grow(cells)
         state = self.spec.state(obj)
-        style = base + self.get_component_rich_style(f"resource-table--{state}")
+        style = base + self.component_style(f"resource-table--{state}")
         if self.row_key(index) in self.marked:
-            style = style + self.get_component_rich_style("resource-table--marked")
+            style = style + self.component_style("resource-table--marked")
         segs = self._line(cells, [style] * len(cells), width)
         strip = Strip(segs).crop_extend(0, width, style)
         if selected:
