@@ -359,6 +359,8 @@ def cmd_sim(argv: Sequence[str]) -> int:
         except _StopRequested:
             session.progress = None
             return _interrupted(session, args.output)
+    if script is not None:
+        report_steps_not_run(script.steps, args.until)
     _print_state(session, args.output)
     return 0
 
@@ -376,6 +378,7 @@ def cmd_explain(argv: Sequence[str]) -> int:
     session = _load_session(args.files, args.seed, args.scheduler_config)
     if script is not None:
         run_script(session, script, until=args.until)
+        report_steps_not_run(script.steps, args.until)
     if args.until is not None:
         session.run_until(args.until)
     explanation = session.explain(namespace, name)
@@ -394,6 +397,30 @@ def report_failed_step(step: Any, result: Any) -> None:
     ``at 151s: <command>`` then kubectl's error."""
     if result is not None and result.error:
         sys.stderr.write(f"at {step.at:g}s: {step.command}\n{result.error.rstrip()}\n")
+
+
+# How many steps left out by --until are named one by one before the rest is counted.
+SHOWN_STEPS_NOT_RUN = 5
+
+
+def report_steps_not_run(steps: Sequence[Any], until: float | None, branch: str = "") -> None:
+    """Script steps due after ``--until`` are not run: say so on stderr, in the words of
+    :func:`report_failed_step` (``at 250s: <command>``), the first few one per line and the
+    rest counted (``branch``: which of diff's futures). Captions and markers do not run."""
+    if until is None:
+        return
+    left = [s for s in steps if s.command is not None and s.at > until]
+    if not left:
+        return
+    n = len(left)
+    were = "step was" if n == 1 else "steps were"
+    where = f"{branch}: " if branch else ""
+    lines = [f"warning: {where}{n} script {were} not run: due after --until {until:g}s"]
+    lines += [f"{where}at {s.at:g}s: {s.command}" for s in left[:SHOWN_STEPS_NOT_RUN]]
+    if n > SHOWN_STEPS_NOT_RUN:
+        lines.append(f"{where}... and {n - SHOWN_STEPS_NOT_RUN} more, the last at "
+                     f"{left[-1].at:g}s")
+    sys.stderr.write("".join(line + "\n" for line in lines))
 
 
 def cmd_play(argv: Sequence[str]) -> int:
@@ -506,6 +533,8 @@ def cmd_diff(argv: Sequence[str]) -> int:
         run_to_same_time(playbacks, args.until)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    for st, n in zip(steps, names):
+        report_steps_not_run(st, args.until, branch=n)
     diff = diff_sessions(sessions[0], sessions[1], names)
     if args.output == "json":
         sys.stdout.write(json.dumps(diff, indent=2) + "\n")

@@ -5,6 +5,8 @@
   kubectl's error.
 - The sim JSON's event list is complete, or ``eventsDropped`` says how many (the oldest) were
   left out; TaintManagerEviction, Scheduled, FailedScheduling and Preempted are never dropped.
+- ``sim``, ``explain`` and ``diff`` with ``--until`` name on stderr the script steps due after
+  it, which they did not run (the first five, then a count).
 - A long run shows its progress on stderr (tui/progress.py), never on stdout, and the run is
   the same with or without the display.
 """
@@ -136,3 +138,61 @@ def test_sim_keeps_stdout_clean_of_progress(tmp_path, capsys, until):
     out, err = capsys.readouterr()
     json.loads(out)
     assert err == ""
+
+
+# -- steps left out by --until (issue 14: nothing dropped silently) ---------------------------
+
+def test_sim_until_names_the_script_steps_it_did_not_run(tmp_path, capsys):
+    (tmp_path / "n.yaml").write_text(NODE)
+    (tmp_path / "s.yaml").write_text(
+        "steps:\n" + STEPS + "- at: 400\n  caption: not a command\n")
+    args = ["sim", "-f", str(tmp_path / "n.yaml"), "--script", str(tmp_path / "s.yaml")]
+    assert main(args + ["--until", "155"]) == 0
+    err = capsys.readouterr().err
+    # The step at 151 ran (and failed, reported as such); 160 and 170 were cut off.
+    assert err == (EXPECTED.split("at 170s")[0]
+                   + "warning: 2 script steps were not run: due after --until 155s\n"
+                     "at 160s: kubectl label nodes node-1 a=b\n"
+                     "at 170s: kubectl scale deployment nope --replicas=2\n")
+    # A step exactly at --until runs; nothing is left out, nothing is said.
+    assert main(args + ["--until", "170"]) == 0
+    assert "not run" not in capsys.readouterr().err
+    assert main(args + ["--until", "169.5"]) == 0
+    assert capsys.readouterr().err.endswith(
+        "warning: 1 script step was not run: due after --until 169.5s\n"
+        "at 170s: kubectl scale deployment nope --replicas=2\n")
+
+
+def test_many_steps_left_out_are_counted_after_the_first_few(tmp_path, capsys):
+    (tmp_path / "n.yaml").write_text(NODE)
+    (tmp_path / "s.yaml").write_text("steps:\n" + "".join(
+        f"- at: {10 * i}\n  command: kubectl label nodes node-1 n{i}=x\n" for i in range(1, 13)))
+    assert main(["sim", "-f", str(tmp_path / "n.yaml"), "--script", str(tmp_path / "s.yaml"),
+                 "--until", "35", "-o", "json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        "warning: 9 script steps were not run: due after --until 35s",
+        "at 40s: kubectl label nodes node-1 n4=x",
+        "at 50s: kubectl label nodes node-1 n5=x",
+        "at 60s: kubectl label nodes node-1 n6=x",
+        "at 70s: kubectl label nodes node-1 n7=x",
+        "at 80s: kubectl label nodes node-1 n8=x",
+        "... and 4 more, the last at 120s"]
+    labels = json.loads(captured.out)["nodes"][0]["labels"]
+    assert "n3" in labels and "n4" not in labels
+
+
+def test_explain_and_diff_say_which_steps_until_left_out(tmp_path, capsys):
+    (tmp_path / "n.yaml").write_text(NODE)
+    (tmp_path / "s.yaml").write_text("steps:\n- at: 10\n  command: kubectl cordon node-1\n"
+                                     "- at: 90\n  command: kubectl uncordon node-1\n")
+    files = ["-f", str(tmp_path / "n.yaml")]
+    script = ["--script", str(tmp_path / "s.yaml")]
+    main(["explain", *files, *script, "--until", "50", "default/none", "-o", "json"])
+    assert capsys.readouterr().err.startswith(
+        "warning: 1 script step was not run: due after --until 50s\n"
+        "at 90s: kubectl uncordon node-1\n")
+    assert main(["diff", *files, *script, "--until", "50"]) == 0
+    assert capsys.readouterr().err == (
+        "warning: s.yaml: 1 script step was not run: due after --until 50s\n"
+        "s.yaml: at 90s: kubectl uncordon node-1\n")
