@@ -226,22 +226,34 @@ def _tui_parser() -> _Parser:
 
 def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None = None,
                   progress: Any = None):
+    """The session of ``files``; ``progress`` is the session's hook for the run that follows.
+    A load that takes over a second shows its progress on stderr (tui/progress.py), and
+    ctrl+c during it stops it when ``progress`` is a _StopOnCtrlC."""
+    from .api import loadprogress
     from .api.manifest import ConfigDocument, load_file_with_origins
     from .session import Session
+    from .tui.progress import LoadProgress
 
-    loaded: list[tuple[Any, Any]] = []
-    for f in files:
-        loaded.extend(load_file_with_origins(f))
-    if scheduler_config:
-        extra = load_file_with_origins(scheduler_config)
-        bad = [d for d, _ in extra if not isinstance(d, ConfigDocument)]
-        if bad:
-            raise KsandboxError(f"{scheduler_config}: --scheduler-config takes a "
-                                f"KubeSchedulerConfiguration or Policy document, got {bad[0].kind}")
-        loaded.extend(extra)
     names = ",".join(_stem(f) for f in files) or "sandbox"
-    session = Session.from_documents([d for d, _ in loaded], seed=seed, name=names,
-                                     origins=[o for _, o in loaded], progress=progress)
+    label = ", ".join(files) if len(files) <= 2 else f"{len(files)} files"
+    check = progress.check if isinstance(progress, _StopOnCtrlC) else None
+    with LoadProgress(label, interrupted=check) as shown, \
+            loadprogress.reporting(shown.report):
+        loaded: list[tuple[Any, Any]] = []
+        for f in files:
+            loaded.extend(load_file_with_origins(f))
+        if scheduler_config:
+            extra = load_file_with_origins(scheduler_config)
+            bad = [d for d, _ in extra if not isinstance(d, ConfigDocument)]
+            if bad:
+                raise KsandboxError(f"{scheduler_config}: --scheduler-config takes a "
+                                    f"KubeSchedulerConfiguration or Policy document, got "
+                                    f"{bad[0].kind}")
+            loaded.extend(extra)
+        session = Session.from_documents([d for d, _ in loaded], seed=seed, name=names,
+                                         origins=[o for _, o in loaded],
+                                         progress=shown.starting)
+    session.progress = progress
     for warning in session.cp.scheduler.warnings:
         sys.stderr.write(f"Warning: {warning}\n")
     from .api.kinds import stored_only_warning
@@ -301,6 +313,9 @@ class _StopOnCtrlC:
 
     def __call__(self, now: float) -> None:
         self.progress(now)
+        self.check()
+
+    def check(self) -> None:
         if self.requested:
             raise _StopRequested
 

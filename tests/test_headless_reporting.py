@@ -196,3 +196,89 @@ def test_explain_and_diff_say_which_steps_until_left_out(tmp_path, capsys):
     assert capsys.readouterr().err == (
         "warning: s.yaml: 1 script step was not run: due after --until 50s\n"
         "s.yaml: at 90s: kubectl uncordon node-1\n")
+
+
+# -- the progress of a long load (issue 11) ----------------------------------------------------
+
+def _pods(n: int) -> str:
+    return "".join(f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}}}\n"
+                   f"spec: {{nodeName: node-1, containers: [{{name: a, image: nginx}}]}}\n"
+                   for i in range(n))
+
+
+def test_a_load_reports_every_stage_to_its_hook(monkeypatch):
+    """api/loadprogress.py: parsing (characters), decoding, checking and storing (objects),
+    in order and never past the total; a JSON List export and plain YAML alike."""
+    from ksandbox.api import loadprogress
+    from ksandbox.api.manifest import load_manifests_with_origins
+
+    monkeypatch.setattr(loadprogress, "STEP", 4)
+    yaml_text = NODE + _pods(20)
+    items = [o for o in __import__("yaml").safe_load_all(yaml_text) if o]
+    json_text = json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=4)
+    for text in (yaml_text, json_text):
+        seen: list[tuple[str, int, int]] = []
+        with loadprogress.reporting(lambda *a, seen=seen: seen.append(a)):
+            loaded = load_manifests_with_origins(text, "x")
+            Session.from_documents([o for o, _ in loaded])
+        stages = [s for s, _, _ in seen]
+        assert stages[0] == "parsing" and seen[0][2] == len(text)
+        order = ["parsing", "decoding", "checking", "storing"]
+        assert stages == sorted(stages, key=order.index)
+        assert set(stages) == set(order)
+        for stage in order[1:]:
+            counts = [(d, t) for s, d, t in seen if s == stage]
+            assert counts == [(d, 21) for d in range(4, 21, 4)], stage
+    with loadprogress.reporting(None):
+        assert loadprogress.current() is None
+
+
+def test_a_long_load_shows_a_bar_on_stderr_and_the_run_is_the_same(tmp_path, monkeypatch,
+                                                                     capsys):
+    """`ksandbox sim` of a file whose load takes over a second (here: at once) draws the
+    loading stages on stderr when it is a terminal; stdout is the same JSON as without."""
+    from ksandbox.api import loadprogress
+    from ksandbox.tui import progress
+
+    (tmp_path / "c.yaml").write_text(NODE + _pods(12))
+    assert main(["sim", "-f", str(tmp_path / "c.yaml"), "--until", "20"]) == 0
+    plain = capsys.readouterr().out
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    err = Terminal()
+    monkeypatch.setattr(progress, "SHOW_AFTER", 0.0)
+    monkeypatch.setattr(progress, "REFRESH", 0.0)
+    monkeypatch.setattr(loadprogress, "STEP", 2)
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setenv("COLUMNS", "300")  # rich's width: the stage text is not cut short
+    assert main(["sim", "-f", str(tmp_path / "c.yaml"), "--until", "20"]) == 0
+    shown = err.getvalue()
+    assert f"loading {tmp_path / 'c.yaml'}" in shown
+    for what in ("parsing 0.0/0.0 MiB", "decoding 12/13 objects", "checking 12/13 objects",
+                 "storing 12/13 objects", "starting the control plane"):
+        assert what in shown, what
+    assert capsys.readouterr().out == plain
+
+
+def test_load_progress_draws_only_on_a_terminal_and_can_stop_the_load():
+    from ksandbox.tui.progress import LoadProgress
+
+    quiet = io.StringIO()
+    p = LoadProgress("big.json", stream=quiet, after=0.0)
+    p.report("decoding", 2048, 155_000)
+    p.close()
+    assert quiet.getvalue() == "" and not p.shown
+
+    class Stop(Exception):
+        pass
+
+    def interrupted() -> None:
+        raise Stop
+
+    p = LoadProgress("big.json", stream=io.StringIO(), after=0.0, enabled=True,
+                     interrupted=interrupted)
+    with pytest.raises(Stop):
+        p.report("decoding", 2048, 155_000)

@@ -34,6 +34,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from . import loadprogress
+
 try:  # an optional accelerator: without it every file takes the plain path
     import yaml_rs as _yaml_rs
 except ImportError:  # pragma: no cover - depends on the environment
@@ -136,7 +138,11 @@ def load_documents(text: str, max_document_bytes: int,
         chunks.append((s + 3, starts[i + 1] if i + 1 < len(starts) else len(text)))
     loads = _yaml_rs.loads
     out: list[tuple[int, Any, int]] = []
+    report = loadprogress.current()
+    step = loadprogress.STEP
     for number, (a, b) in enumerate(chunks, start=1):
+        if report is not None and not number % step:
+            report(loadprogress.PARSING, a, len(text))
         chunk = text[a:b]
         try:
             data = loads(chunk, parse_datetime=False)

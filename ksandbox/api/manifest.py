@@ -15,6 +15,7 @@ from typing import Any, Iterable, Iterator
 import attrs
 
 from .. import gcpolicy
+from . import loadprogress
 from .codec import NumberRangeError, sharing, strict_decode
 from .errors import FieldError, ManifestError
 from .kinds import BY_KIND, CONFIG_KINDS
@@ -112,17 +113,31 @@ def decode_documents(docs: Iterable[tuple[int, Any]], source: str) -> list[tuple
 def _decode_documents(docs: Iterable[tuple[int, Any]], source: str
                       ) -> list[tuple[Any, Origin]]:
     out: list[tuple[Any, Origin]] = []
+    report = loadprogress.current()
+    if report is not None:
+        docs = list(docs)
+        total = sum(len(d["items"]) if _is_list(d) and isinstance(d["items"], list) else 1
+                    for _, d in docs)
+    step = loadprogress.STEP
     for doc, data in docs:
-        if isinstance(data, dict) and data.get("kind") == "List" and "items" in data:
+        if _is_list(data):
             items = data.get("items") or []
             if not isinstance(items, list):
                 raise ManifestError(source, doc, "items: expected a list")
             for i, item in enumerate(items):
                 path = f"items[{i}]"
                 out.append((decode_object(item, source, doc, path), Origin(source, doc, path)))
+                if report is not None and not len(out) % step:
+                    report(loadprogress.DECODING, len(out), total)
         else:
             out.append((decode_object(data, source, doc), Origin(source, doc)))
+            if report is not None and not len(out) % step:
+                report(loadprogress.DECODING, len(out), total)
     return out
+
+
+def _is_list(data: Any) -> bool:
+    return isinstance(data, dict) and data.get("kind") == "List" and "items" in data
 
 
 def load_manifests(text: str, source: str = "<stdin>") -> list[Any]:

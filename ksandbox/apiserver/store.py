@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import attrs
 
+from ..api import loadprogress
 from ..api.core import Event, ObjectReference
 from ..api.errors import ApiError, KsandboxError
 from ..api.evolve import evolve, replacer
@@ -505,7 +506,11 @@ def _apply_all(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
     staged: list[tuple[Any, Any]] = []
     seen: set[tuple[str, str, str]] = set()
     new_namespaces = {o.metadata.name for o in objects if o.kind == "Namespace"}
+    report = loadprogress.current()   # a display of a long load (api/loadprogress.py)
+    step, total = loadprogress.STEP, len(objects)
     for index, obj in enumerate(objects):
+        if report is not None and index and not index % step:
+            report(loadprogress.CHECKING, index, total)
         try:
             admitted, current = _stage(scratch, obj, seen, new_namespaces)
             if current is None:
@@ -517,8 +522,10 @@ def _apply_all(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
         except KsandboxError as exc:
             exc.object_index = index  # type: ignore[attr-defined]
             raise
-    results = []
+    results: list[tuple[Any, str]] = []
     for obj, current in staged:
+        if report is not None and results and not len(results) % step:
+            report(loadprogress.STORING, len(results), total)
         if current is None:
             results.append((store.create(obj, admitted=True), "created"))
         elif encode(_comparable(obj)) == encode(_comparable(current)):

@@ -99,3 +99,99 @@ class RunProgress:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class LoadProgress:
+    """The stderr display of a long load: parsing, decoding, checking and storing the objects
+    (the loaders report through api/loadprogress.py), then starting the control plane.
+
+        with LoadProgress("cluster.json") as shown, loadprogress.reporting(shown.report):
+            objects = load_file(...)
+            session = Session(objects, progress=shown.starting)
+
+    Drawn only when the stream is a terminal (``enabled`` overrides that) and only once the
+    load has taken ``after`` wall seconds; transient, like RunProgress (close it before a
+    RunProgress draws: one live display at a time). ``interrupted`` is called on every report
+    and may raise to stop the load (ctrl+c).
+    """
+
+    _WORDS = {"parsing": "parsing", "decoding": "decoding", "checking": "checking",
+              "storing": "storing"}
+
+    def __init__(self, label: str, *, stream: TextIO | None = None, after: float | None = None,
+                 enabled: bool | None = None,
+                 interrupted: Callable[[], None] | None = None) -> None:
+        if after is None:
+            after = SHOW_AFTER
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        if enabled is None:
+            isatty = getattr(self.stream, "isatty", None)
+            enabled = bool(isatty and isatty())
+        self.enabled = enabled
+        self.interrupted = interrupted
+        self._next = time.monotonic() + after
+        self._bar: Any = None
+        self._task: Any = None
+        self.shown = False
+
+    def report(self, stage: str, done: int, total: int) -> None:
+        """The loaders' hook (api/loadprogress.py): cheap until it is time to draw."""
+        if self.interrupted is not None:
+            self.interrupted()
+        if not self.enabled:
+            return
+        wall = time.monotonic()
+        if wall < self._next:
+            return
+        self._next = wall + REFRESH
+        if stage == "parsing":
+            what = f"parsing {done / 2**20:,.1f}/{total / 2**20:,.1f} MiB"
+        else:
+            what = f"{self._WORDS.get(stage, stage)} {done:,}/{total:,} objects"
+        self._draw(done, total or None, what)
+
+    def starting(self, now: float) -> None:
+        """The Session's progress hook while it starts the control plane (simulated time 0:
+        kubelets register, pods are adopted or started)."""
+        if self.interrupted is not None:
+            self.interrupted()
+        if not self.enabled:
+            return
+        wall = time.monotonic()
+        if wall < self._next:
+            return
+        self._next = wall + REFRESH
+        self._draw(0, None, "starting the control plane")
+
+    def _draw(self, done: int, total: int | None, what: str) -> None:
+        if self._bar is None:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
+            console = Console(file=self.stream, force_terminal=True if self.enabled else None)
+            self._bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                                 TextColumn("{task.fields[what]}"), TimeElapsedColumn(),
+                                 console=console, transient=True, auto_refresh=False)
+            self._task = self._bar.add_task(f"loading {self.label}", total=total, what="")
+            self._bar.start()
+            self.shown = True
+        self._bar.update(self._task, completed=done, total=total, what=what)
+        self._bar.refresh()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __enter__(self) -> "LoadProgress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

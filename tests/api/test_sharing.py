@@ -24,7 +24,7 @@ status: {capacity: {cpu: "64", memory: 256Gi, pods: "110"}}
 
 def pod(name: str, app: str, *, env: str = "", order: bool = False, cpu: str = "100m",
         tolerate: bool = False) -> str:
-    requests = "{memory: 64Mi, cpu: %s}" % cpu if order else "{cpu: %s, memory: 64Mi}" % cpu
+    requests = f"{{memory: 64Mi, cpu: {cpu}}}" if order else f"{{cpu: {cpu}, memory: 64Mi}}"
     lines = [f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n"
              f"  labels: {{app: {app}, tier: backend}}\nspec:\n  nodeName: n1\n"
              f"  containers:\n    - name: app\n      image: registry.example/{app}:1.0\n"
