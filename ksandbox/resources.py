@@ -7,7 +7,6 @@ the package first, then the checkout, so callers never care which case they are 
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
 from .api.errors import KsandboxError
@@ -18,7 +17,9 @@ def data_path(name: str) -> Path:
 
     Raises FileNotFoundError when neither the package nor the checkout has it.
     """
-    packaged = Path(str(resources.files("ksandbox"))) / "_data" / name
+    # The package's own directory (what importlib.resources.files("ksandbox") names for an
+    # installed package; that module costs start-up time and is needed for nothing else).
+    packaged = Path(__file__).resolve().parent / "_data" / name
     if packaged.exists():
         return packaged
     checkout = Path(__file__).resolve().parent.parent / name

@@ -72,3 +72,32 @@ assert sum(1 for n in pods.values() if n) >= 10
 """)
     assert "numpy" not in loaded
     assert "ksandbox.scheduler.framework.fast" not in loaded
+
+
+# Modules the board's first frame does without: each is loaded on first use.
+NOT_AT_FIRST_FRAME = (
+    "numpy", "ksandbox.scheduler.framework.fast",
+    "importlib.resources",                          # resources.py reads the package's path
+    *(f"ksandbox.commands.{v}" for v in VERB_MODULES),
+    *(f"ksandbox.tui.dialogs.{d}" for d in ("confirm", "drain", "label", "pressure",
+                                             "scale", "taint", "untaint")),
+)
+
+
+def test_the_first_frame_loads_none_of_the_later_parts():
+    """The TUI on the default sample, up to the board's first frame (headless, as the tests
+    drive it): the dialogs, the command verbs, numpy and importlib.resources stay unloaded."""
+    loaded = _loaded_after(LOAD_DEFAULT_SAMPLE + """
+import asyncio
+from ksandbox.tui.app import make_app
+
+async def first_frame():
+    app = make_app(session, ticking=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#board").border_title == "nodes[5]"
+
+asyncio.run(first_frame())
+""")
+    assert "ksandbox.tui.screens.main" in loaded
+    assert not set(NOT_AT_FIRST_FRAME) & loaded, set(NOT_AT_FIRST_FRAME) & loaded

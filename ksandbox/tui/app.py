@@ -124,6 +124,9 @@ class KsandboxApp(App[int]):
         """Exceptions an action or a handler raised and the guards turned into notifications."""
         self.crash: tuple[BaseException, Path | None] | None = None
         """The failure that ended the app, and where the session so far was saved."""
+        self.freeze_heap_after_first_frame = False
+        """run_tui's app collects and freezes the heap once the first frame is out (tests'
+        apps leave the test process's collector alone)."""
 
     # -- setup ----------------------------------------------------------------------------
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -144,6 +147,10 @@ class KsandboxApp(App[int]):
         from .screens.main import MainScreen
 
         self.push_screen(MainScreen())
+        if self.freeze_heap_after_first_frame:
+            # The collection walks the whole loaded heap (0.05 s for the default sample, far
+            # more for a big cluster): the board is shown first.
+            self.call_after_refresh(freeze_heap)
         if self.ticking:
             self._last_tick = time.perf_counter()
             self.set_interval(1 / TICK_HZ, self._tick, name="clock")
@@ -602,9 +609,9 @@ def run_tui(session: Session, *, recording: Any = None, speed: float = 1.0,
     """Open the TUI on ``session``; returns the exit status. ``record``: already recording
     (into ``record_to``); a recording still running at exit is saved. If the app itself
     failed, one ``error:`` line says so and where the session so far was saved."""
-    freeze_heap()
     app = make_app(session, recording=recording, speed=speed, paused=paused,
                    record_to=record_to, record=record, debug=debug)
+    app.freeze_heap_after_first_frame = True
     app.run()
     if app.crash is not None:
         sys.stderr.write(crash_message(*app.crash))
