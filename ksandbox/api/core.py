@@ -282,6 +282,27 @@ class PodSpec:
             return "BestEffort"
         return "Guaranteed" if guaranteed else "Burstable"
 
+    def with_node_name(self, node_name: str) -> PodSpec:
+        """This spec bound to ``node_name`` (pods/binding), keeping the derived values already
+        computed: none of them reads ``node_name``, and recomputing the requests of every pod
+        the scheduler binds (then re-reading them in its cache and the kubelet) is a per-pod
+        cost of the whole pipeline."""
+        from .evolve import evolve
+
+        new = evolve(self, node_name=node_name)
+        for slot in _NODE_FREE_SLOTS:
+            try:
+                value = slot.__get__(self, PodSpec)
+            except AttributeError:   # not computed for this spec (yet)
+                continue
+            slot.__set__(new, value)
+        return new
+
+
+# The cached derived values of a PodSpec (their slots) that do not depend on node_name.
+_NODE_FREE_SLOTS = tuple(PodSpec.__dict__[name] for name in
+                         ("requests", "limits", "host_ports", "qos_class"))
+
 
 @api_type
 class PodCondition:

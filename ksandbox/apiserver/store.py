@@ -262,7 +262,7 @@ class Store:
             raise ApiError.conflict("pods", old.metadata.name,
                                     f"pod {old.metadata.name} is already assigned to node "
                                     f'"{old.spec.node_name}"')
-        return self._write(old, evolve(old, spec=evolve(old.spec, node_name=node_name),
+        return self._write(old, evolve(old, spec=old.spec.with_node_name(node_name),
                                        status=status), False)
 
     def _current(self, obj: Any) -> Any:

@@ -39,7 +39,11 @@ def _labels(labels: Any, path: str) -> list[FieldError]:
 
 def validate(store: Store, obj: Any, old: Any = None) -> None:
     errs: Errors = []
-    _meta(obj, errs)
+    # An update that kept the stored metadata object (a lease renewal, a node's status post,
+    # a scale) has nothing new there: the stored object passed these very checks. Only a new
+    # metadata value (labels, name) is checked again.
+    if old is None or obj.metadata is not old.metadata:
+        _meta(obj, errs)
     fn = _BY_KIND.get(obj.kind)
     if fn is not None:
         fn(obj, errs)

@@ -46,3 +46,38 @@ def test_private_fields_take_their_init_name():
     v = _Private(hidden=1, shown=2)
     assert evolve(v, hidden=5) == attrs.evolve(v, hidden=5) == _Private(hidden=5, shown=2)
     assert evolve(v, shown=3) == _Private(hidden=1, shown=3)
+
+
+_SPECS = [
+    {"containers": [{"name": "c", "image": "i"}]},
+    {"containers": [{"name": "c", "image": "i",
+                     "resources": {"requests": {"cpu": "250m", "memory": "64Mi"},
+                                   "limits": {"cpu": "250m", "memory": "64Mi"}},
+                     "ports": [{"containerPort": 80, "hostPort": 8080}]}],
+     "initContainers": [{"name": "init", "image": "i",
+                         "resources": {"requests": {"cpu": "2"}}},
+                        {"name": "side", "image": "i", "restartPolicy": "Always",
+                         "resources": {"requests": {"memory": "1Gi"}},
+                         "ports": [{"containerPort": 9, "hostPort": 9090}]}],
+     "overhead": {"cpu": "50m"}},
+    {"containers": [{"name": "a", "image": "i", "resources": {"limits": {"nvidia.com/gpu": 1}}},
+                    {"name": "b", "image": "i", "resources": {"requests": {"cpu": "1"}}}]},
+]
+
+
+def test_a_spec_bound_with_with_node_name_keeps_derived_values_equal_to_fresh_ones():
+    """PodSpec.with_node_name (pods/binding) carries the cached requests, limits, host ports
+    and QoS class over to the bound spec: each equals what a freshly evolved spec computes,
+    whether the values were computed before the bind or not."""
+    from ksandbox.api.core import PodSpec
+
+    for data in _SPECS:
+        for read_first in (True, False):
+            spec = decode(PodSpec, data)
+            if read_first:
+                (spec.requests, spec.limits, spec.host_ports, spec.qos_class)
+            bound = spec.with_node_name("node-1")
+            fresh = attrs.evolve(decode(PodSpec, data), node_name="node-1")
+            assert bound == fresh and bound.node_name == "node-1"
+            for name in ("requests", "limits", "host_ports", "qos_class"):
+                assert getattr(bound, name) == getattr(fresh, name), (data, name)

@@ -145,6 +145,23 @@ def test_updates_are_validated():
     assert store.get("Node", "node-1").spec.taints == ()
 
 
+def test_an_update_with_new_metadata_is_validated_and_one_keeping_it_is_written():
+    """validate() skips the metadata checks when an update keeps the stored metadata object
+    (heartbeats, status posts); a bad label or name in new metadata is still refused."""
+    store, _ = fresh_store()
+    apply_all(store, load_manifests(NODES))
+    node = store.get("Node", "node-1")
+    kept = store.update(attrs.evolve(node, spec=attrs.evolve(node.spec, unschedulable=True)))
+    assert kept.spec.unschedulable
+    bad_labels = attrs.evolve(kept, metadata=kept.metadata.with_labels({"bad key": "x"}))
+    with pytest.raises(ValidationError, match='metadata.labels: Invalid value: "bad key"'):
+        store.update(bad_labels)
+    bad_value = attrs.evolve(kept, metadata=kept.metadata.with_labels({"ok": "-x-"}))
+    with pytest.raises(ValidationError, match='metadata.labels: Invalid value: "-x-"'):
+        store.update(bad_value)
+    assert store.get("Node", "node-1").metadata.labels == kept.metadata.labels
+
+
 def test_a_bound_pod_is_deleted_gracefully_and_an_unbound_one_at_once():
     store, clock = fresh_store()
     apply_all(store, load_manifests(NODES))
@@ -187,6 +204,31 @@ def test_fork_shares_objects_but_not_future_writes():
     other.delete("Node", "node-1")
     assert store.get("Node", "node-1") is not None
     assert other.get("Node", "node-1") is None
+
+
+def test_object_count_follows_creates_removes_and_forks():
+    """The count the --max-objects cap reads is kept as writes happen (not re-summed per
+    create): it must equal the objects actually stored after creates, graceful and
+    immediate deletes, refused creates and in a fork."""
+    store, clock = fresh_store()
+
+    def stored(s: Store) -> int:
+        return sum(s.count(k) for k in s._objects)
+
+    apply_all(store, load_manifests(NODES))
+    apply_all(store, load_manifests(POD.replace("containers:", "nodeName: node-1\n  containers:")))
+    apply_all(store, load_manifests(POD.replace("name: web", "name: loose")))
+    with pytest.raises(ApiError):
+        store.create(store.get("Node", "node-1"))
+    assert store.object_count() == stored(store) == 5
+    store.delete("Pod", "web", "default")           # graceful: still stored
+    store.delete("Pod", "loose", "default")         # unbound: gone at once
+    assert store.object_count() == stored(store) == 4
+    other = store.fork(lambda: clock.now, SimRandom(2))
+    other.remove("Pod", "web", "default")
+    other.delete("Node", "node-2")
+    assert other.object_count() == stored(other) == 2
+    assert store.object_count() == stored(store) == 4
 
 
 def test_session_replay_gives_the_same_state():

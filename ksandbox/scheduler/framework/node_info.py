@@ -165,8 +165,15 @@ class PodInfo:
         deletion state are unchanged (a status write): only the pod and its start time are
         re-read; the parsed terms and request totals are shared."""
         pi = PodInfo.__new__(PodInfo)
-        for name in _POD_INFO_SHARED:
-            setattr(pi, name, getattr(self, name))
+        pi.key, pi.namespace, pi.labels, pi.priority = (self.key, self.namespace, self.labels,
+                                                         self.priority)
+        pi.requests, pi.non_zero_cpu, pi.non_zero_mem = (self.requests, self.non_zero_cpu,
+                                                         self.non_zero_mem)
+        pi.host_ports, pi.terminating = self.host_ports, self.terminating
+        pi.required_affinity = self.required_affinity
+        pi.required_anti_affinity = self.required_anti_affinity
+        pi.preferred_affinity = self.preferred_affinity
+        pi.preferred_anti_affinity = self.preferred_anti_affinity
         pi.pod = pod
         st = pod.status.start_time
         pi.start_time = float(st) if isinstance(st, (int, float)) else None
@@ -183,7 +190,6 @@ class PodInfo:
         return f"<PodInfo {self.key}>"
 
 
-_POD_INFO_SHARED = tuple(n for n in PodInfo.__slots__ if n not in ("pod", "start_time"))
 
 
 # -- nodes --------------------------------------------------------------------------------------
