@@ -171,6 +171,8 @@ class FastPath:
             self.n = len(infos)
             self._name_index = {ni.name: i for i, ni in enumerate(infos)}
             self._names = [ni.name for ni in infos]
+            self._all_idx = np.arange(self.n, dtype=_I64)
+            self._all_idx.flags.writeable = False  # shared by diagnoses
             self._counters.clear()
             self._routes = None
             self._static.clear()
@@ -367,16 +369,17 @@ class FastPath:
         to_find = num_feasible_nodes_to_find(percentage_for(ctx, fwk), m)
         if not fwk.has_score_plugins():
             to_find = 1
-        order = (ctx.next_start_node_index + np.arange(m)) % m
-        if cand is not None:
-            order = cand[order]
-        passing = fail_plugin[order] == 0
-        if not fwk.has_filter_plugins():
-            passing = np.ones(m, dtype=bool)
-        if not passing.any():
-            # Fits nowhere (a backlog pod): every node was seen and failed.
-            feasible_idx, failed_idx = order[:0], order
+        if cand is None and fwk.has_filter_plugins() and not (fail_plugin == 0).any():
+            # Fits nowhere (a backlog pod): every node was seen and failed, whatever the
+            # start (the diagnosis lists nodes as a set).
+            feasible_idx, failed_idx = self._all_idx[:0], self._all_idx
         else:
+            order = (ctx.next_start_node_index + np.arange(m)) % m
+            if cand is not None:
+                order = cand[order]
+            passing = fail_plugin[order] == 0
+            if not fwk.has_filter_plugins():
+                passing = np.ones(m, dtype=bool)
             cum = np.cumsum(passing)
             if cum[-1] >= to_find:
                 processed = int(np.searchsorted(cum, to_find)) + 1
@@ -406,6 +409,8 @@ class FastPath:
         scalar: dict[int, Status] = {}
         skip = state.skip_filter
         self._status_maps: list = [None] * len(fwk.filter_plugins)
+        # Whether any node is out already (else a plugin's failures are all first failures).
+        failed_any = cand is not None
         for k, pl in enumerate(fwk.filter_plugins):
             if pl.name in skip:
                 continue
@@ -415,16 +420,22 @@ class FastPath:
                 if res is None:
                     continue
                 codes, statuses = res
-                newly = (fail_plugin == 0) & (codes != 0)
+                self._status_maps[k] = statuses
+                newly = codes != 0
+                if not newly.any():
+                    continue
+                if failed_any:
+                    newly &= fail_plugin == 0
                 fail_plugin[newly] = k + 1
                 fail_code[newly] = codes[newly]
-                self._status_maps[k] = statuses
+                failed_any = True
             else:
                 for i in np.flatnonzero(fail_plugin == 0).tolist():
                     st = pl.filter(state, pod, self.infos[i])
                     if st is not None and st.code != Code.SUCCESS:
                         fail_plugin[i] = k + 1
                         scalar[i] = st
+                        failed_any = True
         nominated = fwk.handle.nominated
         if nominated:
             prio = pod.spec.priority or 0
@@ -467,10 +478,14 @@ class FastPath:
             failed_idx = failed_idx[~in_scalar]
         if not len(failed_idx):
             return
-        keys = fail_plugin[failed_idx].astype(np.int64) * (1 << 40) + fail_code[failed_idx]
-        if keys[0] == keys.min() == keys.max():
+        if len(failed_idx) == self.n:   # every node (no need to gather them)
+            fp, fc = fail_plugin, fail_code
+        else:
+            fp, fc = fail_plugin[failed_idx], fail_code[failed_idx]
+        if fp.min() == fp.max() and fc.min() == fc.max():
             groups: Any = (failed_idx,)  # every node failed alike (a backlog pod)
         else:
+            keys = fail_plugin[failed_idx].astype(np.int64) * (1 << 40) + fail_code[failed_idx]
             order = np.argsort(keys, kind="stable")
             bounds = np.flatnonzero(np.diff(keys[order])) + 1
             groups = (failed_idx[g] for g in np.split(order, bounds))
