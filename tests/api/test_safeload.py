@@ -95,6 +95,30 @@ def test_depth_up_to_the_limit_loads():
     assert isinstance(data, dict)
 
 
+def _nest(depth: int) -> str:
+    """JSON nested ``depth`` deep, dicts and lists alternating."""
+    text = "1"
+    for i in range(depth):
+        text = f'{{"k{i}": {text}}}' if i % 2 else f"[{text}]"
+    return text
+
+
+def test_json_depth_is_counted_exactly_in_any_branch():
+    """The depth rule (fastyaml.nesting_within, level by level) on a List export: one deep
+    branch after many shallow siblings is found, and 100 deep (dicts and lists mixed) loads
+    while 101 is refused."""
+    limit = safeload.LIMITS.max_depth
+    shallow = ", ".join(['{"a": [1, {"b": 2}]}'] * 500)
+    for depth, ok in ((limit - 2, True), (limit - 1, False)):
+        # the List is depth 1, its items list depth 2
+        text = f'{{"kind": "List", "items": [{shallow}, {_nest(depth)}]}}'
+        if ok:
+            [(_, data)] = load_yaml_documents(text, "f.json")
+            assert len(data["items"]) == 501
+        else:
+            assert refused(text).endswith("exceeded max depth of 100")
+
+
 def test_duplicate_mapping_keys_are_refused_as_a_strict_decoder_does():
     msg = refused("apiVersion: v1\nkind: Node\nmetadata: {name: a}\nkind: Pod\n")
     assert msg == ('f.yaml (document 1): error converting YAML to JSON: yaml: line 4: '
