@@ -67,6 +67,8 @@ class Fit:
         self.scorer = scorer
         self.ignored = ignored
         self.ignored_groups = ignored_groups
+        # filter_vec's last answer: ((table, its version, request), codes, statuses).
+        self._last_vec: tuple | None = None
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE)),
@@ -124,6 +126,18 @@ class Fit:
     def filter_vec(self, state: Any, pod: Pod, ctx: Any):
         cpu, mem, eph, scalars = self._request(state, pod)
         t = ctx.table
+        # Pods asking alike, with no node changed since (a backlog of one template asks the
+        # same question thousands of times): the same answer, not recomputed.
+        key = (t, t.version, cpu, mem, eph, tuple(scalars))
+        last = self._last_vec
+        if last is not None and last[0] == key:
+            return last[1], last[2]
+        codes, statuses = self._codes(t, cpu, mem, eph, scalars)
+        codes.flags.writeable = False   # shared with the next pod that asks alike
+        self._last_vec = (key, codes, statuses)
+        return codes, statuses
+
+    def _codes(self, t: Any, cpu: int, mem: int, eph: int, scalars: list):
         codes = (t.npods + 1 > t.alloc_pods).astype(np.int32)
         if cpu or mem or eph or scalars:
             if cpu > 0:

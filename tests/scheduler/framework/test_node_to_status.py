@@ -264,3 +264,30 @@ def test_preemption_candidates_are_the_one_by_one_walks(n, seed, min_abs, prios,
     assert _cands(got) == _cands(want)
     assert _sv(got_st.statuses) == _sv(want_st)
     assert ctx.rand.random() == ctx2.rand.random()
+
+
+def test_a_repeated_question_is_answered_anew_once_a_node_changed():
+    """NodeResourcesFit's vectorized filter keeps its last answer for pods asking alike; a pod
+    added, removed or a node changed in between must give the new answer (the plain path's)."""
+    nodes = [node(f"n{i}", capacity={"cpu": "4", "memory": "8Gi"}) for i in range(40)]
+    cache = cache_of(nodes)
+    fwk = build_framework(default_profile(), Handle(cache))
+    ctx = Ctx(cache, fwk, True)
+    fast = ctx.fast_for(fwk)
+
+    def fits(name):
+        p = pod(name, requests=[{"cpu": "3"}])
+        state, _ = new_cycle_state(p)
+        feasible, _ = fast.find_nodes_that_fit(ctx, fwk, state, p)
+        plain_state, _ = new_cycle_state(p)
+        plain, _ = find_nodes_that_fit(Ctx(cache, fwk, False), fwk, plain_state, p)
+        assert sorted(ni.name for ni in feasible) == sorted(ni.name for ni in plain)
+        return {ni.name for ni in feasible}
+
+    assert "n7" in fits("a") and "n7" in fits("b")
+    cache.add_pod(pod("big", requests=[{"cpu": "2"}], node_name="n7"))
+    assert "n7" not in fits("c")
+    cache.remove_pod(pod("big", requests=[{"cpu": "2"}], node_name="n7"))
+    assert "n7" in fits("d")
+    cache.update_node(nodes[7], node("n7", capacity={"cpu": "2", "memory": "8Gi"}))
+    assert "n7" not in fits("e")
