@@ -60,8 +60,10 @@ def _check(term: Terminal, bugs: Path, what: str) -> None:
     # then `:nosuchview`, whose error must appear. Repeated while the app is still reading
     # the burst (keys typed into a bar before a screen covered it are read when it is back).
     end = time.monotonic() + DRAIN
+    trail: list[str] = []  # what the probe saw and did, for the failure message
     while term.app_running() and time.monotonic() < end:
         last = term.screen().rstrip("\n").splitlines()[-1:]
+        trail.append(f"{DRAIN - (end - time.monotonic()):5.1f}s {last[0][:90] if last else ''!r}")
         if not (last and ": Cmd" in last[0]):
             term.keys("Escape")
             time.sleep(0.5)
@@ -81,7 +83,8 @@ def _check(term: Terminal, bugs: Path, what: str) -> None:
     assert "please report" not in screen, f"{what}: a bug was reported:\n{screen}"
     log = bugs.read_text() if bugs.exists() else ""
     assert log == "", f"{what}: the guards caught a bug:\n{log}"
-    assert "nosuchview" in screen, f"{what}: the app did not answer the probe:\n{screen}"
+    assert "nosuchview" in screen, (f"{what}: the app did not answer the probe:\n{screen}\n"
+                                    "the probe's last steps:\n" + "\n".join(trail[-12:]))
 
 
 @pytest.fixture
