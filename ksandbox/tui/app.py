@@ -124,6 +124,7 @@ class KsandboxApp(App[int]):
         """Exceptions an action or a handler raised and the guards turned into notifications."""
         self.crash: tuple[BaseException, Path | None] | None = None
         """The failure that ended the app, and where the session so far was saved."""
+        self._start_with_theme()
         self.freeze_heap_after_first_frame = False
         """run_tui's app collects and freezes the heap once the first frame is out (tests'
         apps leave the test process's collector alone)."""
@@ -132,12 +133,27 @@ class KsandboxApp(App[int]):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(VARIABLE_DEFAULTS)
 
-    def on_mount(self) -> None:
+    def _start_with_theme(self) -> None:
+        """Register the themes and select the configured one before the app runs, the way
+        Textual documents for a starting theme (``set_reactive``, no watcher): the stylesheet
+        gets the theme's variables before it parses anything. Setting ``self.theme`` in
+        on_mount instead made the watcher parse every rule a second time before the first
+        frame. What the watcher does besides is done here: the theme's classes and the ANSI
+        colour filter."""
         for theme in load_themes():
             self.register_theme(theme)
         wanted = self.config.theme
-        self.theme = wanted if wanted in self.available_themes else "ksandbox-dark" \
+        name = wanted if wanted in self.available_themes else "ksandbox-dark" \
             if "ksandbox-dark" in self.available_themes else "textual-dark"
+        self.set_reactive(App.theme, name)
+        dark = self.current_theme.dark
+        self.set_class(dark, "-dark-mode", update=False)
+        self.set_class(not dark, "-light-mode", update=False)
+        self.add_class(f"-theme-{name}", update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())
+
+    def on_mount(self) -> None:
         if self.config.keymap:
             self.set_keymap(self.config.keymap)
         if self.config.problem:

@@ -111,6 +111,7 @@ class KsScreen(Guarded, Screen):
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        self._start_at_breakpoint()
         yield ClusterHeader()
         yield from self.compose_body()
         # One bottom dock holding the bar above the footer: two widgets docked at the bottom
@@ -124,6 +125,19 @@ class KsScreen(Guarded, Screen):
 
     def compose_body(self) -> ComposeResult:
         yield from ()
+
+    def _start_at_breakpoint(self) -> None:
+        """Give the screen its width breakpoint class (``-narrow``/``-wide``...) for the
+        terminal's size now, before its widgets mount. Textual sets it on the screen's first
+        Resize, and a class that changes there restyles every widget of the screen: a second
+        styling pass (the board's 21 component styles included) before the first frame. The
+        rule is Textual's: the largest breakpoint not above the width."""
+        points = self.HORIZONTAL_BREAKPOINTS or self.app.HORIZONTAL_BREAKPOINTS or []
+        width = self.app.size.width
+        for breakpoint, name in sorted(points, reverse=True):
+            if width >= breakpoint:
+                self.add_class(name)
+                return
 
     def vocabulary(self) -> Vocabulary:
         store = self.app.session.store

@@ -1,0 +1,69 @@
+"""The first frame is the one a running app would show (start-up work moved before it).
+
+The configured theme is on the first frame exactly as if it had been picked live.
+The app selects the user's theme before it runs (``KsandboxApp._start_with_theme``: Textual's
+documented ``set_reactive`` for a starting theme, so the stylesheet is parsed once, with the
+theme's variables, instead of a second time by the theme watcher). This holds what the watcher
+used to give: every theme started from the config renders the same colours, classes and
+screen as the same theme switched to in a running app.
+
+The board screen carries its width breakpoint class from its first styling
+(``KsScreen._start_at_breakpoint``, so Textual's first Resize does not restyle every widget):
+the class is the one Textual's own rule gives for the terminal's width, at every width
+and after a resize.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import settle
+from screen_text import screen_text
+
+SIZE = (140, 40)
+STYLES = ("node-board--noexecute", "node-board--ready", "node-board--frame")
+
+
+async def _look(app, pilot) -> tuple:
+    await settle(pilot)
+    board = app.screen.board
+    return (app.theme, app.current_theme.dark, "-dark-mode" in app.classes,
+            "-light-mode" in app.classes, f"-theme-{app.theme}" in app.classes,
+            tuple(str(board.get_component_rich_style(c)) for c in STYLES),
+            str(app.screen.styles.background), str(board.styles.background),
+            screen_text(app))
+
+
+@pytest.mark.parametrize("theme", ["ksandbox-light", "ksandbox-high-contrast", "ksandbox-dark"])
+async def test_a_theme_from_the_config_looks_as_when_switched_to_live(session, make,
+                                                                      user_config, theme):
+    user_config.parent.mkdir(parents=True, exist_ok=True)
+    user_config.write_text("theme: textual-dark\n")
+    live = make(session)
+    async with live.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        live.theme = theme
+        want = await _look(live, pilot)
+    user_config.write_text(f"theme: {theme}\n")
+    started = make(session)
+    async with started.run_test(size=SIZE) as pilot:
+        got = await _look(started, pilot)
+    assert got == want
+    assert got[0] == theme and got[1] == (theme != "ksandbox-light")
+
+
+@pytest.mark.parametrize("width,expected", [(80, "-narrow"), (119, "-narrow"), (120, "-wide"),
+                                            (179, "-wide"), (180, "-xwide"), (220, "-xwide")])
+async def test_the_board_starts_at_the_breakpoint_of_the_terminal_width(session, make, width,
+                                                                        expected):
+    app = make(session)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        got = {c for c in screen.classes if c in ("-narrow", "-wide", "-xwide")}
+        assert got == {expected}
+        assert got == screen._get_breakpoint_classes(width, screen.HORIZONTAL_BREAKPOINTS)
+        await pilot.resize_terminal(100 if width >= 120 else 200, 40)
+        await settle(pilot)
+        assert {c for c in screen.classes if c in ("-narrow", "-wide", "-xwide")} == \
+            ({"-narrow"} if width >= 120 else {"-xwide"})
