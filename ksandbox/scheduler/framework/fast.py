@@ -38,7 +38,15 @@ _I64 = np.int64
 
 
 class NodeTable:
-    """Struct-of-arrays of the resource totals of every node, in node-list order."""
+    """Struct-of-arrays of the resource totals of every node, in node-list order.
+
+    Also per-pod-shape *columns* (:meth:`column`): a plugin's value for every node given one
+    pod shape — NodeResourcesFit's verdict codes, a resource scorer's scores — computed once
+    over every row and then kept current by recomputing only the rows whose totals changed
+    since the column was last read (a bind changes one node). Pods of one template then cost
+    no O(nodes) array work in those plugins."""
+
+    MAX_COLUMNS = 32
 
     def __init__(self, cache: Any) -> None:
         self.cache = cache
@@ -48,6 +56,12 @@ class NodeTable:
         self.version = 0
         self._scalar_alloc: dict[str, np.ndarray] = {}
         self._scalar_req: dict[str, np.ndarray] = {}
+        # key -> [values, position in the change log up to which they are current]
+        self._columns: dict[Any, list] = {}
+        # Rows changed since the log was last cleared (only kept while columns exist), and
+        # the log position of its first entry.
+        self._changed: list[int] = []
+        self._log_base = 0
         cache.on_node_changed.append(self._node_changed)
 
     def sync(self) -> list[NodeInfo]:
@@ -67,6 +81,12 @@ class NodeTable:
         self.npods = np.fromiter((len(ni.pods) for ni in infos), _I64, n)
         self._scalar_alloc.clear()
         self._scalar_req.clear()
+        self._drop_columns()
+
+    def _drop_columns(self) -> None:
+        self._columns.clear()
+        self._log_base += len(self._changed)
+        self._changed.clear()
 
     def _node_changed(self, ni: NodeInfo) -> None:
         if self.list_id is None or self.cache._node_list is not self.list_id:
@@ -85,6 +105,40 @@ class NodeTable:
             arr[i] = ni.alloc_scalar.get(name, 0)
         for name, arr in self._scalar_req.items():
             arr[i] = ni.req_scalar.get(name, 0)
+        if self._columns:
+            self._changed.append(i)
+            if len(self._changed) > max(1024, self.n):
+                # A column this far behind is cheaper to compute again than to catch up.
+                self._drop_columns()
+
+    def column(self, key: Any, compute: Callable[[np.ndarray], np.ndarray],
+               one: Callable[[NodeInfo], int]) -> np.ndarray:
+        """Every node's value of ``compute`` (read-only for the caller): ``compute(rows)``
+        returns the values of the rows ``rows`` (an index array) and must be row-wise — a
+        row's value reads only that row of this table and what ``key`` stands for;
+        ``one(node_info)`` is its scalar twin for one node (the same number: numpy calls on a
+        one-row array cost more than the plain arithmetic). Computed in full once, then only
+        for the rows changed since the last read."""
+        now = self._log_base + len(self._changed)
+        entry = self._columns.get(key)
+        if entry is None:
+            if len(self._columns) >= self.MAX_COLUMNS:
+                self._columns.pop(next(iter(self._columns)))
+            values = np.array(compute(np.arange(self.n, dtype=_I64)))
+            self._columns[key] = [values, now]
+            return values
+        values, seen = entry
+        if seen != now:
+            rows = self._changed[seen - self._log_base:]
+            if len(rows) <= 8:
+                infos = self.list_id
+                for i in rows:
+                    values[i] = one(infos[i])
+            else:
+                idx = np.array(sorted(set(rows)), dtype=_I64)
+                values[idx] = compute(idx)
+            entry[1] = now
+        return values
 
     def scalar_alloc(self, name: str) -> np.ndarray:
         arr = self._scalar_alloc.get(name)
@@ -99,6 +153,31 @@ class NodeTable:
             arr = self._scalar_req[name] = np.fromiter(
                 (ni.req_scalar.get(name, 0) for ni in self.list_id), _I64, self.n)
         return arr
+
+
+def search_from(fail_plugin: np.ndarray, start: int, to_find: int,
+                ok: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Upstream's sequential search over every node: from ``start`` round the node list,
+    stop once ``to_find`` nodes passed (``fail_plugin`` 0). Returns (passing nodes, failed
+    nodes) among those visited, each in visiting order — what walking the rotated order and
+    counting would give, from the passing nodes' sorted positions instead of a running count
+    over every node."""
+    m = len(fail_plugin)
+    if ok is None:
+        ok = np.flatnonzero(fail_plugin == 0)
+    split = int(np.searchsorted(ok, start))
+    feasible = ok[split:split + to_find]
+    if len(feasible) < to_find:
+        feasible = np.concatenate((feasible, ok[:min(split, to_find - len(feasible))]))
+    if len(feasible) == to_find:
+        processed = (int(feasible[-1]) - start) % m + 1
+    else:
+        processed = m
+    end = start + processed
+    failed = start + np.flatnonzero(fail_plugin[start:min(end, m)])
+    if end > m:
+        failed = np.concatenate((failed, np.flatnonzero(fail_plugin[:end - m])))
+    return feasible, failed
 
 
 class IndexedNodes:
@@ -373,17 +452,26 @@ class FastPath:
         to_find = num_feasible_nodes_to_find(percentage_for(ctx, fwk), m)
         if not fwk.has_score_plugins():
             to_find = 1
-        if cand is None and fwk.has_filter_plugins() and not (fail_plugin == 0).any():
-            # Fits nowhere (a backlog pod): every node was seen and failed, whatever the
-            # start (the diagnosis lists nodes as a set).
-            feasible_idx, failed_idx = self._all_idx[:0], self._all_idx
+        if cand is None and fwk.has_filter_plugins():
+            ok = np.flatnonzero(fail_plugin == 0)
+            if not len(ok):
+                # Fits nowhere (a backlog pod): every node was seen and failed, whatever the
+                # start (the diagnosis lists nodes as a set).
+                feasible_idx, failed_idx = self._all_idx[:0], self._all_idx
+            else:
+                feasible_idx, failed_idx = search_from(
+                    fail_plugin, ctx.next_start_node_index % m, to_find, ok)
+            return self._found(ctx, fwk, infos, feasible_idx, failed_idx, fail_plugin,
+                               fail_code, scalar, diagnosis)
+        order = (ctx.next_start_node_index + np.arange(m)) % m
+        if cand is not None:
+            order = cand[order]
+        passing = fail_plugin[order] == 0
+        if not fwk.has_filter_plugins():
+            passing = np.ones(m, dtype=bool)
+        if not passing.any():
+            feasible_idx, failed_idx = order[:0], order
         else:
-            order = (ctx.next_start_node_index + np.arange(m)) % m
-            if cand is not None:
-                order = cand[order]
-            passing = fail_plugin[order] == 0
-            if not fwk.has_filter_plugins():
-                passing = np.ones(m, dtype=bool)
             cum = np.cumsum(passing)
             if cum[-1] >= to_find:
                 processed = int(np.searchsorted(cum, to_find)) + 1
@@ -393,6 +481,12 @@ class FastPath:
             ok = passing[:processed]
             feasible_idx = seen[ok]
             failed_idx = seen[~ok]
+        return self._found(ctx, fwk, infos, feasible_idx, failed_idx, fail_plugin,
+                           fail_code, scalar, diagnosis)
+
+    def _found(self, ctx: Any, fwk: Any, infos: list[NodeInfo],
+               feasible_idx: np.ndarray, failed_idx: np.ndarray, fail_plugin: np.ndarray,
+               fail_code: np.ndarray, scalar: dict, diagnosis: Diagnosis):
         if len(failed_idx):
             self._diagnose(failed_idx, fail_plugin, fail_code, scalar, fwk, diagnosis)
         n_all = self.n

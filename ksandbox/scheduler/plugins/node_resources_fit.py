@@ -68,7 +68,6 @@ class Fit:
         self.ignored = ignored
         self.ignored_groups = ignored_groups
         # filter_vec's last answer: ((table, its version, request), codes, statuses).
-        self._last_vec: tuple | None = None
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE)),
@@ -124,31 +123,29 @@ class Fit:
         return None
 
     def filter_vec(self, state: Any, pod: Pod, ctx: Any):
-        cpu, mem, eph, scalars = self._request(state, pod)
-        t = ctx.table
-        # Pods asking alike, with no node changed since (a backlog of one template asks the
-        # same question thousands of times): the same answer, not recomputed.
-        key = (t, t.version, cpu, mem, eph, tuple(scalars))
-        last = self._last_vec
-        if last is not None and last[0] == key:
-            return last[1], last[2]
-        codes, statuses = self._codes(t, cpu, mem, eph, scalars)
-        codes.flags.writeable = False   # shared with the next pod that asks alike
-        self._last_vec = (key, codes, statuses)
-        return codes, statuses
+        request = self._request(state, pod)
+        cpu, mem, eph, scalars = request
+        key = (self, cpu, mem, eph, tuple(scalars))
+        return ctx.table.column(key, lambda rows: self._codes(ctx.table, rows, request),
+                                lambda ni: fit_code(request, ni)), _FitStatuses(scalars)
 
-    def _codes(self, t: Any, cpu: int, mem: int, eph: int, scalars: list):
-        codes = (t.npods + 1 > t.alloc_pods).astype(np.int32)
+    def _codes(self, t: Any, rows: np.ndarray, request: tuple) -> np.ndarray:
+        """The verdict bits of the nodes ``rows`` (too many pods, then each insufficient
+        resource), from the table's totals of those rows only."""
+        cpu, mem, eph, scalars = request
+        npods, alloc_pods = t.npods[rows], t.alloc_pods[rows]
+        codes = (npods + 1 > alloc_pods).astype(np.int32)
         if cpu or mem or eph or scalars:
             if cpu > 0:
-                codes |= (cpu > t.alloc_cpu - t.req_cpu).astype(np.int32) << 1
+                codes |= (cpu > t.alloc_cpu[rows] - t.req_cpu[rows]).astype(np.int32) << 1
             if mem > 0:
-                codes |= (mem > t.alloc_mem - t.req_mem).astype(np.int32) << 2
+                codes |= (mem > t.alloc_mem[rows] - t.req_mem[rows]).astype(np.int32) << 2
             if eph > 0:
-                codes |= (eph > t.alloc_eph - t.req_eph).astype(np.int32) << 3
+                codes |= (eph > t.alloc_eph[rows] - t.req_eph[rows]).astype(np.int32) << 3
             for j, (name, v) in enumerate(scalars):
-                codes |= (v > t.scalar_alloc(name) - t.scalar_req(name)).astype(np.int32) << (4 + j)
-        return codes, _FitStatuses(scalars)
+                free = t.scalar_alloc(name)[rows] - t.scalar_req(name)[rows]
+                codes |= (v > free).astype(np.int32) << (4 + j)
+        return codes
 
     # -- PreScore / Score --
     def pre_score(self, state: Any, pod: Pod, nodes: list) -> Status | None:
@@ -160,7 +157,7 @@ class Fit:
         return self.scorer.score(node_info, state.read(PRE_SCORE_STATE_KEY))
 
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
-        return self.scorer.score_vec(ctx, idx, state.read(PRE_SCORE_STATE_KEY))
+        return self.scorer.column(ctx, state.read(PRE_SCORE_STATE_KEY))[idx]
 
 
 def _pod_info(state: Any, pod: Pod) -> PodInfo:
@@ -186,6 +183,25 @@ def fits_request(request: tuple, ni: Any) -> list[str]:
         if v > ni.alloc_scalar.get(name, 0) - ni.req_scalar.get(name, 0):
             reasons.append(insufficient(name))
     return reasons
+
+
+def fit_code(request: tuple, ni: Any) -> int:
+    """fits_request as the reason bits ``filter_vec`` gives (1 too many pods, 2 cpu, 4 memory,
+    8 ephemeral storage, 16 << j the j-th checked extended resource) for one node."""
+    cpu, mem, eph, scalars = request
+    code = 1 if len(ni.pods) + 1 > ni.alloc_pods else 0
+    if not (cpu or mem or eph or scalars):
+        return code
+    if cpu > 0 and cpu > ni.alloc_cpu - ni.req_cpu:
+        code |= 2
+    if mem > 0 and mem > ni.alloc_mem - ni.req_mem:
+        code |= 4
+    if eph > 0 and eph > ni.alloc_eph - ni.req_eph:
+        code |= 8
+    for j, (name, v) in enumerate(scalars):
+        if v > ni.alloc_scalar.get(name, 0) - ni.req_scalar.get(name, 0):
+            code |= 1 << (4 + j)
+    return code
 
 
 class _FitStatuses:

@@ -219,6 +219,14 @@ class Scorer:
             out.append((q, a))
         return out
 
+    def column(self, ctx: Any, pod_requests: tuple) -> np.ndarray:
+        """Every node's score for a pod requesting ``pod_requests`` (read-only), kept by the
+        fast path's table and recomputed only for nodes whose totals changed (each score reads
+        only its own node's row)."""
+        return ctx.table.column((self, pod_requests),
+                                lambda rows: self.score_vec(ctx, rows, pod_requests),
+                                lambda ni: self.score(ni, pod_requests))
+
     def score_vec(self, ctx: Any, idx: np.ndarray, pod_requests: tuple) -> np.ndarray:
         cols = self._arrays(ctx, idx, pod_requests)
         n = len(idx)
