@@ -31,6 +31,11 @@ def _loaded_after(code: str) -> set[str]:
     return set(json.loads(proc.stdout.splitlines()[-1]))
 
 
+# The modules of kinds the sandbox only stores (ConfigMaps, RBAC, networking, cluster-level
+# objects): imported when such an object is first decoded (api/kinds.py KindInfo.type).
+STORED_ONLY_KIND_MODULES = tuple(f"ksandbox.api.{m}" for m in (
+    "core_objects", "rbac", "networking", "cluster_objects"))
+
 LOAD_DEFAULT_SAMPLE = """
 from ksandbox import cli
 from ksandbox.resources import sample_cluster_path
@@ -77,6 +82,7 @@ assert sum(1 for n in pods.values() if n) >= 10
 # Modules the board's first frame does without: each is loaded on first use.
 NOT_AT_FIRST_FRAME = (
     "numpy", "ksandbox.scheduler.framework.fast",
+    *STORED_ONLY_KIND_MODULES,
     "importlib.resources",                          # resources.py reads the package's path
     *(f"ksandbox.commands.{v}" for v in VERB_MODULES),
     *(f"ksandbox.tui.dialogs.{d}" for d in ("confirm", "drain", "label", "pressure",
@@ -101,3 +107,31 @@ asyncio.run(first_frame())
 """)
     assert "ksandbox.tui.screens.main" in loaded
     assert not set(NOT_AT_FIRST_FRAME) & loaded, set(NOT_AT_FIRST_FRAME) & loaded
+
+
+def test_a_stored_only_kind_loads_its_module_when_first_decoded():
+    """The lazy kinds still decode, validate and print: a ConfigMap and a RoleBinding applied
+    to the default sample from a fresh start."""
+    loaded = _loaded_after(LOAD_DEFAULT_SAMPLE + '''
+import sys
+assert "ksandbox.api.rbac" not in sys.modules
+manifest = """
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
+data: {mode: fast}
+"""
+result = session.submit("kubectl apply -f -", manifest)
+assert "configmap/settings created" in result.output, result
+assert "settings" in session.submit("kubectl get configmaps").output
+bad = """
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: readers}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}
+subjects: [{kind: Group, name: devs, apiGroup: wrong.io}]
+"""
+result = session.submit("kubectl apply -f -", bad)
+assert 'Unsupported value: "wrong.io"' in result.error, result
+''')
+    assert {"ksandbox.api.core_objects", "ksandbox.api.rbac"} <= loaded

@@ -13,6 +13,8 @@ that no component acts on (ConfigMaps, RBAC, Ingresses, ...): loading one prints
 
 from __future__ import annotations
 
+import builtins
+from importlib import import_module
 from typing import Iterable
 
 import attrs
@@ -26,31 +28,9 @@ from .apps import (
     StatefulSet,
 )
 from .batch import CronJob, Job
-from .cluster_objects import (
-    APIService,
-    CertificateSigningRequest,
-    CustomResourceDefinition,
-    FlowSchema,
-    MutatingWebhookConfiguration,
-    PriorityLevelConfiguration,
-    RuntimeClass,
-    ValidatingWebhookConfiguration,
-)
 from .coordination import Lease
 from .core import Event, Namespace, Node, Pod
-from .core_objects import (
-    ConfigMap,
-    Endpoints,
-    LimitRange,
-    PodTemplate,
-    ResourceQuota,
-    Secret,
-    Service,
-    ServiceAccount,
-)
-from .networking import EndpointSlice, Ingress, IngressClass, NetworkPolicy
 from .policy import HorizontalPodAutoscaler, PodDisruptionBudget, PriorityClass
-from .rbac import ClusterRole, ClusterRoleBinding, Role, RoleBinding
 from .storage import (
     CSIDriver,
     CSINode,
@@ -71,8 +51,20 @@ class KindInfo:
     singular: str
     short_names: tuple[str, ...]
     namespaced: bool
-    type: type
+    type_ref: builtins.type | str  # the class, or "module.Class" of ksandbox.api (see type)
     stored_only: bool = False      # kept and shown, but no component acts on it
+
+    @property
+    def type(self) -> builtins.type:
+        """The kind's class. The stored-only kinds' modules (ConfigMaps, RBAC, networking,
+        cluster objects: 42 attrs classes) are imported the first time one of their kinds is
+        decoded, not when the sandbox starts."""
+        ref = self.type_ref
+        if isinstance(ref, str):
+            module, _, name = ref.rpartition(".")
+            cls: builtins.type = getattr(import_module(f".{module}", __package__), name)
+            return cls
+        return ref
 
     @property
     def api_version(self) -> str:
@@ -122,7 +114,8 @@ KINDS: tuple[KindInfo, ...] = (
     KindInfo("Job", "batch", ("batch/v1",), "jobs", "job", (), True, Job),
     KindInfo("CronJob", "batch", ("batch/v1",), "cronjobs", "cronjob", ("cj",), True, CronJob),
     # Read by the scheduler (default spreading selectors, volume plugins) and the PV controller.
-    KindInfo("Service", "", ("v1",), "services", "service", ("svc",), True, Service),
+    KindInfo("Service", "", ("v1",), "services", "service", ("svc",), True,
+             "core_objects.Service"),
     KindInfo("PersistentVolume", "", ("v1",), "persistentvolumes", "persistentvolume", ("pv",),
              False, PersistentVolume),
     KindInfo("PersistentVolumeClaim", "", ("v1",), "persistentvolumeclaims",
@@ -130,35 +123,38 @@ KINDS: tuple[KindInfo, ...] = (
     KindInfo("StorageClass", "storage.k8s.io", ("storage.k8s.io/v1",), "storageclasses",
              "storageclass", ("sc",), False, StorageClass),
     # Stored only.
-    KindInfo("ConfigMap", "", ("v1",), "configmaps", "configmap", ("cm",), True, ConfigMap,
+    KindInfo("ConfigMap", "", ("v1",), "configmaps", "configmap", ("cm",), True,
+             "core_objects.ConfigMap",
              True),
-    KindInfo("Secret", "", ("v1",), "secrets", "secret", (), True, Secret, True),
+    KindInfo("Secret", "", ("v1",), "secrets", "secret", (), True, "core_objects.Secret", True),
     KindInfo("ServiceAccount", "", ("v1",), "serviceaccounts", "serviceaccount", ("sa",), True,
-             ServiceAccount, True),
-    KindInfo("Endpoints", "", ("v1",), "endpoints", "endpoints", ("ep",), True, Endpoints, True),
+             "core_objects.ServiceAccount", True),
+    KindInfo("Endpoints", "", ("v1",), "endpoints", "endpoints", ("ep",), True,
+             "core_objects.Endpoints", True),
     KindInfo("LimitRange", "", ("v1",), "limitranges", "limitrange", ("limits",), True,
-             LimitRange, True),
+             "core_objects.LimitRange", True),
     KindInfo("ResourceQuota", "", ("v1",), "resourcequotas", "resourcequota", ("quota",), True,
-             ResourceQuota, True),
-    KindInfo("PodTemplate", "", ("v1",), "podtemplates", "podtemplate", (), True, PodTemplate,
+             "core_objects.ResourceQuota", True),
+    KindInfo("PodTemplate", "", ("v1",), "podtemplates", "podtemplate", (), True,
+             "core_objects.PodTemplate",
              True),
     KindInfo("Role", "rbac.authorization.k8s.io", ("rbac.authorization.k8s.io/v1",), "roles",
-             "role", (), True, Role, True),
+             "role", (), True, "rbac.Role", True),
     KindInfo("ClusterRole", "rbac.authorization.k8s.io", ("rbac.authorization.k8s.io/v1",),
-             "clusterroles", "clusterrole", (), False, ClusterRole, True),
+             "clusterroles", "clusterrole", (), False, "rbac.ClusterRole", True),
     KindInfo("RoleBinding", "rbac.authorization.k8s.io", ("rbac.authorization.k8s.io/v1",),
-             "rolebindings", "rolebinding", (), True, RoleBinding, True),
+             "rolebindings", "rolebinding", (), True, "rbac.RoleBinding", True),
     KindInfo("ClusterRoleBinding", "rbac.authorization.k8s.io",
              ("rbac.authorization.k8s.io/v1",), "clusterrolebindings", "clusterrolebinding", (),
-             False, ClusterRoleBinding, True),
+             False, "rbac.ClusterRoleBinding", True),
     KindInfo("Ingress", "networking.k8s.io", ("networking.k8s.io/v1",), "ingresses", "ingress",
-             ("ing",), True, Ingress, True),
+             ("ing",), True, "networking.Ingress", True),
     KindInfo("IngressClass", "networking.k8s.io", ("networking.k8s.io/v1",), "ingressclasses",
-             "ingressclass", (), False, IngressClass, True),
+             "ingressclass", (), False, "networking.IngressClass", True),
     KindInfo("NetworkPolicy", "networking.k8s.io", ("networking.k8s.io/v1",), "networkpolicies",
-             "networkpolicy", ("netpol",), True, NetworkPolicy, True),
+             "networkpolicy", ("netpol",), True, "networking.NetworkPolicy", True),
     KindInfo("EndpointSlice", "discovery.k8s.io", ("discovery.k8s.io/v1",), "endpointslices",
-             "endpointslice", (), True, EndpointSlice, True),
+             "endpointslice", (), True, "networking.EndpointSlice", True),
     KindInfo("CSIDriver", "storage.k8s.io", ("storage.k8s.io/v1",), "csidrivers", "csidriver",
              (), False, CSIDriver, True),
     KindInfo("CSINode", "storage.k8s.io", ("storage.k8s.io/v1",), "csinodes", "csinode", (),
@@ -167,27 +163,27 @@ KINDS: tuple[KindInfo, ...] = (
              "volumeattachment", (), False, VolumeAttachment, True),
     KindInfo("MutatingWebhookConfiguration", "admissionregistration.k8s.io",
              ("admissionregistration.k8s.io/v1",), "mutatingwebhookconfigurations",
-             "mutatingwebhookconfiguration", (), False, MutatingWebhookConfiguration, True),
+             "mutatingwebhookconfiguration", (), False, "cluster_objects.MutatingWebhookConfiguration", True),
     KindInfo("ValidatingWebhookConfiguration", "admissionregistration.k8s.io",
              ("admissionregistration.k8s.io/v1",), "validatingwebhookconfigurations",
-             "validatingwebhookconfiguration", (), False, ValidatingWebhookConfiguration, True),
+             "validatingwebhookconfiguration", (), False, "cluster_objects.ValidatingWebhookConfiguration", True),
     KindInfo("CustomResourceDefinition", "apiextensions.k8s.io", ("apiextensions.k8s.io/v1",),
              "customresourcedefinitions", "customresourcedefinition", ("crd", "crds"), False,
-             CustomResourceDefinition, True),
+             "cluster_objects.CustomResourceDefinition", True),
     KindInfo("APIService", "apiregistration.k8s.io", ("apiregistration.k8s.io/v1",),
-             "apiservices", "apiservice", (), False, APIService, True),
+             "apiservices", "apiservice", (), False, "cluster_objects.APIService", True),
     KindInfo("RuntimeClass", "node.k8s.io", ("node.k8s.io/v1",), "runtimeclasses",
-             "runtimeclass", (), False, RuntimeClass, True),
+             "runtimeclass", (), False, "cluster_objects.RuntimeClass", True),
     KindInfo("FlowSchema", "flowcontrol.apiserver.k8s.io",
              ("flowcontrol.apiserver.k8s.io/v1", "flowcontrol.apiserver.k8s.io/v1beta3"),
-             "flowschemas", "flowschema", (), False, FlowSchema, True),
+             "flowschemas", "flowschema", (), False, "cluster_objects.FlowSchema", True),
     KindInfo("PriorityLevelConfiguration", "flowcontrol.apiserver.k8s.io",
              ("flowcontrol.apiserver.k8s.io/v1", "flowcontrol.apiserver.k8s.io/v1beta3"),
              "prioritylevelconfigurations", "prioritylevelconfiguration", (), False,
-             PriorityLevelConfiguration, True),
+             "cluster_objects.PriorityLevelConfiguration", True),
     KindInfo("CertificateSigningRequest", "certificates.k8s.io", ("certificates.k8s.io/v1",),
              "certificatesigningrequests", "certificatesigningrequest", ("csr",), False,
-             CertificateSigningRequest, True),
+             "cluster_objects.CertificateSigningRequest", True),
 )
 
 BY_KIND: dict[str, KindInfo] = {k.kind: k for k in KINDS}
@@ -214,7 +210,7 @@ def lookup_resource(name: str) -> KindInfo | None:
 
 def stored_only_warning(kinds: Iterable[str]) -> str | None:
     """The one line a load prints for the stored-only kinds it contains (None if there are
-    none): ``stored but not simulated: ConfigMap, Ingress (kept, listed and described; no
+    none): ``stored but not simulated: "core_objects.ConfigMap", "networking.Ingress" (kept, listed and described; no
     component acts on them)``."""
     names = sorted({k for k in kinds if k in BY_KIND and BY_KIND[k].stored_only})
     if not names:

@@ -22,10 +22,12 @@ from typing import Any, Callable
 
 from ..api import validation as v
 from ..api.errors import FieldError
-from ..api.networking import ADDRESS_TYPES, PATH_TYPES, POLICY_TYPES
-from ..api.rbac import RBAC_GROUP, SUBJECT_KINDS
 from ..api.storage import ACCESS_MODES, BINDING_MODES, RECLAIM_POLICIES, RWOP, VOLUME_MODES
 from .validation_pod import validate_node_selector
+
+# The RBAC and networking constants are imported inside the functions below that use them:
+# those stored-only kinds' modules then load when such an object is first validated, not when
+# the sandbox starts (api/kinds.py, KindInfo.type).
 
 Errors = list[FieldError]
 
@@ -229,6 +231,8 @@ def _cluster_role(role: Any, errs: Errors) -> None:
 
 
 def _binding(b: Any, errs: Errors) -> None:
+    from ..api.rbac import RBAC_GROUP, SUBJECT_KINDS
+
     cluster = b.kind == "ClusterRoleBinding"
     ref = b.role_ref
     if ref.api_group != RBAC_GROUP:
@@ -287,6 +291,8 @@ def _backend(b: Any, path: str, errs: Errors) -> None:
 
 
 def _ingress(ing: Any, errs: Errors) -> None:
+    from ..api.networking import PATH_TYPES
+
     s = ing.spec
     if s.default_backend is None and not s.rules:
         errs.append(FieldError("spec", "", "either `defaultBackend` or `rules` must be "
@@ -328,6 +334,8 @@ def _ingress_class(ic: Any, errs: Errors) -> None:
 
 
 def _network_policy(np: Any, errs: Errors) -> None:
+    from ..api.networking import POLICY_TYPES
+
     if np.spec.pod_selector is not None:
         errs.extend(np.spec.pod_selector.validate("spec.podSelector")
                     if hasattr(np.spec.pod_selector, "validate") else [])
@@ -340,6 +348,8 @@ _ADDRESS_CHECK = {"IPv4": ipaddress.IPv4Address, "IPv6": ipaddress.IPv6Address}
 
 
 def _endpoint_slice(es: Any, errs: Errors) -> None:
+    from ..api.networking import ADDRESS_TYPES
+
     at = es.address_type
     if not at:
         errs.append(FieldError.required("addressType"))
