@@ -80,6 +80,13 @@ def _containers(cs: tuple[Any, ...], host_network: bool = False) -> tuple[Any, .
 
 def default_pod_spec(spec: Any) -> Any:
     """SetDefaults_PodSpec and the container defaults: for pods and pod templates alike."""
+    changes = spec_defaults(spec)
+    return evolve(spec, **changes) if changes else spec
+
+
+def spec_defaults(spec: Any) -> dict[str, Any]:
+    """What :func:`default_pod_spec` changes, as ``evolve`` keyword arguments (so a caller
+    that changes more builds the spec once)."""
     changes: dict[str, Any] = {}
     if not spec.scheduler_name:
         changes["scheduler_name"] = DEFAULT_SCHEDULER
@@ -98,7 +105,7 @@ def default_pod_spec(spec: Any) -> Any:
     inits = by_identity(_containers, spec.init_containers)
     if inits is not spec.init_containers:
         changes["init_containers"] = inits
-    return evolve(spec, **changes) if changes else spec
+    return changes
 
 
 def _spec_extra(extra: FrozenDict) -> FrozenDict:
@@ -124,16 +131,22 @@ def _requests_from_limits(c: Any) -> Any:
 
 def default_pod(spec: Any) -> Any:
     """A Pod's spec defaults: ``default_pod_spec`` plus SetDefaults_Pod's pod-only ones."""
-    spec = default_pod_spec(spec)
-    changes: dict[str, Any] = {}
+    changes = pod_defaults(spec)
+    return evolve(spec, **changes) if changes else spec
+
+
+def pod_defaults(spec: Any) -> dict[str, Any]:
+    """What :func:`default_pod` changes, as ``evolve`` keyword arguments."""
+    changes = spec_defaults(spec)
     for field in ("containers", "init_containers"):
-        cs = getattr(spec, field)
+        cs = changes.get(field, getattr(spec, field))
         new = by_identity(_pod_containers, cs, spec.host_network)
         if new is not cs:
             changes[field] = new
-    if spec.extra.get("enableServiceLinks") is None:
-        changes["extra"] = by_identity(_service_links, spec.extra)
-    return evolve(spec, **changes) if changes else spec
+    extra = changes.get("extra", spec.extra)
+    if extra.get("enableServiceLinks") is None:
+        changes["extra"] = by_identity(_service_links, extra)
+    return changes
 
 
 def _pod_containers(cs: tuple[Any, ...], host_network: bool) -> tuple[Any, ...]:

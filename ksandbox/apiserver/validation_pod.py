@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from ..api import validation as v
 from ..api.errors import FieldError, Unquoted
+from ..api.evolve import by_identity
 from ..api.taints import validate_tolerations
 
 Errors = list[FieldError]
@@ -269,12 +270,20 @@ def _spread(constraints: Any, path: str, errs: Errors) -> None:
         seen.add(pair)
 
 
+def _container_errors(containers: Any, init_containers: Any,
+                      path: str) -> tuple[FieldError, ...]:
+    errs: Errors = []
+    seen: set[str] = set()
+    _containers(containers, f"{path}.containers", errs, seen)
+    _containers(init_containers, f"{path}.initContainers", errs, seen)
+    return tuple(errs)
+
+
 def validate_pod_spec(spec: Any, path: str, errs: Errors) -> None:
     if not spec.containers:
         errs.append(FieldError.required(f"{path}.containers"))
-    seen: set[str] = set()
-    _containers(spec.containers, f"{path}.containers", errs, seen)
-    _containers(spec.init_containers, f"{path}.initContainers", errs, seen)
+    # Pods of one template share their container tuples (codec.sharing): checked once.
+    errs.extend(by_identity(_container_errors, spec.containers, spec.init_containers, path))
     errs.extend(_cached(_tolerations_cache, (spec.tolerations, path),
                         lambda: validate_tolerations(spec.tolerations, f"{path}.tolerations")))
     for key, val in spec.node_selector.items():

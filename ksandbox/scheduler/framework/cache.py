@@ -190,7 +190,7 @@ class SchedulerCache:
             self._orphans.setdefault(pod.spec.node_name, {})[key] = pod
             self._pod_node[key] = pod.spec.node_name
             return
-        pi = PodInfo(pod)
+        pi = PodInfo(pod, key)
         ni.add_pod(pi)
         self._pod_node[key] = ni.name
         for fn in self.on_pod_added:

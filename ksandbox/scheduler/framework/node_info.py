@@ -135,11 +135,12 @@ class PodInfo:
                  "required_anti_affinity", "preferred_affinity", "preferred_anti_affinity",
                  "terminating")
 
-    def __init__(self, pod: Pod) -> None:
+    def __init__(self, pod: Pod, key: str | None = None) -> None:
+        """``key``: ``namespace/name`` when the caller has it (one string per pod, not two)."""
         self.pod = pod
         meta = pod.metadata
         spec = pod.spec
-        self.key = f"{meta.namespace}/{meta.name}"
+        self.key = key if key is not None else f"{meta.namespace}/{meta.name}"
         self.namespace = meta.namespace
         self.labels = meta.labels
         self.priority = spec.priority or 0
