@@ -135,3 +135,14 @@ result = session.submit("kubectl apply -f -", bad)
 assert 'Unsupported value: "wrong.io"' in result.error, result
 ''')
     assert {"ksandbox.api.core_objects", "ksandbox.api.rbac"} <= loaded
+
+
+def test_the_collector_is_tuned_before_the_heavy_imports():
+    """``ksandbox.cli`` raises the young-generation threshold (gcpolicy) when it is imported,
+    before the control plane and Textual are: at CPython's default the collector ran ~90
+    collections over the freshly imported classes before the first frame."""
+    proc = subprocess.run([sys.executable, "-c", "import gc, ksandbox.cli, ksandbox.gcpolicy as g;"
+                           "print(gc.get_threshold()[0] >= g.THRESHOLDS[0],"
+                           " 'ksandbox.session' in __import__('sys').modules)"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.stdout.split() == ["True", "False"], proc.stderr
