@@ -134,6 +134,11 @@ Decoder = Callable[[Any, str], Any]
 
 def _dec_str(v: Any, path: str) -> str:
     if isinstance(v, str):
+        strings = _strings
+        if strings is not None and len(v) <= _SHARED_STR_MAX:
+            # one str object per distinct value while a file loads (codec.sharing): a
+            # parser makes a new one per occurrence — 150,000 nodeNames naming 5,000 nodes
+            return strings.setdefault(v, v)
         return v
     raise _wrong(path, v, "string")
 
@@ -237,19 +242,22 @@ def _dec_str_map(v: Any, path: str) -> FrozenDict:
 # remembered: an error, or an unknown-field report, always comes from decoding the data itself.
 _shared: dict[Any, Any] | None = None
 SHARED_LIMIT = 4096
+# the strings of typed str fields (names, nodeName, image, phase...), for as long as the load
+_strings: dict[str, str] | None = None
+_SHARED_STR_MAX = 256
 
 
 @contextmanager
 def sharing() -> Iterator[None]:
     """Within the block, equal plain sub-values decode to one shared frozen value."""
-    global _shared
-    outer = _shared
+    global _shared, _strings
+    outer, outer_strings = _shared, _strings
     if outer is None:
-        _shared = {}
+        _shared, _strings = {}, {}
     try:
         yield
     finally:
-        _shared = outer
+        _shared, _strings = outer, outer_strings
 
 
 def _share_value(table: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:

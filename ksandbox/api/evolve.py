@@ -62,14 +62,15 @@ _BY_IDENTITY: dict[tuple, tuple[tuple, Any]] = {}
 BY_IDENTITY_LIMIT = 8192
 
 
-def by_identity(fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` for a pure ``fn`` of immutable ``args``, remembered by the arguments'
-    identity (the entry keeps them alive, so an id is never reused while it is remembered).
-    The answer is the one ``fn`` gives: only how often it is computed changes."""
-    key = (fn, *map(id, args))
+def by_identity(fn: Callable[..., Any], first: Any, *rest: Any) -> Any:
+    """``fn(first, *rest)`` for a pure ``fn`` of immutable arguments, remembered by the
+    arguments' identity (the entry keeps them alive, so an id is never reused while it is
+    remembered). The answer is the one ``fn`` gives: only how often it is computed changes."""
+    key = (fn, id(first), *map(id, rest)) if rest else (fn, id(first))
     hit = _BY_IDENTITY.get(key)
     if hit is not None:
         return hit[1]
+    args = (first, *rest)
     out = fn(*args)
     if len(_BY_IDENTITY) >= BY_IDENTITY_LIMIT:
         _BY_IDENTITY.clear()

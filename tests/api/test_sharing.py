@@ -48,6 +48,7 @@ def test_pods_of_a_template_share_their_containers_and_labels():
     a1, a2, a3 = objs["a1"], objs["a2"], objs["a3"]
     assert a1.spec.containers is a2.spec.containers is a3.spec.containers
     assert a1.metadata.labels is a2.metadata.labels
+    assert a1.spec.node_name is a2.spec.node_name == "n1"   # one str per distinct value
     assert a3.spec.tolerations is objs["a4"].spec.tolerations
     # equal under attrs' == (extra is not compared) but not the same text: never shared
     assert objs["b2"].spec.containers == objs["b3"].spec.containers
