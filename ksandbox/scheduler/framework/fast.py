@@ -52,8 +52,6 @@ class NodeTable:
         self.cache = cache
         self.list_id: Any = None
         self.n = 0
-        # Changes whenever any column does (a plugin may keep what it computed from them).
-        self.version = 0
         self._scalar_alloc: dict[str, np.ndarray] = {}
         self._scalar_req: dict[str, np.ndarray] = {}
         # key -> [values, position in the change log up to which they are current]
@@ -71,7 +69,6 @@ class NodeTable:
         return infos
 
     def _build(self, infos: list[NodeInfo]) -> None:
-        self.version += 1
         self.list_id = infos
         self.n = n = len(infos)
         cols = ("alloc_cpu", "alloc_mem", "alloc_eph", "alloc_pods", "req_cpu", "req_mem",
@@ -94,7 +91,6 @@ class NodeTable:
         i = ni.index
         if i < 0 or i >= self.n or self.list_id[i] is not ni:
             return
-        self.version += 1
         self.alloc_cpu[i], self.alloc_mem[i], self.alloc_eph[i] = (ni.alloc_cpu, ni.alloc_mem,
                                                                     ni.alloc_eph)
         self.alloc_pods[i] = ni.alloc_pods

@@ -67,7 +67,6 @@ class Fit:
         self.scorer = scorer
         self.ignored = ignored
         self.ignored_groups = ignored_groups
-        # filter_vec's last answer: ((table, its version, request), codes, statuses).
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.DELETE)),

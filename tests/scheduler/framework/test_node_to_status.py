@@ -267,8 +267,9 @@ def test_preemption_candidates_are_the_one_by_one_walks(n, seed, min_abs, prios,
 
 
 def test_a_repeated_question_is_answered_anew_once_a_node_changed():
-    """NodeResourcesFit's vectorized filter keeps its last answer for pods asking alike; a pod
-    added, removed or a node changed in between must give the new answer (the plain path's)."""
+    """NodeResourcesFit's vectorized verdicts are kept per pod shape and brought up to date
+    row by row; a pod added, removed or a node changed between two pods asking alike must
+    give the new answer (the plain path's)."""
     nodes = [node(f"n{i}", capacity={"cpu": "4", "memory": "8Gi"}) for i in range(40)]
     cache = cache_of(nodes)
     fwk = build_framework(default_profile(), Handle(cache))
