@@ -60,7 +60,11 @@ _LINE_START = re.compile(r"^(?:%|\.\.\.(?=[ \t]|$))", re.M)
 # composer counts depth without recursing; below that nothing nests near the crash (the
 # 100-level limit itself is checked on the data, as safeload checks it).
 MAX_NUMBER_CHARS = 300
-_DEEP_TEXT = re.compile(r"[-?: \t]{100}")
+# 100 characters in a row of "-?: \t": each is mapped to \x01 (str.translate, C speed) and the
+# run looked for as a substring — the same test as re.search("[-?: \t]{100}"), ~13x faster
+# on a large file (the regex tries every position).
+_DEEP_RUN = "\x01" * 100
+_DEEP_CHARS = str.maketrans({c: "\x01" for c in "-?: \t"})
 _COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
 _CONTENT = re.compile(r"^[ \t]*[^\s#]", re.M)
 
@@ -83,8 +87,11 @@ def _risky_piece(p: str) -> bool:
 
 def _risky(text: str) -> bool:
     """Could PyYAML and yaml_rs read this text differently (or must the limits see it)?"""
-    if any(c in text for c in _ANYWHERE) or _LINE_START.search(text) or \
-            _DEEP_TEXT.search(text):
+    if any(c in text for c in _ANYWHERE) or _DEEP_RUN in text.translate(_DEEP_CHARS):
+        return True
+    # a line that starts with % or ...: looked for as substrings first (the regex is slow)
+    if (text.startswith(("%", "...")) or "\n%" in text or "\n..." in text) and \
+            _LINE_START.search(text):
         return True
     if "#" in text:  # whole-line comments are prose, not scalars
         text = _COMMENT_LINE.sub("", text)
