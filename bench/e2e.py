@@ -156,6 +156,7 @@ def staged_run(path: Path) -> dict[str, float]:
     from ksandbox.apiserver.store import Store
     from ksandbox.session import Session
     from ksandbox.sim import clock as clockmod
+    from ksandbox.views import jsontext
 
     st = Stages()
     bucket = {clockmod.PRIORITY_SCHEDULER: "schedule", clockmod.PRIORITY_KUBELET: "kubelet"}
@@ -195,7 +196,7 @@ def staged_run(path: Path) -> dict[str, float]:
         session.settle()
         st.leave()
         st.enter("output")
-        out = json.dumps(session.view(), indent=2) + "\n"
+        out = jsontext.dumps(session.view()) + "\n"   # what sim -o json prints
         st.leave()
         assert out
     finally:

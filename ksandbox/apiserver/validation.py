@@ -16,7 +16,7 @@ from ..api import validation as v
 from ..api.errors import FieldError, Unquoted, ValidationError
 from ..api.selectors import atoi_clamped
 from ..api.taints import validate_taints
-from .validation_pod import _cached, _quantity_nonneg, validate_pod_spec
+from .validation_pod import _cached, _quantity_nonneg, validate_pod_spec, validate_template_spec
 
 if TYPE_CHECKING:
     from ..api.core import Node, Pod
@@ -90,7 +90,7 @@ def _template(obj: Any, errs: Errors, selector_required: bool = True) -> None:
     elif not sel.matches(labels):
         errs.append(FieldError("spec.template.metadata.labels", dict(labels),
                                "`selector` does not match template `labels`"))
-    validate_pod_spec(spec.template.spec, "spec.template.spec", errs)
+    validate_template_spec(spec.template.spec, "spec.template.spec", errs)
     replicas = getattr(spec, "replicas", None)
     if replicas is not None and replicas < 0:
         errs.append(FieldError("spec.replicas", replicas, "must be greater than or equal to 0"))

@@ -279,6 +279,23 @@ def _container_errors(containers: Any, init_containers: Any,
     return tuple(errs)
 
 
+_template_cache: dict[int, tuple[Any, str, tuple[FieldError, ...]]] = {}
+
+
+def validate_template_spec(spec: Any, path: str, errs: Errors) -> None:
+    """validate_pod_spec for a workload's pod template, each template value checked once: a
+    controller scaling its ReplicaSet or Deployment writes the same template again and again
+    (the spec is immutable, so are its problems)."""
+    hit = _template_cache.get(id(spec))
+    if hit is None or hit[0] is not spec or hit[1] != path:
+        found: Errors = []
+        validate_pod_spec(spec, path, found)
+        if len(_template_cache) >= _CACHE_LIMIT:
+            _template_cache.clear()
+        hit = _template_cache[id(spec)] = (spec, path, tuple(found))
+    errs.extend(hit[2])
+
+
 def validate_pod_spec(spec: Any, path: str, errs: Errors) -> None:
     if not spec.containers:
         errs.append(FieldError.required(f"{path}.containers"))

@@ -286,3 +286,37 @@ def test_object_count_follows_creates_removes_and_forks():
     assert other.object_count() == store.object_count()
     other.remove("Pod", "two", "default")
     assert other.object_count() == store.object_count() - 1
+
+
+DEPLOYMENT = """
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: app, image: nginx, resources: {requests: {cpu: 100m}}}]
+"""
+
+
+def test_a_template_checked_once_is_still_refused_every_time_and_scaling_keeps_it():
+    """validate_template_spec remembers a template value's problems: the same bad template is
+    refused with the same message on every write, a good one scales without a new check."""
+    store, _ = fresh_store()
+    apply_all(store, load_manifests(DEPLOYMENT))
+    dep = store.get("Deployment", "web", "default")
+    scaled = store.update(attrs.evolve(dep, spec=attrs.evolve(dep.spec, replicas=5)))
+    assert scaled.spec.replicas == 5 and scaled.spec.template is dep.spec.template
+    bad_spec = attrs.evolve(dep.spec.template.spec, restart_policy="Sometimes")
+    bad = attrs.evolve(scaled, spec=attrs.evolve(scaled.spec, template=attrs.evolve(
+        scaled.spec.template, spec=bad_spec)))
+    messages = []
+    for _ in range(2):
+        with pytest.raises(ValidationError) as err:
+            store.update(bad)
+        messages.append(str(err.value))
+    assert messages[0] == messages[1] and "spec.template.spec.restartPolicy" in messages[0]
+    assert store.get("Deployment", "web", "default").spec.replicas == 5

@@ -1,0 +1,44 @@
+"""views/jsontext.dumps is json.dumps(obj, indent=2), byte for byte (sim -o json's output)."""
+
+import enum
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ksandbox.api.codec import FrozenDict
+from ksandbox.views.jsontext import dumps
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+
+
+scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
+           | st.text() | st.sampled_from([Level.LOW, -0.0, 1e16, 1e-7, float("inf")]))
+keys = st.text() | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)
+values = st.recursive(scalars, lambda inner: (
+    st.lists(inner, max_size=4) | st.lists(inner, max_size=3).map(tuple)
+    | st.dictionaries(keys, inner, max_size=4)
+    | st.dictionaries(st.text(), inner, max_size=3).map(FrozenDict)), max_leaves=30)
+
+
+@settings(max_examples=400, deadline=None)
+@given(values)
+def test_same_text_as_json_dumps_indent_2(obj):
+    assert dumps(obj) == json.dumps(obj, indent=2)
+
+
+def test_empty_and_nested_containers_and_a_sim_like_document():
+    doc = {"time": 65.0, "nodes": [{"name": "n", "taints": [], "labels": {}, "ready": True,
+                                    "cpu": 4, "gone": None, "ratio": float("nan")}],
+           "events": ({"reason": "Scheduled", "message": "to node \u00e9 \"x\"\n"},), "e": {}}
+    assert dumps(doc) == json.dumps(doc, indent=2)
+
+
+def test_what_json_cannot_encode_fails_as_json_does():
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        dumps({"a": [object()]})
+    with pytest.raises(TypeError, match="keys must be"):
+        dumps({(1, 2): 3})
