@@ -126,7 +126,15 @@ def _decode_documents(docs: Iterable[tuple[int, Any]], source: str
                 raise ManifestError(source, doc, "items: expected a list")
             for i, item in enumerate(items):
                 path = f"items[{i}]"
-                out.append((decode_object(item, source, doc, path), Origin(source, doc, path)))
+                try:
+                    # Decoded without its path first: every field's path string ("items[7].
+                    # spec.containers[0]...") is built only for an error message, and a
+                    # 150,000-item export would build millions. Decoding is deterministic, so
+                    # a refused item is decoded again with its path, for the message.
+                    obj = decode_object(item, source, doc)
+                except ManifestError:
+                    obj = decode_object(item, source, doc, path)
+                out.append((obj, Origin(source, doc, path)))
                 if report is not None and not len(out) % step:
                     report(loadprogress.DECODING, len(out), total)
         else:

@@ -121,3 +121,32 @@ def test_by_identity_gives_the_function_s_answer():
     v = tuple([1, 2, 3])            # equal, another object: computed again (never wrong)
     assert by_identity(total, v) == 6 and len(calls) == 2
     assert by_identity(total, u) == 6
+
+
+@pytest.mark.parametrize("bad", [
+    {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "x"},
+     "spec": {"containers": [{"name": "a", "image": "i", "colour": "blue"}]}},
+    {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "x"},
+     "spec": {"containers": [{"name": "a", "image": 7}]}},
+    {"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": {"a": "b"}},
+     "spec": {"containers": [{"name": "a", "image": "i"}]}},
+    {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "x"},
+     "spec": {"priority": 99999999999999999999, "containers": [{"name": "a", "image": "i"}]}},
+    {"apiVersion": "v1", "kind": "Nope", "metadata": {"name": "x"}},
+    ["not", "a", "mapping"],
+])
+def test_a_refused_list_item_is_named_by_its_path(bad):
+    """List items decode without their path (speed) and a refused one again with it: the
+    message is the one decoding with the path gives."""
+    import json
+
+    good = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "ok"},
+            "spec": {"containers": [{"name": "a", "image": "i"}]}}
+    text = json.dumps({"apiVersion": "v1", "kind": "List", "items": [good, good, bad]})
+    with pytest.raises(ManifestError) as err:
+        load_manifests(text, "f.json")
+    with pytest.raises(ManifestError) as direct:
+        decode_object(bad, "f.json", 1, "items[2]")
+    assert str(err.value) == str(direct.value)
+    if isinstance(bad, dict) and bad["kind"] == "Pod":
+        assert "items[2]" in str(err.value)
