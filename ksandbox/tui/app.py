@@ -126,8 +126,8 @@ class KsandboxApp(App[int]):
         """The failure that ended the app, and where the session so far was saved."""
         self._start_with_theme()
         self.freeze_heap_after_first_frame = False
-        """run_tui's app collects and freezes the heap once the first frame is out (tests'
-        apps leave the test process's collector alone)."""
+        """run_tui's app collects and freezes the heap and saves the attrs methods cache once
+        the first frame is out (tests' apps leave the test process alone)."""
 
     # -- setup ----------------------------------------------------------------------------
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -164,9 +164,7 @@ class KsandboxApp(App[int]):
 
         self.push_screen(MainScreen())
         if self.freeze_heap_after_first_frame:
-            # The collection walks the whole loaded heap (0.05 s for the default sample, far
-            # more for a big cluster): the board is shown first.
-            self.call_after_refresh(freeze_heap)
+            self.call_after_refresh(_after_first_frame)
         if self.ticking:
             self._last_tick = time.perf_counter()
             self.set_interval(1 / TICK_HZ, self._tick, name="clock")
@@ -612,6 +610,17 @@ def freeze_heap(collect: bool = True) -> None:
         # dozens of collections inside one key press.
         gc.set_threshold(GC_THRESHOLD, 20, 20)
     gc.freeze()
+
+
+def _after_first_frame() -> None:
+    """Start-up housekeeping that waits until the board is on screen: the collection walks
+    the whole loaded heap (0.05 s for the default sample, far more for a big cluster), and
+    the attrs methods cache is written now (api/methods_cache.py) — a TUI is seldom left
+    through a normal interpreter exit, and its first start should leave the cache behind."""
+    freeze_heap()
+    from ..api import methods_cache
+
+    methods_cache.save()
 
 
 def make_app(session: Session, **opts: Any) -> KsandboxApp:

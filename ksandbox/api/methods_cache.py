@@ -1,0 +1,124 @@
+"""The code attrs generates for our classes, kept on disk like the package's bytecode.
+
+attrs writes each class's ``__init__``, ``__eq__``, ``__hash__``... as Python source and
+compiles it when the class is created. ksandbox creates ~180 attrs classes on its way to the
+TUI's first frame, and compiling their methods was the largest single cost of starting it
+(~0.1–0.2 s, more than importing numpy; issue 11 item 5). The compiled code depends only on the
+source attrs writes, so it is stored beside the package's ``__pycache__`` and reused: a class
+whose generated source is unchanged loads its code instead of compiling it again.
+
+One part of that source changes from process to process: the per-class constant attrs mixes
+into ``__hash__`` (the hash of a string, so salted per process). It is left out of the key and
+put back into the loaded code, so every method is exactly the one attrs would have compiled.
+
+The file is written the way bytecode is: not under PYTHONDONTWRITEBYTECODE, not when the
+package directory is read-only, one file per Python version. Anything unexpected —
+attrs changed its internals, an unreadable or foreign file — falls back to compiling.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+import sys
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+from attr import _make
+
+# attrs' __hash__ source: ``hash((`` then the class's constant on the next line.
+_SALT = re.compile(r"(hash\(\(\n[ \t]*)(-?\d+),")
+_FORMAT = 1
+
+
+def _salted(code: CodeType, old: int, new: int) -> CodeType:
+    """``code`` with the ``__hash__`` constant ``old`` replaced by ``new`` (nested code too)."""
+    consts = tuple(
+        _salted(c, old, new) if isinstance(c, CodeType)
+        else new if code.co_name == "__hash__" and type(c) is int and c == old else c
+        for c in code.co_consts)
+    return code.replace(co_consts=consts)
+
+
+class MethodsCache:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.entries: dict[str, tuple[int, CodeType]] = {}
+        self.used: set[str] = set()
+        self.added = 0
+        try:
+            data = marshal.loads(path.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            return
+        if isinstance(data, tuple) and len(data) == 2 and data[0] == _FORMAT \
+                and isinstance(data[1], dict):
+            self.entries = data[1]
+
+    def compile(self, script: str, filename: str) -> CodeType:
+        found = _SALT.search(script)
+        salt = int(found.group(2)) if found else 0
+        key = filename + "\0" + (_SALT.sub(r"\g<1>0,", script, count=1) if found else script)
+        self.used.add(key)
+        hit = self.entries.get(key)
+        if hit is not None:
+            old, code = hit
+            return code if old == salt else _salted(code, old, salt)
+        code = compile(script, filename, "exec")
+        self.entries[key] = (salt, code)
+        self.added += 1
+        return code
+
+    def save(self) -> None:
+        """Write the file if this process compiled anything new (and may write bytecode).
+        Entries no run of this version used are dropped once they are half the file."""
+        if not self.added or sys.dont_write_bytecode:
+            return
+        entries = self.entries
+        if len(entries) > 2 * len(self.used):
+            entries = {k: v for k, v in entries.items() if k in self.used}
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(exist_ok=True)
+            tmp.write_bytes(marshal.dumps((_FORMAT, entries)))
+            os.replace(tmp, self.path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+            return
+        self.added = 0
+
+
+_CACHE: MethodsCache | None = None
+
+
+def install() -> None:
+    """Route attrs' compiling through the cache (once; a no-op if attrs changed its
+    internals). :func:`save` writes what was compiled."""
+    global _CACHE
+    original: Any = getattr(_make, "_compile_and_eval", None)
+    code = getattr(original, "__code__", None)
+    if _CACHE is not None or code is None or \
+            code.co_varnames[:4] != ("script", "globs", "locs", "filename"):
+        return
+    folder = Path(__file__).resolve().parent.parent / "__pycache__"
+    # One file per Python (its bytecode); not per attrs version: the key is the whole source
+    # attrs wrote, which is all the code depends on (and attr.__version__ would import
+    # importlib.metadata, ~0.04 s).
+    cache = _CACHE = MethodsCache(folder / f"attrs-methods.{sys.implementation.cache_tag}.bin")
+
+    def compile_and_eval(script: str, globs: Any, locs: Any = None,
+                         filename: str = "") -> None:
+        try:
+            code = (_CACHE or cache).compile(script, filename)
+        except Exception:  # noqa: BLE001 - the cache must never stop a class being made
+            original(script, globs, locs, filename)
+            return
+        eval(code, globs, locs)
+
+    _make._compile_and_eval = compile_and_eval
+
+
+def save() -> None:
+    if _CACHE is not None:
+        _CACHE.save()

@@ -1,0 +1,126 @@
+"""attrs' generated methods come from the disk cache exactly as attrs would compile them.
+
+``ksandbox/api/methods_cache.py`` keeps the code attrs generates for each class
+(``__init__``, ``__eq__``, ``__hash__``...) so a start need not compile it again. These tests
+hold what makes that safe: a class made from the cache behaves as one attrs compiled — equal,
+hashed with this process's per-class constant, repr and init unchanged —, a changed class is
+compiled afresh, a damaged file is ignored, and nothing is written where bytecode may not be.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import attrs
+import pytest
+
+from ksandbox.api import methods_cache
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _make_class(extra: bool = False):
+    """A frozen class, made anew each call (same module and name, so the same source)."""
+    if extra:
+        @attrs.frozen
+        class Sample:
+            name: str
+            size: int = 3
+            note: str = ""
+    else:
+        @attrs.frozen
+        class Sample:  # type: ignore[no-redef]
+            name: str
+            size: int = 3
+    return Sample
+
+
+def _salt(cls) -> int:
+    return hash(f"<attrs generated hash {cls.__module__}.{cls.__qualname__}>")
+
+
+@pytest.fixture
+def cache_at(tmp_path, monkeypatch):
+    def use(path=tmp_path / "methods.bin"):
+        cache = methods_cache.MethodsCache(path)
+        monkeypatch.setattr(methods_cache, "_CACHE", cache)
+        return cache
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    return use
+
+
+def test_a_class_made_from_the_cache_is_the_one_attrs_compiles(cache_at, tmp_path):
+    first = cache_at()
+    compiled = _make_class()
+    assert first.added == 1
+    first.save()
+    assert (tmp_path / "methods.bin").exists()
+    # Another process would have another per-class hash constant: store a different one.
+    (key, (salt, code)), = first.entries.items()
+    first.entries[key] = (salt + 1, methods_cache._salted(code, salt, salt + 1))
+    first.added = 1
+    first.save()
+
+    second = cache_at()
+    cached = _make_class()
+    assert second.added == 0                      # loaded, not compiled
+    a, b = cached("web"), cached("web", 3)
+    assert a == b and a != cached("db") and a.size == 3
+    assert hash(a) == hash((_salt(cached), "web", 3)) == hash(compiled("web"))
+    assert repr(a) == repr(compiled("web")) == "Sample(name='web', size=3)"
+    with pytest.raises(TypeError):
+        cached()                                  # __init__ still requires name
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        a.name = "x"                              # type: ignore[misc]
+
+
+def test_a_changed_class_is_compiled_afresh(cache_at):
+    first = cache_at()
+    _make_class()
+    first.save()
+    second = cache_at()
+    changed = _make_class(extra=True)
+    assert second.added == 1
+    assert changed("web", note="n").note == "n"
+
+
+def test_a_damaged_file_is_ignored(cache_at, tmp_path):
+    path = tmp_path / "methods.bin"
+    path.write_bytes(b"\x00not marshal data")
+    cache = cache_at(path)
+    assert cache.entries == {}
+    assert _make_class()("web").size == 3
+
+
+def test_nothing_is_written_where_bytecode_may_not_be(cache_at, tmp_path, monkeypatch):
+    cache = cache_at()
+    _make_class()
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    cache.save()
+    assert not (tmp_path / "methods.bin").exists()
+
+
+def test_a_fresh_interpreter_makes_the_api_classes_from_the_cache(tmp_path):
+    """End to end in the package's own file: a start that may write leaves the cache, the
+    next start compiles nothing and its classes hash and compare as attrs made them."""
+    code = """
+import sys
+from ksandbox.api import methods_cache
+from ksandbox.api.core import Pod
+from ksandbox.api.meta import ObjectMeta
+methods_cache.save()
+p = Pod(metadata=ObjectMeta(name="a", namespace="default"))
+salt = hash(f"<attrs generated hash {Pod.__module__}.{Pod.__qualname__}>")
+assert salt in Pod.__hash__.__code__.co_consts
+assert p == Pod(metadata=ObjectMeta(name="a", namespace="default")) and hash(p) == hash(
+    Pod(metadata=ObjectMeta(name="a", namespace="default")))
+print(methods_cache._CACHE.added)
+"""
+    env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=env,
+                   capture_output=True, text=True)
+    again = subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=env,
+                           capture_output=True, text=True)
+    assert again.stdout.split() == ["0"], again.stderr
