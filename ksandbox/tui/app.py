@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 
 from ..api.errors import KsandboxError
 from .commandline import (
@@ -200,12 +200,14 @@ class KsandboxApp(App[int]):
             self.publish()
 
     def publish(self) -> None:
-        """Seal the model's changes and tell the screens on show."""
+        """Seal the model's changes and tell the screen on top.
+
+        Only the top one: a screen under a dialog shows through it dimmed, and Textual redraws
+        the dialog's whole tinted background whenever anything beneath changes — at 1,000
+        nodes a ticking clock made every frame of an open dialog a full repaint of the board.
+        The screen beneath catches up on everything when it is on top again (ScreenResume)."""
         cs = self.model.flush()
-        for screen in reversed(self.screen_stack):
-            screen.post_message(ClusterChanged(cs.generation))
-            if not isinstance(screen, ModalScreen):
-                break
+        self.screen.post_message(ClusterChanged(cs.generation))
 
     def advance(self, seconds: float) -> None:
         """Run the sandbox ``seconds`` of simulated time now, replaying any recorded steps due

@@ -94,3 +94,33 @@ async def test_pending_queue_grows_and_shrinks_with_its_pods(session, make):
         await settle(pilot)
         assert queue.size.height == small
         assert f"pending[{before}]" in screen_text(app)
+
+
+async def test_the_board_under_a_dialog_catches_up_when_the_dialog_closes(session, make):
+    """A dialog over the board: the board beneath is not redrawn while the dialog is open
+    (Textual would repaint the dialog's whole dimmed background each time), and everything
+    that happened meanwhile is on the board the moment the dialog closes — and the footer
+    shows the board's keys again."""
+    app = make(session)
+    async with app.run_test(size=(140, 40)) as pilot:
+        app.advance(20)
+        await settle(pilot)
+        board_screen = app.screen
+        app.screen.board.selected = "node-1"
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        assert "Taint node node-1" in screen_text(app)
+        seen = board_screen.generation
+        # While the dialog is open the sandbox moves on: node-3 is cordoned, time passes.
+        app.session.submit("kubectl cordon node-3")
+        app.advance(30)
+        await settle(pilot)
+        assert board_screen.generation == seen, "the covered board was not redrawn"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is board_screen
+        assert board_screen.generation == app.model.generation
+        text = screen_text(app)
+        assert "cordoned" in text and "T+00:00:50" in text
+        assert "t Taint" in text.splitlines()[-1]

@@ -153,6 +153,37 @@ class KsScreen(Guarded, Screen):
         for pane in self.query(PlayerPane):
             pane.state = self.app.player_controls.state()
 
+    _laid_out_at: Any = None
+    _bindings_shown: Any = None
+
+    def refresh_bindings(self) -> None:
+        """Tell the footer only when what it shows changed. Textual asks on every focus
+        change and each time a dialog covers or uncovers the screen, and the footer answers
+        by rebuilding its twenty keys — a layout and repaint of the whole screen, ~90 ms at
+        1,000 nodes, twice per dialog. A covered screen's footer is not on show: it is
+        brought up to date when the screen is on top again."""
+        if self.is_mounted and self.app.screen is not self:
+            return
+        try:
+            shown = tuple((key, id(a.node), a.binding, a.enabled, a.tooltip)
+                          for key, a in self.active_bindings.items())
+        except Exception:  # noqa: BLE001 - mid-teardown: let Textual decide
+            shown = None
+        if shown is not None and shown == self._bindings_shown:
+            return
+        self._bindings_shown = shown
+        super().refresh_bindings()
+
+    def _screen_resized(self, size: Any) -> None:
+        """Textual lays out every screen beneath a dialog when the dialog opens (its Resize
+        resizes the whole stack), even at the size they already have: at 1,000 nodes that
+        was a full layout and repaint of the board, 100+ ms, before the dialog showed. A
+        screen already laid out at this size skips it; a real resize still lays it out."""
+        if size == self._laid_out_at and self is not self.app.screen:
+            return
+        self._laid_out_at = size
+        super()._screen_resized(size)
+
     # -- change feed ----------------------------------------------------------------------
     def on_cluster_changed(self, message: ClusterChanged) -> None:
         self.catch_up()

@@ -128,10 +128,14 @@ class ExplainScreen(KsScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        try:
+            matrix = self.matrix
+        except NoMatches:  # closed before it finished opening (a burst of keys)
+            return
         self.recompute()
-        self.matrix.focus()
+        matrix.focus()
         self.set_interval(MIN_INTERVAL, self._maybe_recompute)
-        self.watch(self.matrix, "cursor", lambda _old, _new: self._show_asks(), init=False)
+        self.watch(matrix, "cursor", lambda _old, _new: self._show_asks(), init=False)
 
     def refresh_view(self, changes: ChangeSet) -> None:
         if not changes.empty:
