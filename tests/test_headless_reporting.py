@@ -271,6 +271,12 @@ def test_load_progress_draws_only_on_a_terminal_and_can_stop_the_load():
     p.report("decoding", 2048, 155_000)
     p.close()
     assert quiet.getvalue() == "" and not p.shown
+    shown = io.StringIO()
+    p = LoadProgress("big.json", stream=shown, after=0.0, enabled=True)
+    p._began -= 5.0          # the load began 5 s ago: the bar's clock counts from there
+    p.report("decoding", 2048, 155_000)
+    p.close()
+    assert p.shown and "loading big.json" in shown.getvalue() and "0:00:05" in shown.getvalue()
 
     class Stop(Exception):
         pass

@@ -130,7 +130,8 @@ class LoadProgress:
             enabled = bool(isatty and isatty())
         self.enabled = enabled
         self.interrupted = interrupted
-        self._next = time.monotonic() + after
+        self._began = time.monotonic()
+        self._next = self._began + after
         self._bar: Any = None
         self._task: Any = None
         self.shown = False
@@ -180,6 +181,10 @@ class LoadProgress:
                                  TextColumn("{task.fields[what]}"), TimeElapsedColumn(),
                                  console=console, transient=True, auto_refresh=False)
             self._task = self._bar.add_task(f"loading {self.label}", total=total, what="")
+            # the elapsed time counts from the start of the load, not from the first draw
+            # (rich's clock is time.monotonic, as ours)
+            for task in self._bar.tasks:
+                task.start_time = self._began
             self._bar.start()
             self.shown = True
         self._bar.update(self._task, completed=done, total=total, what=what)
