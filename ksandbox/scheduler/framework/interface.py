@@ -183,12 +183,18 @@ WILDCARD = "*"
 
 
 class ClusterEvent:
-    __slots__ = ("resource", "action", "label")
+    __slots__ = ("resource", "action", "_label")
 
     def __init__(self, resource: str, action: ActionType, label: str = "") -> None:
         self.resource = resource
         self.action = action
-        self.label = label or f"{resource}/{action!r}"
+        self._label = label
+
+    @property
+    def label(self) -> str:
+        # Spelt out only when asked: an enum flag's repr costs more than the event's whole
+        # handling, and the scheduler makes one event per pod write.
+        return self._label or f"{self.resource}/{self.action!r}"
 
     def matches(self, incoming: "ClusterEvent") -> bool:
         """Whether ``incoming`` is this registered event or a more specific one."""
