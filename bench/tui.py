@@ -232,8 +232,16 @@ async def run(args) -> None:
         n = len(rec.frames)
         while len(rec.frames) == n:
             await asyncio.sleep(0.001)
-        results["explain view (1,000 nodes)"] = [(rec.frames[-1] - t0) * 1000]
-        stalls["explain view (1,000 nodes)"] = (dog.stalls, dog.worst * 1000)
+        results["explain view: first frame"] = [(rec.frames[-1] - t0) * 1000]
+        # The explanation is computed in a worker ("computing…" meanwhile): to the first
+        # frame after its result was applied.
+        while getattr(app.screen, "computing", False) and time.perf_counter() - t0 < 10:
+            await asyncio.sleep(0.001)
+        n = len(rec.frames)
+        while len(rec.frames) == n and time.perf_counter() - t0 < 10:
+            await asyncio.sleep(0.001)
+        results["explain view: result shown"] = [(rec.frames[-1] - t0) * 1000]
+        stalls["explain view: result shown"] = (dog.stalls, dog.worst * 1000)
         await pilot.pause(0.5)
         dog.reset()
         await asyncio.sleep(3.0)

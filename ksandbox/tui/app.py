@@ -14,6 +14,7 @@ screens that are on show.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -124,6 +125,10 @@ class KsandboxApp(App[int]):
         """Exceptions an action or a handler raised and the guards turned into notifications."""
         self.crash: tuple[BaseException, Path | None] | None = None
         """The failure that ended the app, and where the session so far was saved."""
+        self.sim_lock = threading.Lock()
+        """Held while anything writes the sandbox on the UI thread (the clock, a command) or
+        a worker thread reads it (explain): the clock skips a tick while a worker holds it,
+        a command waits for it."""
         self._start_with_theme()
         self.freeze_heap_after_first_frame = False
         """run_tui's app collects and freezes the heap and saves the attrs methods cache once
@@ -176,6 +181,14 @@ class KsandboxApp(App[int]):
 
     # -- the clock ------------------------------------------------------------------------
     def _tick(self) -> None:
+        if not self.sim_lock.acquire(blocking=False):
+            return  # a worker is reading the sandbox; the time owed is paid next tick
+        try:
+            self._tick_locked()
+        finally:
+            self.sim_lock.release()
+
+    def _tick_locked(self) -> None:
         now = time.perf_counter()
         real_dt, self._last_tick = now - self._last_tick, now
         player = self.player
@@ -212,8 +225,9 @@ class KsandboxApp(App[int]):
     def advance(self, seconds: float) -> None:
         """Run the sandbox ``seconds`` of simulated time now, replaying any recorded steps due
         (tests, the benchmark)."""
-        self.pacer.advance_to(self.session.now + seconds, budget=float("inf"))
-        self.whatif.sync()
+        with self.sim_lock:
+            self.pacer.advance_to(self.session.now + seconds, budget=float("inf"))
+            self.whatif.sync()
         self.publish()
 
     def action_toggle_pause(self) -> None:
@@ -237,7 +251,8 @@ class KsandboxApp(App[int]):
             self._stepper = Stepper(self.playback)
         self._stepping = True
         try:
-            report = self._stepper.step()
+            with self.sim_lock:
+                report = self._stepper.step()
         except Exception as exc:
             self.notify(f"the simulation stopped: {exc!r}", severity="error")
             return
@@ -356,7 +371,8 @@ class KsandboxApp(App[int]):
             # What the user does is never mixed into the recording: go live first.
             self.player_controls.take_over()
         try:
-            result = self.session.submit(text, stdin)
+            with self.sim_lock:
+                result = self.session.submit(text, stdin)
         except Exception as exc:  # the core promises not to raise; the UI never trusts it
             self.notify(f"error: {exc}", severity="error")
             return None
@@ -378,7 +394,8 @@ class KsandboxApp(App[int]):
         from ..commands.result import CommandResult
 
         try:
-            return self.session.submit(text, record=False)
+            with self.sim_lock:
+                return self.session.submit(text, record=False)
         except Exception as exc:
             return CommandResult(text, "", f"error: {exc}")
 

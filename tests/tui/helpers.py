@@ -6,8 +6,15 @@ from screen_text import screen_text
 
 
 async def settle(pilot, times: int = 2) -> None:
+    """Let the app process what is queued — including a result a worker thread is about to
+    hand back (the explain view computes in a worker)."""
     for _ in range(times):
         await pilot.pause()
+    workers = [w for w in pilot.app.workers if not w.is_finished]
+    if workers:
+        await pilot.app.workers.wait_for_complete(workers)
+        for _ in range(times):
+            await pilot.pause()
 
 
 async def type_text(pilot, text: str) -> None:
