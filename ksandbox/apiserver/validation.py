@@ -14,9 +14,16 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..api import validation as v
 from ..api.errors import FieldError, Unquoted, ValidationError
+from ..api.evolve import by_identity
 from ..api.selectors import atoi_clamped
 from ..api.taints import validate_taints
-from .validation_pod import _cached, _quantity_nonneg, validate_pod_spec, validate_template_spec
+from .validation_pod import (
+    _cached,
+    _quantity_nonneg,
+    dns1123_label_errors,
+    validate_pod_spec,
+    validate_template_spec,
+)
 
 if TYPE_CHECKING:
     from ..api.core import Node, Pod
@@ -59,7 +66,7 @@ def _meta(obj: Any, errs: Errors) -> None:
         for msg in v.validate_object_name(obj.kind, name):
             errs.append(FieldError("metadata.name", name, msg))
     if obj.metadata.namespace:
-        for msg in v.is_dns1123_label(obj.metadata.namespace):
+        for msg in by_identity(dns1123_label_errors, obj.metadata.namespace):
             errs.append(FieldError("metadata.namespace", obj.metadata.namespace, msg))
     errs.extend(_labels(obj.metadata.labels, "metadata.labels"))
 

@@ -296,13 +296,26 @@ def validate_template_spec(spec: Any, path: str, errs: Errors) -> None:
     errs.extend(hit[2])
 
 
+def _toleration_errors(tolerations: Any, path: str) -> tuple[FieldError, ...]:
+    """By identity first (pods of a template share the admitted tuple), then by value."""
+    return tuple(_cached(_tolerations_cache, (tolerations, path),
+                         lambda: validate_tolerations(tolerations, f"{path}.tolerations")))
+
+
+def dns1123_subdomain_errors(value: str) -> tuple[str, ...]:
+    return tuple(v.is_dns1123_subdomain(value))
+
+
+def dns1123_label_errors(value: str) -> tuple[str, ...]:
+    return tuple(v.is_dns1123_label(value))
+
+
 def validate_pod_spec(spec: Any, path: str, errs: Errors) -> None:
     if not spec.containers:
         errs.append(FieldError.required(f"{path}.containers"))
     # Pods of one template share their container tuples (codec.sharing): checked once.
     errs.extend(by_identity(_container_errors, spec.containers, spec.init_containers, path))
-    errs.extend(_cached(_tolerations_cache, (spec.tolerations, path),
-                        lambda: validate_tolerations(spec.tolerations, f"{path}.tolerations")))
+    errs.extend(by_identity(_toleration_errors, spec.tolerations, path))
     for key, val in spec.node_selector.items():
         for msg in v.is_qualified_name(key):
             errs.append(FieldError(f"{path}.nodeSelector", key, msg))
@@ -312,7 +325,8 @@ def validate_pod_spec(spec: Any, path: str, errs: Errors) -> None:
         _affinity(spec.affinity, f"{path}.affinity", errs)
     _spread(spec.topology_spread_constraints, f"{path}.topologySpreadConstraints", errs)
     if spec.node_name:
-        for msg in v.is_dns1123_subdomain(spec.node_name):
+        # by identity: the pods on a node share its name's str (codec.sharing)
+        for msg in by_identity(dns1123_subdomain_errors, spec.node_name):
             errs.append(FieldError(f"{path}.nodeName", spec.node_name, msg))
     if spec.restart_policy and spec.restart_policy not in ("Always", "OnFailure", "Never"):
         errs.append(FieldError.not_supported(f"{path}.restartPolicy", spec.restart_policy,
