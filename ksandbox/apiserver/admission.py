@@ -66,6 +66,11 @@ def _default_meta(store: Store, obj: Any) -> Any:
         changes["creation_timestamp"] = None
     if meta.uid and store.rand is not None and not _looks_like_ours(meta.uid):
         changes["uid"] = ""
+    # Only what differs: most creates (a controller's pods, a fresh manifest) change nothing
+    # here, and rebuilding the metadata and the object for nothing is a per-object cost.
+    changes = {k: v for k, v in changes.items() if getattr(meta, k) != v}
+    if not changes:
+        return obj
     return evolve(obj, metadata=evolve(meta, **changes))
 
 

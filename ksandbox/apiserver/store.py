@@ -91,6 +91,9 @@ class Store:
         self._droppable = 0
         self._droppable_from = 0
         self._event_seq = 0
+        # (object, its ObjectReference) of the last event recorded: consecutive events about
+        # one object share the (immutable) reference.
+        self._last_ref: tuple[Any, ObjectReference] | None = None
         # Simulated time of the last write that changed the cluster (heartbeats excluded):
         # headless runs stop once the cluster has been quiet for a while.
         self.last_change_time = 0.0
@@ -353,8 +356,13 @@ class Store:
         """Record a core/v1 Event; a repeat of the same one bumps its count, as upstream's
         event correlator does."""
         meta = obj.metadata
-        ref = ObjectReference(kind=obj.kind, namespace=meta.namespace, name=meta.name,
-                              uid=meta.uid, api_version=obj.api_version)
+        last = self._last_ref
+        if last is not None and last[0] is obj:
+            ref = last[1]   # the kubelet's Pulled/Created/Started name one pod object
+        else:
+            ref = ObjectReference(kind=obj.kind, namespace=meta.namespace, name=meta.name,
+                                  uid=meta.uid, api_version=obj.api_version)
+            self._last_ref = (obj, ref)
         now = self._now()
         dedup = (obj.kind, meta.namespace, meta.name, meta.uid, type_, reason, message)
         idx = self._event_index.get(dedup)

@@ -320,3 +320,19 @@ def test_a_template_checked_once_is_still_refused_every_time_and_scaling_keeps_i
         messages.append(str(err.value))
     assert messages[0] == messages[1] and "spec.template.spec.restartPolicy" in messages[0]
     assert store.get("Deployment", "web", "default").spec.replicas == 5
+
+
+def test_consecutive_events_about_one_object_share_its_reference_and_others_get_their_own():
+    store, _ = fresh_store()
+    apply_all(store, load_manifests(NODES))
+    n1, n2 = store.get("Node", "node-1"), store.get("Node", "node-2")
+    a = store.record_event(n1, "Normal", "A", "a")
+    b = store.record_event(n1, "Normal", "B", "b")
+    c = store.record_event(n2, "Normal", "C", "c")
+    n1b = store.update(attrs.evolve(n1, spec=attrs.evolve(n1.spec, unschedulable=True)))
+    d = store.record_event(n1b, "Normal", "D", "d")
+    assert a.involved_object is b.involved_object
+    for ev, node in ((a, n1), (c, n2), (d, n1b)):
+        ref = ev.involved_object
+        assert (ref.kind, ref.name, ref.uid, ref.api_version) == (
+            "Node", node.metadata.name, node.metadata.uid, node.api_version)
