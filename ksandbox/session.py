@@ -11,6 +11,7 @@ Nothing here draws or prints: presenters live in ``ksandbox.views``, the UI in `
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -65,6 +66,35 @@ class Step:
     stdin: str | None = None
 
 
+class SessionLock:
+    """One session's lock: held while anything runs the sandbox (the clock, a command, a
+    fork) and while a reader on another thread computes from it (the TUI's explain worker),
+    so the reader sees one consistent moment — explain swaps the scheduler's cache for a
+    shadow one and updates the fast path's tables while it runs. Re-entrant: a command that
+    runs the clock takes it twice. A fork gets a lock of its own."""
+
+    __slots__ = ("_lock",)
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    def acquire(self, blocking: bool = True) -> bool:
+        return self._lock.acquire(blocking)
+
+    def release(self) -> None:
+        self._lock.release()
+
+    def __enter__(self) -> "SessionLock":
+        self._lock.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+    def __deepcopy__(self, memo: Any) -> "SessionLock":
+        return SessionLock()
+
+
 class Session:
     def __init__(self, objects: Iterable[Any] = (), *, seed: int = 0,
                  configs: Iterable[ConfigDocument] = (), name: str = "sandbox",
@@ -73,6 +103,7 @@ class Session:
         gcpolicy.tune()  # a cluster is many long-lived objects: see gcpolicy.py
         self.name = name
         self.seed = seed
+        self.lock = SessionLock()
         self.clock = Clock()
         self.rand = SimRandom(seed)
         self.store = Store(lambda: self.clock.now, self.rand.child("apiserver"))
@@ -157,11 +188,12 @@ class Session:
     def _run_clock(self, t: float) -> None:
         """clock.run_until(t); with a progress hook, in slices with the hook called between."""
         progress = self.progress
-        if progress is None:
-            self.clock.run_until(t)
-            return
-        while not self.clock.run_until(t, budget=PROGRESS_SLICE):
-            progress(self.clock.now)
+        with self.lock:
+            if progress is None:
+                self.clock.run_until(t)
+                return
+            while not self.clock.run_until(t, budget=PROGRESS_SLICE):
+                progress(self.clock.now)
         progress(self.clock.now)
 
     def run_until(self, t: float) -> None:
@@ -179,7 +211,8 @@ class Session:
 
     def run_next(self) -> bool:
         """Run the next scheduled callback only (a paced UI spreads a burst over frames)."""
-        return self.clock.step()
+        with self.lock:
+            return self.clock.step()
 
     def step(self) -> bool:
         """Jump to the next scheduled callback and run everything due then."""
@@ -227,6 +260,10 @@ class Session:
     # -- commands ---------------------------------------------------------------------------
     def submit(self, text: str, stdin: str | None = None, *, record: bool = True) -> CommandResult:
         """Run one command now; never raises for bad input (the error is in the result)."""
+        with self.lock:
+            return self._submit(text, stdin, record)
+
+    def _submit(self, text: str, stdin: str | None, record: bool) -> CommandResult:
         from .commands import execute
 
         text = text.strip()
@@ -254,8 +291,9 @@ class Session:
         """kubectl apply of several objects: all or nothing, results in input order."""
         objects = list(objects)
         order = _order(objects)
-        results = apply_all(self.store, [objects[i] for i in order],
-                            [origins[i] for i in order] if origins is not None else None)
+        with self.lock:
+            results = apply_all(self.store, [objects[i] for i in order],
+                                [origins[i] for i in order] if origins is not None else None)
         out: list[Any] = [None] * len(objects)
         for i, r in zip(order, results):
             out[i] = r
@@ -287,7 +325,8 @@ class Session:
         for h in observers:
             self.store.unsubscribe(None, h)
         try:
-            other = fork_graph(self)
+            with self.lock:  # a worker's explain must not be mid-way (its shadow cache)
+                other = fork_graph(self)
         finally:
             for h in observers:
                 self.store.subscribe(None, h)
@@ -347,10 +386,11 @@ class Session:
 
     def explain(self, namespace: str, name: str) -> Any:
         """The scheduler's decision for one pod now (``ksandbox explain``; DESIGN.md §3)."""
-        pod = self.store.get("Pod", name, namespace)
-        if pod is None:
-            raise ApiError.not_found("pods", name)
-        return explain_pod(self.cp.scheduler, pod)
+        with self.lock:
+            pod = self.store.get("Pod", name, namespace)
+            if pod is None:
+                raise ApiError.not_found("pods", name)
+            return explain_pod(self.cp.scheduler, pod)
 
 
 def ceil_ms(t: float) -> float:

@@ -14,7 +14,6 @@ screens that are on show.
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
@@ -125,10 +124,6 @@ class KsandboxApp(App[int]):
         """Exceptions an action or a handler raised and the guards turned into notifications."""
         self.crash: tuple[BaseException, Path | None] | None = None
         """The failure that ended the app, and where the session so far was saved."""
-        self.sim_lock = threading.Lock()
-        """Held while anything writes the sandbox on the UI thread (the clock, a command) or
-        a worker thread reads it (explain): the clock skips a tick while a worker holds it,
-        a command waits for it."""
         self._start_with_theme()
         self.freeze_heap_after_first_frame = False
         """run_tui's app collects and freezes the heap and saves the attrs methods cache once
@@ -180,13 +175,22 @@ class KsandboxApp(App[int]):
             self.notify("Theme not saved: fix the config file first", severity="warning")
 
     # -- the clock ------------------------------------------------------------------------
+    @property
+    def sim_lock(self) -> Any:
+        """The session's lock (``Session.lock``, re-entrant): the clock, commands and forks
+        hold it; a worker thread reading the sandbox (explain) holds it while it reads."""
+        return self.session.lock
+
     def _tick(self) -> None:
-        if not self.sim_lock.acquire(blocking=False):
-            return  # a worker is reading the sandbox; the time owed is paid next tick
+        lock = self.sim_lock
+        if not lock.acquire(blocking=False):
+            # A worker is reading the sandbox (explain): the clock waits, the UI does not;
+            # _last_tick stays, so the next tick pays the time owed (up to MAX_REAL_DT).
+            return
         try:
             self._tick_locked()
         finally:
-            self.sim_lock.release()
+            lock.release()
 
     def _tick_locked(self) -> None:
         now = time.perf_counter()
@@ -225,7 +229,7 @@ class KsandboxApp(App[int]):
     def advance(self, seconds: float) -> None:
         """Run the sandbox ``seconds`` of simulated time now, replaying any recorded steps due
         (tests, the benchmark)."""
-        with self.sim_lock:
+        with self.sim_lock:  # one moment for a worker: not between the clock and branches
             self.pacer.advance_to(self.session.now + seconds, budget=float("inf"))
             self.whatif.sync()
         self.publish()
@@ -371,8 +375,7 @@ class KsandboxApp(App[int]):
             # What the user does is never mixed into the recording: go live first.
             self.player_controls.take_over()
         try:
-            with self.sim_lock:
-                result = self.session.submit(text, stdin)
+            result = self.session.submit(text, stdin)
         except Exception as exc:  # the core promises not to raise; the UI never trusts it
             self.notify(f"error: {exc}", severity="error")
             return None
@@ -394,8 +397,7 @@ class KsandboxApp(App[int]):
         from ..commands.result import CommandResult
 
         try:
-            with self.sim_lock:
-                return self.session.submit(text, record=False)
+            return self.session.submit(text, record=False)
         except Exception as exc:
             return CommandResult(text, "", f"error: {exc}")
 

@@ -7,11 +7,18 @@ from screen_text import screen_text
 
 async def settle(pilot, times: int = 2) -> None:
     """Let the app process what is queued — including a result a worker thread is about to
-    hand back (the explain view computes in a worker)."""
+    hand back (the explain view computes in a worker; a finished one may ask again)."""
     for _ in range(times):
         await pilot.pause()
-    workers = [w for w in pilot.app.workers if not w.is_finished]
-    if workers:
+    await explained(pilot, times)
+
+
+async def explained(pilot, times: int = 1) -> None:
+    """Wait for the app's worker threads (explain's) and for their results to be shown."""
+    for _ in range(10):
+        workers = [w for w in pilot.app.workers if not w.is_finished]
+        if not workers:
+            return
         await pilot.app.workers.wait_for_complete(workers)
         for _ in range(times):
             await pilot.pause()

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import threading
 
-from helpers import settle
+from helpers import explained, settle
 from screen_text import screen_text
 
 from ksandbox.tui.screens import explain as explain_module
-from ksandbox.tui.screens.explain import ExplainScreen, Explained
+from ksandbox.tui.screens.explain import Explained, ExplainScreen
 
 SIZE = (160, 48)
 
@@ -119,3 +119,121 @@ async def test_an_answer_for_a_closed_view_is_dropped(session, make, monkeypatch
         await settle(pilot)
         assert app.screen.view_name == "board"
         assert "STALE ANSWER" not in screen_text(app)
+
+
+class Gate:
+    """Wrap ``session.explain`` so a computation waits until the test lets it go."""
+
+    def __init__(self, session) -> None:
+        self.real = session.explain
+        self.open = threading.Event()
+        self.entered = threading.Event()
+        self.calls: list[str] = []
+        session.explain = self
+
+    def __call__(self, namespace: str, name: str):
+        self.calls.append(name)
+        self.entered.set()
+        assert self.open.wait(10), "the test never opened the gate"
+        return self.real(namespace, name)
+
+
+async def test_a_result_for_a_pod_no_longer_on_show_is_dropped(session, make):
+    """Explain is asked for gpu-pod, then — before its worker is done — for another pod:
+    gpu-pod's verdicts never reach the screen; the other pod's do."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        other = next(p for p in app.session.store.list("Pod")
+                     if p.spec.node_name and p.metadata.namespace == "default")
+        gate = Gate(app.session)
+        app.open_explain("default", "gpu-pod")
+        await pilot.pause()
+        assert gate.entered.wait(10)
+        screen = app.screen
+        shown = []
+        real_show = screen._show
+        screen._show = lambda result: (shown.append(result.name), real_show(result))
+        screen.retarget("default", other.metadata.name)
+        gate.open.set()
+        await explained(pilot)
+        await settle(pilot)
+        assert shown == [other.metadata.name], shown
+        text = screen_text(app)
+        assert f"pod/default/{other.metadata.name}" in text
+        assert "0/4 nodes are available" not in text
+        assert gate.calls == ["gpu-pod", other.metadata.name]
+
+
+
+async def test_an_error_in_the_worker_is_a_line_on_the_screen(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        def broken(namespace, name):
+            raise RuntimeError("scheduler bug")
+
+        app.session.explain = broken
+        app.open_explain("default", "gpu-pod")
+        await settle(pilot)
+        assert isinstance(app.screen, ExplainScreen)
+        assert "explain failed: scheduler bug" in screen_text(app)
+
+
+
+async def test_reopening_an_unchanged_cluster_shows_the_cached_result(session, make):
+    """Cached per (pod, store version): explaining the same pod again with nothing changed
+    computes nothing; after a change it computes again."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        real = app.session.explain
+        calls = []
+        app.session.explain = lambda ns, n: (calls.append(n), real(ns, n))[1]
+        app.open_explain("default", "gpu-pod")
+        await settle(pilot)
+        await pilot.press("escape")
+        app.open_explain("default", "gpu-pod")
+        await settle(pilot)
+        assert calls == ["gpu-pod"]
+        assert "0/4 nodes are available" in screen_text(app)
+        app.submit("kubectl label nodes node-1 hw-type=gpu")
+        await settle(pilot)
+        app.screen.recompute()
+        await settle(pilot)
+        assert calls == ["gpu-pod", "gpu-pod"]
+        assert "would place it on node-1" in screen_text(app)
+
+
+def test_a_fork_waits_for_a_reader_and_never_copies_explains_shadow_cache(session):
+    """Session.lock: a what-if fork asked for while a worker explains a bound pod (explain
+    swaps the scheduler's cache for a shadow one meanwhile) waits for it, and the fork's
+    scheduler reads the real cache."""
+    session.run_until(5)
+    bound = next(p for p in session.store.list("Pod") if p.spec.node_name)
+    held, go, done = threading.Event(), threading.Event(), threading.Event()
+
+    def read():
+        with session.lock:
+            held.set()
+            assert go.wait(10)
+            session.explain(bound.metadata.namespace, bound.metadata.name)
+        done.set()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert held.wait(10)
+    forks = []
+    forker = threading.Thread(target=lambda: forks.append(session.fork()))
+    forker.start()
+    forker.join(0.2)
+    assert forker.is_alive() and not forks   # waiting for the reader
+    go.set()
+    forker.join(10)
+    reader.join(10)
+    assert done.is_set() and len(forks) == 1
+    fork = forks[0]
+    for fwk in fork.cp.scheduler.profiles.values():
+        assert fwk.handle.cache is fork.cp.scheduler.cache
+    assert fork.lock is not session.lock

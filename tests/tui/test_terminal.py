@@ -127,6 +127,9 @@ def test_explain_shows_the_spread_domain_counts(terminal):  # noqa: F811
                            r".*zone-c: 2 ")
     assert "THE POD ASKS FOR" in screen
     assert re.search(r"✓ node-1 \(zone-a\): skew 1 <= maxSkew 1", screen), screen
+    # The matrix's verdicts (computed in a worker thread) are on screen: the chosen node.
+    assert re.search(r"★ node-\d", screen), screen
+    assert "computing" not in screen
     # d describes the explained pod (not the node under the cursor).
     term.keys("d")
     term.wait_for(r"Name:\s+spread-probe")

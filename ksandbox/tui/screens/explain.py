@@ -1,7 +1,7 @@
 """ExplainScreen: why a pod is (or is not) placed where it is, updated as the cluster changes.
 
-The scheduler computes the explanation on demand (``session.explain(ns, name)``, ≤ 50 ms at
-5,000 nodes); the screen asks again after changes, at most a few times a second. It shows the
+The scheduler computes the explanation on demand (``session.explain(ns, name)``); the screen
+asks again after changes, at most a few times a second. It shows the
 "0/N nodes are available: …" line (or the chosen node), a legend of the plugin columns and
 weights, and the node × plugin matrix — and beside it, in the learner's words
 (:mod:`ksandbox.views.pod_asks`): what the pod asks for, PodTopologySpread's per-domain counts
@@ -10,16 +10,18 @@ gets the truth first (the scheduler never saw it; its kubelet admitted or reject
 node does not exist), and a banner says what a disrupted zone does to evictions (every zone
 fully disrupted: the node lifecycle controller evicts nobody). ``d`` describes the explained pod.
 
-The explanation is computed in a worker thread, never on the UI thread: at 1,000 nodes it took
-~150 ms, a stall of every key and frame. While it runs the screen says "computing…" (and keeps
-the last matrix), the clock waits for it (``app.sim_lock``: nothing writes the sandbox while a
-worker reads it), and a result that is no longer wanted — a newer one was asked for, or the
-screen closed — is dropped.
+The explanation is computed in a worker thread, never on the UI thread (at 1,000 nodes it
+costs ~50-150 ms): the screen says "computing…" at once and keeps its last matrix while a newer
+one is computed; the worker holds ``Session.lock`` while it reads (the clock skips its ticks,
+commands and forks wait), so it sees one moment of the cluster; an answer overtaken by a newer
+request, for another session, or arriving after the view closed is dropped. The matrix is laid
+out (sorted, measured) in the worker too, and results are cached per (pod, store version).
 """
 
 from __future__ import annotations
 
 import time
+import weakref
 from typing import Any
 
 import attrs
@@ -40,7 +42,7 @@ from ...controllers.nodelifecycle import (
 from ...scheduler.spread_facts import spread_facts
 from ...views.pod_asks import node_answers, pod_asks, spread_lines
 from ..model import ChangeSet
-from ..widgets.explain_matrix import ExplainMatrix, short_name
+from ..widgets.explain_matrix import EMPTY, ExplainMatrix, MatrixLayout, matrix_layout, short_name
 from ..widgets.header import sim_time_text
 from .base import KsScreen, Target
 
@@ -100,11 +102,19 @@ def explanation_weights(explanation: Any, data: dict) -> dict[str, int]:
 
 @attrs.frozen
 class Explained:
-    """What a worker computed for the screen (plain values; the screen draws them)."""
+    """What the worker computed for one pod at one moment: plain values the screen draws.
 
+    ``version`` is the store's resource version it was computed at and ``now`` the simulated
+    time (None: not known): a result whose version is no longer the store's is an older
+    moment — the title says when, and a fresh one is asked for."""
+
+    namespace: str = ""
+    name: str = ""
+    version: int | None = None
+    now: float | None = None
     explanation: Any = None
     data: dict = attrs.field(factory=dict)
-    weights: dict[str, int] = attrs.field(factory=dict)
+    layout: MatrixLayout = EMPTY
     pod: Any = None
     spread: tuple[Any, ...] = ()
     banner: str = ""
@@ -113,14 +123,21 @@ class Explained:
 
 
 def compute_explanation(session: Any, namespace: str, name: str) -> Explained:
-    """Everything the explain screen shows that costs time (run in a worker thread)."""
+    """Everything the explain screen shows that costs time, for a worker thread.
+
+    The caller holds the session's lock (``Session.lock``): the clock, commands and forks
+    wait (the UI's clock tick skips while it is held), so every fact comes from one moment of
+    the cluster. The facts are the scheduler's (``session.explain``) and ``spread_facts``;
+    this only gathers them and lays the matrix out. Never raises: an error is a result with
+    ``error`` set."""
+    version, now = session.resource_version, session.now
     try:
         explanation = session.explain(namespace, name)
         data = explanation_dict(explanation)
     except KsandboxError as exc:
-        return Explained(error=str(exc))
+        return Explained(namespace, name, version, now, error=str(exc))
     except Exception as exc:  # noqa: BLE001 - a scheduler bug must not take the UI down
-        return Explained(error=f"explain failed: {exc}")
+        return Explained(namespace, name, version, now, error=f"explain failed: {exc}")
     pod = session.store.get("Pod", name, namespace)
     spread: tuple[Any, ...] = ()
     facts_error = ""
@@ -129,11 +146,42 @@ def compute_explanation(session: Any, namespace: str, name: str) -> Explained:
             spread = tuple(spread_facts(session.cp.scheduler, pod))
         except Exception as exc:  # noqa: BLE001 - never take the screen down for the panel
             facts_error = f"spread facts failed: {exc}"
-    return Explained(explanation, data, explanation_weights(explanation, data), pod, spread,
-                     disruption_banner(session), "", facts_error)
+    banner = disruption_banner(session)
+    weights = explanation_weights(explanation, data)
+    layout = matrix_layout(data, weights,
+                           tuple(getattr(explanation, "filter_plugins", ()) or ()))
+    return Explained(namespace, name, version, now, explanation, data, layout, pod, spread,
+                     banner, "", facts_error)
+
+
+# The last explanations computed, per session: reopening explain on a pod whose cluster has
+# not changed since (a paused clock) shows it at once. Keyed by the store's version.
+_CACHE: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], Explained]] = \
+    weakref.WeakKeyDictionary()
+CACHE_PODS = 4
+
+
+def cached(session: Any, namespace: str, name: str) -> Explained | None:
+    hit = _CACHE.get(session, {}).get((namespace, name))
+    if hit is not None and hit.version == session.resource_version:
+        return hit
+    return None
+
+
+def remember(session: Any, result: Explained) -> None:
+    per = _CACHE.setdefault(session, {})
+    per.pop((result.namespace, result.name), None)
+    per[(result.namespace, result.name)] = result
+    while len(per) > CACHE_PODS:
+        del per[next(iter(per))]
 
 
 class ExplainScreen(KsScreen):
+    """The explain view. The explanation is computed in a worker thread, never on the UI
+    thread (at 1,000 nodes it costs ~50-150 ms): the screen opens at once saying
+    "computing…", keeps the last matrix on show while a newer one is computed, and drops a
+    result nobody asked for any more (a newer request, another session, a closed screen)."""
+
     BINDINGS = [Binding("d", "describe", "Describe", id="object.describe"),
                 Binding("y", "yaml", "YAML", show=False, id="object.yaml"),
                 Binding("ctrl+r", "reload", "Refresh", show=False, id="view.refresh")]
@@ -146,10 +194,20 @@ class ExplainScreen(KsScreen):
         self._last = 0.0
         self._stale = False
         self.error = ""
+        self.request = 0
+        """Serial of the latest computation asked for; a result of an older one is dropped."""
+        self.computing = False
+        """A worker is computing (at most one at a time; a newer request waits for it)."""
+        self.shown: Explained | None = None
+        """The result on show (None: nothing yet)."""
+        self._pod: Any = None
+        self._bypassed = False
+        self._facts: tuple[Any, ...] = ()
+        self._delivered = 0
 
     def compose_body(self) -> ComposeResult:
         yield Static(id="explain-title")
-        yield Static(id="explain-message")
+        yield Static(Text("computing the scheduler's verdicts…", "dim"), id="explain-message")
         yield Static(id="explain-banner")
         yield Static(id="explain-legend")
         with Horizontal(id="explain-body"):
@@ -185,69 +243,107 @@ class ExplainScreen(KsScreen):
         self._maybe_recompute()
 
     def _maybe_recompute(self) -> None:
-        if self._stale and not self.computing \
-                and time.perf_counter() - self._last >= MIN_INTERVAL:
+        if self._stale and time.perf_counter() - self._last >= MIN_INTERVAL:
             self.recompute()
 
     def action_reload(self) -> None:
         self.recompute()
 
-    computing = False
-    """A worker is computing the explanation (the screen says so)."""
-    _request = 0
+    def retarget(self, namespace: str, name: str) -> None:
+        """Explain another pod here: whatever is being computed for the old one is dropped."""
+        self.namespace, self.pod_name = namespace, name
+        self.shown = None
+        self.recompute()
 
     def recompute(self) -> None:
-        """Ask for a fresh explanation; it is computed in a worker and shown when it comes."""
+        """Ask for a fresh explanation: shown at once from the cache when the cluster has not
+        changed since it was computed, else computed in a worker and shown when it comes."""
         self._stale = False
         self._last = time.perf_counter()
-        self._request += 1
-        request = self._request
-        try:
-            self._show_title()
-            if not self.computing and not getattr(self, "_shown", False):
-                message = self.query_one("#explain-message", Static)
-                message.update(Text("computing…", "dim"))
-        except NoMatches:  # closed before it finished opening
+        self.request += 1
+        session = self.session
+        hit = cached(session, self.namespace, self.pod_name)
+        if hit is not None:
+            self._deliver(self.request, session, hit)
             return
+        self._show_title()
+        if self.computing:
+            return  # the running worker's result is dropped; _deliver asks again
         self.computing = True
-        session, lock = self.session, self.app.sim_lock  # type: ignore[attr-defined]
+        request, namespace, name = self.request, self.namespace, self.pod_name
 
-        def work() -> None:
-            with lock:  # the clock and commands wait: nothing writes while this reads
-                result = compute_explanation(session, self.namespace, self.pod_name)
-            try:
-                self.app.call_from_thread(self._apply, request, result)
-            except RuntimeError:  # the app is gone
-                pass
+        def work() -> tuple[int, Any, Explained]:
+            with session.lock:  # one moment of the cluster (see Session.lock)
+                return request, session, compute_explanation(session, namespace, name)
 
         self.run_worker(work, thread=True, group="explain", exit_on_error=False)
 
-    def _show_title(self) -> None:
-        title = Text()
-        title.append("explain ", "bold")
-        title.append(f"pod/{self.namespace}/{self.pod_name}", "bold")
-        title.append(f"   at {sim_time_text(self.session.now)}", "dim")
-        self.query_one("#explain-title", Static).update(title)
+    def on_worker_state_changed(self, event: Any) -> None:
+        from textual.worker import WorkerState
 
-    def _apply(self, request: int, result: "Explained") -> None:
-        """Show a worker's result — unless a newer one was asked for meanwhile (that one
-        will be shown) or the screen has closed."""
-        if request != self._request or not self.is_mounted:
+        worker = event.worker
+        if worker.group != "explain" or event.state not in (
+                WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
             return
         self.computing = False
+        if event.state == WorkerState.SUCCESS:
+            request, session, result = worker.result
+            self._deliver(request, session, result)
+        elif event.state == WorkerState.ERROR:  # compute_explanation catches; belt and braces
+            self._delivered = self.request
+            try:
+                self._show_title()
+                self._show_error(f"explain failed: {worker.error}")
+            except NoMatches:
+                pass
+        else:
+            return  # cancelled: the screen is closing
+        if self.is_attached and self.request != self._delivered:
+            self.recompute()  # asked again (another pod, ctrl+r) while the worker ran
+
+    def _deliver(self, request: int, session: Any, result: Explained) -> None:
+        """Show a worker's result if it is still the one wanted: the latest request, for the
+        session on show and the pod on show. An older moment of the same pod is shown with
+        its own time in the title and a fresh computation is asked for."""
+        if not self.is_attached or request != self.request or session is not self.session:
+            return  # another pod, a newer request or another session: recompute() follows
+        self._delivered = request
+        if not result.error and result.version is not None:
+            remember(session, result)
+        if result.version is not None and result.version != session.resource_version:
+            self._stale = True
         try:
             self._show(result)
         except NoMatches:  # closing
             pass
 
-    def _show(self, result: "Explained") -> None:
-        self._shown = True
+    def _show_title(self) -> None:
+        title = Text()
+        title.append("explain ", "bold")
+        title.append(f"pod/{self.namespace}/{self.pod_name}", "bold")
+        shown = self.shown
+        if shown is not None and shown.now is not None:
+            title.append(f"   at {sim_time_text(shown.now)}", "dim")
+        if self.computing or shown is None or self._stale:
+            title.append("   computing…" if shown is None else "   updating…", "dim italic")
+        try:
+            self.query_one("#explain-title", Static).update(title)
+        except NoMatches:
+            pass
+
+    def _show_error(self, error: str) -> None:
+        self.error = error
+        message = self.query_one("#explain-message", Static)
+        message.update(Text(error, "bold"))
+        message.set_class(True, "-warning")
+
+    def _show(self, result: Explained) -> None:
+        self.shown = result
+        self._show_title()
         message = self.query_one("#explain-message", Static)
         legend = self.query_one("#explain-legend", Static)
         if result.error:
-            self.error = result.error
-            message.update(Text(self.error, "bold"))
-            message.set_class(True, "-warning")
+            self._show_error(result.error)
             return
         self.error = result.facts_error
         data, explanation, pod = result.data, result.explanation, result.pod
@@ -280,9 +376,8 @@ class ExplainScreen(KsScreen):
         banner.display = bool(result.banner)
         self._pod = pod
         self._bypassed = facts is not None and not facts.by_scheduler
-        self._facts: tuple[Any, ...] = result.spread
-        self.matrix.set_explanation(data, result.weights,
-                                    tuple(getattr(explanation, "filter_plugins", ()) or ()))
+        self._facts = result.spread
+        self.matrix.set_layout(result.layout)
         names = [*self.matrix.filters, *self.matrix.scores]
         legend.update(Text("  ".join(f"{short_name(p)}={p}" for p in dict.fromkeys(names)),
                            "dim"))
@@ -294,17 +389,17 @@ class ExplainScreen(KsScreen):
             panel = self.query_one("#explain-asks-text", Static)
         except NoMatches:
             return
-        pod = getattr(self, "_pod", None)
+        pod = self._pod
         if pod is None:
             panel.update("")
             return
         text = Text()
         text.append("THE POD ASKS FOR\n", "bold underline")
-        bypassed = getattr(self, "_bypassed", False)
+        bypassed = self._bypassed
         for line in pod_asks(pod, bypassed):
             text.append(f"  {line}\n")
         node_name = self.matrix.selected_name
-        facts = getattr(self, "_facts", ())
+        facts = self._facts
         if facts:
             text.append("\nTOPOLOGY SPREAD\n", "bold underline")
             for line in spread_lines(facts):

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 from rich.cells import cell_len
 from rich.segment import Segment
-from rich.style import Style
 from textual.strip import Strip
 
 from .line_list import LineList
@@ -39,6 +39,60 @@ def _failed(status: Any) -> bool:
     return status not in PASS and status != "Skip"
 
 
+@attrs.frozen
+class MatrixLayout:
+    """The matrix's rows in display order and its column widths: the part of showing an
+    explanation that grows with the cluster (sorting 1,000 nodes, measuring their names and
+    reasons). Plain values, so the explain screen's worker thread builds it beside the
+    explanation and the UI thread only swaps it in."""
+
+    data: dict
+    weights: dict[str, int]
+    filters: list[str]
+    scores: list[str]
+    nodes: list[dict]
+    name_width: int
+    reason_width: int
+    filter_widths: list[int]
+    score_widths: list[int]
+
+
+def matrix_layout(data: dict, weights: dict[str, int] | None = None,
+                  filter_order: tuple[str, ...] = ()) -> MatrixLayout:
+    """Lay out ``data`` (the explain JSON); ``weights`` and ``filter_order`` give the
+    profile's score weights and plugin order when the caller knows them."""
+    weights = dict(weights or data.get("weights") or {})
+    nodes = list(data.get("nodes") or [])
+    filters: list[str] = list(filter_order)
+    scores: list[str] = list(weights)
+    for n in nodes:
+        for f in n.get("filters") or ():
+            if f.get("plugin") not in filters:
+                filters.append(f.get("plugin"))
+        for p in (n.get("scores") or {}):
+            if p not in scores:
+                scores.append(p)
+    selected = data.get("selected")
+    nodes.sort(key=lambda n: (n.get("name") != selected, not n.get("feasible"),
+                              -(n.get("total") or 0), n.get("name") or ""))
+    name_width = max([4] + [cell_len(n.get("name") or "") for n in nodes]) + 2
+    reason_width = max([0] + [
+        cell_len(f"{f.get('plugin')}: {f.get('reason') or f.get('status')}")
+        for n in nodes if not n.get("feasible")
+        for f in (n.get("filters") or ()) if _failed(f.get("status"))])
+    fw = [max(2, cell_len(short_name(p))) for p in filters]
+    sw = [max(4, cell_len(score_head(p, weights))) for p in scores]
+    return MatrixLayout(data, weights, filters, scores, nodes, name_width, reason_width, fw, sw)
+
+
+def score_head(plugin: str, weights: dict[str, int]) -> str:
+    w = weights.get(plugin)
+    return f"{short_name(plugin)}×{w}" if w is not None else short_name(plugin)
+
+
+EMPTY = MatrixLayout({}, {}, [], [], [], 4, 0, [], [])
+
+
 class ExplainMatrix(LineList):
     COMPONENT_CLASSES = LineList.COMPONENT_CLASSES | {
         "explain-matrix--pass", "explain-matrix--fail", "explain-matrix--skip",
@@ -49,45 +103,28 @@ class ExplainMatrix(LineList):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.data: dict = {}
-        self.weights: dict[str, int] = {}
-        self.filters: list[str] = []
-        self.scores: list[str] = []
-        self.nodes: list[dict] = []
-        self.name_width = 4
-        self.reason_width = 0
+        self.shown = EMPTY
+
+    # The layout's parts, under the names the screen and the tests read.
+    data = property(lambda self: self.shown.data)
+    weights = property(lambda self: self.shown.weights)
+    filters = property(lambda self: self.shown.filters)
+    scores = property(lambda self: self.shown.scores)
+    nodes = property(lambda self: self.shown.nodes)
+    name_width = property(lambda self: self.shown.name_width)
+    reason_width = property(lambda self: self.shown.reason_width)
 
     def set_explanation(self, data: dict, weights: dict[str, int] | None = None,
                         filter_order: tuple[str, ...] = ()) -> None:
-        """Show ``data`` (the explain JSON); ``weights`` and ``filter_order`` give the
-        profile's score weights and plugin order when the caller knows them."""
-        self.data = data
-        self.weights = dict(weights or data.get("weights") or {})
-        nodes = list(data.get("nodes") or [])
-        filters: list[str] = list(filter_order)
-        scores: list[str] = list(self.weights)
-        for n in nodes:
-            for f in n.get("filters") or ():
-                if f.get("plugin") not in filters:
-                    filters.append(f.get("plugin"))
-            for p in (n.get("scores") or {}):
-                if p not in scores:
-                    scores.append(p)
-        for p in self.weights:
-            if p not in scores:
-                scores.append(p)
-        selected = data.get("selected")
-        nodes.sort(key=lambda n: (n.get("name") != selected, not n.get("feasible"),
-                                  -(n.get("total") or 0), n.get("name") or ""))
+        """Show ``data`` (the explain JSON), laid out here (see :func:`matrix_layout`)."""
+        self.set_layout(matrix_layout(data, weights, filter_order))
+
+    def set_layout(self, layout: MatrixLayout) -> None:
+        """Show a laid-out explanation, keeping the cursor on the node it was on."""
         key = self.selected_name
-        self.filters, self.scores, self.nodes = filters, scores, nodes
-        self.name_width = max([4] + [cell_len(n.get("name") or "") for n in nodes]) + 2
-        self.reason_width = max([0] + [
-            cell_len(f"{f.get('plugin')}: {f.get('reason') or f.get('status')}")
-            for n in nodes if not n.get("feasible")
-            for f in (n.get("filters") or ()) if _failed(f.get("status"))])
+        self.shown = layout
         if key is not None:
-            for i, n in enumerate(nodes):
+            for i, n in enumerate(layout.nodes):
                 if n.get("name") == key:
                     self.set_reactive(ExplainMatrix.cursor, i)
                     break
@@ -103,13 +140,10 @@ class ExplainMatrix(LineList):
         return len(self.nodes)
 
     def _score_head(self, plugin: str) -> str:
-        w = self.weights.get(plugin)
-        return f"{short_name(plugin)}×{w}" if w is not None else short_name(plugin)
+        return score_head(plugin, self.shown.weights)
 
     def _widths(self) -> tuple[list[int], list[int]]:
-        fw = [max(2, cell_len(short_name(p))) for p in self.filters]
-        sw = [max(4, cell_len(self._score_head(p))) for p in self.scores]
-        return fw, sw
+        return self.shown.filter_widths, self.shown.score_widths
 
     def content_width(self) -> int:
         fw, sw = self._widths()
@@ -128,44 +162,44 @@ class ExplainMatrix(LineList):
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         n = self.nodes[index]
         base = self.base_style
-        st = self.component_style
+        # Each component style once per row (a look-up walks the widget's ancestors).
+        cs = self.component_style
+        fail, skip = base + cs("explain-matrix--fail"), base + cs("explain-matrix--skip")
         chosen = n.get("name") == self.data.get("selected")
         feasible = bool(n.get("feasible"))
-        name_style = base + (st("explain-matrix--chosen") if chosen else Style())
+        chosen_style = base + cs("explain-matrix--chosen") if chosen else base
         mark = "★ " if chosen else ("  " if feasible else "✗ ")
-        segs = [Segment(mark, base + (st("explain-matrix--chosen") if chosen
-                                      else st("explain-matrix--fail") if not feasible
-                                      else Style())),
-                Segment((n.get("name") or "").ljust(self.name_width), name_style),
+        segs = [Segment(mark, chosen_style if chosen else fail if not feasible else base),
+                Segment((n.get("name") or "").ljust(self.name_width), chosen_style),
                 Segment((str(n.get("total", 0)) if feasible else "-").rjust(5) + "  ",
-                        base + (st("explain-matrix--total") if feasible
-                                else st("explain-matrix--skip")))]
+                        base + cs("explain-matrix--total") if feasible else skip)]
         fw, sw = self._widths()
+        passed = base + cs("explain-matrix--pass")
         results = {f.get("plugin"): f for f in n.get("filters") or ()}
         failing = None
         for plugin, w in zip(self.filters, fw):
             f = results.get(plugin)
             if f is None:
-                segs.append(Segment("·".ljust(w + 1), base + st("explain-matrix--skip")))
+                segs.append(Segment("·".ljust(w + 1), skip))
             elif _failed(f.get("status")):
                 failing = failing or f
-                segs.append(Segment("✗".ljust(w + 1), base + st("explain-matrix--fail")))
+                segs.append(Segment("✗".ljust(w + 1), fail))
             else:
-                segs.append(Segment("✓".ljust(w + 1), base + st("explain-matrix--pass")))
-        segs.append(Segment("│ ", base + st("explain-matrix--skip")))
+                segs.append(Segment("✓".ljust(w + 1), passed))
+        segs.append(Segment("│ ", skip))
         if feasible:
             scores = n.get("scores") or {}
+            score_style = base + cs("explain-matrix--score")
             for plugin, w in zip(self.scores, sw):
                 v = scores.get(plugin)
-                segs.append(Segment(("-" if v is None else str(v)).rjust(w) + " ",
-                                    base + st("explain-matrix--score")))
+                segs.append(Segment(("-" if v is None else str(v)).rjust(w) + " ", score_style))
         else:
             if failing is None:
                 failing = next((f for f in n.get("filters") or ()
                                 if _failed(f.get("status"))), None)
             reason = (f"{failing.get('plugin')}: {failing.get('reason') or failing.get('status')}"
                       if failing else "not feasible")
-            segs.append(Segment(reason, base + st("explain-matrix--reason")))
+            segs.append(Segment(reason, base + cs("explain-matrix--reason")))
         strip = Strip(segs).crop_extend(0, width, base)
         if selected:
             strip = self.highlight(strip)
