@@ -101,6 +101,11 @@ def admit_update(store: Store, old: Any, obj: Any) -> Any:
     return fn(store, obj) if fn else obj
 
 
+def defaults_on_update(kind: str) -> bool:
+    """Whether :func:`admit_update` can change an object of ``kind`` (else it returns it)."""
+    return kind in _UPDATE
+
+
 # -- pods ---------------------------------------------------------------------------------------
 
 

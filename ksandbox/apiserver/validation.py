@@ -58,6 +58,11 @@ def validate(store: Store, obj: Any, old: Any = None) -> None:
         raise ValidationError(obj.kind, obj.metadata.name, errs)
 
 
+def has_kind_rules(kind: str) -> bool:
+    """Whether :func:`validate` checks more than the metadata of an object of ``kind``."""
+    return kind in _BY_KIND
+
+
 def _meta(obj: Any, errs: Errors) -> None:
     name = obj.metadata.name
     if not name:

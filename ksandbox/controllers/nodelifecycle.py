@@ -144,6 +144,9 @@ class NodeLifecycleController(Controller):
         self._zones: dict[str, tuple[Any, str]] = {}
         # The lease informer: node name → last seen spec.renewTime (kube-node-lease).
         self._renewals: dict[str, float] = {}
+        # node name → (node object, zone key, counts for disruption) as the last health pass
+        # saw it Ready and untainted: the next pass takes the short way for the same object.
+        self._steady: dict[str, tuple[Any, str, bool]] = {}
 
     def start(self, cp: Any) -> None:
         self.cp = cp
@@ -253,13 +256,47 @@ class NodeLifecycleController(Controller):
                 self._event(gone, "RemovingNode", f"Removing Node {name} from Controller")
                 self.health.pop(name, None)
                 self._zones.pop(name, None)
+                self._steady.pop(name, None)
         if wrote:
             nodes = store.nodes()
             nodes.sort(key=_node_name)
         zone_conditions: dict[str, list[str | None]] = {}
         zone_states = self.zone_states
+        steady = self._steady
+        health_of = self.health
+        renewals = self._renewals
+        grace = self.grace_period
+        tainters = self.tainters
         for node in nodes:
             name = node.metadata.name
+            seen = steady.get(name)
+            if seen is not None and seen[0] is node:
+                # The node object this pass saw last time, when it was Ready and untainted:
+                # its Ready condition, labels and taints are the same, so all that can change
+                # is a lease renewal and the grace deadline. Inside it, the pass's outcome is
+                # the same as then (what _try_update_node_health and the branches below do
+                # for such a node, without rebuilding it); past it, the full path runs.
+                health = health_of.get(name)
+                if health is not None:
+                    renew = renewals.get(name)
+                    if renew is not None and (health.lease_renew is None
+                                              or health.lease_renew < renew):
+                        health.lease_renew = renew
+                        health.probe = now
+                    if now <= health.probe + grace:
+                        zone = seen[1]
+                        if zone not in zone_states:
+                            self._add_zone(node)
+                        if seen[2]:
+                            conds = zone_conditions.get(zone)
+                            if conds is None:
+                                conds = zone_conditions[zone] = []
+                            conds.append("True")
+                        queue = tainters.get(zone)
+                        if queue is not None and name in queue.members:
+                            queue.remove(name)
+                        continue
+            given = node
             observed, current, node = self._try_update_node_health(node, now)
             zone = self._zone(node)
             if zone not in zone_states:
@@ -270,7 +307,12 @@ class NodeLifecycleController(Controller):
                     conds = zone_conditions[zone] = []
                 conds.append(current[0] if current is not None else None)
             if current is None:
+                steady.pop(name, None)
                 continue
+            if node is given and current[0] == "True" and not node.spec.taints:
+                steady[name] = (node, zone, LABEL_EXCLUDE_DISRUPTION not in node.metadata.labels)
+            else:
+                steady.pop(name, None)
             if observed[0] == "True" and not node.spec.taints:
                 # The common case, cheaply: nothing to untaint; just forget queued tainting.
                 queue = self.tainters.get(zone)

@@ -51,6 +51,7 @@ CONDITION_TEXT = {
     # (pkg/kubelet/runtime.go); one error aggregates to its own message.
     ("Ready", "False"): ("KubeletNotReady", "container runtime is down", "NodeNotReady"),
 }
+_SPEC = ("spec",)
 OWNED_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")
 
 
@@ -94,14 +95,15 @@ class NodeStatusManager:
             except KsandboxError:
                 pass
             return
+        # A renewal changes spec.renewTime only: the store's one-field write builds the
+        # stored Lease once (the hottest write of an idle cluster).
         spec = lease.spec
-        self._lease = self.store.update(
-            Lease(api_version=lease.api_version, kind=lease.kind, metadata=lease.metadata,
-                  spec=LeaseSpec(holder_identity=spec.holder_identity,
-                                 lease_duration_seconds=spec.lease_duration_seconds,
-                                 acquire_time=spec.acquire_time, renew_time=now,
-                                 lease_transitions=spec.lease_transitions, extra=spec.extra),
-                  extra=lease.extra), quiet=True)
+        self._lease = self.store.update_fields(
+            lease, _SPEC, LeaseSpec(holder_identity=spec.holder_identity,
+                                    lease_duration_seconds=spec.lease_duration_seconds,
+                                    acquire_time=spec.acquire_time, renew_time=now,
+                                    lease_transitions=spec.lease_transitions, extra=spec.extra),
+            quiet=True)
 
     def tick(self) -> None:
         if self.kubelet.failed:
