@@ -237,3 +237,27 @@ def test_a_fork_waits_for_a_reader_and_never_copies_explains_shadow_cache(sessio
     for fwk in fork.cp.scheduler.profiles.values():
         assert fwk.handle.cache is fork.cp.scheduler.cache
     assert fork.lock is not session.lock
+
+
+async def test_a_covered_explain_view_does_not_recompute_until_it_is_on_show(session, make):
+    """While `d`'s describe covers the view, cluster changes do not start workers (each one
+    would stop the clock); back on show, it catches up."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        app.open_explain("default", "gpu-pod")
+        await settle(pilot)
+        view = app.screen
+        asked = view.request
+        await pilot.press("d")
+        await settle(pilot)
+        assert app.screen is not view
+        app.submit("kubectl label nodes node-1 hw-type=gpu")
+        view._stale, view._last = True, 0.0
+        view._maybe_recompute()
+        await settle(pilot)
+        assert view.request == asked
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is view and view.request > asked
+        assert "would place it on node-1" in screen_text(app)
