@@ -234,21 +234,17 @@ class Store:
         other write (a stale ``old``, a kind with defaults or rules, generations, the pod
         index) takes :meth:`update`; the stored object, the resourceVersion and the watch
         event are the same either way (tests/apiserver/test_store_update_fields.py)."""
-        kind = old.kind
+        plan = _PLAIN_UPDATE.get((type(old), fields))
+        if plan is None:
+            plan = _PLAIN_UPDATE[(type(old), fields)] = _plain_update(old, fields)
         meta = old.metadata
-        plain = _PLAIN_UPDATE.get(kind)
-        if plain is None:
-            plain = _PLAIN_UPDATE[kind] = not (
-                kind in GENERATION_KINDS or kind == "Pod"
-                or admission.defaults_on_update(kind) or validation.has_kind_rules(kind))
-        key = (meta.namespace, meta.name) if BY_KIND[kind].namespaced else ("", meta.name)
-        table = self._objects[kind]
-        if not plain or table.get(key) is not old or "metadata" in fields:
+        table = self._objects[old.kind]
+        key = (meta.namespace if plan[0] else "", meta.name)
+        if plan[1] is None or table.get(key) is not old:
             return self.update(_replace(old, fields, *values), quiet=quiet)
         # _write's stamp with uid, creationTimestamp and generation kept: only the
         # resourceVersion is new.
-        obj = _replace(old, ("metadata", *fields),
-                       _replace(meta, _RV_FIELD, self._next_rv()), *values)
+        obj = plan[1](old, plan[2](meta, self._next_rv()), *values)
         table[key] = obj
         if not quiet:
             self.last_change_time = self._now()
@@ -500,9 +496,22 @@ def _replace(obj: Any, fields: tuple[str, ...], *values: Any) -> Any:
 
 
 _RV_FIELD = ("resource_version",)
-# kind -> whether an update of it is only the write (Store.update_fields): no update defaulting,
-# no rules beyond metadata, no generation, no pod index. The tables it reads are fixed at import.
-_PLAIN_UPDATE: dict[str, bool] = {}
+# (class, changed fields) -> (namespaced, build object, stamp metadata) for Store.update_fields;
+# "build" is None unless an update of the kind is only the write: no update defaulting, no rules
+# beyond metadata, no generation, no pod index, metadata not among the fields. The tables it
+# reads are fixed at import.
+_PLAIN_UPDATE: dict[tuple[type, tuple[str, ...]], tuple[bool, Any, Any]] = {}
+
+
+def _plain_update(old: Any, fields: tuple[str, ...]) -> tuple[bool, Any, Any]:
+    kind = old.kind
+    plain = not (kind in GENERATION_KINDS or kind == "Pod" or "metadata" in fields
+                 or admission.defaults_on_update(kind) or validation.has_kind_rules(kind))
+    build = replacer(type(old), ("metadata", *fields)) if plain else None
+    stamp = replacer(type(old.metadata), _RV_FIELD)
+    if stamp is None:
+        build = None
+    return BY_KIND[kind].namespaced, build, stamp
 _CREATE_FIELDS = ("resource_version", "uid", "creation_timestamp")
 _STAMP_FIELDS = ("resource_version", "uid", "creation_timestamp", "generation")
 

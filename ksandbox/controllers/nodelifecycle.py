@@ -147,6 +147,11 @@ class NodeLifecycleController(Controller):
         # node name → (node object, zone key, counts for disruption) as the last health pass
         # saw it Ready and untainted: the next pass takes the short way for the same object.
         self._steady: dict[str, tuple[Any, str, bool]] = {}
+        # Node adds and deletes heard, and the count the last registration pass saw; _order is
+        # that pass's name-sorting permutation of the store's node table (None: already sorted).
+        self._members = 1
+        self._members_seen = 0
+        self._order: list[int] | None = None
 
     def start(self, cp: Any) -> None:
         self.cp = cp
@@ -166,6 +171,8 @@ class NodeLifecycleController(Controller):
         self.store.subscribe("Lease", self._on_lease)
 
     def _on_node(self, ev: WatchEvent) -> None:
+        if ev.type == DELETED or ev.type == ADDED:
+            self._members += 1
         if ev.type == DELETED:
             return
         old = ev.old
@@ -240,6 +247,15 @@ class NodeLifecycleController(Controller):
         now = self.clock.now
         store = self.store
         nodes = store.nodes()
+        if self._members_seen == self._members and len(nodes) == len(self.known):
+            # No node was added or deleted since the last pass: every node is known, none is
+            # gone, and the store's table keeps its order (an update keeps a key's place), so
+            # last pass's sorting permutation still applies.
+            if self._order is not None:
+                nodes = [nodes[i] for i in self._order]
+            self._health_pass(nodes, now)
+            return
+        self._members_seen = self._members
         nodes.sort(key=_node_name)
         wrote = False
         for node in nodes:
@@ -260,6 +276,13 @@ class NodeLifecycleController(Controller):
         if wrote:
             nodes = store.nodes()
             nodes.sort(key=_node_name)
+        place = {n.metadata.name: i for i, n in enumerate(store.nodes())}
+        order = [place[n.metadata.name] for n in nodes]
+        self._order = None if order == list(range(len(order))) else order
+        self._health_pass(nodes, now)
+
+    def _health_pass(self, nodes: list[Node], now: float) -> None:
+        """Every node's health, in name order, then the zones' disruption states."""
         zone_conditions: dict[str, list[str | None]] = {}
         zone_states = self.zone_states
         steady = self._steady
