@@ -221,6 +221,20 @@ class NodeInfo:
         self.set_node(node)
 
     def set_node(self, node: Node | None) -> None:
+        prev = self.node
+        if node is not None and prev is not None:
+            st, was = node.status, prev.status
+            if st.allocatable is was.allocatable and st.capacity is was.capacity \
+                    and st.images is was.images:
+                # A kubelet's status post (new conditions, the same resources and images):
+                # what set_node derives from them is what it derived last time, so only the
+                # node, its labels and the generation change (not its 6 amounts parsed again
+                # from Quantities and its image map rebuilt for every heartbeat).
+                self.node = node
+                self.name = node.metadata.name
+                self.labels = node.metadata.labels
+                self.generation += 1
+                return
         self.node = node
         self.name = node.metadata.name if node is not None else ""
         self.labels = node.metadata.labels if node is not None else FrozenDict()
