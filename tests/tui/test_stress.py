@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
 import time
 from pathlib import Path
 
@@ -47,8 +48,10 @@ def _open(tmp_path: Path, name: str) -> tuple[Terminal, Path]:
     work = tmp_path / f"cwd-{name}"
     work.mkdir()
     bugs = tmp_path / f"bugs-{name}.log"
+    # PYTHONFAULTHANDLER: a probe that gets no answer makes the app dump every thread's stack
+    # (SIGABRT) onto the screen, so the failure says where it was stuck.
     term = Terminal([], width=120, height=40, config_home=home, cwd=work,
-                    extra_env={"KSANDBOX_BUG_LOG": str(bugs)})
+                    extra_env={"KSANDBOX_BUG_LOG": str(bugs), "PYTHONFAULTHANDLER": "1"})
     term.wait_for(r"nodes\[")
     return term, bugs
 
@@ -83,8 +86,26 @@ def _check(term: Terminal, bugs: Path, what: str) -> None:
     assert "please report" not in screen, f"{what}: a bug was reported:\n{screen}"
     log = bugs.read_text() if bugs.exists() else ""
     assert log == "", f"{what}: the guards caught a bug:\n{log}"
-    assert "nosuchview" in screen, (f"{what}: the app did not answer the probe:\n{screen}\n"
-                                    "the probe's last steps:\n" + "\n".join(trail[-12:]))
+    if "nosuchview" not in screen:
+        stacks = _thread_stacks(term)
+        raise AssertionError(f"{what}: the app did not answer the probe:\n{screen}\n"
+                             "the probe's last steps:\n" + "\n".join(trail[-12:])
+                             + "\nthe app's threads:\n" + stacks)
+
+
+def _thread_stacks(term: Terminal) -> str:
+    """Where a silent app is stuck: SIGABRT makes faulthandler print every thread's stack."""
+    pid = term._tmux("list-panes", "-t", term.name, "-F", "#{pane_pid}").strip()
+    if not pid:
+        return "(no pane)"
+    kids = subprocess.run(["pgrep", "-P", pid], capture_output=True, text=True,
+                          timeout=20).stdout.split()
+    for k in kids:
+        subprocess.run(["kill", "-ABRT", k], capture_output=True, timeout=20)
+    time.sleep(2)
+    lines = term._tmux("capture-pane", "-p", "-t", term.name, "-S", "-400").splitlines()
+    start = next((i for i, line in enumerate(lines) if "Fatal Python error" in line), None)
+    return "\n".join(lines[start:] if start is not None else lines[-60:])
 
 
 @pytest.fixture
