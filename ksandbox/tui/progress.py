@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, TextIO, TypeVar
 
 # Wall seconds before anything is drawn (issue 13: a run that takes over a second shows its
 # progress), and between two redraws.
@@ -27,25 +27,50 @@ SHOW_AFTER = 1.0
 REFRESH = 0.1
 
 
-class RunProgress:
-    def __init__(self, label: str = "simulating", *, until: float | None = None,
-                 stream: TextIO | None = None, after: float = SHOW_AFTER,
-                 enabled: bool | None = None,
-                 detail: Callable[[], str] | None = None) -> None:
-        self.label = label
-        self.until = until
+_D = TypeVar("_D", bound="_StderrDisplay")
+
+
+class _StderrDisplay:
+    """What both displays share: the stream (stderr), whether to draw at all (a terminal,
+    unless ``enabled`` says), the wall time it began, the first draw ``after`` seconds later,
+    and a transient Rich display that ``close`` takes off the terminal."""
+
+    def __init__(self, stream: TextIO | None, after: float, enabled: bool | None) -> None:
         self.stream = stream if stream is not None else sys.stderr
-        self.after = after
         if enabled is None:
             isatty = getattr(self.stream, "isatty", None)
             enabled = bool(isatty and isatty())
         self.enabled = enabled
-        self.detail = detail
-        self._start = time.monotonic()
-        self._next = self._start + after
+        self._began = time.monotonic()
+        self._next = self._began + after
         self._bar: Any = None
         self._task: Any = None
         self.shown = False
+
+    def close(self) -> None:
+        """Take the display off the terminal (it is transient: the output that follows is
+        not mixed with it)."""
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __enter__(self: _D) -> _D:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class RunProgress(_StderrDisplay):
+    def __init__(self, label: str = "simulating", *, until: float | None = None,
+                 stream: TextIO | None = None, after: float = SHOW_AFTER,
+                 enabled: bool | None = None,
+                 detail: Callable[[], str] | None = None) -> None:
+        super().__init__(stream, after, enabled)
+        self.label = label
+        self.until = until
+        self.after = after
+        self.detail = detail
 
     # -- the hook ---------------------------------------------------------------------------
     def __call__(self, now: float) -> None:
@@ -86,22 +111,9 @@ class RunProgress:
         self._bar.start()
         self.shown = True
 
-    # -- lifetime ---------------------------------------------------------------------------
-    def close(self) -> None:
-        """Take the display off the terminal (it is transient: the output that follows is
-        not mixed with it)."""
-        if self._bar is not None:
-            self._bar.stop()
-            self._bar = None
-
-    def __enter__(self) -> "RunProgress":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
-class LoadProgress:
+class LoadProgress(_StderrDisplay):
     """The stderr display of a long load: parsing, decoding, checking and storing the objects
     (the loaders report through api/loadprogress.py), then starting the control plane.
 
@@ -123,18 +135,9 @@ class LoadProgress:
                  interrupted: Callable[[], None] | None = None) -> None:
         if after is None:
             after = SHOW_AFTER
+        super().__init__(stream, after, enabled)
         self.label = label
-        self.stream = stream if stream is not None else sys.stderr
-        if enabled is None:
-            isatty = getattr(self.stream, "isatty", None)
-            enabled = bool(isatty and isatty())
-        self.enabled = enabled
         self.interrupted = interrupted
-        self._began = time.monotonic()
-        self._next = self._began + after
-        self._bar: Any = None
-        self._task: Any = None
-        self.shown = False
 
     def report(self, stage: str, done: int, total: int) -> None:
         """The loaders' hook (api/loadprogress.py): cheap until it is time to draw."""
@@ -190,13 +193,3 @@ class LoadProgress:
         self._bar.update(self._task, completed=done, total=total, what=what)
         self._bar.refresh()
 
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.stop()
-            self._bar = None
-
-    def __enter__(self) -> "LoadProgress":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
