@@ -40,7 +40,10 @@ class FilterVerdict:
     summary: str = ""           # upstream's aggregate wording (what FailedScheduling counts)
 
 
-@attrs.frozen
+# Not slotted: a frozen slotted class sets each field through object.__setattr__, a frozen
+# dict-backed one writes its __dict__ directly — about 1 µs less per record, and explain
+# builds one per node (5,000 at 5,000 nodes). Still frozen; repr/eq are the same.
+@attrs.frozen(slots=False)
 class NodeExplanation:
     name: str
     feasible: bool
@@ -148,6 +151,9 @@ class _ShadowCache:
         self.image_nodes = real.image_nodes
         self.version = real.version
         self.static_version = real.static_version
+        # node_list() (re)assigns every NodeInfo's ``index`` after nodes come or go: read the
+        # shadowed node's index only after it.
+        real.node_list()
         base = real.get(node)
         self.shadow = base.clone() if base is not None else None
         if self.shadow is not None:
@@ -200,8 +206,8 @@ def explain_pod(sched: Any, pod: Pod) -> Explanation:
     key = f"{pod.metadata.namespace}/{pod.metadata.name}"
     name = pod.spec.scheduler_name
     fwk = sched.profiles.get(name)
-    all_names = sorted(ni.name for ni in sched.cache.node_list())
     if fwk is None:
+        all_names = sorted(ni.name for ni in sched.cache.node_list())
         msg = (f'no scheduler named "{name}" runs in this sandbox: no profile serves this '
                "pod, so it stays Pending (the sandbox's scheduler profiles are "
                + ", ".join(sorted(sched.profiles)) + ")")
@@ -316,7 +322,17 @@ def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Pod, key: str) -> Explanation
     # The plugins the plain path runs, with their place in ``ordered``: a node's verdicts are
     # the shared Success/Skip ones up to its first failure (no records per node and plugin).
     active = [(i, p) for i, p in enumerate(fwk.filter_plugins) if p.name not in state.skip_filter]
-    for ni in sorted(ctx.cache.node_list(), key=lambda n: n.name):
+    infos = sorted(ctx.cache.node_list(), key=_name)
+    if last is None and diagnosis is None:
+        # The pod fits (or no filter failed anywhere): no node has a known status, so each
+        # node's verdicts come from running the active filters alone — the per-node
+        # diagnosis checks of ``_filters_for`` are hoisted out, and every passing node
+        # shares one verdict tuple.
+        return Explanation(key, fwk.scheduler_name, selected, message,
+                           _passing_nodes(state, pod, infos, feasible, ordered, active,
+                                          scored, totals, weights),
+                           tuple(filter_names), tuple(score_names), nominated)
+    for ni in infos:
         if last is not None and not (diagnosis is not None and diagnosis.pre_filter_msg):
             verdicts, ok = _fast_verdicts(fwk, state, pod, ni, last, ordered, diagnosis)
             evaluated = ni.name in feasible or (diagnosis is not None and
@@ -329,6 +345,39 @@ def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Pod, key: str) -> Explanation
             totals.get(ni.name, 0), weights, scored=ni.name in scored, evaluated=evaluated))
     return Explanation(key, fwk.scheduler_name, selected, message, tuple(nodes),
                        tuple(filter_names), tuple(score_names), nominated)
+
+
+def _name(ni: Any) -> str:
+    return ni.name
+
+
+def _passing_nodes(state: Any, pod: Pod, infos: list, feasible: set,
+                   ordered: list[FilterVerdict], active: list[tuple[int, Any]],
+                   scored: dict, totals: dict, weights: dict) -> tuple[NodeExplanation, ...]:
+    """``_filters_for`` over every node when there is no diagnosis (the same verdicts: stop
+    at the first failing plugin; a node is evaluated when it is feasible)."""
+    all_ok = tuple(ordered)
+    success = Code.SUCCESS
+    nodes: list[NodeExplanation] = []
+    append = nodes.append
+    for ni in infos:
+        name = ni.name
+        verdicts = all_ok
+        ok = True
+        for i, pl in active:
+            st = pl.filter(state, pod, ni)
+            if st is None or st.code == success:
+                continue
+            verdicts = (*ordered[:i], FilterVerdict(pl.name, str(st.code),
+                                                    st.detail or st.message(), st.message()))
+            ok = False
+            break
+        is_feasible = name in feasible
+        sc = scored.get(name)
+        append(NodeExplanation(name, is_feasible or ok, verdicts,
+                               sc if sc is not None else {}, totals.get(name, 0), weights,
+                               sc is not None, is_feasible))
+    return tuple(nodes)
 
 
 def _fast_verdicts(fwk: Any, state: Any, pod: Pod, ni: Any, last: tuple, ordered: list,

@@ -116,7 +116,9 @@ class Fit:
         return s
 
     def filter(self, state: Any, pod: Pod, node_info: Any) -> Status | None:
-        reasons = fits_request(self._request(state, pod), node_info)
+        # The PreFilter state read inline: explain runs this once per node of the cluster.
+        s = state.get(PRE_FILTER_STATE_KEY)
+        reasons = fits_request(s if s is not None else self._request(state, pod), node_info)
         if reasons:
             return Status.unschedulable(*reasons)
         return None
