@@ -141,14 +141,8 @@ class LoadProgress(_StderrDisplay):
 
     def report(self, stage: str, done: int, total: int) -> None:
         """The loaders' hook (api/loadprogress.py): cheap until it is time to draw."""
-        if self.interrupted is not None:
-            self.interrupted()
-        if not self.enabled:
+        if not self._due():
             return
-        wall = time.monotonic()
-        if wall < self._next:
-            return
-        self._next = wall + REFRESH
         if stage == "parsing":
             what = f"parsing {done / 2**20:,.1f}/{total / 2**20:,.1f} MiB"
         else:
@@ -158,15 +152,20 @@ class LoadProgress(_StderrDisplay):
     def starting(self, now: float) -> None:
         """The Session's progress hook while it starts the control plane (simulated time 0:
         kubelets register, pods are adopted or started)."""
+        if self._due():
+            self._draw(0, None, "starting the control plane")
+
+    def _due(self) -> bool:
+        """Both hooks: let ctrl+c stop the load, then whether it is time to draw."""
         if self.interrupted is not None:
             self.interrupted()
         if not self.enabled:
-            return
+            return False
         wall = time.monotonic()
         if wall < self._next:
-            return
+            return False
         self._next = wall + REFRESH
-        self._draw(0, None, "starting the control plane")
+        return True
 
     def _draw(self, done: int, total: int | None, what: str) -> None:
         if self._bar is None:
