@@ -124,3 +124,68 @@ async def test_the_board_under_a_dialog_catches_up_when_the_dialog_closes(sessio
         text = screen_text(app)
         assert "cordoned" in text and "T+00:00:50" in text
         assert "t Taint" in text.splitlines()[-1]
+
+
+async def test_the_board_repainting_only_changed_cards_shows_what_a_full_redraw_shows(
+        session, make):
+    """The board repaints only the grid rows of cards that changed (the selection moving,
+    pods arriving on a node, a card growing taller). After each change the screen must be
+    exactly what a redraw of the whole board from scratch shows."""
+    app = make(session)
+    async with app.run_test(size=(140, 40)) as pilot:
+        board = app.screen.board
+
+        async def same_as_full_redraw(what: str) -> str:
+            await settle(pilot)
+            incremental = screen_text(app)
+            board._drop_all()
+            board._layout(force=True)
+            board.refresh()
+            await settle(pilot)
+            assert screen_text(app) == incremental, what
+            return incremental
+
+        app.advance(10)
+        await same_as_full_redraw("first screen")
+        board.selected = "node-1"
+        await pilot.press("right")
+        text = await same_as_full_redraw("selection moved")
+        assert board.selected == "node-2"
+        assert "┏━ node-2" in text and "┏━ node-1" not in text
+        app.submit("kubectl scale deployment/web --replicas=12", quiet=True)
+        app.advance(10)
+        await same_as_full_redraw("pods arrived, cards grew")
+        app.submit("kubectl cordon node-3", quiet=True)
+        app.advance(2)
+        await same_as_full_redraw("a node cordoned")
+        app.submit("kubectl scale deployment/web --replicas=1", quiet=True)
+        app.advance(40)
+        await same_as_full_redraw("pods gone, cards shrank")
+        await pilot.press("left")
+        await same_as_full_redraw("selection moved back")
+
+
+async def test_the_clock_gives_way_to_a_waiting_key_a_few_ticks_at_most(session, make):
+    """A tick that would run while a key waits is skipped (the key is handled and drawn
+    first), but never more than YIELD_TICKS in a row: typing without a pause does not stop
+    the cluster. The skipped time is paid on the next tick."""
+    from textual import events
+
+    app = make(session, paused=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        start = app.session.now
+        app._last_tick -= 0.1
+        app._tick()
+        assert app.session.now > start, "no key waiting: the clock runs"
+        # A key waits in the app's queue (not yet handled).
+        app.post_message(events.Key("down", None))
+        moved = []
+        for _ in range(app.YIELD_TICKS + 1):
+            before = app.session.now
+            app._last_tick -= 0.05
+            app._tick()
+            moved.append(app.session.now > before)
+        assert moved == [False] * app.YIELD_TICKS + [True]
+        await settle(pilot)
+        assert app.is_running and app._exception is None
