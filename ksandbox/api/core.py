@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from .codec import EMPTY, FrozenDict, Int32, ResourceList, api_type, extra_field, j
+from .codec import EMPTY, FrozenDict, Int32, ResourceList, api_type, extra_field, j, register_shared
 from .evolve import by_identity
 from .meta import ObjectMeta
 from .selectors import LabelSelector
@@ -196,6 +196,8 @@ def _pod_requests(containers: tuple[Container, ...], init_containers: tuple[Cont
 PENDING, RUNNING, SUCCEEDED, FAILED, UNKNOWN = "Pending", "Running", "Succeeded", "Failed", "Unknown"
 
 
+# Pods of one template on one node share one spec while a file loads (codec.sharing).
+@register_shared
 @api_type
 class PodSpec:
     containers: tuple[Container, ...] = j("containers", ())

@@ -77,7 +77,15 @@ def _meta(obj: Any, errs: Errors) -> None:
 
 
 def _pod(pod: Pod, errs: Errors) -> None:
-    validate_pod_spec(pod.spec, "spec", errs)
+    # by identity: pods of one template on one node share their admitted spec (admission's
+    # admitted_spec), checked once
+    errs.extend(by_identity(_pod_spec_errors, pod.spec))
+
+
+def _pod_spec_errors(spec: Any) -> tuple[FieldError, ...]:
+    errs: Errors = []
+    validate_pod_spec(spec, "spec", errs)
+    return tuple(errs)
 
 
 def _node(node: Node, errs: Errors) -> None:
