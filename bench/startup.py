@@ -8,7 +8,8 @@ CPU seconds much less. The package's bytecode is compiled first (``compileall``,
 install`` does): with PYTHONDONTWRITEBYTECODE set and no ``__pycache__``, every start would
 compile ~170 modules (~0.35 s more), which is not what a user meets. One unmeasured start
 runs first, allowed to write bytecode: it leaves the attrs methods cache
-(``ksandbox/api/methods_cache.py``) as a user's first start does.
+(``ksandbox/api/methods_cache.py``) and the parsed stylesheet (``ksandbox/tui/css_cache.py``)
+as a user's first start does.
 
     python bench/startup.py [--runs 5] [FILE...]
 """

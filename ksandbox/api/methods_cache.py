@@ -18,6 +18,7 @@ attrs changed its internals, an unreadable or foreign file — falls back to com
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import re
@@ -84,7 +85,8 @@ class MethodsCache:
             tmp.write_bytes(marshal.dumps((_FORMAT, entries)))
             os.replace(tmp, self.path)
         except OSError:
-            tmp.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):     # no folder at all: nothing to remove
+                tmp.unlink(missing_ok=True)
             return
         self.added = 0
 
