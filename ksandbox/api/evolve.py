@@ -11,6 +11,7 @@ per (class, changed fields) that passes every init field straight through, so th
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 import attrs
@@ -25,13 +26,31 @@ def compile_replacer(cls: type, changed: tuple[str, ...]) -> Callable[..., Any] 
     # attrs.evolve takes its changes by init argument name (the alias of a private field)
     if not set(changed) <= {a.alias for a in fields}:
         return None
-    args = [f"{a.alias}=v_{a.alias}" if a.alias in changed else f"{a.alias}=o.{a.name}"
-            for a in fields]
+    # The init arguments in the generated __init__'s order, positionally (keyword-only ones by
+    # name): matching 14 keywords to parameters cost ObjectMeta's rebuild (every write
+    # stamps one) 40 % more than passing the same values by position.
+    # Only when __init__'s positional parameters are those fields in that order (attrs'
+    # generated one); any other __init__ gets every argument by name.
+    by_position = [a for a in fields if not a.kw_only]
+    if _positional_params(cls) != [a.alias for a in by_position]:
+        by_position = []
+    args = [f"v_{a.alias}" if a.alias in changed else f"o.{a.name}" for a in by_position]
+    args += [f"{a.alias}=v_{a.alias}" if a.alias in changed else f"{a.alias}=o.{a.name}"
+             for a in fields if a not in by_position]
     params = "".join(f", v_{n}" for n in changed)
     src = f"def replace(o{params}):\n    return cls({', '.join(args)})\n"
     namespace: dict[str, Any] = {"cls": cls}
     exec(src, namespace)  # noqa: S102 - generated from the class's own field names
     return namespace["replace"]
+
+
+def _positional_params(cls: type) -> list[str]:
+    """The names of ``cls(...)``'s positional-or-keyword parameters (its __init__'s)."""
+    try:
+        params = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
 
 
 def replacer(cls: type, changed: tuple[str, ...]) -> Callable[..., Any] | None:
