@@ -146,3 +146,38 @@ def test_the_collector_is_tuned_before_the_heavy_imports():
                            " 'ksandbox.session' in __import__('sys').modules)"],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.stdout.split() == ["True", "False"], proc.stderr
+
+
+def test_the_collector_is_off_from_the_tui_import_to_the_first_frame():
+    """``cli._run_tui`` turns the cycle collector off before importing Textual; the app turns
+    it back on once the board's first frame is out (after collecting and freezing the heap),
+    and it is on again however the app ends."""
+    proc = subprocess.run([sys.executable, "-c", LOAD_DEFAULT_SAMPLE + """
+import asyncio, gc
+import ksandbox.tui.app as tui_app
+seen = {}
+
+def run_tui(session, **opts):
+    seen["importing and starting"] = gc.isenabled()
+    app = tui_app.make_app(session, ticking=False)
+    app.freeze_heap_after_first_frame = True
+
+    async def first_frame():
+        async with app.run_test(size=(140, 40)) as pilot:
+            for _ in range(20):
+                await pilot.pause()
+                if gc.isenabled():
+                    break
+            seen["after the first frame"] = gc.isenabled()
+    asyncio.run(first_frame())
+    gc.disable()            # as if the app ended before its first frame
+    return 0
+
+tui_app.run_tui = run_tui
+assert cli._run_tui(session) == 0
+seen["after the app"] = gc.isenabled()
+print(seen)
+"""], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str({"importing and starting": False,
+                                       "after the first frame": True, "after the app": True})

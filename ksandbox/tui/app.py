@@ -673,7 +673,10 @@ def _after_first_frame(app: KsandboxApp) -> None:
     the attrs methods cache (api/methods_cache.py) and the parsed stylesheet (css_cache.py)
     are written now — a TUI is seldom left through a normal interpreter exit, and its first
     start should leave the caches behind."""
+    import gc
+
     freeze_heap()
+    gc.enable()         # cli._run_tui turned it off until the first frame
     from ..api import methods_cache
 
     methods_cache.save()
