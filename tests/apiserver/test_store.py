@@ -336,3 +336,53 @@ def test_consecutive_events_about_one_object_share_its_reference_and_others_get_
         ref = ev.involved_object
         assert (ref.kind, ref.name, ref.uid, ref.api_version) == (
             "Node", node.metadata.name, node.metadata.uid, node.api_version)
+
+
+def _record_on_every_write(store: Store) -> None:
+    store.subscribe(None, lambda ev: ev.obj.kind != "Event" and store.record_event(
+        ev.obj, "Normal", "Seen", "seen"))
+
+
+def test_an_applied_object_is_stored_as_staged_and_restamped_when_versions_moved_on():
+    """apply_all stages every object in a copy of the store (uid, resourceVersion, creation
+    time stamped there); the real create stores that object itself when its stamp is the one
+    it would give, and stamps it again when a write came in between (here a watcher that
+    records an event on each create, moving the resourceVersion on): either way the stored
+    object is what a create of the unstamped object gives."""
+    deploy = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n"
+              "  selector: {matchLabels: {app: d}}\n  template:\n"
+              "    metadata: {labels: {app: d}}\n"
+              "    spec: {containers: [{name: c, image: nginx}]}\n---\n")
+    text = NODES + "---\n" + deploy + POD
+    staged = []
+    original = Store.create
+
+    def spy(self, obj, *, admitted=False):
+        out = original(self, obj, admitted=admitted)
+        if self is not store:
+            staged.append(out)
+        return out
+
+    for writes_between in (False, True):
+        store, _ = fresh_store()
+        staged.clear()
+        if writes_between:
+            _record_on_every_write(store)
+        Store.create = spy  # type: ignore[method-assign]
+        try:
+            results = apply_all(store, load_manifests(text))
+        finally:
+            Store.create = original  # type: ignore[method-assign]
+        stored = [o for o, _ in results]
+        # the plain way: each object created on its own, one after the other
+        plain, _ = fresh_store()
+        if writes_between:
+            _record_on_every_write(plain)
+        plain.rand = SimRandom(1)
+        plain.rand.uid()  # the default namespace's uid, drawn by fresh_store's apply
+        created = [plain.create(o) for o in load_manifests(text)]
+        assert [attrs.asdict(o) for o in stored] == [attrs.asdict(o) for o in created]
+        assert stored[2].metadata.generation == 1
+        same = [a is b for a, b in zip(stored, staged)]
+        # the first object's stamp is still right (no event before it); after it, no longer
+        assert same == ([True, False, False, False] if writes_between else [True] * 4)
