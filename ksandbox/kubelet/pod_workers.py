@@ -84,6 +84,8 @@ class PodWorkers:
         self.adopted_ips: set[str] = set()
         # one label string per kubelet, not one per pod start timer (150,000 loaded pods)
         self._start_label = f"kubelet/{self.name}/start"
+        # ... and one bound method: a start timer calls it with the pod's key (clock arg)
+        self._start_pod = self._start
 
     def enqueue(self, key: tuple[str, str]) -> None:
         if self.kubelet.halted or self.kubelet.stopped:
@@ -310,8 +312,8 @@ class PodWorkers:
     def schedule_start(self, key: tuple[str, str], st: _PodState) -> None:
         lo, hi = START_DELAY
         delay = round(self.rand.uniform(lo, hi), 1)
-        st.start_timer = self.clock.call_later(delay, lambda: self._start(key),
-                                               PRIORITY_KUBELET, self._start_label)
+        st.start_timer = self.clock.call_later(delay, self._start_pod, PRIORITY_KUBELET,
+                                               self._start_label, arg=key)
 
     def _start(self, key: tuple[str, str]) -> None:
         st = self.pods.get(key)

@@ -33,12 +33,16 @@ PRIORITY_DEFAULT = 50
 class Timer:
     """A handle on a scheduled callback; :meth:`cancel` makes the clock skip it."""
 
-    __slots__ = ("when", "callback", "cancelled", "label", "background", "done", "_clock")
+    __slots__ = ("when", "callback", "arg", "cancelled", "label", "background", "done", "_clock")
 
-    def __init__(self, when: float, callback: Callback, label: str, background: bool,
-                 clock: "Clock") -> None:
+    def __init__(self, when: float, callback: Callable[..., Any], label: str, background: bool,
+                 clock: "Clock", arg: Any = None) -> None:
         self.when = when
         self.callback = callback
+        # called as callback(arg) when arg is not None: a per-object timer (a kubelet's start
+        # of each of 150,000 loaded pods) then needs no closure of its own — a shared bound
+        # method and the key (~230 bytes less per pending timer than a lambda and its cells)
+        self.arg = arg
         self.cancelled = False
         self.label = label
         self.background = background
@@ -76,21 +80,25 @@ class Clock:
         return self._now
 
     # -- scheduling -----------------------------------------------------------------------
-    def call_at(self, when: float, callback: Callback, priority: int = PRIORITY_DEFAULT,
-                label: str = "", background: bool = False) -> Timer:
-        """Run ``callback`` at simulated second ``when`` (never earlier than now)."""
+    def call_at(self, when: float, callback: Callable[..., Any],
+                priority: int = PRIORITY_DEFAULT, label: str = "", background: bool = False,
+                arg: Any = None) -> Timer:
+        """Run ``callback`` at simulated second ``when`` (never earlier than now); with
+        ``arg`` (not None), ``callback(arg)``."""
         if when < self._now:
             when = self._now
-        timer = Timer(when, callback, label, background, self)
+        timer = Timer(when, callback, label, background, self, arg)
         if not background:
             self.foreground_pending += 1
         self._seq += 1
         heapq.heappush(self._heap, (when, priority, self._seq, timer))
         return timer
 
-    def call_later(self, delay: float, callback: Callback, priority: int = PRIORITY_DEFAULT,
-                   label: str = "", background: bool = False) -> Timer:
-        return self.call_at(self._now + max(0.0, delay), callback, priority, label, background)
+    def call_later(self, delay: float, callback: Callable[..., Any],
+                   priority: int = PRIORITY_DEFAULT, label: str = "", background: bool = False,
+                   arg: Any = None) -> Timer:
+        return self.call_at(self._now + max(0.0, delay), callback, priority, label, background,
+                            arg)
 
     def call_soon(self, callback: Callback, priority: int = PRIORITY_DEFAULT,
                   label: str = "") -> Timer:
@@ -102,7 +110,10 @@ class Clock:
         timer.done = True
         if not timer.background:
             self.foreground_pending -= 1
-        timer.callback()
+        if timer.arg is None:
+            timer.callback()
+        else:
+            timer.callback(timer.arg)
 
     # -- running --------------------------------------------------------------------------
     def _drop_cancelled(self) -> None:

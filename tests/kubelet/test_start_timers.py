@@ -1,0 +1,51 @@
+"""A kubelet's pending pod starts (pkg/kubelet/pod_workers.go: one worker per pod, each
+started after its admission) are clock timers that call one shared bound method with the
+pod's key — no closure per pod: a 150,000-pod load holds that many at once. They start the
+same pods at the same times as before, and a fork taken while they wait goes on exactly as
+the original does."""
+
+from __future__ import annotations
+
+from ksandbox.session import Session
+
+CLUSTER = """apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {capacity: {cpu: "8", memory: 16Gi, pods: "110"}}
+""" + "".join(f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: p{i}}}
+spec:
+  nodeName: n1
+  containers: [{{name: c, image: nginx:1.25, resources: {{requests: {{cpu: 100m}}}}}}]
+""" for i in range(5))
+
+
+def _start_timers(s: Session) -> list:
+    return [t for _w, _p, _s, t in s.clock._heap
+            if t.label == "kubelet/n1/start" and not t.cancelled]
+
+
+def test_pending_starts_share_one_callback_and_carry_the_key():
+    s = Session.from_text(CLUSTER)
+    timers = _start_timers(s)
+    assert len(timers) == 5
+    assert len({id(t.callback) for t in timers}) == 1   # one bound method for all
+    assert sorted(t.arg for t in timers) == [("default", f"p{i}") for i in range(5)]
+    s.run_until(10)
+    assert not _start_timers(s)
+    assert {p.status.phase for p in s.store.list("Pod")} == {"Running"}
+
+
+def test_a_fork_taken_while_starts_wait_goes_on_as_the_original():
+    s = Session.from_text(CLUSTER)
+    other = s.fork()
+    assert _start_timers(other) and all(t.callback.__self__ is not t2.callback.__self__
+                                        for t, t2 in zip(_start_timers(other), _start_timers(s)))
+    s.run_until(30)
+    other.run_until(30)
+    assert other.view() == s.view()
+    started = [(e.involved_object.name, e.first_timestamp) for e in s.store.occurrences
+               if e.reason == "Started"]
+    assert len(started) == 5 and all(1.0 <= at <= 3.0 for _, at in started)
