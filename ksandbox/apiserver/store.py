@@ -105,7 +105,9 @@ class Store:
         return self._now()
 
     def get(self, kind: str, name: str, namespace: str = "") -> Any | None:
-        return self._objects[kind].get((namespace if _namespaced(kind) else "", name))
+        # The hottest read (a kubelet's every tick and renewal, every handler): one dict
+        # lookup for the scope, no call.
+        return self._objects[kind].get((namespace if _NAMESPACED[kind] else "", name))
 
     def list(self, kind: str, namespace: str | None = None) -> list[Any]:
         if kind == "Event":
@@ -531,6 +533,9 @@ def _stamp(meta: ObjectMeta, rv: str, uid: str, created: Any, generation: int) -
 
 def _namespaced(kind: str) -> bool:
     return BY_KIND[kind].namespaced
+
+
+_NAMESPACED: dict[str, bool] = {kind: info.namespaced for kind, info in BY_KIND.items()}
 
 
 def _key(info: KindInfo, meta: ObjectMeta) -> Key:

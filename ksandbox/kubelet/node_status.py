@@ -17,7 +17,7 @@ from ..api.codec import FrozenDict
 from ..api.coordination import NAMESPACE_NODE_LEASE, Lease, LeaseSpec
 from ..api.core import NodeAddress, NodeCondition
 from ..api.errors import KsandboxError
-from ..api.evolve import evolve
+from ..api.evolve import evolve, replacer
 from ..api.meta import ObjectMeta, OwnerReference
 from ..api.quantity import Quantity
 from .config import DEFAULT_MAX_PODS
@@ -52,6 +52,9 @@ CONDITION_TEXT = {
     ("Ready", "False"): ("KubeletNotReady", "container runtime is down", "NodeNotReady"),
 }
 _SPEC = ("spec",)
+# evolve(spec, renew_time=now), built by position (api/evolve.py): a renewal's new LeaseSpec.
+_renewed: Callable[[LeaseSpec, float], LeaseSpec] = replacer(LeaseSpec, ("renew_time",)) or \
+    (lambda spec, now: evolve(spec, renew_time=now))
 OWNED_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")
 
 
@@ -97,13 +100,8 @@ class NodeStatusManager:
             return
         # A renewal changes spec.renewTime only: the store's one-field write builds the
         # stored Lease once (the hottest write of an idle cluster).
-        spec = lease.spec
-        self._lease = self.store.update_fields(
-            lease, _SPEC, LeaseSpec(holder_identity=spec.holder_identity,
-                                    lease_duration_seconds=spec.lease_duration_seconds,
-                                    acquire_time=spec.acquire_time, renew_time=now,
-                                    lease_transitions=spec.lease_transitions, extra=spec.extra),
-            quiet=True)
+        self._lease = self.store.update_fields(lease, _SPEC, _renewed(lease.spec, now),
+                                               quiet=True)
 
     def tick(self) -> None:
         if self.kubelet.failed:
