@@ -1,9 +1,11 @@
 """ResourceTable: a k9s list view — kubectl's columns over one kind, sorted and filtered.
 
 Rows are the stored objects themselves; cells are formatted only for the lines on screen
-(:mod:`ksandbox.tui.rows`). The order is a sorted list of precomputed keys, kept up to date
-incrementally: a change set that touches 40 of 30,000 pods moves 40 entries by bisection
-instead of re-sorting everything. Column widths grow to fit what has been seen and never
+(:mod:`ksandbox.tui.rows`). The order is a :class:`~ksandbox.tui.row_order.RowOrder`, kept up
+to date incrementally: a change set that touches 40 of 30,000 pods moves 40 entries by
+bisection instead of re-sorting everything. The orders of the columns and filters shown before
+are kept too (caught up with what changed when shown again): sorting by a column again,
+reversing, a filter typed over the rows on show and going back to a filter cost no sort. Column widths grow to fit what has been seen and never
 shrink while the view is open, so rows do not jiggle as you scroll.
 
 Sorting: ``shift+n`` name, ``shift+a`` age, ``shift+s`` status, ``shift+o`` node (k9s keys);
@@ -13,7 +15,6 @@ again to reverse.
 from __future__ import annotations
 
 import asyncio
-from bisect import bisect_left, insort
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rich.cells import cell_len
@@ -26,6 +27,7 @@ from textual.strip import Strip
 from ...commands.common import no_resources
 from ..filtering import NO_FILTER, RowFilter
 from ..model import ChangeSet
+from ..row_order import RowOrder
 from ..rows import RowSpec
 from .line_list import LineList
 
@@ -35,6 +37,9 @@ if TYPE_CHECKING:
 Key = tuple[str, str]
 # Past this many changed keys a full rebuild is cheaper than moving rows one by one.
 INCREMENTAL_LIMIT = 2000
+# Orders kept per view for other columns and filters (each ~2 MB at 30,000 rows).
+ORDERS_KEPT = 6
+KEY_ORDER = "NAMESPACE"
 # A reload of up to SYNC_ROWS objects runs at once; a bigger one in slices of SLICE rows.
 SYNC_ROWS = 8000
 SLICE = 12000
@@ -92,19 +97,23 @@ class ResourceTable(LineList):
         """kubectl's ``-o wide`` columns (``ctrl+w``)."""
         self.marked: set[Key] = set()
         """Rows marked with ``ctrl+space`` (k9s): c/u/ctrl+d act on all of them."""
-        self._order: list[tuple[Any, Key]] = []
-        self._sk_cache: dict[Key, tuple[Any, Key]] | None = {}
+        self._rows = RowOrder(KEY_ORDER, NO_FILTER, [], None)
+        """The rows on show, in ascending order (``reverse`` reads it backwards)."""
+        self._orders: dict[tuple[str, str], RowOrder] = {}
+        """Orders kept by (column, filter text), the one on show included, oldest first: the
+        rows a sort or a filter showed before come back without sorting (see set_filter)."""
         self._objs: dict[Key, Any] = {}
         """Objects by key as of the last reload (kinds other than Pod, which read live)."""
         self._search: dict[Key, tuple[Any, str]] = {}
-        self._values: dict[str, dict[Key, tuple[Any, tuple[Any, Key]]]] = {}
+        """The filter's search text by key, with the object it was made from."""
+        self._values: dict[str, dict[Key, tuple[Any, Any]]] = {}
+        """Sort values by column and key, with the object each was computed from."""
         self._reloading = False
         self._late_keys: set[Key] = set()
-        """The filter's search text by key, with the object it was made from."""
         self._widths: list[int] = [len(c) for c in self._columns()]
 
     # -- data -----------------------------------------------------------------------------
-    def _items(self) -> Iterable[tuple[Key, Any]]:
+    def _items(self) -> list[tuple[Key, Any]]:
         """(key, object) for every candidate row."""
         store = self.session.store
         kind = self.spec.kind
@@ -116,6 +125,19 @@ class ResourceTable(LineList):
             return [(key_of(o), o) for o in store.list(kind, self.namespace)]
         return list(store.items(kind))
 
+    def _getter(self, many: int = 0) -> Callable[[Key], Any]:
+        """key -> the row's object now (None if it is gone). For ``many`` lookups a copy of
+        the store's pod map is cheaper than asking the store for each one."""
+        if self.spec.kind != "Pod":
+            return self._objs.get
+        store = self.session.store
+        if many > 1000 and hasattr(store, "items"):
+            return dict(store.items("Pod")).get
+        return lambda k: store.get("Pod", k[1], k[0])
+
+    def _object(self, key: Key) -> Any | None:
+        return self._getter()(key)
+
     def _search_text(self, key: Key, obj: Any) -> str:
         cached = self._search.get(key)
         if cached is not None and cached[0] is obj:
@@ -124,7 +146,8 @@ class ResourceTable(LineList):
         self._search[key] = (obj, text)
         return text
 
-    def _wanted(self, obj: Any, key: Key | None = None) -> bool:
+    def _wanted(self, obj: Any, key: Key | None = None, row_filter: RowFilter | None = None
+                ) -> bool:
         if self.namespace is not None and self.spec.namespaced \
                 and obj.metadata.namespace != self.namespace:
             return False
@@ -132,51 +155,69 @@ class ResourceTable(LineList):
             return False
         if self.where is not None and not self.where(obj):
             return False
-        f = self.row_filter
+        f = self.row_filter if row_filter is None else row_filter
         if f.active:
             text = self._search_text(key or self.spec.key(obj), obj)
             if not f.matches(text, obj.metadata.labels):
                 return False
         return True
 
-    def _sort_fn(self) -> Callable[[Any, Key], Any]:
-        """The sort value of a row (unique: the column's value, then the row's key)."""
-        column = self.sort_column
-        fn = self.spec.sort_keys.get(column)
-        if column == "NAMESPACE" or fn is None:
-            return lambda obj, key: (key[0] + "\0" + key[1], key)
-        if column == "NAME":
-            return lambda obj, key: (key[1], key)
-        return lambda obj, key: (fn(obj), key)
+    def _needs_check(self) -> bool:
+        return (self.namespace is not None or self.node is not None or self.where is not None
+                or self.row_filter.active)
 
-    def _sort_values(self, items: list[tuple[Key, Any]]) -> list[tuple[Any, Key]]:
-        """Sort values for many rows at once (comprehensions: the 30,000-row fast path).
+    def _column_id(self, column: str) -> str:
+        """What a column sorts by: NAMESPACE (and a column with no sort key) is key order."""
+        if column == "NAMESPACE" or column not in self.spec.sort_keys:
+            return KEY_ORDER
+        return column
 
-        Values computed from an object (status, age) are cached by key with the object they
-        came from, so sorting again — or after a few pods changed — recomputes only those."""
-        column = self.sort_column
-        fn = self.spec.sort_keys.get(column)
-        if column == "NAMESPACE" or fn is None:
-            return [(k[0] + "\0" + k[1], k) for k, _ in items]
+    def _value(self, column: str, key: Key, obj: Any) -> Any:
+        """A row's sort value. Values computed from an object (status, age) are cached by key
+        with the object they came from: sorting again, or after a few pods changed,
+        recomputes only those."""
         if column == "NAME":
-            return [(k[1], k) for k, _ in items]
+            return key[1]
         cache = self._values.setdefault(column, {})
-        out = []
-        append = out.append
-        for k, o in items:
+        hit = cache.get(key)
+        if hit is None or hit[0] is not obj:
+            hit = cache[key] = (obj, self.spec.sort_keys[column](obj))
+        return hit[1]
+
+    def _values_for(self, column: str, pairs: Iterable[tuple[Key, Any]]) -> dict[Key, Any]:
+        if column == "NAME":
+            return {k: k[1] for k, _ in pairs}
+        fn = self.spec.sort_keys[column]
+        cache = self._values.setdefault(column, {})
+        out = {}
+        for k, o in pairs:
             hit = cache.get(k)
             if hit is None or hit[0] is not o:
-                hit = cache[k] = (o, (fn(o), k))
-            append(hit[1])
+                hit = cache[k] = (o, fn(o))
+            out[k] = hit[1]
         return out
 
+    def _make_order(self, column: str, row_filter: RowFilter, keys: list[Key],
+                    values: dict[Key, Any] | None, *, presorted: bool = False) -> RowOrder:
+        """The rows ``keys`` in ``column``'s order (``values``: their sort values)."""
+        base = keys if presorted else sorted(keys)
+        if values is None:
+            return RowOrder.by_key(column, row_filter, base, presorted=True)
+        return RowOrder.by_value(column, row_filter, base, values)
+
     def reload(self) -> None:
-        """Rebuild the rows from the store (view opened, filter or sort changed).
+        """Rebuild the rows from the store (view opened, scope changed): every order kept for
+        other columns or filters is dropped."""
+        self._orders.clear()
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Build the order of the current column and filter from the store.
 
         The hot path of the list views, with no per-row formatting (cells are made only for
         the lines on screen). Up to :data:`SYNC_ROWS` objects it runs at once; past that it
         runs as a worker in slices of :data:`SLICE` rows, yielding to the event loop between
-        them, so typing a filter over 30,000 pods never stalls the screen; a newer reload
+        them, so typing a filter over 30,000 pods never stalls the screen; a newer rebuild
         cancels an older one, and changes that arrive meanwhile are applied after it.
         """
         items = self._items()
@@ -185,65 +226,87 @@ class ResourceTable(LineList):
             self._commit(self._build(items))
         else:
             self._reloading = True
-            self.run_worker(self._reload_in_slices(items), exclusive=True,
+            self.run_worker(self._rebuild_in_slices(items), exclusive=True,
                             group="table-reload", exit_on_error=False)
 
-    def _needs_check(self) -> bool:
-        return (self.namespace is not None or self.node is not None or self.where is not None
-                or self.row_filter.active)
-
-    def _build(self, items: list[tuple[Key, Any]]) -> list[tuple[Any, Key]]:
+    def _build(self, items: list[tuple[Key, Any]]) -> RowOrder:
+        if self.spec.kind != "Pod":
+            self._objs = dict(items)
         if self._needs_check():
             wanted = self._wanted
             items = [(k, o) for k, o in items if wanted(o, k)]
-        if self.spec.kind != "Pod":
-            self._objs = dict(items)
-        return self._sort_values(items)
+        column = self._column_id(self.sort_column)
+        values = None if column == KEY_ORDER else self._values_for(column, items)
+        return self._make_order(column, self.row_filter, [k for k, _ in items], values)
 
-    async def _reload_in_slices(self, items: list[tuple[Key, Any]]) -> None:
-        order: list[tuple[Any, Key]] = []
-        objs: dict[Key, Any] = {}
+    async def _rebuild_in_slices(self, items: list[tuple[Key, Any]]) -> None:
+        column = self._column_id(self.sort_column)
+        row_filter = self.row_filter
+        keys: list[Key] = []
+        values: dict[Key, Any] | None = None if column == KEY_ORDER else {}
         check = self._needs_check()
         wanted = self._wanted
         for i in range(0, len(items), SLICE):
             part = items[i:i + SLICE]
             if check:
                 part = [(k, o) for k, o in part if wanted(o, k)]
-            if self.spec.kind != "Pod":
-                objs.update(part)
-            order.extend(self._sort_values(part))
+            keys.extend(k for k, _ in part)
+            if values is not None:
+                values.update(self._values_for(column, part))
             await asyncio.sleep(0)
-        self._objs = objs
-        self._commit(order)
+        if self.spec.kind != "Pod":
+            self._objs = dict(items)
+        self._commit(self._make_order(column, row_filter, keys, values))
         self._reloading = False
         if self._late_keys:
-            keys, self._late_keys = self._late_keys, set()
-            self._apply_keys(keys)
+            keys_late, self._late_keys = self._late_keys, set()
+            self._apply_keys(keys_late)
 
-    @property
-    def _sk(self) -> dict[Key, tuple[Any, Key]]:
-        """Each row's sort value by key (built when first needed after a rebuild: the key
-        path of a sort or a filter does not pay for it)."""
-        if self._sk_cache is None:
-            self._sk_cache = {v[1]: v for v in self._order}
-        return self._sk_cache
+    def _remember(self, rows: RowOrder) -> None:
+        key = (rows.column, rows.filter.text)
+        self._orders.pop(key, None)
+        self._orders[key] = rows
+        while len(self._orders) > ORDERS_KEPT:
+            del self._orders[next(iter(self._orders))]
+        self._rows = rows
 
-    def _commit(self, order: list[tuple[Any, Key]]) -> None:
+    def _commit(self, rows: RowOrder) -> None:
+        """Show ``rows`` (a new or a cached order), the cursor kept on its row."""
         selected = self.selected_key
-        try:
-            order.sort()
-        except TypeError:  # mixed value types; fall back to keys
-            order.sort(key=lambda v: v[1])
-        self._order, self._sk_cache = order, None
-        if len(self._search) > 2 * len(order) + 1000 or any(
-                len(c) > 2 * len(order) + 1000 for c in self._values.values()):
-            live = self._sk
+        self._remember(rows)
+        limit = 2 * max(len(r) for r in self._orders.values()) + 1000
+        if len(self._search) > limit or any(len(c) > limit for c in self._values.values()):
+            live = set().union(*(r.order for r in self._orders.values()))
             self._search = {k: v for k, v in self._search.items() if k in live}
             for column, cache in self._values.items():
                 self._values[column] = {k: v for k, v in cache.items() if k in live}
         self._restore(selected)
         self.rows_changed()
         self.post_message(self.Reloaded(self))
+
+    def _catch_up(self, rows: RowOrder, keys: Iterable[Key]) -> None:
+        """Bring ``keys`` of ``rows`` up to date with the store."""
+        get = self._object
+        wanted = self._wanted
+
+        def current(k: Key) -> tuple[bool, Any]:
+            obj = get(k)
+            if obj is None or not wanted(obj, k, rows.filter):
+                return False, None
+            return True, None if rows.value is None else self._value(rows.column, k, obj)
+
+        rows.update(keys, current)
+
+    def _show_cached(self) -> bool:
+        """Show the kept order of the current column and filter, if there is one."""
+        rows = self._orders.get((self._column_id(self.sort_column), self.row_filter.text))
+        if rows is None:
+            return False
+        if rows.dirty:
+            keys, rows.dirty = rows.dirty, set()
+            self._catch_up(rows, keys)
+        self._commit(rows)
+        return True
 
     def apply_changes(self, changes: ChangeSet) -> None:
         kind = self.spec.kind
@@ -264,89 +327,107 @@ class ResourceTable(LineList):
             self.refresh()
             return
         if self._reloading:
+            # The order on show is being replaced: every kept order catches up when shown.
+            self._mark_dirty(keys, None)
             self._late_keys |= keys
             return
         self._apply_keys(keys)
 
+    def _mark_dirty(self, keys: Iterable[Key], shown: RowOrder | None) -> None:
+        """Orders kept for other columns or filters note the keys (caught up when shown; one
+        that fell too far behind is dropped)."""
+        for name, rows in list(self._orders.items()):
+            if rows is shown:
+                continue
+            rows.dirty.update(keys)
+            if len(rows.dirty) > INCREMENTAL_LIMIT:
+                del self._orders[name]
+
     def _apply_keys(self, keys: set[Key] | frozenset[Key]) -> None:
         selected = self.selected_key
-        store = self.session.store
-        sort_value = self._sort_fn()
-        order, sk = self._order, self._sk
-        for k in keys:
-            old = sk.pop(k, None)
-            if old is not None:
-                i = bisect_left(order, old)
-                if i < len(order) and order[i] == old:
-                    del order[i]
-            obj = store.get("Pod", k[1], k[0])
-            if obj is not None and self._wanted(obj, k):
-                v = sort_value(obj, k)
-                sk[k] = v
-                try:
-                    insort(order, v)
-                except TypeError:
-                    order.append(v)
+        self._mark_dirty(keys, self._rows)
+        self._catch_up(self._rows, keys)
         self._restore(selected)
         self.rows_changed()
 
     def set_filter(self, row_filter: RowFilter) -> None:
-        """Filter as you type: a filter that only narrows the last one (``web`` → ``web-1``,
-        both plain text) searches the rows already shown instead of every object."""
+        """Filter as you type. Nothing is sorted again: a filter typed over no filter, or one
+        that only narrows the last one (``web`` → ``web-1``, both plain text), keeps the rows
+        on show that match, in their order; going back (backspace, escape) shows the order
+        kept for that filter, caught up with what changed since."""
         previous = self.row_filter
         self.row_filter = row_filter
-        if _narrows(previous, row_filter) and self._order and not self._reloading:
+        if self._reloading:
+            self._rebuild()
+        elif self._show_cached():
+            return
+        elif row_filter.active and (not previous.active or _narrows(previous, row_filter)) \
+                and self._rows.filter == previous:
             self._narrow()
         else:
-            self.reload()
+            self._rebuild()
 
     def _narrow(self) -> None:
-        selected = self.selected_key
-        store = self.session.store
-        kind = self.spec.kind
-        get = (lambda k: store.get("Pod", k[1], k[0])) if kind == "Pod" else self._objs.get
+        get = self._getter(len(self._rows))
         f = self.row_filter
         search = self._search_text
-        keep = []
-        for v in self._order:
-            k = v[1]
+
+        def keep(k: Key) -> bool:
             obj = get(k)
-            if obj is not None and f.matches(search(k, obj), obj.metadata.labels):
-                keep.append(v)
-        self._order, self._sk_cache = keep, None
-        self._restore(selected)
-        self.rows_changed()
+            return obj is not None and f.matches(search(k, obj), obj.metadata.labels)
+
+        self._commit(self._rows.filtered(f, keep))
 
     def action_sort(self, column: str) -> None:
+        """Sort by ``column``; again to reverse (nothing is sorted for that). A column sorted
+        before is shown from its kept order; a new one is sorted from the rows on show."""
         if column not in self.spec.sort_keys:
             self.notify(f"{self.spec.resource} have no {column} column to sort by",
                         severity="warning", timeout=3)
             return
         if self.sort_column == column:
+            selected = self.selected_key
             self.reverse = not self.reverse
-        else:
-            self.sort_column, self.reverse = column, False
-        self.reload()
+            self._restore(selected)
+            self.refresh()
+            return
+        self.sort_column, self.reverse = column, False
+        if self._reloading:
+            self._rebuild()
+            return
+        if self._show_cached():
+            return
+        rows = self._rows
+        base_rows = self._orders.get((KEY_ORDER, rows.filter.text))
+        if base_rows is not None and base_rows.dirty:
+            keys, base_rows.dirty = base_rows.dirty, set()
+            self._catch_up(base_rows, keys)
+        base = base_rows.order if base_rows is not None else sorted(rows.order)
+        cid = self._column_id(column)
+        values = None
+        if cid == "NAME":
+            values = {k: k[1] for k in base}
+        elif cid != KEY_ORDER:
+            get = self._getter(len(base))
+            values = self._values_for(cid, [(k, get(k)) for k in base])
+        self._commit(self._make_order(cid, rows.filter, base, values, presorted=True))
 
     # -- rows -----------------------------------------------------------------------------
     def row_count(self) -> int:
-        return len(self._order)
+        return len(self._rows.order)
 
     def row_key(self, index: int) -> Key:
-        n = len(self._order)
-        return self._order[n - 1 - index if self.reverse else index][1]
+        order = self._rows.order
+        return order[len(order) - 1 - index if self.reverse else index]
 
     def object_at(self, index: int) -> Any | None:
-        if not 0 <= index < len(self._order):
+        if not 0 <= index < len(self._rows.order):
             return None
-        key = self.row_key(index)
-        if self.spec.kind != "Pod":
-            return self._objs.get(key)
-        return self.session.store.get("Pod", key[1], key[0])
+        return self._object(self.row_key(index))
 
     @property
     def selected_key(self) -> Key | None:
-        if 0 <= self.cursor < len(self._order):
+        if 0 <= self.cursor < len(self._rows.order):
             return self.row_key(self.cursor)
         return None
 
@@ -355,27 +436,16 @@ class ResourceTable(LineList):
         return self.object_at(self.cursor)
 
     def _restore(self, key: Key | None) -> None:
-        """Keep the cursor on the row it was on (found by its sort value, not a scan)."""
+        """Keep the cursor on the row it was on (found by bisection, not a scan)."""
         # The scroll range first: the row may have moved past the old end.
         self.update_virtual_size()
-        if key is None or not self._order:
+        if key is None or not self._rows.order:
             return
-        if self._sk_cache is not None:
-            value = self._sk_cache.get(key)
-        else:
-            obj = (self.session.store.get("Pod", key[1], key[0]) if self.spec.kind == "Pod"
-                   else self._objs.get(key))
-            value = self._sort_fn()(obj, key) if obj is not None else None
-            if self.sort_column in self._values and obj is not None:
-                hit = self._values[self.sort_column].get(key)
-                value = hit[1] if hit is not None else value
-        if value is None:
-            return
-        i = bisect_left(self._order, value)
-        if i >= len(self._order) or self._order[i] != value:
+        i = self._rows.index(key)
+        if i is None:
             return
         if self.reverse:
-            i = len(self._order) - 1 - i
+            i = len(self._rows.order) - 1 - i
         if i != self.cursor:
             self.set_reactive(ResourceTable.cursor, i)
             self.scroll_to_cursor()
