@@ -28,8 +28,6 @@ from . import gcpolicy
 # start). See gcpolicy.py; only what the collector does changes, never a result.
 gcpolicy.tune()
 
-import yaml  # noqa: E402
-
 from .api.errors import KsandboxError  # noqa: E402
 from .resources import sample_cluster_path  # noqa: E402
 
@@ -290,6 +288,8 @@ def _print_state(session: Session, output: str) -> None:
 
         sys.stdout.write(dumps(session.view()) + "\n")
     elif output == "yaml":
+        import yaml  # on use: PyYAML is not needed to start (api/safeload_pyyaml.py)
+
         sys.stdout.write(yaml.safe_dump(session.view(), sort_keys=False))
     else:
         from .views.simwide import render_sim_wide

@@ -84,6 +84,8 @@ NOT_AT_FIRST_FRAME = (
     "numpy", "ksandbox.scheduler.framework.fast",
     *STORED_ONLY_KIND_MODULES,
     "importlib.resources",                          # resources.py reads the package's path
+    # PyYAML: the samples, the config and the themes are read by the fast path (fastyaml)
+    "yaml", "ksandbox.api.safeload_pyyaml",
     *(f"ksandbox.commands.{v}" for v in VERB_MODULES),
     *(f"ksandbox.tui.dialogs.{d}" for d in ("confirm", "drain", "label", "pressure",
                                              "scale", "taint", "untaint")),
@@ -135,6 +137,23 @@ result = session.submit("kubectl apply -f -", bad)
 assert 'Unsupported value: "wrong.io"' in result.error, result
 ''')
     assert {"ksandbox.api.core_objects", "ksandbox.api.rbac"} <= loaded
+
+
+def test_yaml_the_fast_path_hands_on_loads_pyyaml_when_first_needed():
+    """PyYAML (api/safeload_pyyaml.py) is imported by the first text the fast path hands on —
+    anchors here — and its errors keep their kubectl wording from a fresh start."""
+    loaded = _loaded_after(LOAD_DEFAULT_SAMPLE + '''
+import sys
+assert "yaml" not in sys.modules
+from ksandbox.api import safeload
+docs = safeload.load_yaml_documents("a: &x [1, 2]\\nb: *x\\n", "f.yaml")
+assert docs == [(1, {"a": [1, 2], "b": [1, 2]})], docs
+result = session.submit("kubectl apply -f -", "kind: [\\n")
+assert result.error == "error: STDIN (document 1): error converting YAML to JSON: yaml: line 2: did not find expected node content\\n", result
+assert issubclass(safeload.LimitExceeded, __import__("yaml").YAMLError)
+assert safeload.yaml_error(safeload.LimitExceeded(3, "too deep")).endswith("line 3: too deep")
+''')
+    assert {"yaml", "ksandbox.api.safeload_pyyaml"} <= loaded
 
 
 def test_the_collector_is_tuned_before_the_heavy_imports():

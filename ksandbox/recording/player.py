@@ -23,8 +23,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-import yaml
-
 from ..api.codec import encode
 from ..api.errors import ManifestError
 from ..api.manifest import decode_object, load_file
@@ -128,6 +126,8 @@ def dump_recording(session: Session, *, title: str = "", cluster: str | None = N
     if end is not None:
         doc["end"] = round_ms(max([end] + [s["at"] for s in steps]))
     doc["steps"] = steps
+    import yaml  # on use: PyYAML is not needed to start (api/safeload_pyyaml.py)
+
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
 
 

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
-import yaml
 
 from ..api.errors import CommandError, ManifestError
 from ..api.safeload import load_yaml, read_source
@@ -331,6 +330,8 @@ def _start(raw: Any, file_roots: tuple[str, ...] | None
 
 def _line_of(text: str, path: tuple[Any, ...]) -> int | None:
     """The 1-based line of the node at ``path`` (its key's line for a mapping entry)."""
+    import yaml  # on use: PyYAML is not needed to start (api/safeload_pyyaml.py)
+
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import yaml
 
 from ..api import safeload
 from ..api.errors import ManifestError
@@ -90,6 +89,8 @@ def save_theme(theme: str, path: Path | None = None) -> bool:
     data["theme"] = theme
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".yaml.tmp")
+    import yaml  # on use: PyYAML is not needed to start (api/safeload_pyyaml.py)
+
     tmp.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     tmp.replace(path)
     return True
