@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from textual.app import App, SystemCommand
+from textual.app import App, ScreenStackError, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -551,6 +552,20 @@ class KsandboxApp(App[int]):
         if any(node.id == PALETTE_ID for node in self._nodes):
             return
         self.push_screen(GuardedCommandPalette(id=PALETTE_ID))
+
+    def pop_screen(self) -> AwaitComplete:
+        """Textual's pop, except for the board, which is never popped.
+
+        Textual pops whatever screen is on top (``Screen.dismiss`` too, whichever screen calls
+        it). With the board popped, Textual's blank default screen is left: it has no keys, so
+        the app looks frozen with an empty screen (the random-key stress test found it). A
+        pop that would leave fewer than two screens is a bug in the caller: reported
+        (guard.report_bug, so the tests fail on it) and refused."""
+        if len(self._screen_stack) <= 2:
+            report_bug(self, ScreenStackError("popping the board would leave a blank screen"),
+                       "Closing the screen on top")
+            return AwaitComplete.nothing()
+        return super().pop_screen()
 
     def _handle_exception(self, error: Exception) -> None:
         """A failure of the app itself (Textual's last stop: it ends the app). Before it

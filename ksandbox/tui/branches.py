@@ -27,6 +27,7 @@ from ..recording.branches import Branch, BranchError, BranchSet
 from ..recording.diff import diff_sessions
 from ..views.diffwide import evictions_cell, node_rows, placement_cell, pod_cell
 from .dialogs.base import CommandDialog
+from .guard import DismissOnce
 from .model import ChangeSet
 from .screens.base import KsScreen
 from .widgets.header import sim_time_text
@@ -190,7 +191,7 @@ class BranchNameDialog(CommandDialog):
 # -- W: the list of branches ------------------------------------------------------------------
 
 
-class BranchListScreen(ModalScreen[str | None]):
+class BranchListScreen(DismissOnce, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     def __init__(self, branches: BranchSet) -> None:

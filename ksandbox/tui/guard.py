@@ -8,6 +8,12 @@
 - :func:`report_bug`: the notification, the same for actions (the App guards
   ``_dispatch_action``) and handlers; the exception is kept in ``app.bug_reports`` (and its
   traceback appended to ``$KSANDBOX_BUG_LOG`` when set) so tests can fail on it.
+- :class:`DismissOnce` (mixed into every screen of ours and the palette): Textual's
+  ``Screen.dismiss`` pops whatever screen is on top, whichever screen asks; a second close
+  (Escape, or Enter on the palette's list) already queued for a screen when the first took
+  it off the stack popped the screen beneath — with the board gone, Textual's blank default
+  screen took every key and the app looked frozen. A screen is now dismissed once, and only
+  while it is on top (the App also refuses to pop the board: app.KsandboxApp.pop_screen).
 - :class:`GuardedCommandPalette`: Textual's palette, whose page keys raise ``KeyError: 0`` from
   ``OptionList._move_page`` when they arrive before the option list has been laid out
   (``ctrl+p`` then at once PageDown): then the key does nothing, as on an empty list; and whose
@@ -23,6 +29,7 @@ import traceback
 from typing import Any
 
 from textual import events, work
+from textual.await_complete import AwaitComplete
 from textual.command import CommandPalette
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -44,7 +51,9 @@ def report_bug(app: Any, exc: BaseException, where: str) -> None:
     if log:
         try:
             with open(log, "a", encoding="utf-8") as f:
-                f.write(f"{where}:\n{''.join(traceback.format_exception(exc))}\n")
+                # An exception made, not raised, has no traceback: say who reported it.
+                stack = "" if exc.__traceback__ else "".join(traceback.format_stack()[:-1])
+                f.write(f"{where}:\n{stack}{''.join(traceback.format_exception(exc))}\n")
         except OSError:
             pass
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
@@ -70,11 +79,28 @@ class Guarded:
                        f"{type(self).__name__} handling {type(message).__name__}")
 
 
+class DismissOnce:
+    """Mixin for a Screen: dismissed once, and only while it is the screen on top."""
+
+    _dismissed = False
+
+    @property
+    def closing(self) -> bool:
+        """Dismissed already, or no longer the screen on top: a late key must do nothing."""
+        return self._dismissed or self.app.screen is not self  # type: ignore[attr-defined]
+
+    def dismiss(self, result: Any = None) -> AwaitComplete:
+        if self.closing:
+            return AwaitComplete.nothing()
+        self._dismissed = True
+        return super().dismiss(result)  # type: ignore[misc,no-any-return]
+
+
 # The palette's own search coroutine, undecorated (Textual's @work keeps it as __wrapped__).
 _GATHER = CommandPalette._gather_commands.__wrapped__  # type: ignore[attr-defined]
 
 
-class GuardedCommandPalette(CommandPalette):
+class GuardedCommandPalette(DismissOnce, CommandPalette):
     @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP, exit_on_error=False)
     async def _gather_commands(self, search_value: str) -> None:
         """Textual's search worker, which queries the palette's list: when the palette was
@@ -84,6 +110,16 @@ class GuardedCommandPalette(CommandPalette):
             await _GATHER(self, search_value)
         except NoMatches:
             pass
+
+    def _select_or_command(self, event: Any = None) -> None:
+        """Enter on the list or the input: a second Enter already queued when the first ran
+        the command and closed the palette must not run it again (nor pop the screen below)."""
+        if not self.closing:
+            super()._select_or_command(event)
+
+    def _action_escape(self) -> None:
+        if not self.closing:
+            super()._action_escape()
 
     def _action_command_list(self, action: str) -> None:
         try:

@@ -7,6 +7,11 @@
   screens below untouched (it used to raise ScreenStackError or pop the board).
 - The palette's page keys before its list is laid out (Textual's OptionList._move_page
   KeyError: 0) do nothing.
+- A second close already queued for a screen that the first took off the stack (the palette's
+  list selected twice, a late Escape or dismiss of a list, help, edit or branch screen) does
+  nothing: Textual's dismiss pops whatever is on top, and it popped the board, leaving the
+  blank default screen that takes no key (the stress test's "freeze"). The board itself is
+  never popped.
 - A failure of the app itself: the session so far is written as a recording in the working
   directory, and run_tui's message says where.
 """
@@ -91,6 +96,61 @@ async def test_the_palette_page_keys_before_layout_do_nothing(session, make):
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, GuardedCommandPalette)
+
+
+async def test_the_palette_selected_twice_runs_once_and_keeps_the_board(session, make):
+    from textual.widgets import OptionList
+
+    from ksandbox.tui.screens.main import MainScreen
+
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.pacer.paused = True
+        app.action_command_palette()
+        await settle(pilot, 3)
+        palette = app.screen
+        assert isinstance(palette, GuardedCommandPalette)
+        await pilot.press(*"pause")
+        await settle(pilot, 3)
+        options = palette.query_one(OptionList)
+        assert options.option_count >= 1
+        # Two selections queued before the first is handled (Enter Enter in one burst).
+        for _ in range(2):
+            palette.post_message(OptionList.OptionSelected(options, options.get_option_at_index(0), 0))
+        await settle(pilot, 4)
+        assert app.bug_reports == []
+        assert isinstance(app.screen, MainScreen)      # not Textual's blank default screen
+        assert len(app.screen_stack) == 2
+        assert app.pacer.paused is False               # "pause / resume" ran once, not twice
+
+
+async def test_a_late_close_of_any_screen_keeps_the_one_below(session, make):
+    from ksandbox.tui.screens.main import MainScreen
+
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for key in ("question_mark", "W", "colon"):
+            before = list(app.screen_stack)
+            if key == "colon":
+                app.open_view("Pod")
+            else:
+                await pilot.press(key)
+            await settle(pilot, 3)
+            top = app.screen
+            assert top not in before
+            top.dismiss(None)
+            top.dismiss(None)                          # the late one: nothing
+            await settle(pilot, 3)
+            assert app.screen_stack == before, key
+        assert app.bug_reports == []
+        # Nothing pops the board: refused and reported (a caller's bug), the board stays.
+        app.pop_screen()
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert [type(e).__name__ for e in app.bug_reports] == ["ScreenStackError"]
+        app.bug_reports.clear()
 
 
 async def test_a_failure_of_the_app_saves_the_session(session, make, tmp_path, monkeypatch):

@@ -38,7 +38,8 @@ PALETTE = ("C-p", "PageDown", "PageUp", "Down", "Escape")
 SEEDS = [int(s) for s in os.environ.get("KSANDBOX_STRESS_SEEDS", "1,2,3").split(",")]
 KEYS_PER_SEED = int(os.environ.get("KSANDBOX_STRESS_KEYS", "700"))
 BURST = 100
-DRAIN = 90.0  # seconds the probe may wait for the app to have read every key
+DRAIN = 90.0  # seconds the probe waits for the app to have read every key, and answer
+DRAIN_MAX = 300.0  # … stretched while the app is still busy reading them
 
 
 def _open(tmp_path: Path, name: str) -> tuple[Terminal, Path]:
@@ -56,28 +57,39 @@ def _open(tmp_path: Path, name: str) -> tuple[Terminal, Path]:
     return term, bugs
 
 
-# KNOWN, NOT FIXED (issue 14 stays open for it): now and then, in about one CI run in two and
-# in full-suite runs on a loaded machine, one of the random bursts leaves the app answering no
-# key, its clock stuck a few seconds in while "playing" — the app has not exited, shows no
-# traceback and its guards logged nothing; its main thread was seen inside Textual's
-# compositor. It was not reproduced in 24 seeded reruns at load 2-3. Until it is found, that
-# one outcome (no answer to the probe, everything else clean) is reported as an expected
-# failure with the probe's trail and every thread's stack; an exit, a traceback or a guarded
-# bug still fails the test. KSANDBOX_STRESS_STRICT=1 makes the freeze fail too.
-STRICT = os.environ.get("KSANDBOX_STRESS_STRICT") == "1"
+# The "freeze" these tests used to meet now and then (no answer, an old frame on the screen)
+# was two things. A second close queued for the command palette (Enter Enter) popped the board
+# too, since Textual's dismiss pops whatever is on top, and the blank default screen left took
+# every key (guard.DismissOnce, app.KsandboxApp.pop_screen). And on a loaded machine an app
+# still reading a burst that opens screens shows its last frame (Textual paints between
+# messages) for longer than the probe waited; the probe now waits while the app is busy.
 
 
-def _check(term: Terminal, bugs: Path, what: str, *, freeze_known: bool = False) -> None:
+def _check(term: Terminal, bugs: Path, what: str) -> None:
     """Everything typed was consumed, the app answers, and nothing went wrong on the way."""
     # The probe: back to a view whose footer offers `:` (one Escape a call, apart: an Escape
     # followed at once by a key is read as alt+key, as any terminal application reads it),
-    # then `:nosuchview`, whose error must appear. Repeated while the app is still reading
-    # the burst (keys typed into a bar before a screen covered it are read when it is back).
-    end = time.monotonic() + DRAIN
+    # then `:nosuchview`, whose error (the name in quotes, not the bar's echo of it) must
+    # appear. Repeated while the app is still reading the burst: keys typed into a bar
+    # before a screen covered it are read when it is back, and Textual paints only between
+    # messages, so an app reading a long backlog shows an old frame (its clock stuck) while
+    # it works. The deadline stretches while the app is busy (its CPU time grows), up to
+    # DRAIN_MAX; an app that is idle and does not answer is frozen.
+    pid = _app_pid(term)
+    start = time.monotonic()
+    end = start + DRAIN
+    cpu = _cpu_seconds(pid)
     trail: list[str] = []  # what the probe saw and did, for the failure message
+    answered = False
     while term.app_running() and time.monotonic() < end:
+        now = time.monotonic()
         last = term.screen().rstrip("\n").splitlines()[-1:]
-        trail.append(f"{DRAIN - (end - time.monotonic()):5.1f}s {last[0][:90] if last else ''!r}")
+        cpu_now = _cpu_seconds(pid)
+        busy = cpu_now - cpu
+        cpu = cpu_now
+        trail.append(f"{now - start:5.1f}s cpu+{busy:4.1f}s {last[0][:80] if last else ''!r}")
+        if busy > 0.5:
+            end = min(max(end, now + 20), start + DRAIN_MAX)
         if not (last and ": Cmd" in last[0]):
             term.keys("Escape")
             time.sleep(0.5)
@@ -87,7 +99,8 @@ def _check(term: Terminal, bugs: Path, what: str, *, freeze_known: bool = False)
         term.type("nosuchview")
         term.keys("Enter")
         try:
-            term.wait_for(r"nosuchview", timeout=5)
+            term.wait_for(r'"nosuchview"', timeout=5)
+            answered = True
             break
         except AssertionError:
             continue
@@ -97,14 +110,35 @@ def _check(term: Terminal, bugs: Path, what: str, *, freeze_known: bool = False)
     assert "please report" not in screen, f"{what}: a bug was reported:\n{screen}"
     log = bugs.read_text() if bugs.exists() else ""
     assert log == "", f"{what}: the guards caught a bug:\n{log}"
-    if "nosuchview" not in screen:
+    if not answered:
         stacks = _thread_stacks(term)
         message = (f"{what}: the app did not answer the probe:\n{screen}\n"
                    "the probe's last steps:\n" + "\n".join(trail[-12:])
                    + "\nthe app's threads:\n" + stacks)
-        if freeze_known and not STRICT:
-            pytest.xfail("the known freeze under random bursts (see STRICT): " + message)
         raise AssertionError(message)
+
+
+def _app_pid(term: Terminal) -> int | None:
+    """The app's process: the child of the pane's shell that is not ``sleep``."""
+    pane = term._tmux("list-panes", "-t", term.name, "-F", "#{pane_pid}").strip()
+    if not pane:
+        return None
+    out = subprocess.run(["ps", "-o", "pid=,comm=", "--ppid", pane], capture_output=True,
+                         text=True, timeout=20).stdout.split("\n")
+    for line in out:
+        parts = line.split()
+        if len(parts) == 2 and parts[1] != "sleep":
+            return int(parts[0])
+    return None
+
+
+def _cpu_seconds(pid: int | None) -> float:
+    """User + system CPU time the process has used (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError, TypeError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _thread_stacks(term: Terminal) -> str:
@@ -114,6 +148,19 @@ def _thread_stacks(term: Terminal) -> str:
         return "(no pane)"
     kids = subprocess.run(["pgrep", "-P", pid], capture_output=True, text=True,
                           timeout=20).stdout.split()
+    # KSANDBOX_PYSPY=/path/to/py-spy: first six `py-spy dump --locals` a second apart, into
+    # $KSANDBOX_PYSPY_OUT (they showed which screen was on top when the board was popped).
+    spy = os.environ.get("KSANDBOX_PYSPY")
+    if spy:
+        dumps = []
+        for k in kids:
+            for _ in range(6):
+                r = subprocess.run([spy, "dump", "--locals", "--pid", k], capture_output=True,
+                                   text=True, timeout=60)
+                dumps.append(r.stdout + r.stderr)
+                time.sleep(1)
+        out = Path(os.environ.get("KSANDBOX_PYSPY_OUT", "pyspy-dumps.txt"))
+        out.write_text("\n=====\n".join(dumps))
     for k in kids:
         subprocess.run(["kill", "-ABRT", k], capture_output=True, timeout=20)
     time.sleep(2)
@@ -140,7 +187,7 @@ def test_targeted_sequences_that_used_to_end_the_app(tmp_path, opened):
         term.keys("t", "Enter", "Enter", "Escape", "Escape")          # taint dialog twice
         term.keys("C-d", "Escape", "Escape", "?", "?", "?", "Escape")   # nothing to delete
         term.keys("Enter", "C-d", "Enter", "Enter", "Escape", "Escape")  # delete: Cancel
-    _check(term, bugs, "targeted sequences", freeze_known=True)
+    _check(term, bugs, "targeted sequences")
 
 
 def test_random_keys_with_no_pauses(tmp_path, opened):
@@ -162,4 +209,4 @@ def test_random_keys_with_no_pauses(tmp_path, opened):
             term.keys(*burst)
         sent += BURST
     for seed, term, bugs, _rng in runs:
-        _check(term, bugs, f"seed {seed} ({sent} keys)", freeze_known=True)
+        _check(term, bugs, f"seed {seed} ({sent} keys)")

@@ -18,12 +18,12 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label
 
-from ..guard import Guarded
+from ..guard import DismissOnce, Guarded
 
 W = TypeVar("W", bound=Widget)
 
 
-class CommandDialog(Guarded, ModalScreen[str | None]):
+class CommandDialog(Guarded, DismissOnce, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     title_text = "Command"
@@ -112,13 +112,8 @@ class CommandDialog(Guarded, ModalScreen[str | None]):
     def action_cancel(self) -> None:
         self.finish(None)
 
-    _finished = False
-
     def finish(self, result: str | None) -> None:
-        """Dismiss once, and only while on top: a second Enter (or Enter then Escape) in one
-        burst arrives after the first dismissed the dialog, and popping again would pop the
-        screen below it (or fail with ScreenStackError). Later ones are ignored."""
-        if self._finished or not self.is_mounted or self.app.screen is not self:
-            return
-        self._finished = True
-        self.dismiss(result)
+        """Dismiss with ``result``: once, and only while on top (DismissOnce): a second Enter
+        (or Enter then Escape) in one burst arrives after the first dismissed the dialog."""
+        if self.is_mounted:
+            self.dismiss(result)

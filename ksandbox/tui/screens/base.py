@@ -24,7 +24,7 @@ from textual.widgets import Footer, Input
 
 from ..commandline import Vocabulary
 from ..filtering import RowFilter, parse_filter
-from ..guard import Guarded
+from ..guard import DismissOnce, Guarded
 from ..messages import ClusterChanged
 from ..model import ChangeSet
 from ..widgets.command_bar import CommandBar
@@ -88,7 +88,7 @@ NODE_ACTIONS = {"taint", "untaint", "cordon", "uncordon", "drain", "fail", "reco
                 "pressure", "label"}
 
 
-class KsScreen(Guarded, Screen):
+class KsScreen(Guarded, DismissOnce, Screen):
     """Base of the main board, the list views, the explain and text views."""
 
     BINDINGS = VIEW_BINDINGS

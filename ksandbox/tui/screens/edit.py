@@ -21,9 +21,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
 from ...commands.edit import NO_VALID, UNCHANGED, EditCommand, rebase
+from ..guard import DismissOnce
 
 
-class EditScreen(ModalScreen[None]):
+class EditScreen(DismissOnce, ModalScreen[None]):
     BINDINGS = [Binding("ctrl+s", "save", "Save", id="edit.save"),
                 Binding("escape", "cancel", "Cancel", id="edit.cancel")]
     DEFAULT_CSS = """

@@ -18,7 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..guard import Guarded
+from ..guard import DismissOnce, Guarded
 
 NAVIGATION = [("↑ ↓ ← → / j k", "move"), ("g / G", "first / last"),
               ("ctrl+f / ctrl+b", "page down / up"), ("tab", "next pane"),
@@ -35,7 +35,7 @@ COMMANDS = [(":no :po :deploy :ds :rs :ev :hpa :ns", "switch view (k9s aliases)"
 HIDDEN_ACTIONS = {"screen.copy_text", "app.focus_next", "app.focus_previous"}
 
 
-class HelpScreen(Guarded, ModalScreen[None]):
+class HelpScreen(Guarded, DismissOnce, ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark,enter", "close", "Close", id="help.close"),
                 Binding("g", "scroll('home')", "Top", show=False),
                 Binding("G", "scroll('end')", "Bottom", show=False),
@@ -108,7 +108,6 @@ class HelpScreen(Guarded, ModalScreen[None]):
          "page_up": box.scroll_page_up}[where](animate=False)
 
     def action_close(self) -> None:
-        # Once, and only while on top (a burst `??` must not pop the screen below).
-        if self.is_mounted and self.app.screen is self and not getattr(self, "_help_closed", False):
-            self._help_closed = True
+        # Once, and only while on top (DismissOnce: a burst `??` must not pop the screen below).
+        if self.is_mounted:
             self.dismiss(None)
