@@ -37,12 +37,11 @@ import datetime as dt
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import attrs
-
 from ..api import cron
 from ..api.batch import Job
 from ..api.codec import FrozenDict
 from ..api.errors import ApiError, KsandboxError
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.store import DELETED, WatchEvent
 from .base import Controller
@@ -224,11 +223,11 @@ class CronJobController(Controller):
         if st.changed:
             cur = self.store.get("CronJob", name, ns)
             if cur is not None:
-                status = attrs.evolve(cur.status, active=tuple(st.active),
-                                      last_schedule_time=st.last_schedule,
-                                      last_successful_time=st.last_successful)
+                status = evolve(cur.status, active=tuple(st.active),
+                                last_schedule_time=st.last_schedule,
+                                last_successful_time=st.last_successful)
                 if status != cur.status:
-                    self.store.update_status(attrs.evolve(cur, status=status))
+                    self.store.update_status(evolve(cur, status=status))
         if requeue is not None:
             self.queue.forget(key)
             self.queue.add_after(key, requeue, background=True)

@@ -27,11 +27,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from ..api.codec import FrozenDict
 from ..api.core import Pod
 from ..api.errors import ApiError, KsandboxError
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.informers import Informers
 from ..apiserver.store import ADDED, DELETED, WatchEvent
@@ -147,7 +146,7 @@ class DaemonSetController(Controller):
         if hit is None or hit[0] is not tmpl:
             if len(self._templates) > 1024:
                 self._templates.clear()
-            spec = attrs.evolve(tmpl.spec, tolerations=daemon_tolerations(tmpl.spec))
+            spec = evolve(tmpl.spec, tolerations=daemon_tolerations(tmpl.spec))
             hit = (tmpl, spec, compute_hash(tmpl))
             self._templates[id(tmpl)] = hit
         return hit[1], hit[2]
@@ -212,7 +211,7 @@ class DaemonSetController(Controller):
         for pod in candidates:
             if pod.metadata.deletion_timestamp is None and not pod.is_terminated and \
                     sel.matches(pod.metadata.labels):
-                self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
+                self._write_pod(evolve(pod, metadata=evolve(
                     pod.metadata, owner_references=pod.metadata.owner_references + (ref,))))
 
     def _manage(self, ds: Any, nodes: list[Any], verdicts: dict, pod_hash: str) -> None:
@@ -320,7 +319,7 @@ class DaemonSetController(Controller):
         name = generate_name(f"{ds.metadata.name}-", self.rand)
         while self.store.get("Pod", name, ns) is not None:
             name = generate_name(f"{ds.metadata.name}-", self.rand)
-        spec = attrs.evolve(dspec, affinity=node_name_affinity(dspec.affinity, node_name))
+        spec = evolve(dspec, affinity=node_name_affinity(dspec.affinity, node_name))
         pod = Pod(metadata=ObjectMeta(name=name, namespace=ns, labels=labels,
                                       annotations=tmpl.metadata.annotations,
                                       owner_references=(owner_ref_for(ds, "apps/v1"),)),
@@ -368,14 +367,14 @@ class DaemonSetController(Controller):
         extra = st.extra.without("numberUnavailable")
         if desired - available:
             extra = extra.set("numberUnavailable", desired - available)
-        new = attrs.evolve(st, desired_number_scheduled=desired,
-                           current_number_scheduled=current, number_ready=ready,
-                           number_available=available, updated_number_scheduled=updated,
-                           number_misscheduled=misscheduled,
-                           observed_generation=ds.metadata.generation, extra=extra)
+        new = evolve(st, desired_number_scheduled=desired,
+                     current_number_scheduled=current, number_ready=ready,
+                     number_available=available, updated_number_scheduled=updated,
+                     number_misscheduled=misscheduled,
+                     observed_generation=ds.metadata.generation, extra=extra)
         if new != st or extra != st.extra:
             try:
-                self.store.update_status(attrs.evolve(ds, status=new))
+                self.store.update_status(evolve(ds, status=new))
             except ApiError:
                 pass
 

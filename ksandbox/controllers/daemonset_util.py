@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ..api.core import (
     Affinity,
     NodeAffinity,
@@ -19,6 +17,7 @@ from ..api.core import (
     NodeSelectorRequirement,
     NodeSelectorTerm,
 )
+from ..api.evolve import evolve
 from ..api.taints import (
     NO_EXECUTE,
     NO_SCHEDULE,
@@ -81,7 +80,7 @@ def node_name_affinity(affinity: Any, node_name: str) -> Affinity:
     if affinity is None:
         return Affinity(node_affinity=NodeAffinity(required=required))
     na = affinity.node_affinity or NodeAffinity()
-    return attrs.evolve(affinity, node_affinity=attrs.evolve(na, required=required))
+    return evolve(affinity, node_affinity=evolve(na, required=required))
 
 
 def target_node(pod: Pod) -> str:

@@ -24,11 +24,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from ..api.apps import ReplicaSet, ReplicaSetSpec
 from ..api.codec import FrozenDict
 from ..api.errors import ApiError
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
@@ -138,11 +137,11 @@ class DeploymentController(Controller):
                 owned.append(rs)
             else:
                 refs = tuple(r for r in rs.metadata.owner_references if r.uid != d.metadata.uid)
-                self._write(rs, metadata=attrs.evolve(rs.metadata, owner_references=refs))
+                self._write(rs, metadata=evolve(rs.metadata, owner_references=refs))
         ref = owner_ref_for(d, "apps/v1")
         for rs in list(self.rss.orphans(d.metadata.namespace).values()):
             if rs.metadata.deletion_timestamp is None and sel.matches(rs.metadata.labels):
-                adopted = self._write(rs, metadata=attrs.evolve(
+                adopted = self._write(rs, metadata=evolve(
                     rs.metadata, owner_references=rs.metadata.owner_references + (ref,)))
                 if adopted is not None:
                     owned.append(adopted)
@@ -173,10 +172,10 @@ class DeploymentController(Controller):
             rs = existing
             meta, spec = rs.metadata, rs.spec
             if du.revision(rs) < int(new_revision):
-                meta = attrs.evolve(meta, annotations=meta.annotations.set(du.REVISION,
-                                                                           new_revision))
+                meta = evolve(meta, annotations=meta.annotations.set(du.REVISION,
+                                                                     new_revision))
             if spec.min_ready_seconds != d.spec.min_ready_seconds:
-                spec = attrs.evolve(spec, min_ready_seconds=d.spec.min_ready_seconds)
+                spec = evolve(spec, min_ready_seconds=d.spec.min_ready_seconds)
             if meta is not rs.metadata or spec is not rs.spec:
                 rs = self._write(rs, metadata=meta, spec=spec) or rs
             self._set_deployment_revision(d, rs.metadata.annotations.get(du.REVISION, ""))
@@ -194,7 +193,7 @@ class DeploymentController(Controller):
             return None
         if collisions != int(d.status.extra.get("collisionCount", 0) or 0):
             fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace) or d
-            self._write(fresh, status=attrs.evolve(fresh.status, extra=fresh.status.extra.set(
+            self._write(fresh, status=evolve(fresh.status, extra=fresh.status.extra.set(
                 "collisionCount", collisions)))
         if rs is not None:
             self._set_deployment_revision(d, new_revision)
@@ -211,7 +210,7 @@ class DeploymentController(Controller):
 
     @staticmethod
     def _with_conditions(status: Any, conds: list[Any]) -> Any:
-        return attrs.evolve(status, extra=status.extra.set("conditions", tuple(conds)))
+        return evolve(status, extra=status.extra.set("conditions", tuple(conds)))
 
     def _create_rs(self, d: Any, old_rss: list[Any], new_revision: str,
                    collisions: int) -> tuple[Any, bool]:
@@ -220,10 +219,10 @@ class DeploymentController(Controller):
         template = d.spec.template
         pod_hash = compute_hash(template, collisions)
         labels = FrozenDict({**template.metadata.labels, du.POD_TEMPLATE_HASH: pod_hash})
-        new_template = attrs.evolve(template, metadata=attrs.evolve(template.metadata,
-                                                                    labels=labels))
+        new_template = evolve(template, metadata=evolve(template.metadata,
+                                                        labels=labels))
         sel = d.spec.selector
-        selector = attrs.evolve(sel, match_labels=FrozenDict(
+        selector = evolve(sel, match_labels=FrozenDict(
             {**sel.match_labels, du.POD_TEMPLATE_HASH: pod_hash}))
         name = f"{d.metadata.name}-{pod_hash}"
         annotations = FrozenDict({du.REVISION: new_revision,
@@ -236,7 +235,7 @@ class DeploymentController(Controller):
             spec=ReplicaSetSpec(replicas=0, selector=selector, template=new_template,
                                 min_ready_seconds=d.spec.min_ready_seconds))
         size = du.new_rs_new_replicas(d, old_rss + [rs], rs)
-        rs = attrs.evolve(rs, spec=attrs.evolve(rs.spec, replicas=size))
+        rs = evolve(rs, spec=evolve(rs.spec, replicas=size))
         try:
             created = self.store.create(rs)
         except ApiError as err:
@@ -258,7 +257,7 @@ class DeploymentController(Controller):
     def _set_deployment_revision(self, d: Any, rev: str) -> None:
         fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
         if fresh is not None and rev and fresh.metadata.annotations.get(du.REVISION) != rev:
-            self._write(fresh, metadata=attrs.evolve(
+            self._write(fresh, metadata=evolve(
                 fresh.metadata, annotations=fresh.metadata.annotations.set(du.REVISION, rev)))
 
     # -- scaling -----------------------------------------------------------------------------
@@ -272,9 +271,9 @@ class DeploymentController(Controller):
         if not resize and ann.get(du.DESIRED_REPLICAS) == want_desired and \
                 ann.get(du.MAX_REPLICAS) == want_max:
             return False
-        meta = attrs.evolve(rs.metadata, annotations=FrozenDict(
+        meta = evolve(rs.metadata, annotations=FrozenDict(
             {**ann, du.DESIRED_REPLICAS: want_desired, du.MAX_REPLICAS: want_max}))
-        spec = attrs.evolve(rs.spec, replicas=size) if resize else rs.spec
+        spec = evolve(rs.spec, replicas=size) if resize else rs.spec
         if self._write(rs, metadata=meta, spec=spec) is None:
             return False
         if resize:
@@ -379,7 +378,7 @@ class DeploymentController(Controller):
         if all(getattr(st, k) == v for k, v in want.items()) and \
                 list(st.extra.get("conditions") or ()) == conds:
             return
-        self._write(fresh, status=self._with_conditions(attrs.evolve(st, **want), conds))
+        self._write(fresh, status=self._with_conditions(evolve(st, **want), conds))
 
     # -- writes ------------------------------------------------------------------------------
     def _fresh(self, rss: list[Any]) -> list[Any]:
@@ -395,8 +394,8 @@ class DeploymentController(Controller):
         store = self.store
         try:
             if changes.keys() == {"status"}:
-                return store.update_status(attrs.evolve(obj, **changes))
-            return store.update(attrs.evolve(obj, **changes))
+                return store.update_status(evolve(obj, **changes))
+            return store.update(evolve(obj, **changes))
         except ApiError:
             return None
 

@@ -24,9 +24,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ..api.codec import FrozenDict
+from ..api.evolve import evolve
 from ..api.selectors import atoi_clamped
 from ..apiserver.store import DELETED, WatchEvent
 from .base import Controller, Worker
@@ -191,8 +190,8 @@ class DisruptionController(Controller):
                 "lastTransitionTime": now})
         extra = old.extra.set("observedGeneration", pdb.metadata.generation) \
             .set("conditions", (cond,))
-        status = attrs.evolve(old, current_healthy=healthy, desired_healthy=desired,
-                              disruptions_allowed=allowed, expected_pods=expected, extra=extra)
+        status = evolve(old, current_healthy=healthy, desired_healthy=desired,
+                        disruptions_allowed=allowed, expected_pods=expected, extra=extra)
         if status == old and status.extra == old.extra:
             return
-        self.store.update_status(attrs.evolve(pdb, status=status))
+        self.store.update_status(evolve(pdb, status=status))

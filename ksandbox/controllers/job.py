@@ -31,12 +31,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ..api.batch import JOB_COMPLETION_INDEX_ANNOTATION, JobCondition
 from ..api.codec import FrozenDict
 from ..api.core import SUCCEEDED, Pod
 from ..api.errors import ApiError, KsandboxError
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
@@ -251,7 +250,7 @@ class JobController(Controller):
                 spec, status = self._admitted(job, pod)
                 # Admitted already: pod admission depends on the template's spec alone, so
                 # every pod stamped from it gets the spec and status store.admit gave the first.
-                self.store.create(attrs.evolve(pod, spec=spec, status=status), admitted=True)
+                self.store.create(evolve(pod, spec=spec, status=status), admitted=True)
             except KsandboxError as err:
                 msg = server_message(err).replace(f'"{name}"', f'"{base}"')
                 self.store.record_event(job, "Warning", "FailedCreate", f"Error creating: {msg}",
@@ -275,7 +274,7 @@ class JobController(Controller):
                completion: float | None, active: int, succeeded: int, failed: int,
                indexes: set[int], pods: list[Any]) -> None:
         live = [p for p in pods if pod_active(p)]
-        status = attrs.evolve(
+        status = evolve(
             job.status, conditions=tuple(conditions), start_time=start,
             completion_time=completion if completion is not None else job.status.completion_time,
             active=active, succeeded=succeeded, failed=failed,
@@ -285,7 +284,7 @@ class JobController(Controller):
             completed_indexes=_format_indexes(indexes)
             if job.spec.completion_mode == "Indexed" else "")
         if status != job.status:
-            self.store.update_status(attrs.evolve(job, status=status))
+            self.store.update_status(evolve(job, status=status))
 
     # -- ttl after finished ----------------------------------------------------------------
     def _ttl(self, job: Any, now: float) -> None:

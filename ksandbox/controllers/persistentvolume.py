@@ -38,11 +38,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from ..api.codec import FrozenDict
 from ..api.core import NodeSelector, NodeSelectorRequirement, NodeSelectorTerm
 from ..api.errors import ApiError, KsandboxError
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta
 from ..api.storage import (
     ANN_BIND_COMPLETED,
@@ -220,10 +219,10 @@ class PersistentVolumeController(Controller):
             ann = dict(pv.metadata.annotations)
             if pv.spec.claim_ref is None:
                 ann[ANN_BOUND_BY_CONTROLLER] = "yes"
-            pv = self.store.update(attrs.evolve(
-                pv, metadata=attrs.evolve(pv.metadata, annotations=FrozenDict(ann)),
-                spec=attrs.evolve(pv.spec, claim_ref=ref)))
-            pv = self.store.update_status(attrs.evolve(pv, status=attrs.evolve(
+            pv = self.store.update(evolve(
+                pv, metadata=evolve(pv.metadata, annotations=FrozenDict(ann)),
+                spec=evolve(pv.spec, claim_ref=ref)))
+            pv = self.store.update_status(evolve(pv, status=evolve(
                 pv.status, phase=PV_BOUND)))
         ann = dict(pvc.metadata.annotations)
         changed = False
@@ -234,22 +233,22 @@ class PersistentVolumeController(Controller):
             ann[ANN_BIND_COMPLETED] = "yes"
             changed = True
         if changed:
-            pvc = self.store.update(attrs.evolve(
-                pvc, metadata=attrs.evolve(pvc.metadata, annotations=FrozenDict(ann)),
-                spec=attrs.evolve(pvc.spec, volume_name=pv.metadata.name)))
-        status = attrs.evolve(pvc.status, phase=CLAIM_BOUND, access_modes=pv.spec.access_modes,
-                              capacity=pv.spec.capacity)
+            pvc = self.store.update(evolve(
+                pvc, metadata=evolve(pvc.metadata, annotations=FrozenDict(ann)),
+                spec=evolve(pvc.spec, volume_name=pv.metadata.name)))
+        status = evolve(pvc.status, phase=CLAIM_BOUND, access_modes=pv.spec.access_modes,
+                        capacity=pv.spec.capacity)
         if status != pvc.status:
-            self.store.update_status(attrs.evolve(pvc, status=status))
+            self.store.update_status(evolve(pvc, status=status))
 
     def _claim_phase(self, pvc: Any, phase: str) -> None:
         cur = self.store.get("PersistentVolumeClaim", pvc.metadata.name, pvc.metadata.namespace)
         if cur is not None and cur.status.phase != phase:
-            self.store.update_status(attrs.evolve(cur, status=attrs.evolve(cur.status,
-                                                                           phase=phase)))
+            self.store.update_status(evolve(cur, status=evolve(cur.status,
+                                                               phase=phase)))
 
     def _volume_phase(self, pv: Any, phase: str) -> None:
-        self.store.update_status(attrs.evolve(pv, status=attrs.evolve(pv.status, phase=phase)))
+        self.store.update_status(evolve(pv, status=evolve(pv.status, phase=phase)))
 
     def _event(self, obj: Any, type_: str, reason: str, message: str,
                component: str = COMPONENT) -> None:
@@ -284,7 +283,7 @@ class PersistentVolumeController(Controller):
             ann = dict(pvc.metadata.annotations)
             ann[ANN_STORAGE_PROVISIONER] = provisioner
             ann[BETA_STORAGE_PROVISIONER] = provisioner
-            pvc = self.store.update(attrs.evolve(pvc, metadata=attrs.evolve(
+            pvc = self.store.update(evolve(pvc, metadata=evolve(
                 pvc.metadata, annotations=FrozenDict(ann))))
             self._event(pvc, "Normal", "ExternalProvisioning", EXTERNAL_WAIT.format(provisioner))
         self._external_provision(pvc, sc)

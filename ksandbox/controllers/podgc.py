@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ..api.core import FAILED, SUCCEEDED, PodCondition
+from ..api.evolve import evolve
 from ..api.taints import TAINT_NODE_OUT_OF_SERVICE
 from ..apiserver.store import DELETED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
@@ -150,7 +149,7 @@ class PodGCController:
             conds = pod.status.conditions
             if condition is not None:
                 conds = tuple(c for c in conds if c.type != condition.type) + (condition,)
-            pod = self.store.update_status(attrs.evolve(pod, status=attrs.evolve(
+            pod = self.store.update_status(evolve(pod, status=evolve(
                 pod.status, phase=FAILED, conditions=conds)))
         self.store.remove("Pod", pod.metadata.name, pod.metadata.namespace)
 

@@ -31,10 +31,9 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-import attrs
-
 from ..api.core import Pod
 from ..api.errors import ApiError, KsandboxError
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..api.selectors import LabelSelector
 from ..apiserver.informers import Informers
@@ -239,7 +238,7 @@ class ReplicaSetController(Controller):
             pod = owned.get(pod_name)
             if pod is not None and not selector.matches(pod.metadata.labels):
                 refs = tuple(r for r in pod.metadata.owner_references if r.uid != uid)
-                self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
+                self._write_pod(evolve(pod, metadata=evolve(
                     pod.metadata, owner_references=refs)))
         orphans = self.pods.orphans(rs.metadata.namespace)
         if uid in self._scan_orphans:
@@ -254,7 +253,7 @@ class ReplicaSetController(Controller):
         ref = owner_ref_for(rs, self.api_version)
         for pod in candidates:
             if pod_active(pod) and selector.matches(pod.metadata.labels):
-                self._write_pod(attrs.evolve(pod, metadata=attrs.evolve(
+                self._write_pod(evolve(pod, metadata=evolve(
                     pod.metadata, owner_references=pod.metadata.owner_references + (ref,))))
 
     def _write_pod(self, pod: Pod) -> None:
@@ -292,7 +291,7 @@ class ReplicaSetController(Controller):
                 spec, status = self._admitted(rs, pod)
                 # Admitted already: pod admission depends on the template's spec alone, so
                 # every pod stamped from it gets the spec and status store.admit gave the first.
-                self.store.create(attrs.evolve(pod, spec=spec, status=status), admitted=True)
+                self.store.create(evolve(pod, spec=spec, status=status), admitted=True)
             except KsandboxError as err:
                 # The API server names a pod from generateName after admission: its errors
                 # show the prefix (pods "web-7d9c8-" is forbidden: ...).
@@ -352,8 +351,8 @@ class ReplicaSetController(Controller):
         if new == (st.replicas, st.fully_labeled_replicas, st.ready_replicas,
                    st.available_replicas, st.observed_generation):
             return
-        status = attrs.evolve(st, replicas=c.active, fully_labeled_replicas=c.labeled,
-                              ready_replicas=c.ready, available_replicas=available,
-                              observed_generation=rs.metadata.generation)
-        self.store.update_status(attrs.evolve(rs, status=status))
+        status = evolve(st, replicas=c.active, fully_labeled_replicas=c.labeled,
+                        ready_replicas=c.ready, available_replicas=available,
+                        observed_generation=rs.metadata.generation)
+        self.store.update_status(evolve(rs, status=status))
 

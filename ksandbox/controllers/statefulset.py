@@ -32,12 +32,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from ..api.apps import POD_INDEX_LABEL, STATEFULSET_POD_NAME_LABEL, ControllerRevision
 from ..api.codec import FrozenDict, decode, encode, freeze, thaw
 from ..api.core import FAILED, Pod, Volume
 from ..api.errors import ApiError, KsandboxError
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta, owner_ref_for
 from ..api.storage import PersistentVolumeClaim
 from ..apiserver.informers import Informers
@@ -214,7 +213,7 @@ class StatefulSetController(Controller):
             claim = {"claimName": claim_name(tname, sts.metadata.name, ordinal)}
             vol = Volume(name=tname, persistent_volume_claim=freeze(claim))
             volumes = [v for v in volumes if v.name != tname] + [vol]
-        spec = attrs.evolve(spec, volumes=tuple(volumes), extra=FrozenDict(extra))
+        spec = evolve(spec, volumes=tuple(volumes), extra=FrozenDict(extra))
         return Pod(metadata=ObjectMeta(name=name, namespace=sts.metadata.namespace,
                                        labels=FrozenDict(labels),
                                        annotations=tmpl.metadata.annotations,
@@ -234,7 +233,7 @@ class StatefulSetController(Controller):
                 claim = decode(PersistentVolumeClaim, {"apiVersion": "v1",
                                                        "kind": "PersistentVolumeClaim",
                                                        "spec": thaw(t.get("spec") or {})})
-                claim = attrs.evolve(claim, metadata=ObjectMeta(
+                claim = evolve(claim, metadata=ObjectMeta(
                     name=cname, namespace=ns, labels=FrozenDict(labels),
                     annotations=FrozenDict(meta.get("annotations") or {})))
                 self.store.create(claim)
@@ -301,10 +300,10 @@ class StatefulSetController(Controller):
         if len(updated) == len(pods):
             current_rev = revision
         current = [p for p in pods if p.metadata.labels.get(REVISION_LABEL) == current_rev]
-        status = attrs.evolve(sts.status, replicas=len(pods), ready_replicas=len(ready),
-                              available_replicas=len(ready), updated_replicas=len(updated),
-                              current_replicas=len(current), current_revision=current_rev,
-                              update_revision=revision,
-                              observed_generation=sts.metadata.generation)
+        status = evolve(sts.status, replicas=len(pods), ready_replicas=len(ready),
+                        available_replicas=len(ready), updated_replicas=len(updated),
+                        current_replicas=len(current), current_revision=current_rev,
+                        update_revision=revision,
+                        observed_generation=sts.metadata.generation)
         if status != sts.status:
-            self.store.update_status(attrs.evolve(sts, status=status))
+            self.store.update_status(evolve(sts, status=status))

@@ -25,9 +25,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-import attrs
-
 from ..api.core import Pod, PodCondition
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta
 from ..api.taints import NO_EXECUTE, Taint, Toleration
 from ..apiserver.store import DELETED, WatchEvent
@@ -234,7 +233,7 @@ class TaintEvictionController(Controller):
         if pod.status.condition(DISRUPTION_TARGET) is None:
             cond = PodCondition(type=DISRUPTION_TARGET, status="True", reason=DISRUPTION_REASON,
                                 message=DISRUPTION_MESSAGE, last_transition_time=self.clock.now)
-            pod = self.store.update_status(attrs.evolve(pod, status=attrs.evolve(
+            pod = self.store.update_status(evolve(pod, status=evolve(
                 pod.status, conditions=pod.status.conditions + (cond,))))
         self.store.delete("Pod", name, ns)
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ..api.core import FAILED, PodCondition
+from ..api.evolve import evolve
 from ..api.quantity import resource_amount
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
@@ -144,9 +143,9 @@ class EvictionManager:
                                   last_transition_time=now))
         conds += [PodCondition(type=t, status="False", reason="PodFailed",
                                last_transition_time=now) for t in ("Ready", "ContainersReady")]
-        status = attrs.evolve(pod.status, phase=FAILED, reason=ev.REASON_EVICTED,
-                              message=message, conditions=tuple(conds))
-        self.store.update_status(attrs.evolve(pod, status=status))
+        status = evolve(pod.status, phase=FAILED, reason=ev.REASON_EVICTED,
+                        message=message, conditions=tuple(conds))
+        self.store.update_status(evolve(pod, status=status))
 
     def pressure_clears_at(self) -> float | None:
         """When the last held pressure condition will clear, if no fault keeps it."""

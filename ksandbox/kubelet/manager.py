@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from ..api.codec import FrozenDict
 from ..api.coordination import NAMESPACE_NODE_LEASE
 from ..api.core import Node, NodeCondition, NodeSpec, NodeStatus
 from ..api.errors import ApiError, CommandError
+from ..api.evolve import evolve
 from ..api.meta import ObjectMeta
 from ..api.quantity import Quantity
 from ..api.taints import (
@@ -228,7 +227,7 @@ class KubeletManager:
                                for c in node.status.conditions)
         else:
             conditions = conditions + (cond,)
-        self.store.update_status(attrs.evolve(node, status=attrs.evolve(
+        self.store.update_status(evolve(node, status=evolve(
             node.status, conditions=conditions)))
 
     def network_failed(self, name: str) -> bool:
@@ -288,7 +287,7 @@ class KubeletManager:
         if template is not None:
             src = template
             labels = {k: v for k, v in src.metadata.labels.items() if k not in _UNIQUE_LABELS}
-            taints = tuple(attrs.evolve(t, time_added=None) for t in src.spec.taints
+            taints = tuple(evolve(t, time_added=None) for t in src.spec.taints
                            if t.key not in _CONTROLLER_TAINTS)
             status = NodeStatus(capacity=src.status.capacity,
                                 allocatable=src.status.allocatable,
@@ -308,7 +307,7 @@ class KubeletManager:
         this manifest status (its KubeletConfiguration applied): what a simulator should assume
         of a node that does not exist yet."""
         capacity, allocatable = reported_resources(config_for(self.configs, labels), status)
-        return attrs.evolve(status, capacity=capacity, allocatable=allocatable)
+        return evolve(status, capacity=capacity, allocatable=allocatable)
 
     # -- headless runs --------------------------------------------------------------------
     def busy_until(self) -> float | None:

@@ -23,11 +23,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ..api.batch import DEFAULT_RUN_SECONDS, EXIT_CODE_ANNOTATION, RUN_SECONDS_ANNOTATION
 from ..api.codec import FrozenDict
 from ..api.core import FAILED, SUCCEEDED, PodCondition
+from ..api.evolve import evolve
 from ..sim.clock import PRIORITY_KUBELET
 
 if TYPE_CHECKING:
@@ -100,8 +99,8 @@ def terminated_status(pod: Pod, now: float, code: int) -> Any:
                                         "reason": "Completed" if code == 0 else "Error",
                                         "startedAt": started, "finishedAt": now})})}))
     phase = SUCCEEDED if code == 0 else FAILED
-    return attrs.evolve(old, phase=phase, conditions=tuple(conds),
-                        extra=old.extra.set("containerStatuses", tuple(statuses)))
+    return evolve(old, phase=phase, conditions=tuple(conds),
+                  extra=old.extra.set("containerStatuses", tuple(statuses)))
 
 
 def restarted_status(pod: Pod, now: float) -> Any:
@@ -111,7 +110,7 @@ def restarted_status(pod: Pod, now: float) -> Any:
         statuses.append(FrozenDict({**s, "restartCount": int(s.get("restartCount", 0)) + 1,
                                     "state": FrozenDict({"running": FrozenDict(
                                         {"startedAt": now})})}))
-    return attrs.evolve(pod.status, extra=pod.status.extra.set("containerStatuses",
+    return evolve(pod.status, extra=pod.status.extra.set("containerStatuses",
                                                                 tuple(statuses)))
 
 
@@ -169,14 +168,14 @@ class PodCompletion:
                 if cur is None or cur.metadata.uid != uid or cur.is_terminated or \
                         self.kubelet.halted:
                     return
-                self.store.update_status(attrs.evolve(cur, status=restarted_status(cur,
+                self.store.update_status(evolve(cur, status=restarted_status(cur,
                                                                             self.clock.now)))
                 self.schedule_exit(key, cur)
 
             self._exit_timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,
                                                            f"kubelet/{self.name}/restart")
             return
-        self.store.update_status(attrs.evolve(pod, status=terminated_status(pod, now, code)))
+        self.store.update_status(evolve(pod, status=terminated_status(pod, now, code)))
         cur = self.workers.pods.get(key)
         if cur is not None:
             self.workers.forget(key, cur)

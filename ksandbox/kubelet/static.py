@@ -24,11 +24,10 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Iterator
 
-import attrs
-
 from ..api.codec import FrozenDict, encode
 from ..api.core import CONFIG_SOURCE_ANNOTATION, MIRROR_ANNOTATION, Pod, PodStatus
 from ..api.errors import KsandboxError
+from ..api.evolve import evolve
 from ..api.meta import OwnerReference
 from ..api.taints import NO_EXECUTE, OP_EXISTS, Toleration
 from ..apiserver.pod_defaults import default_pod
@@ -69,23 +68,23 @@ def build_static_pod(manifest: Pod, node_name: str, node_uid: str, source: str) 
     tolerations = manifest.spec.tolerations
     if _TOLERATE_NO_EXECUTE not in tolerations:
         tolerations = tolerations + (_TOLERATE_NO_EXECUTE,)
-    new_meta = attrs.evolve(
+    new_meta = evolve(
         meta, name=static_pod_name(meta.name, node_name), generate_name="",
         namespace=meta.namespace or "default", uid="", resource_version=None,
         creation_timestamp=None, deletion_timestamp=None,
         annotations=FrozenDict(annotations), owner_references=(owner,))
     # The file source decodes the manifest through the API scheme, so v1 defaults apply
     # (pkg/kubelet/config/common.go tryDecodeSinglePod): requests from limits, pull policy.
-    spec = attrs.evolve(default_pod(manifest.spec), node_name=node_name,
-                        tolerations=tolerations)
-    return attrs.evolve(manifest, metadata=new_meta, spec=spec, status=PodStatus())
+    spec = evolve(default_pod(manifest.spec), node_name=node_name,
+                  tolerations=tolerations)
+    return evolve(manifest, metadata=new_meta, spec=spec, status=PodStatus())
 
 
 def adopt_mirror(pod: Pod) -> Pod:
     """A mirror pod found in the API (a loaded export) as the static pod it stands for."""
-    meta = attrs.evolve(pod.metadata, uid="", resource_version=None, creation_timestamp=None,
-                        deletion_timestamp=None, deletion_grace_period_seconds=None)
-    return attrs.evolve(pod, metadata=meta, status=PodStatus())
+    meta = evolve(pod.metadata, uid="", resource_version=None, creation_timestamp=None,
+                  deletion_timestamp=None, deletion_grace_period_seconds=None)
+    return evolve(pod, metadata=meta, status=PodStatus())
 
 
 def mirror_key(pod: Pod) -> tuple[str, str]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ...api.core import FAILED, SUCCEEDED
+from ...api.evolve import evolve
 
 if TYPE_CHECKING:
     from ...api.core import Node, Pod
@@ -121,4 +120,4 @@ def _local_storage_blocks(pod: Pod) -> bool:
 
 def unbound(pod: Pod) -> Any:
     """The pod as the simulation reschedules it: not bound to any node."""
-    return attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=""))
+    return evolve(pod, spec=evolve(pod.spec, node_name=""))

@@ -41,8 +41,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import attrs
-
+from ...api.evolve import evolve
 from ...api.taints import NO_SCHEDULE, PREFER_NO_SCHEDULE, Taint
 from ...sim.clock import PRIORITY_CONTROLLER
 from .drainability import drain_plan, pod_gone, unbound, utilization
@@ -75,12 +74,12 @@ UNREMOVABLE_RECHECK = 300.0
 
 def with_taint(node: Any, taint: Taint) -> Any:
     taints = tuple(t for t in node.spec.taints if t.key != taint.key) + (taint,)
-    return attrs.evolve(node, spec=attrs.evolve(node.spec, taints=taints))
+    return evolve(node, spec=evolve(node.spec, taints=taints))
 
 
 def without_taint(node: Any, key: str) -> Any:
     taints = tuple(t for t in node.spec.taints if t.key != key)
-    return attrs.evolve(node, spec=attrs.evolve(node.spec, taints=taints))
+    return evolve(node, spec=evolve(node.spec, taints=taints))
 
 
 def to_be_deleted_taint(now: float) -> Taint:

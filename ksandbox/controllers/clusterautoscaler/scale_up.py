@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from ...api.evolve import evolve
 from ...sim.clock import PRIORITY_CONTROLLER
 from .expander import Expander, Option
 from .scale_down import COMPONENT
@@ -210,7 +211,7 @@ class ScaleUp:
             name = f"{group.name}-{self.rand.name_suffix(5)}"
         template = self.templates.template(group, members)
         assert template is not None    # the group made an option: it has a template
-        shaped = attrs.evolve(template, metadata=attrs.evolve(
+        shaped = evolve(template, metadata=evolve(
             template.metadata, name=name,
             labels=template.metadata.labels.set("kubernetes.io/hostname", name)))
         up = Upcoming(name=name, group=group.name, requested_at=now,

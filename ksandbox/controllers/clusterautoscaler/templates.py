@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from ...api.codec import FrozenDict
 from ...api.core import Node, NodeSpec, NodeStatus, Pod
+from ...api.evolve import evolve
 from ...api.meta import ObjectMeta, owner_ref_for
 from ..daemonset_util import daemon_tolerations, should_run
 from .scale_down import DELETION_CANDIDATE_TAINT, TO_BE_DELETED_TAINT
@@ -48,7 +47,7 @@ class TemplateNodes:
         if src is not None:
             labels = {k: v for k, v in src.metadata.labels.items() if k not in _UNIQUE_LABELS}
             labels.update(group.labels)
-            taints = tuple(attrs.evolve(t, time_added=None) for t in src.spec.taints
+            taints = tuple(evolve(t, time_added=None) for t in src.spec.taints
                            if not t.key.startswith(_SANITIZED_PREFIX) and t.key not in _CA_TAINTS)
             status = NodeStatus(capacity=src.status.capacity,
                                 allocatable=src.status.allocatable or src.status.capacity,
@@ -71,7 +70,7 @@ class TemplateNodes:
         for ds in sorted(self.store.list("DaemonSet"),
                          key=lambda d: (d.metadata.namespace, d.metadata.name)):
             spec = ds.spec.template.spec
-            dspec = attrs.evolve(spec, tolerations=daemon_tolerations(spec))
+            dspec = evolve(spec, tolerations=daemon_tolerations(spec))
             if should_run(node, spec, dspec)[0]:
                 out.append(Pod(metadata=ObjectMeta(
                     name=f"{ds.metadata.name}-{node.name}", namespace=ds.metadata.namespace,

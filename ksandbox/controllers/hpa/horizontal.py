@@ -26,10 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from ...api.codec import FrozenDict, freeze
 from ...api.errors import KsandboxError
+from ...api.evolve import evolve
 from ...api.kinds import BY_KIND
 from ...api.quantity import format_resource
 from ...api.selectors import LabelSelector
@@ -155,8 +154,8 @@ class HorizontalPodAutoscalerController:
         rescale = desired != current
         if rescale:
             try:
-                self.store.update(attrs.evolve(target, spec=attrs.evolve(target.spec,
-                                                                         replicas=desired)))
+                self.store.update(evolve(target, spec=evolve(target.spec,
+                                                             replicas=desired)))
             except KsandboxError as err:
                 self._event(hpa, "Warning", "FailedRescale",
                             f"New size: {desired}; reason: {reason}; error: "
@@ -232,12 +231,12 @@ class HorizontalPodAutoscalerController:
         if conditions:
             extra["conditions"] = conditions
         # autoscaling/v2 status: the utilization lives in currentMetrics only.
-        new = attrs.evolve(st, current_replicas=current, desired_replicas=desired,
-                           current_cpu_utilization_percentage=None,
-                           last_scale_time=self.clock.now if rescaled else st.last_scale_time,
-                           extra=FrozenDict(extra))
+        new = evolve(st, current_replicas=current, desired_replicas=desired,
+                     current_cpu_utilization_percentage=None,
+                     last_scale_time=self.clock.now if rescaled else st.last_scale_time,
+                     extra=FrozenDict(extra))
         if new != st or new.extra != st.extra:
-            self.store.update_status(attrs.evolve(fresh, status=new))
+            self.store.update_status(evolve(fresh, status=new))
 
     def _event(self, hpa: Any, type_: str, reason: str, message: str) -> None:
         self.store.record_event(hpa, type_, reason, message, COMPONENT)

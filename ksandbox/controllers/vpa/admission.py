@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ...api.codec import FrozenDict
+from ...api.evolve import evolve
 from ...api.quantity import Quantity
 from .targets import Targets
 from .updater import EVICTING_MODES
@@ -56,8 +55,8 @@ class AdmissionController:
         if updates:
             annotations[VPA_UPDATES_ANNOTATION] = (f"Pod resources updated by "
                                                    f"{vpa.metadata.name}: " + "; ".join(updates))
-        meta = attrs.evolve(pod.metadata, annotations=FrozenDict(annotations))
-        return attrs.evolve(pod, metadata=meta, spec=spec)
+        meta = evolve(pod.metadata, annotations=FrozenDict(annotations))
+        return evolve(pod, metadata=meta, spec=spec)
 
     def _patched(self, vpa: Any, spec: Any) -> tuple[Any, list[str], str]:
         containers = []
@@ -83,11 +82,11 @@ class AdmissionController:
                     changed.append(f"{res} limit")
             if changed:
                 updates.append(f"container {i}: " + ", ".join(changed))
-            res_req = attrs.evolve(c.resources, requests=FrozenDict(requests),
-                                   limits=FrozenDict(limits) if limits else c.resources.limits)
-            containers.append(attrs.evolve(c, resources=res_req))
+            res_req = evolve(c.resources, requests=FrozenDict(requests),
+                             limits=FrozenDict(limits) if limits else c.resources.limits)
+            containers.append(evolve(c, resources=res_req))
         observed = ", ".join(c.name for c in spec.containers)
-        return attrs.evolve(spec, containers=tuple(containers)), updates, observed
+        return evolve(spec, containers=tuple(containers)), updates, observed
 
 
 def _proportional(limit: Quantity, request: Quantity, recommended: Quantity, res: str) -> Quantity:

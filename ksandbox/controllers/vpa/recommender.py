@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-import attrs
-
+from ...api.evolve import evolve
 from ...api.vpa import (
     NO_PODS_MATCHED,
     RECOMMENDATION_PROVIDED,
@@ -122,12 +121,12 @@ class Recommender:
             conditions.append(VerticalPodAutoscalerCondition(
                 type=type_, status=status, last_transition_time=since, reason=reason,
                 message=message))
-        new = attrs.evolve(st, recommendation=rec, conditions=tuple(conditions))
+        new = evolve(st, recommendation=rec, conditions=tuple(conditions))
         if new == st:
             return
         meaningful = _targets_of(st.recommendation) != _targets_of(rec) or \
             [(c.type, c.status) for c in st.conditions] != [(c.type, c.status) for c in conditions]
-        self.store.update_status(attrs.evolve(fresh, status=new), quiet=not meaningful)
+        self.store.update_status(evolve(fresh, status=new), quiet=not meaningful)
 
 
 def _request(container: Any, res: str) -> int:
