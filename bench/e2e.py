@@ -163,9 +163,9 @@ def staged_run(path: Path) -> dict[str, float]:
     real_call_at = clockmod.Clock.call_at
 
     def call_at(self, when, callback, priority=clockmod.PRIORITY_DEFAULT, label="",
-                background=False):
+                background=False, *rest, **kw):   # rest: Clock.call_at's later parameters (arg)
         return real_call_at(self, when, st.wrap(bucket.get(priority, "controllers"), callback),
-                            priority, label, background)
+                            priority, label, background, *rest, **kw)
 
     # Every public write (a nested one, e.g. update_all -> _write, stays in the same stage).
     writes = ("create", "update", "update_all", "update_status", "bind", "remove", "delete",
