@@ -51,27 +51,37 @@ SYSTEM_PRIORITY_CLASSES = {"system-cluster-critical": 2_000_000_000,
 
 
 def _default_meta(store: Store, obj: Any) -> Any:
+    meta = _defaulted_meta(store, obj)
+    return obj if meta is obj.metadata else evolve(obj, metadata=meta)
+
+
+def _defaulted_meta(store: Store, obj: Any) -> Any:
+    """The object's metadata as a create defaults it: the namespace (``default``, or none for
+    a cluster-scoped kind), a name from ``generateName``, and the server-owned fields an
+    exported manifest carries cleared. The metadata itself when nothing changes (most
+    creates: a controller's pods, a fresh manifest)."""
     info = BY_KIND[obj.kind]
     meta = obj.metadata
+    # Only what differs, tested field by field: this runs once per object of a load.
     changes: dict[str, Any] = {}
-    if info.namespaced and not meta.namespace:
-        changes["namespace"] = "default"
-    if not info.namespaced and meta.namespace:
+    if info.namespaced:
+        if not meta.namespace:
+            changes["namespace"] = "default"
+    elif meta.namespace:
         changes["namespace"] = ""
     if not meta.name and meta.generate_name:
         changes["name"] = meta.generate_name + store.rand.name_suffix()
     # Server-owned fields from an exported manifest are not the user's to set.
-    changes.update(resource_version=None, deletion_timestamp=None)
-    if not isinstance(meta.creation_timestamp, (int, float)):
+    if meta.resource_version is not None:
+        changes["resource_version"] = None
+    if meta.deletion_timestamp is not None:
+        changes["deletion_timestamp"] = None
+    created = meta.creation_timestamp
+    if created is not None and not isinstance(created, (int, float)):
         changes["creation_timestamp"] = None
     if meta.uid and store.rand is not None and not _looks_like_ours(meta.uid):
         changes["uid"] = ""
-    # Only what differs: most creates (a controller's pods, a fresh manifest) change nothing
-    # here, and rebuilding the metadata and the object for nothing is a per-object cost.
-    changes = {k: v for k, v in changes.items() if getattr(meta, k) != v}
-    if not changes:
-        return obj
-    return evolve(obj, metadata=evolve(meta, **changes))
+    return evolve(meta, **changes) if changes else meta
 
 
 def _looks_like_ours(uid: str) -> bool:
@@ -79,6 +89,9 @@ def _looks_like_ours(uid: str) -> bool:
 
 
 def admit_create(store: Store, obj: Any) -> Any:
+    if obj.kind == "Pod":
+        # the pod is built once, with its defaulted metadata, spec and status together
+        return _admit_pod(store, obj, _defaulted_meta(store, obj))
     obj = _default_meta(store, obj)
     fn = _CREATE.get(obj.kind)
     return fn(store, obj) if fn else obj
@@ -168,11 +181,15 @@ def _service_account_extra(extra: FrozenDict) -> FrozenDict:
     return extra.set("serviceAccountName", name).set("serviceAccount", name)
 
 
-def _admit_pod(store: Store, pod: Pod) -> Any:
+def _admit_pod(store: Store, pod: Pod, meta: Any = None) -> Any:
+    """A pod's create admission; ``meta``: its metadata as _defaulted_meta gave it (None:
+    already defaulted)."""
+    if meta is None:
+        meta = pod.metadata
     spec = pod.spec
-    priority, policy = resolve_priority(store, spec, pod.metadata.name)
+    priority, policy = resolve_priority(store, spec, meta.name)
     if spec.priority is not None and spec.priority != priority and spec.priority_class_name:
-        raise ValidationError("Pod", pod.metadata.name, [FieldError(
+        raise ValidationError("Pod", meta.name, [FieldError(
             "spec.priority", spec.priority,
             "the integer value of priority must be equal to the value of the PriorityClass")])
     # by identity: pods of one template on one node share their decoded spec while a file
@@ -186,7 +203,7 @@ def _admit_pod(store: Store, pod: Pod) -> Any:
     kept = ("Succeeded", "Failed") + (("Running",) if spec.node_name else ())
     phase = status.phase if status.phase in kept else "Pending"
     status = by_identity(_admitted_status, status, phase, spec.qos_class)
-    return evolve(pod, spec=spec, status=status)
+    return evolve(pod, metadata=meta, spec=spec, status=status)
 
 
 def admitted_spec(spec: Any, mirror: bool, priority: int, policy: str) -> Any:
