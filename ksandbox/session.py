@@ -141,8 +141,11 @@ class Session:
                                             preemption_policy="PreemptLowerPriority"))
         if objects:
             order = _order(objects)
+            # atomic=False: a refused object refuses the whole session (nothing is kept), so
+            # the objects need no staging copy before they are written (apply_all)
             apply_all(self.store, [objects[i] for i in order],
-                      [origins[i] for i in order] if origins is not None else None)
+                      [origins[i] for i in order] if origins is not None else None,
+                      atomic=False)
         # Let the control plane react to the initial objects at t=0.
         self._run_clock(0.0)
 

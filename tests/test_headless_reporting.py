@@ -207,8 +207,11 @@ def _pods(n: int) -> str:
 
 
 def test_a_load_reports_every_stage_to_its_hook(monkeypatch):
-    """api/loadprogress.py: parsing (characters), decoding, checking and storing (objects),
-    in order and never past the total; a JSON List export and plain YAML alike."""
+    """api/loadprogress.py: parsing (characters), decoding and storing (objects), in order and
+    never past the total; a JSON List export and plain YAML alike. A session's load checks
+    and stores each object in one pass (apply_all atomic=False: "storing"); a kubectl apply
+    to a running session checks every object before it stores any ("checking", then
+    "storing")."""
     from ksandbox.api import loadprogress
     from ksandbox.api.manifest import load_manifests_with_origins
 
@@ -223,12 +226,19 @@ def test_a_load_reports_every_stage_to_its_hook(monkeypatch):
             Session.from_documents([o for o, _ in loaded])
         stages = [s for s, _, _ in seen]
         assert stages[0] == "parsing" and seen[0][2] == len(text)
-        order = ["parsing", "decoding", "checking", "storing"]
+        order = ["parsing", "decoding", "storing"]
         assert stages == sorted(stages, key=order.index)
         assert set(stages) == set(order)
         for stage in order[1:]:
             counts = [(d, t) for s, d, t in seen if s == stage]
             assert counts == [(d, 21) for d in range(4, 21, 4)], stage
+    session = Session.from_documents([o for o, _ in load_manifests_with_origins(NODE, "x")])
+    more = [o for o, _ in load_manifests_with_origins(_pods(9), "y")]
+    seen = []
+    with loadprogress.reporting(lambda *a: seen.append(a)):
+        session.apply_objects(more)
+    assert seen == [("checking", 4, 9), ("checking", 8, 9), ("storing", 4, 9),
+                    ("storing", 8, 9)]
     with loadprogress.reporting(None):
         assert loadprogress.current() is None
 
@@ -257,8 +267,8 @@ def test_a_long_load_shows_a_bar_on_stderr_and_the_run_is_the_same(tmp_path, mon
     assert main(["sim", "-f", str(tmp_path / "c.yaml"), "--until", "20"]) == 0
     shown = err.getvalue()
     assert f"loading {tmp_path / 'c.yaml'}" in shown
-    for what in ("parsing 0.0/0.0 MiB", "decoding 12/13 objects", "checking 12/13 objects",
-                 "storing 12/13 objects", "starting the control plane"):
+    for what in ("parsing 0.0/0.0 MiB", "decoding 12/13 objects", "storing 12/13 objects",
+                 "starting the control plane"):
         assert what in shown, what
     assert capsys.readouterr().out == plain
 

@@ -542,8 +542,8 @@ def _key(info: KindInfo, meta: ObjectMeta) -> Key:
     return (meta.namespace if info.namespaced else "", meta.name)
 
 
-def apply_all(store: Store, objects: Iterable[Any],
-              origins: list[Any] | None = None) -> list[tuple[Any, str]]:
+def apply_all(store: Store, objects: Iterable[Any], origins: list[Any] | None = None, *,
+              atomic: bool = True) -> list[tuple[Any, str]]:
     """Create or update every object, all or nothing.
 
     Each object is admitted and validated first against the current state (and against the
@@ -551,10 +551,17 @@ def apply_all(store: Store, objects: Iterable[Any],
     written. Returns (stored object, "created" | "configured" | "unchanged") in input order.
     With ``origins`` (one ``manifest.Origin`` per object), a refusal is re-raised as a
     ManifestError naming the file and document of the object refused.
+
+    ``atomic=False`` is for a caller that throws the store away when any object is refused (a
+    Session being built from its files): each object is then admitted, checked and written in
+    one pass, in the same order, against the same state — the store holds exactly the objects
+    before it, as the staging copy would — so the stored objects, their uids and
+    resourceVersions, the watch events and every refusal's message are the ones the all or
+    nothing way gives, without staging every object in a copy of the store first.
     """
     objects = list(objects)
     try:
-        return _apply_all(store, objects)
+        return _apply_all(store, objects) if atomic else _apply_each(store, objects)
     except KsandboxError as exc:
         index = getattr(exc, "object_index", None)
         if origins is None or index is None:
@@ -597,6 +604,33 @@ def _apply_all(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
             results.append((current, "unchanged"))
         else:
             results.append((store._update_admitted(obj), "configured"))
+    return results
+
+
+def _apply_each(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
+    """apply_all's one pass (atomic=False): stage each object against the store itself and
+    write it at once."""
+    from ..api.codec import encode
+
+    seen: set[tuple[str, str, str]] = set()
+    new_namespaces = {o.metadata.name for o in objects if o.kind == "Namespace"}
+    report = loadprogress.current()
+    step, total = loadprogress.STEP, len(objects)
+    results: list[tuple[Any, str]] = []
+    for index, obj in enumerate(objects):
+        if report is not None and index and not index % step:
+            report(loadprogress.STORING, index, total)
+        try:
+            admitted, current = _stage(store, obj, seen, new_namespaces)
+            if current is None:
+                results.append((store.create(admitted, admitted=True), "created"))
+            elif encode(_comparable(admitted)) == encode(_comparable(current)):
+                results.append((current, "unchanged"))
+            else:
+                results.append((store._update_admitted(admitted), "configured"))
+        except KsandboxError as exc:
+            exc.object_index = index  # type: ignore[attr-defined]
+            raise
     return results
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ksandbox.api.errors import ApiError, ManifestError, ValidationError
+from ksandbox.api.errors import ApiError, KsandboxError, ManifestError, ValidationError
 from ksandbox.api.manifest import load_manifests, load_manifests_with_origins
 from ksandbox.apiserver.store import ADDED, DELETED, MODIFIED, Store, apply_all
 from ksandbox.session import Session
@@ -386,3 +388,54 @@ def test_an_applied_object_is_stored_as_staged_and_restamped_when_versions_moved
         same = [a is b for a, b in zip(stored, staged)]
         # the first object's stamp is still right (no event before it); after it, no longer
         assert same == ([True, False, False, False] if writes_between else [True] * 4)
+
+
+_BATCH_OBJECTS = {
+    "ns-team": "apiVersion: v1\nkind: Namespace\nmetadata: {name: team}\n",
+    "ns-default-labelled": "apiVersion: v1\nkind: Namespace\n"
+                           "metadata: {name: default, labels: {a: b}}\n",
+    "ns-default": "apiVersion: v1\nkind: Namespace\nmetadata: {name: default}\n",
+    "pc-high": "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+               "metadata: {name: high}\nvalue: 1000\n",
+    "pod-high": "apiVersion: v1\nkind: Pod\nmetadata: {name: h}\n"
+                "spec: {priorityClassName: high, containers: [{name: c, image: nginx}]}\n",
+    "pod-team": "apiVersion: v1\nkind: Pod\nmetadata: {name: t, namespace: team}\n"
+                "spec: {containers: [{name: c, image: nginx}]}\n",
+    "pod-web": POD,
+    "pod-web-again": POD,
+    "pod-bad": "apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\n"
+               "spec: {restartPolicy: Sometimes, containers: [{name: c, image: nginx}]}\n",
+    "pod-generated": "apiVersion: v1\nkind: Pod\nmetadata: {generateName: gen-}\n"
+                     "spec: {containers: [{name: c, image: nginx}]}\n",
+    "node": NODES.split("---")[0],
+    "svc": "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"
+           "spec: {ports: [{port: 80}]}\n",
+    "deploy": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n"
+              "  selector: {matchLabels: {app: d}}\n  template:\n"
+              "    metadata: {labels: {app: d}}\n"
+              "    spec: {containers: [{name: c, image: nginx}]}\n",
+}
+
+
+def _apply_outcome(names: list[str], atomic: bool):
+    store, _ = fresh_store()
+    heard = []
+    store.subscribe(None, lambda ev: heard.append((ev.type, attrs.asdict(ev.obj))))
+    objs = [load_manifests(_BATCH_OBJECTS[n])[0] for n in names]
+    try:
+        results = apply_all(store, objs, atomic=atomic)
+    except KsandboxError as exc:
+        return ("refused", str(exc), exc.object_index)  # type: ignore[attr-defined]
+    return ([(attrs.asdict(o), how) for o, how in results], heard, store.resource_version,
+            store.rand.getstate())
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(sorted(_BATCH_OBJECTS)), min_size=1, max_size=8))
+def test_apply_in_one_pass_gives_what_staging_gives(names):
+    """apply_all(atomic=False) — a Session's load — admits and writes each object at once;
+    for any batch (namespaces declared in it or already there, a PriorityClass before or after
+    the pods naming it, duplicates, refusals, generated names, services' drawn IPs) the stored
+    objects, the results, the watch events, the resourceVersion and the random draws are the
+    staged way's, and a refusal names the same object with the same message."""
+    assert _apply_outcome(names, False) == _apply_outcome(names, True)
