@@ -136,8 +136,8 @@ class RowOrder:
             if wanted:
                 self.insert(k, v)
 
-    def filtered(self, row_filter: Any, keep: Callable[[Key], bool]) -> "RowOrder":
-        """The rows ``keep`` keeps, in the same order (a narrower filter, nothing re-sorted)."""
-        order = [k for k in self.order if keep(k)]
+    def filtered(self, row_filter: Any, order: list[Key]) -> "RowOrder":
+        """The rows ``order`` (some of these, in the same order) under a narrower filter:
+        nothing is sorted."""
         value = None if self.value is None else {k: self.value[k] for k in order}
         return RowOrder(self.column, row_filter, order, value, wrapped=self._wrapped)

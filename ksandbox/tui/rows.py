@@ -68,8 +68,37 @@ def node_state(node: Any) -> str:
     return "cordoned" if status.endswith("SchedulingDisabled") else "ok"
 
 
+# -- a pod's STATUS, remembered ------------------------------------------------------------------
+# printers.pod_status reads only the pod's status object and its deletion time, and both are
+# immutable values a write replaces. A list view asks for it per row three times (the STATUS
+# sort, the filter's search text, the row's colour), and at 30,000 pods each pass cost ~100 ms;
+# remembered by the status object it is computed once per pod version, whichever asks first.
+_STATUS_MEMO: dict[tuple[int, Any], tuple[Any, str]] = {}
+STATUS_MEMO_LIMIT = 200_000
+
+
+def pod_status_of(pod: Any) -> str:
+    """``printers.pod_status(pod)``, computed once per (status object, deletion time)."""
+    status = pod.status
+    key = (id(status), pod.metadata.deletion_timestamp)
+    hit = _STATUS_MEMO.get(key)
+    if hit is not None and hit[0] is status:
+        return hit[1]
+    text = pod_status(pod)
+    if len(_STATUS_MEMO) >= STATUS_MEMO_LIMIT:
+        _STATUS_MEMO.clear()
+    _STATUS_MEMO[key] = (status, text)  # holds the status: its id is not reused meanwhile
+    return text
+
+
+def pod_search_text(pod: Any) -> str:
+    """What ``/`` searches in the pod list: namespace/name, STATUS and node."""
+    meta = pod.metadata
+    return f"{meta.namespace}/{meta.name} {pod_status_of(pod)} {pod.spec.node_name}"
+
+
 def pod_state(pod: Any) -> str:
-    status = pod_status(pod)
+    status = pod_status_of(pod)
     if status == "Running":
         return "ok"
     if status in ("Terminating", "Completed"):
@@ -193,10 +222,9 @@ SPECS.update({
         extras=(Extra("TAINTS", "ROLES", _taint_count),)),
     "Pod": RowSpec(
         "Pod", ("NAME", "READY", "STATUS", "RESTARTS", "AGE", "IP", "NODE"),
-        {**_NS_KEYS, "STATUS": pod_status, "NODE": lambda p: p.spec.node_name},
+        {**_NS_KEYS, "STATUS": pod_status_of, "NODE": lambda p: p.spec.node_name},
         pod_state,
-        search=lambda p: (f"{p.metadata.namespace}/{p.metadata.name} {pod_status(p)} "
-                          f"{p.spec.node_name}"),
+        search=pod_search_text,
         extras=(Extra("EVICTION", "NODE", eviction_in),)),
     "Deployment": RowSpec("Deployment", None, dict(_NS_KEYS),
                           _replicas_state(lambda d: d.status.ready_replicas)),

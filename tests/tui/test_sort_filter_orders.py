@@ -178,3 +178,55 @@ async def test_sorts_and_filters_show_the_rows_a_fresh_sort_shows(session, make,
         await check("STATUS")
         await pilot.press("escape")  # back to the board
         await settle(pilot)
+
+
+FILTERS = ["web", "WEB-", "web-.*", "Running", "ContainerCreating", "node-1", "default/",
+           "b ", "!web", "!Running", "^default", "kube-system$", "web|etcd", "[", "-l app=web",
+           "-l app!=web", "-l", "no-such", "!", "e.n", "s Run"]
+
+
+async def test_filtering_over_the_joined_texts_keeps_what_each_row_matches(session, make,
+                                                                          monkeypatch):
+    """The plain-text filter runs once over every row's text joined by line breaks; any
+    other filter per row. Both keep exactly the rows whose own text the filter matches — and
+    the texts, computed in the background as the list opens, follow the pods as they change
+    (a pod that became Running is found by /Running)."""
+    from ksandbox.tui.rows import pod_status_of
+    from ksandbox.views.printers import pod_status
+
+    monkeypatch.setattr(resource_table, "WARM_ROWS", 1)
+    monkeypatch.setattr(resource_table, "WARM_SLICE", 3)
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(20)
+        app.submit("kubectl scale deployment/web --replicas=30", quiet=True)
+        app.advance(1)
+        await pilot.press("colon")
+        await type_text(pilot, "po")
+        await pilot.press("enter")
+        await settle(pilot, 4)
+        table = app.screen.table
+        keys = _shown(table)
+        assert len(table._search) == len(keys), "the texts were computed as the list opened"
+        statuses = {pod_status(app.session.store.get("Pod", k[1], k[0])) for k in keys}
+        assert {"Running", "ContainerCreating"} <= statuses or {"Running", "Pending"} <= statuses
+
+        app.advance(30)  # the new pods start: their texts must follow
+        await settle(pilot, 4)
+        spec = spec_for("Pod")
+        for text in FILTERS:
+            f = parse_filter(text)
+            keys = _shown(table)
+            pods = {k: app.session.store.get("Pod", k[1], k[0]) for k in keys}
+            want = [k for k in keys if f.matches(spec.search(pods[k]), pods[k].metadata.labels)]
+            assert table._matching(keys, f) == want, text
+        for k in keys:
+            pod = app.session.store.get("Pod", k[1], k[0])
+            assert pod_status_of(pod) == pod_status(pod)
+
+        await pilot.press("slash")
+        await type_text(pilot, "Running")
+        await pilot.press("enter")
+        await settle(pilot, 4)
+        want = _expected(app, table.sort_column, "Running", table.reverse)
+        assert _shown(table) == want and len(want) >= 30

@@ -15,6 +15,7 @@ again to reverse.
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rich.cells import cell_len
@@ -43,10 +44,13 @@ KEY_ORDER = "NAMESPACE"
 # A reload of up to SYNC_ROWS objects runs at once; a bigger one in slices of SLICE rows.
 SYNC_ROWS = 8000
 SLICE = 12000
+# Lists this long get their search texts computed in the background, WARM_SLICE rows at a time.
+WARM_ROWS = 2000
+WARM_SLICE = 1000
 _PAD = 3  # kubectl's tabwriter padding
 
 
-_PLAIN = __import__("re").compile(r"[\w\-./:= ]*")
+_PLAIN = re.compile(r"[\w\-./:= ]*")
 
 
 def _narrows(old: RowFilter, new: RowFilter) -> bool:
@@ -104,8 +108,8 @@ class ResourceTable(LineList):
         rows a sort or a filter showed before come back without sorting (see set_filter)."""
         self._objs: dict[Key, Any] = {}
         """Objects by key as of the last reload (kinds other than Pod, which read live)."""
-        self._search: dict[Key, tuple[Any, str]] = {}
-        """The filter's search text by key, with the object it was made from."""
+        self._search: dict[Key, str] = {}
+        """The filter's search text by key, of the object now (a change drops the key's)."""
         self._values: dict[str, dict[Key, tuple[Any, Any]]] = {}
         """Sort values by column and key, with the object each was computed from."""
         self._reloading = False
@@ -139,12 +143,58 @@ class ResourceTable(LineList):
         return self._getter()(key)
 
     def _search_text(self, key: Key, obj: Any) -> str:
-        cached = self._search.get(key)
-        if cached is not None and cached[0] is obj:
-            return cached[1]
-        text = self.spec.search(obj)
-        self._search[key] = (obj, text)
+        text = self._search.get(key)
+        if text is None:
+            text = self._search[key] = self.spec.search(obj)
         return text
+
+    def _texts(self, keys: list[Key]) -> list[str]:
+        """The search texts of ``keys`` (rows that exist), computing the missing ones."""
+        cache = self._search
+        found = [cache.get(k) for k in keys]
+        if None not in found:
+            return found  # type: ignore[return-value]
+        get = self._getter(len(keys))
+        search = self._search_text
+        return [t if t is not None else search(k, get(k)) for k, t in zip(keys, found)]
+
+    def _matching(self, keys: list[Key], f: RowFilter) -> list[Key]:
+        """The rows of ``keys`` that ``f`` keeps, in the same order.
+
+        A plain-text filter (letters, digits, ``-./:=`` and spaces: what people type) takes
+        :meth:`_matching_plain`; a regex or a label selector is asked row by row."""
+        if not f.active or (f.pattern is None and f.selector is None and not f.error):
+            return list(keys)
+        pattern = f.pattern
+        if pattern is not None and pattern.pattern.isascii() \
+                and _PLAIN.fullmatch(pattern.pattern):
+            texts = self._texts(keys)
+            if all(map(str.isascii, texts)):
+                return self._matching_plain(keys, texts, pattern.pattern.lower(), f.inverse)
+        get = self._getter(len(keys))
+        search = self._search_text
+        out = []
+        for k in keys:
+            obj = get(k)
+            if obj is not None and f.matches(search(k, obj), obj.metadata.labels):
+                out.append(k)
+        return out
+
+    @staticmethod
+    def _matching_plain(keys: list[Key], texts: list[str], needle: str,
+                        inverse: bool) -> list[Key]:
+        """Plain ASCII text against ASCII rows: the case-insensitive regex is a substring test
+        on the lower-cased texts (``.`` aside, which a case-sensitive regex on them answers)
+        — C string search, ~10 ms for 30,000 rows where the case-insensitive regex took ~60."""
+        lows = [t.lower() for t in texts]
+        if "." not in needle:
+            if inverse:
+                return [k for k, t in zip(keys, lows) if needle not in t]
+            return [k for k, t in zip(keys, lows) if needle in t]
+        find = re.compile(needle).search
+        if inverse:
+            return [k for k, t in zip(keys, lows) if find(t) is None]
+        return [k for k, t in zip(keys, lows) if find(t) is not None]
 
     def _wanted(self, obj: Any, key: Key | None = None, row_filter: RowFilter | None = None
                 ) -> bool:
@@ -206,9 +256,10 @@ class ResourceTable(LineList):
         return RowOrder.by_value(column, row_filter, base, values)
 
     def reload(self) -> None:
-        """Rebuild the rows from the store (view opened, scope changed): every order kept for
-        other columns or filters is dropped."""
+        """Rebuild the rows from the store (view opened, scope changed, too much changed):
+        every order kept for other columns or filters is dropped, and every search text."""
         self._orders.clear()
+        self._search.clear()
         self._rebuild()
 
     def _rebuild(self) -> None:
@@ -224,6 +275,7 @@ class ResourceTable(LineList):
         if len(items) <= SYNC_ROWS:
             self._reloading = False
             self._commit(self._build(items))
+            self._warm()
         else:
             self._reloading = True
             self.run_worker(self._rebuild_in_slices(items), exclusive=True,
@@ -261,6 +313,29 @@ class ResourceTable(LineList):
         if self._late_keys:
             keys_late, self._late_keys = self._late_keys, set()
             self._apply_keys(keys_late)
+        self._warm()
+
+    def _warm(self) -> None:
+        """Compute the search texts of a long list in the background, a slice at a time
+        between keys and ticks, so the first ``/`` keystroke only runs the regex."""
+        if self.spec.kind == "Pod" and len(self._rows) >= WARM_ROWS:
+            self.run_worker(self._warm_texts(), exclusive=True, group="table-warm",
+                            exit_on_error=False)
+
+    async def _warm_texts(self) -> None:
+        keys = list(self._rows.order)
+        for i in range(0, len(keys), WARM_SLICE):
+            await asyncio.sleep(0)
+            if self._reloading:
+                return  # the rows are being replaced: the rebuild warms its own
+            part = [k for k in keys[i:i + WARM_SLICE] if k not in self._search]
+            if part:
+                get = self._getter()
+                search = self._search_text
+                for k in part:
+                    obj = get(k)
+                    if obj is not None:
+                        search(k, obj)
 
     def _remember(self, rows: RowOrder) -> None:
         key = (rows.column, rows.filter.text)
@@ -326,6 +401,9 @@ class ResourceTable(LineList):
         if not keys:
             self.refresh()
             return
+        search = self._search
+        for k in keys:
+            search.pop(k, None)  # the search texts stay those of the objects now
         if self._reloading:
             # The order on show is being replaced: every kept order catches up when shown.
             self._mark_dirty(keys, None)
@@ -345,6 +423,9 @@ class ResourceTable(LineList):
 
     def _apply_keys(self, keys: set[Key] | frozenset[Key]) -> None:
         selected = self.selected_key
+        search = self._search
+        for k in keys:  # again after a rebuild: its slices read objects from before them
+            search.pop(k, None)
         self._mark_dirty(keys, self._rows)
         self._catch_up(self._rows, keys)
         self._restore(selected)
@@ -368,15 +449,8 @@ class ResourceTable(LineList):
             self._rebuild()
 
     def _narrow(self) -> None:
-        get = self._getter(len(self._rows))
         f = self.row_filter
-        search = self._search_text
-
-        def keep(k: Key) -> bool:
-            obj = get(k)
-            return obj is not None and f.matches(search(k, obj), obj.metadata.labels)
-
-        self._commit(self._rows.filtered(f, keep))
+        self._commit(self._rows.filtered(f, self._matching(self._rows.order, f)))
 
     def action_sort(self, column: str) -> None:
         """Sort by ``column``; again to reverse (nothing is sorted for that). A column sorted
