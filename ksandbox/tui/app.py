@@ -125,6 +125,8 @@ class KsandboxApp(App[int]):
         """Exceptions an action or a handler raised and the guards turned into notifications."""
         self.crash: tuple[BaseException, Path | None] | None = None
         """The failure that ended the app, and where the session so far was saved."""
+        self._frame_after_batch: Screen | None = None
+        """A screen whose frame waits for the end of the app's batch (KsScreen)."""
         self._start_with_theme()
         from . import css_cache
 
@@ -158,6 +160,16 @@ class KsandboxApp(App[int]):
         self.add_class(f"-theme-{name}", update=False)
         self._refresh_truecolor_filter(self.ansi_theme)
         self.stylesheet.set_variables(self.get_css_variables())
+
+    def _end_batch(self) -> None:
+        """A screen that left its frame for after the batch (KsScreen._compositor_refresh)
+        is woken to draw it now: Textual prompts only the app when a batch ends."""
+        super()._end_batch()
+        screen, self._frame_after_batch = self._frame_after_batch, None
+        if screen is not None and not self._batch_count:
+            screen.check_idle()
+        elif screen is not None:
+            self._frame_after_batch = screen
 
     def on_mount(self) -> None:
         if self.config.keymap:

@@ -67,3 +67,40 @@ async def test_the_board_starts_at_the_breakpoint_of_the_terminal_width(session,
         await settle(pilot)
         assert {c for c in screen.classes if c in ("-narrow", "-wide", "-xwide")} == \
             ({"-narrow"} if width >= 120 else {"-xwide"})
+
+
+async def test_no_frame_is_rendered_inside_a_batch_and_the_one_after_it_is(session, make,
+                                                                           monkeypatch):
+    """Textual drops any frame rendered while the app batches updates (``App._display``), so
+    the screen leaves it for the batch's end (``KsScreen._compositor_refresh``) instead of
+    rendering the board for nothing — as it did inside the app's mount batch at start-up.
+    The frame is still drawn once the batch ends, at start and at run time."""
+    from textual._compositor import Compositor
+
+    app = make(session)
+    renders: list[int] = []
+    real = Compositor.render_update
+
+    def counting(self, *args, **kwargs):
+        renders.append(app._batch_count)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Compositor, "render_update", counting)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        # The first frame: rendered after the mount batch, none inside it.
+        assert renders and set(renders) == {0}, renders
+        assert "nodes[4]" in screen_text(app)          # the tests' cluster
+        renders.clear()
+        screen = app.screen
+        with app.batch_update():
+            screen.board.border_title = "after the batch"
+            screen._compositor_refresh()         # what Textual's layout refresh calls
+            assert renders == [] and app._frame_after_batch is screen
+        for _ in range(10):
+            await pilot.pause()
+            if renders:
+                break
+        assert renders and set(renders) == {0}
+        assert app._frame_after_batch is None and not screen._repaint_required
+        assert "after the batch" in screen_text(app)
