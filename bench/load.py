@@ -115,7 +115,7 @@ def main() -> None:
 
     from ksandbox import gcpolicy
     from ksandbox.api import safeload
-    from ksandbox.api.manifest import decode_documents
+    from ksandbox.api.manifest import SourceTexts, decode_documents
 
     gcpolicy.tune()  # as the manifest loader and the Session do
     from ksandbox.apiserver.store import Store, apply_all
@@ -139,6 +139,10 @@ def main() -> None:
         # the real loader (safeload's limits, fastyaml / json), then the decoder, then the
         # store (and with --components the whole Session).
         text = safeload.read_source(path)
+        # kept compressed for the session's replays, as cli._load_session keeps it
+        # (manifest.SourceTexts: the session holds the texts, not the decoded objects)
+        sources = SourceTexts()
+        sources.add(str(path), text)
         stages.mark("read")
         docs = safeload.load_yaml_documents(text, str(path))
         del text
@@ -152,7 +156,8 @@ def main() -> None:
         if args.components:
             from ksandbox.session import Session
 
-            session = Session.from_documents(objs, seed=1, origins=[o for _, o in loaded])
+            session = Session.from_documents(objs, seed=1, origins=[o for _, o in loaded],
+                                             source=sources)
             store = session.store
         else:
             clock = Clock()

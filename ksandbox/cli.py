@@ -235,7 +235,7 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
     A load that takes over a second shows its progress on stderr (tui/progress.py), and
     ctrl+c during it stops it when ``progress`` is a _StopOnCtrlC."""
     from .api import loadprogress
-    from .api.manifest import ConfigDocument, load_file_with_origins
+    from .api.manifest import ConfigDocument, load_file_with_origins, load_files_with_sources
     from .session import Session
     from .tui.progress import LoadProgress
 
@@ -244,9 +244,8 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
     check = progress.check if isinstance(progress, _StopOnCtrlC) else None
     with LoadProgress(label, interrupted=check) as shown, \
             loadprogress.reporting(shown.report):
-        loaded: list[tuple[Any, Any]] = []
-        for f in files:
-            loaded.extend(load_file_with_origins(f))
+        # the texts are kept (compressed) for replays, not the decoded objects: Session
+        loaded, texts = load_files_with_sources(files)
         if scheduler_config:
             extra = load_file_with_origins(scheduler_config)
             bad = [d for d, _ in extra if not isinstance(d, ConfigDocument)]
@@ -257,7 +256,7 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
             loaded.extend(extra)
         session = Session.from_documents([d for d, _ in loaded], seed=seed, name=names,
                                          origins=[o for _, o in loaded],
-                                         progress=shown.starting)
+                                         progress=shown.starting, source=texts)
     session.progress = progress
     for warning in session.cp.scheduler.warnings:
         sys.stderr.write(f"Warning: {warning}\n")

@@ -22,7 +22,7 @@ from . import gcpolicy
 from .api.core import Namespace
 from .api.errors import ApiError, CommandError
 from .api.kinds import BY_KIND
-from .api.manifest import ConfigDocument, load_file_with_origins, load_manifests
+from .api.manifest import ConfigDocument, SourceTexts, load_files_with_sources, load_manifests
 from .api.meta import ObjectMeta
 from .api.policy import PriorityClass
 from .apiserver.store import Store, apply_all
@@ -99,7 +99,10 @@ class Session:
     def __init__(self, objects: Iterable[Any] = (), *, seed: int = 0,
                  configs: Iterable[ConfigDocument] = (), name: str = "sandbox",
                  origins: list[Any] | None = None,
-                 progress: Callable[[float], None] | None = None) -> None:
+                 progress: Callable[[float], None] | None = None,
+                 source: SourceTexts | None = None) -> None:
+        """``source``: the texts ``objects`` were decoded from (all of them, configuration
+        documents aside): the session keeps those instead of the objects (initial_objects)."""
         gcpolicy.tune()  # a cluster is many long-lived objects: see gcpolicy.py
         self.name = name
         self.seed = seed
@@ -131,8 +134,10 @@ class Session:
             made = [Namespace(metadata=ObjectMeta(name=ns)) for ns in self.implied_namespaces]
             objects = made + objects
             origins = [None] * len(made) + list(origins) if origins is not None else None
-        # What the session started from (with cp.configs): replay and recordings rebuild it.
-        self.initial_objects = objects
+        # What the session started from (with cp.configs): replay and recordings rebuild it
+        # — the objects themselves, or the texts they were decoded from (initial_objects).
+        self._initial_objects: list[Any] | None = objects if source is None else None
+        self._initial_source = source
         for ns in SYSTEM_NAMESPACES:
             self.store.create(Namespace(metadata=ObjectMeta(name=ns)))
         for name, value, description in SYSTEM_PRIORITY_CLASSES:
@@ -149,13 +154,26 @@ class Session:
         # Let the control plane react to the initial objects at t=0.
         self._run_clock(0.0)
 
+    @property
+    def initial_objects(self) -> list[Any]:
+        """The objects the session started from, in order (the namespaces it made for an
+        export first): kept, or decoded again from the texts they came from — equal objects
+        either way, for replays, undo and recordings."""
+        if self._initial_objects is not None:
+            return self._initial_objects
+        assert self._initial_source is not None
+        made = [Namespace(metadata=ObjectMeta(name=ns)) for ns in self.implied_namespaces]
+        return made + self._initial_source.objects()
+
     # -- construction -----------------------------------------------------------------------
     @classmethod
     def from_documents(cls, docs: Iterable[Any], *, seed: int = 0, name: str = "sandbox",
                        origins: list[Any] | None = None,
-                 progress: Callable[[float], None] | None = None) -> "Session":
+                       progress: Callable[[float], None] | None = None,
+                       source: SourceTexts | None = None) -> "Session":
         """A session from loaded documents; ``origins`` (parallel to ``docs``) lets a refusal
-        name the file and document it came from."""
+        name the file and document it came from; ``source``: the texts ``docs`` are all the
+        documents of (the session keeps them instead of the objects)."""
         objects, configs, object_origins = [], [], []
         for i, d in enumerate(docs):
             if isinstance(d, ConfigDocument):
@@ -164,20 +182,17 @@ class Session:
                 objects.append(d)
                 object_origins.append(origins[i] if origins is not None else None)
         return cls(objects, seed=seed, configs=configs, name=name,
-                   origins=object_origins if origins is not None else None, progress=progress)
+                   origins=object_origins if origins is not None else None, progress=progress,
+                   source=source)
 
     @classmethod
     def from_files(cls, paths: Iterable[str | Path], *, seed: int = 0) -> "Session":
-        docs: list[Any] = []
-        origins: list[Any] = []
-        names = []
-        for p in paths:
-            for obj, origin in load_file_with_origins(p):
-                docs.append(obj)
-                origins.append(origin)
-            names.append(Path(p).name.split(".")[0])
-        return cls.from_documents(docs, seed=seed, name=",".join(names) or "sandbox",
-                                  origins=origins)
+        paths = list(paths)
+        loaded, texts = load_files_with_sources(paths)
+        names = [Path(p).name.split(".")[0] for p in paths]
+        return cls.from_documents([o for o, _ in loaded], seed=seed,
+                                  name=",".join(names) or "sandbox",
+                                  origins=[o for _, o in loaded], source=texts)
 
     @classmethod
     def from_text(cls, text: str, *, seed: int = 0, source: str = "<input>") -> "Session":
@@ -337,13 +352,25 @@ class Session:
             self.progress = progress
         return other
 
+    def fresh_start(self) -> "Session":
+        """A new session from the same start (objects, configurations, seed, name), at t=0
+        with nothing run on it: what a replay runs the history on. It keeps the texts this
+        one keeps (initial_objects), not the decoded objects."""
+        objects = self.initial_objects
+        other = Session(objects, seed=self.seed, configs=self.cp.configs, name=self.name,
+                        source=self._initial_source)
+        if self._initial_source is not None:
+            # the namespaces this session made are among ``objects`` (other made none):
+            # other's initial_objects makes them again before the texts' objects
+            other.implied_namespaces = self.implied_namespaces
+        return other
+
     def replay(self, until: float | None = None) -> "Session":
         """A fresh session from the same start, with this one's history replayed up to
         ``until`` (default: the last step). The honest, slow fork."""
         from .recording.playback import Playback
 
-        other = Session(self.initial_objects, seed=self.seed, configs=self.cp.configs,
-                        name=self.name)
+        other = self.fresh_start()
         steps = [s for s in self.history if until is None or s.at <= until]
         pb = Playback(other, steps, check_expectations=False)
         end = until if until is not None else (steps[-1].at if steps else other.now)

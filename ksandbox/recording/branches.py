@@ -144,9 +144,7 @@ class BranchSet:
 
 def replay_before(session: Any, steps: list[Any], at: float) -> Any:
     """A fresh session from ``session``'s start with ``steps`` replayed, standing at ``at``."""
-    from ..session import Session
 
-    other = Session(session.initial_objects, seed=session.seed, configs=session.cp.configs,
-                    name=session.name)
+    other = session.fresh_start()
     Playback(other, steps, check_expectations=False).advance_to(at)
     return other

@@ -1,0 +1,84 @@
+"""A session loaded from files keeps the texts it was decoded from (compressed:
+api/manifest.SourceTexts), not a second copy of every decoded object: ``initial_objects``
+decodes them again, equal to the first load's, for replays, undo (recording/branches.py) and
+recordings (recording/player.dump_recording), which stay exactly what they were."""
+
+from __future__ import annotations
+
+import gc
+
+from ksandbox.api.codec import encode
+from ksandbox.api.core import Pod
+from ksandbox.api.manifest import load_file_with_origins
+from ksandbox.recording.branches import replay_before
+from ksandbox.recording.player import dump_recording
+from ksandbox.session import Session
+
+NODE = """apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {capacity: {cpu: "8", memory: 16Gi, pods: "110"}}
+"""
+# an export: its pods name a namespace it does not list (the session makes it)
+EXPORT = {"apiVersion": "v1", "kind": "List", "items": [
+    {"apiVersion": "v1", "kind": "Pod",
+     "metadata": {"name": f"p{i}", "namespace": "shop", "labels": {"app": "shop"}},
+     "spec": {"nodeName": "n1", "containers": [
+         {"name": "c", "image": "nginx:1.25", "resources": {"requests": {"cpu": "100m"}}}]}}
+    for i in range(20)]}
+
+
+def _files(tmp_path):
+    import json
+
+    (tmp_path / "node.yaml").write_text(NODE)
+    (tmp_path / "export.json").write_text(json.dumps(EXPORT, indent=4))
+    return [tmp_path / "node.yaml", tmp_path / "export.json"]
+
+
+def test_the_session_keeps_texts_and_decodes_the_same_objects(tmp_path):
+    files = _files(tmp_path)
+    s = Session.from_files(files)
+    assert s._initial_objects is None and s.implied_namespaces == ["shop"]
+    loaded = [x for f in files for x in load_file_with_origins(f)]
+    decoded = [o for o, _ in loaded]
+    again = s.initial_objects
+    assert [o.kind for o in again[:1]] == ["Namespace"] and again[0].metadata.name == "shop"
+    assert [encode(o) for o in again[1:]] == [encode(o) for o in decoded]
+    # keeping objects (a session built from objects) gives the same start
+    kept = Session.from_documents(decoded, origins=[o for _, o in loaded])
+    assert kept._initial_objects is not None
+    assert [encode(o) for o in kept.initial_objects] == [encode(o) for o in again]
+
+
+def test_no_decoded_copy_of_the_pods_is_kept(tmp_path):
+    s = Session.from_files(_files(tmp_path))
+    gc.collect()
+    pods = sum(1 for o in gc.get_objects() if type(o) is Pod)
+    # the stored pods (and what a kubelet or the scheduler still holds of an older
+    # version); a kept decoded copy would be 20 more
+    assert s.store.count("Pod") == 20 and pods < 30
+
+
+def test_replay_undo_and_recording_are_those_of_a_session_keeping_objects(tmp_path):
+    files = _files(tmp_path)
+    loaded = [x for f in files for x in load_file_with_origins(f)]
+    runs = []
+    for s in (Session.from_files(files),
+              Session.from_documents([o for o, _ in loaded], name="node,export",
+                                     origins=[o for _, o in loaded])):
+        s.run_until(5)
+        s.submit("kubectl label pod p3 -n shop tier=web")
+        s.run_until(12)
+        s.submit("kubectl delete pod p4 -n shop")
+        s.run_until(30)
+        replayed = s.replay(until=30)
+        replayed.run_until(30)
+        assert replayed.view() == s.view()
+        twice = replayed.fresh_start()   # a replay's own start is the same start
+        assert [encode(o) for o in twice.initial_objects] == \
+            [encode(o) for o in s.initial_objects]
+        undone = replay_before(s, s.history[:-1], s.history[-1].at)
+        assert undone.store.get("Pod", "p4", "shop") is not None
+        runs.append((s.view(), undone.view(), dump_recording(s, title="t")))
+    assert runs[0] == runs[1]
