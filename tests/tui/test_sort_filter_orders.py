@@ -15,6 +15,7 @@ the model here is ours.
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -102,12 +103,17 @@ def _kubectl_names(app, text: str) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("sliced", [False, True], ids=["at-once", "in-slices"])
+@pytest.mark.parametrize("mode", ["at-once", "in-slices", "prepared"])
 async def test_sorts_and_filters_show_the_rows_a_fresh_sort_shows(session, make, monkeypatch,
-                                                                   sliced):
-    if sliced:  # the 30,000-pod path: rebuilds run as a worker in slices
+                                                                   mode):
+    if mode == "in-slices":  # the 30,000-pod path: rebuilds run as a worker in slices
         monkeypatch.setattr(resource_table, "SYNC_ROWS", 10)
         monkeypatch.setattr(resource_table, "SLICE", 7)
+    if mode == "prepared":  # long lists: texts and other columns' orders made in the background
+        monkeypatch.setattr(resource_table, "WARM_ROWS", 1)
+        monkeypatch.setattr(resource_table, "WARM_SLICE", 3)
+    else:
+        monkeypatch.setattr(resource_table, "WARM_ROWS", 10**9)
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
         app.advance(20)
@@ -117,7 +123,25 @@ async def test_sorts_and_filters_show_the_rows_a_fresh_sort_shows(session, make,
         await type_text(pilot, "po")
         await pilot.press("enter")
         await settle(pilot, 4)
+        if mode == "prepared":
+            # Prepared again, and the cluster changes while the orders are being prepared
+            # (between their slices).
+            table = app.screen.table
+            table._orders = {key: rows for key, rows in table._orders.items()
+                             if rows is table._rows}
+            table._warm()
+            for step in range(30):
+                if step % 5 == 0:
+                    app.submit(f"kubectl scale deployment/web --replicas={30 + step}",
+                               quiet=True)
+                app.advance(0.5)
+                for _ in range(3):
+                    await asyncio.sleep(0)
+        await settle(pilot, 4)
         table = app.screen.table
+        if mode == "prepared":
+            assert {column for column, _ in table._orders} == {
+                "NAMESPACE", "NAME", "STATUS", "AGE", "NODE"}, "every column's order is ready"
         rebuilds = [0]
         original = table._rebuild
 

@@ -38,8 +38,11 @@ if TYPE_CHECKING:
 Key = tuple[str, str]
 # Past this many changed keys a full rebuild is cheaper than moving rows one by one.
 INCREMENTAL_LIMIT = 2000
-# Orders kept per view for other columns and filters (each ~2 MB at 30,000 rows).
-ORDERS_KEPT = 6
+# Orders kept per view for other columns and filters (each ~2 MB at 30,000 rows), and how
+# many changed rows a kept order not on show may owe before it is dropped (catching up costs
+# ~5 µs a row when it is shown).
+ORDERS_KEPT = 8
+DIRTY_LIMIT = 5000
 KEY_ORDER = "NAMESPACE"
 # A reload of up to SYNC_ROWS objects runs at once; a bigger one in slices of SLICE rows.
 SYNC_ROWS = 8000
@@ -114,6 +117,9 @@ class ResourceTable(LineList):
         """Sort values by column and key, with the object each was computed from."""
         self._reloading = False
         self._late_keys: set[Key] = set()
+        self._changed_while_warming: set[Key] = set()
+        self._warming = False
+        self._warm_generation = 0
         self._widths: list[int] = [len(c) for c in self._columns()]
 
     # -- data -----------------------------------------------------------------------------
@@ -316,18 +322,31 @@ class ResourceTable(LineList):
         self._warm()
 
     def _warm(self) -> None:
-        """Compute the search texts of a long list in the background, a slice at a time
-        between keys and ticks, so the first ``/`` keystroke only runs the regex."""
+        """Prepare a long pod list in the background, a slice at a time between keys and
+        ticks: every row's search text (the first ``/`` keystroke then only searches), and
+        the order of every other sortable column (its first sort is then a kept order)."""
         if self.spec.kind == "Pod" and len(self._rows) >= WARM_ROWS:
-            self.run_worker(self._warm_texts(), exclusive=True, group="table-warm",
-                            exit_on_error=False)
+            self._warm_generation += 1
+            self._warming = True
+            self._changed_while_warming = set()
+            self.run_worker(self._warm_rows(self._warm_generation), exclusive=True,
+                            group="table-warm", exit_on_error=False)
 
-    async def _warm_texts(self) -> None:
-        keys = list(self._rows.order)
+    async def _warm_rows(self, generation: int) -> None:
+        try:
+            await self._warm_texts_and_orders()
+        finally:
+            if generation == self._warm_generation:  # not replaced by a newer one
+                self._warming = False
+                self._changed_while_warming = set()
+
+    async def _warm_texts_and_orders(self) -> None:
+        shown = self._rows
+        keys = list(shown.order)
         for i in range(0, len(keys), WARM_SLICE):
             await asyncio.sleep(0)
-            if self._reloading:
-                return  # the rows are being replaced: the rebuild warms its own
+            if self._reloading or self._rows is not shown:
+                break  # rows replaced or another order shown: the texts so far are kept
             part = [k for k in keys[i:i + WARM_SLICE] if k not in self._search]
             if part:
                 get = self._getter()
@@ -336,14 +355,50 @@ class ResourceTable(LineList):
                     obj = get(k)
                     if obj is not None:
                         search(k, obj)
+        row_filter = shown.filter
+        for column in self.spec.sort_keys:
+            cid = self._column_id(column)
+            if (cid, row_filter.text) in self._orders:
+                continue
+            base = self._orders.get((KEY_ORDER, row_filter.text))
+            if base is None or base.dirty or self._rows is not shown:
+                return
+            order = list(base.order)
+            values: dict[Key, Any] | None = None
+            if cid == "NAME":
+                values = {k: k[1] for k in order}
+            elif cid != KEY_ORDER:
+                fn = self.spec.sort_keys[cid]
+                values = {}
+                for i in range(0, len(order), WARM_SLICE):
+                    await asyncio.sleep(0)
+                    if self._reloading or self._rows is not shown:
+                        return
+                    get = self._getter()
+                    for k in order[i:i + WARM_SLICE]:
+                        obj = get(k)
+                        values[k] = fn(obj) if obj is not None else None
+            await asyncio.sleep(0)
+            if self._reloading or self._rows is not shown:
+                return
+            rows = self._make_order(cid, row_filter, order, values, presorted=True)
+            # Rows that changed while this was built are caught up when it is shown.
+            rows.dirty = self._changed_while_warming.copy()
+            self._keep(rows)
 
     def _remember(self, rows: RowOrder) -> None:
+        self._keep(rows)
+        self._rows = rows
+
+    def _keep(self, rows: RowOrder) -> None:
+        """Keep ``rows`` (the newest); past ORDERS_KEPT the oldest filtered order goes first —
+        the unfiltered orders are what escape and the sort keys come back to."""
         key = (rows.column, rows.filter.text)
         self._orders.pop(key, None)
         self._orders[key] = rows
         while len(self._orders) > ORDERS_KEPT:
-            del self._orders[next(iter(self._orders))]
-        self._rows = rows
+            old = next((k for k in self._orders if k[1] and k != key), None)
+            del self._orders[old if old is not None else next(iter(self._orders))]
 
     def _commit(self, rows: RowOrder) -> None:
         """Show ``rows`` (a new or a cached order), the cursor kept on its row."""
@@ -413,13 +468,19 @@ class ResourceTable(LineList):
 
     def _mark_dirty(self, keys: Iterable[Key], shown: RowOrder | None) -> None:
         """Orders kept for other columns or filters note the keys (caught up when shown; one
-        that fell too far behind is dropped)."""
+        that fell too far behind is dropped, and prepared again in the background)."""
+        if self._warming:
+            self._changed_while_warming.update(keys)
+        dropped = False
         for name, rows in list(self._orders.items()):
             if rows is shown:
                 continue
             rows.dirty.update(keys)
-            if len(rows.dirty) > INCREMENTAL_LIMIT:
+            if len(rows.dirty) > DIRTY_LIMIT:
                 del self._orders[name]
+                dropped = True
+        if dropped and not self._reloading and not self._warming:
+            self._warm()
 
     def _apply_keys(self, keys: set[Key] | frozenset[Key]) -> None:
         selected = self.selected_key
