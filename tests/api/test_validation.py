@@ -9,6 +9,8 @@ Exact messages: the message builders in ``content/kube.go``, ``content/errors.go
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ksandbox.api.errors import FieldError
 from ksandbox.api.validation import (
@@ -277,3 +279,46 @@ def test_validate_label_name_gives_one_error_per_message():
     errs = validate_label_name("", "spec.key")
     assert [e.detail for e in errs] == ["name part must be non-empty", NAME_PART_REGEX]
     assert {e.path for e in errs} == {"spec.key"}
+
+
+def _plain_label_errors(labels, path):
+    """ValidateLabels as written before: every key and value checked on its own."""
+    from ksandbox.api.validation import is_qualified_name, is_valid_label_value
+
+    out = []
+    for key, value in labels.items():
+        out.extend((path, key, m) for m in is_qualified_name(key))
+        out.extend((path, value, m) for m in is_valid_label_value(value))
+    return out
+
+
+_LABEL_TEXT = st.text(alphabet="aZ09-_./", max_size=70) | st.sampled_from(
+    ["kubernetes.io/hostname", "node-1", "x" * 64, "a/b/c", "/x", "Ex.com/y", ""])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(_LABEL_TEXT, _LABEL_TEXT, max_size=4), min_size=1, max_size=4))
+def test_label_checks_remembered_by_string_give_the_plain_messages(maps):
+    """Keys and values are checked once per distinct string (api/validation._label_messages);
+    every map's errors are still those of checking each key and value (upstream
+    apimachinery validation.ValidateLabels), in order, however often a string comes again."""
+    for labels in maps + maps:
+        got = [(e.path, e.value, e.detail) for e in validate_labels(labels, "metadata.labels")]
+        assert got == _plain_label_errors(labels, "metadata.labels")
+
+
+def test_each_label_key_and_value_is_checked_once(monkeypatch):
+    """5,000 nodes' labels: the same keys, one hostname each — a key is checked once."""
+    from ksandbox.api import validation
+
+    monkeypatch.setattr(validation, "_KEY_MESSAGES", {})
+    monkeypatch.setattr(validation, "_VALUE_MESSAGES", {})
+    calls = []
+    real = validation.is_qualified_name
+    monkeypatch.setattr(validation, "is_qualified_name", lambda k: calls.append(k) or real(k))
+    for i in range(100):
+        assert validate_labels({"kubernetes.io/hostname": f"node-{i}",
+                                "topology.kubernetes.io/zone": f"zone-{i % 3}",
+                                "kubernetes.io/os": "linux"}, "metadata.labels") == []
+    assert sorted(calls) == ["kubernetes.io/hostname", "kubernetes.io/os",
+                             "topology.kubernetes.io/zone"]
