@@ -160,11 +160,28 @@ class ClusterModel:
             return ChangeSet(self.generation, now)
         if not self._log or self._log[0].generation > generation + 1:
             return ChangeSet(self.generation, now, everything=True, structure=True)
-        merged = ChangeSet(generation, now)
-        for cs in self._log:
-            if cs.generation > generation:
-                merged = merged.merge(cs)
-        return attrs.evolve(merged, generation=self.generation, time=now)
+        # Newest first, stopping at the reader's generation; the union is gathered in plain
+        # sets and frozen once (merging frozensets pairwise re-copied the growing union once
+        # per change set: a screen back on top after 20 s at 30,000 pods merged ~400 of them).
+        after = []
+        for cs in reversed(self._log):
+            if cs.generation <= generation:
+                break
+            after.append(cs)
+        if len(after) == 1:
+            cs = after[0]
+            return ChangeSet(self.generation, now, cs.nodes, cs.pods, cs.kinds, cs.structure,
+                             cs.everything)
+        nodes: set[str] = set()
+        pods: set[PodKey] = set()
+        kinds: set[str] = set()
+        for cs in after:
+            nodes |= cs.nodes
+            pods |= cs.pods
+            kinds |= cs.kinds
+        return ChangeSet(self.generation, now, frozenset(nodes), frozenset(pods),
+                         frozenset(kinds), any(cs.structure for cs in after),
+                         any(cs.everything for cs in after))
 
     # -- reads the header wants -----------------------------------------------------------
     @property

@@ -191,3 +191,29 @@ def test_a_broken_config_is_reported_not_fatal(user_config):
     assert save_theme("ksandbox-light") is False
     user_config.write_text("keymap: {node.taint: 3}\n")
     assert "keymap.node.taint" in load_config().problem
+
+
+def test_changes_since_is_the_union_of_every_later_change_set(session):
+    """A reader several generations behind gets exactly the union of the change sets after
+    its generation (gathered at once, not merged pairwise: tui/model.py changes_since)."""
+    from ksandbox.tui.model import ClusterModel
+
+    model = ClusterModel(session)
+    start = model.flush().generation
+    sealed = []
+    for i, command in enumerate(["kubectl cordon node-1", "kubectl scale deployment/web "
+                                 "--replicas=5", "kubectl label nodes node-3 a=b",
+                                 "kubectl uncordon node-1"]):
+        session.submit(command)
+        session.run_until(session.now + 2)
+        sealed.append(model.flush())
+    for behind in range(len(sealed)):
+        got = model.changes_since(sealed[behind].generation - 1)
+        later = sealed[behind:]
+        assert got.generation == model.generation
+        assert got.nodes == frozenset().union(*(c.nodes for c in later))
+        assert got.pods == frozenset().union(*(c.pods for c in later))
+        assert got.kinds == frozenset().union(*(c.kinds for c in later))
+        assert got.structure == any(c.structure for c in later) and not got.everything
+    assert model.changes_since(start).pods >= sealed[1].pods and sealed[1].pods
+    assert model.changes_since(model.generation).empty

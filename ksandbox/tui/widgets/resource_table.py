@@ -381,6 +381,8 @@ class ResourceTable(LineList):
             await asyncio.sleep(0)
             if self._reloading or self._rows is not shown:
                 return
+            if len(self._changed_while_warming) > DIRTY_LIMIT // 2:
+                return  # the cluster changes faster than this prepares: sort when asked
             rows = self._make_order(cid, row_filter, order, values, presorted=True)
             # Rows that changed while this was built are caught up when it is shown.
             rows.dirty = self._changed_while_warming.copy()
