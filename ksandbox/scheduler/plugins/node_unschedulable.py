@@ -64,7 +64,9 @@ class NodeUnschedulable:
             return None
         mask = ctx.static(("unschedulable",), lambda: np.array(
             [bool(ni.node.spec.unschedulable) for ni in ctx.infos], dtype=bool))
-        if not mask.any():
+        # Whether any node is cordoned: as static as the mask (asked once per node change,
+        # not by every pod over every node).
+        if not ctx.static(("unschedulable", "any"), lambda: bool(mask.any())):
             return None
         return mask.astype(np.int32), {1: Status.unresolvable(ERR_REASON_UNSCHEDULABLE)}
 

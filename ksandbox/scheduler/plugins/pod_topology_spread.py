@@ -100,12 +100,14 @@ class PodTopologySpread:
     def get_constraints(self, pod: Pod, action: str) -> list[Constraint]:
         if pod.spec.topology_spread_constraints:
             return self._filter_constraints(pod.spec.topology_spread_constraints, pod, action)
-        constraints = self._filter_constraints(self.default_constraints, pod, action)
-        if not constraints:
+        # The defaults apply only with a selector ("pods like this one"): a pod no Service
+        # or controller selects gets none, and is answered before any Constraint is built.
+        if not any(c.when_unsatisfiable == action for c in self.default_constraints):
             return []
         selector = self.handle.default_selector(pod)
         if selector is None or selector.empty:
             return []
+        constraints = self._filter_constraints(self.default_constraints, pod, action)
         for c in constraints:
             c.selector = selector
         return constraints
