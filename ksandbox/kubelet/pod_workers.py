@@ -290,13 +290,18 @@ class PodWorkers:
         """canAdmitPod: the eviction manager's pressure check, then GeneralPredicates
         (``predicates.py``); the first failure is the rejection. A critical pod short only of
         resources is admitted (upstream's critical-pod admission makes room by preemption)."""
-        msg = ev.admission_rejection({_PRESSURE_CONDITION[k] for k in self.held()}, pod)
-        if msg is not None:
-            return ev.REASON_EVICTED, msg
+        held = self.held()
+        if held:   # no pressure held: the eviction manager admits every pod
+            msg = ev.admission_rejection({_PRESSURE_CONDITION[k] for k in held}, pod)
+            if msg is not None:
+                return ev.REASON_EVICTED, msg
         node = self.store.get("Node", self.name)
         if node is None:
             return "", ""
-        used_ports = [hp for st in self.pods.values() for hp in st.host_ports]
+        # a pod that asks for no host port fits whatever the others hold (ports_fit): their
+        # ports are gathered only for one that does (every pod of the node, for each pod)
+        used_ports = [hp for st in self.pods.values() for hp in st.host_ports] \
+            if pod.spec.host_ports else ()
         failures = general_filter(pod, node, self.used, used_ports)
         if ev.is_critical(pod):
             failures = [f for f in failures if not f[0].startswith("OutOf")]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Collection, Mapping
 
+from ..api.evolve import by_identity
 from ..api.host_ports import HostPort, ports_fit
 from ..api.node_affinity import required_node_affinity_matches
 from ..api.taints import NO_EXECUTE, find_untolerated_taint
@@ -54,8 +55,9 @@ def resource_failures(pod: Any, node: Any, used: Mapping[str, int]) -> list[tupl
     if "pods" in alloc and used_pods + 1 > alloc["pods"]:
         out.append(("OutOfpods", insufficient_message("pods", 1, used_pods, alloc["pods"])))
     req = pod.spec.requests
-    names = [n for n in _FIT_ORDER if n in req] + sorted(n for n in req if n not in _FIT_ORDER)
-    for name in names:
+    # by identity: pods of one template share their requests (PodSpec.requests), and so
+    # the order their resources are checked in
+    for name in by_identity(fit_order, req):
         amount = req[name]
         if amount <= 0:
             continue
@@ -63,6 +65,12 @@ def resource_failures(pod: Any, node: Any, used: Mapping[str, int]) -> list[tupl
         if in_use + amount > have:
             out.append((f"OutOf{name}", insufficient_message(name, amount, in_use, have)))
     return out
+
+
+def fit_order(requests: Mapping[str, int]) -> tuple[str, ...]:
+    """The requested resources in the order noderesources.Fits checks them."""
+    return tuple([n for n in _FIT_ORDER if n in requests]
+                 + sorted(n for n in requests if n not in _FIT_ORDER))
 
 
 def general_filter(pod: Any, node: Any, used: Mapping[str, int],

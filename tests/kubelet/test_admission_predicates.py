@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from nodesim import node
 
 from ksandbox.api.codec import decode
@@ -112,3 +114,37 @@ def test_two_bound_pods_on_one_host_port_the_second_is_rejected():
     phases = {p.metadata.name: (p.status.phase, p.status.reason)
               for p in s.store.list("Pod", "default")}
     assert phases == {"first": ("Running", ""), "second": ("Failed", "NodePorts")}
+
+
+_RESOURCE = st.sampled_from(["cpu", "memory", "ephemeral-storage", "pods",
+                             "example.com/gpu", "hugepages-2Mi", "a.b/c"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(_RESOURCE, st.integers(-1, 5000), max_size=6),
+       st.dictionaries(_RESOURCE, st.integers(0, 6000), max_size=6),
+       st.dictionaries(_RESOURCE, st.integers(0, 6000), max_size=6))
+def test_resource_failures_check_resources_in_fits_order(req, used, alloc):
+    """The kubelet's resource check (noderesources.Fits as generalFilter reports it): every
+    short resource, cpu, memory, ephemeral-storage first, then the others by name — the order
+    remembered per requests value (predicates.fit_order) is the plain one, call after call."""
+    from types import SimpleNamespace
+
+    from ksandbox.api.codec import FrozenDict
+    from ksandbox.kubelet.predicates import insufficient_message, resource_failures
+
+    requests = FrozenDict(req)
+    pod = SimpleNamespace(spec=SimpleNamespace(requests=requests))
+    node = SimpleNamespace(allocatable_amounts=alloc)
+    order = [n for n in ("cpu", "memory", "ephemeral-storage") if n in req] + sorted(
+        n for n in req if n not in ("cpu", "memory", "ephemeral-storage"))
+    want = []
+    if "pods" in alloc and used.get("pods", 0) + 1 > alloc["pods"]:
+        want.append(("OutOfpods", insufficient_message("pods", 1, used.get("pods", 0),
+                                                       alloc["pods"])))
+    for n in order:
+        if req[n] > 0 and used.get(n, 0) + req[n] > alloc.get(n, 0):
+            want.append((f"OutOf{n}", insufficient_message(n, req[n], used.get(n, 0),
+                                                           alloc.get(n, 0))))
+    assert resource_failures(pod, node, used) == want
+    assert resource_failures(pod, node, used) == want
