@@ -109,15 +109,23 @@ class TaintToleration:
     def normalize_score(self, state: Any, pod: Pod, scores: list[int], nodes: list) -> None:
         default_normalize_score(MAX_NODE_SCORE, True, scores)
 
-    def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
-        tolerations = state.read(PRE_SCORE_STATE_KEY)
+    def _counts(self, ctx: Any, tolerations: Any) -> tuple[np.ndarray, bool]:
+        """Every node's intolerable PreferNoSchedule taints, and whether there are none at
+        all (the usual cluster): both as static as the nodes' taints."""
         full = ctx.static((NAME, "score", tolerations), lambda: np.array(
             [count_intolerable_prefer_no_schedule(ni.node.spec.taints, tolerations)
              for ni in ctx.infos], dtype=np.int64))
-        return full[idx]
+        return full, ctx.static((NAME, "none", tolerations), lambda: not full.any())
+
+    def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
+        full, none = self._counts(ctx, state.read(PRE_SCORE_STATE_KEY))
+        return np.zeros(len(idx), dtype=np.int64) if none else full[idx]
 
     def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
                       idx: np.ndarray) -> np.ndarray:
+        if self._counts(ctx, state.read(PRE_SCORE_STATE_KEY))[1]:
+            # Every score is 0: what default_normalize_vec gives for them, without the scan.
+            return np.full(len(scores), MAX_NODE_SCORE, dtype=np.int64)
         return default_normalize_vec(MAX_NODE_SCORE, True, scores)
 
 
