@@ -16,6 +16,7 @@ No Textual here: the widget styles rows by the ``state`` name a spec returns.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
@@ -73,8 +74,16 @@ def node_state(node: Any) -> str:
 # immutable values a write replaces. A list view asks for it per row three times (the STATUS
 # sort, the filter's search text, the row's colour), and at 30,000 pods each pass cost ~100 ms;
 # remembered by the status object it is computed once per pod version, whichever asks first.
+# An entry holds the status weakly and leaves when the status object dies (a replaced status
+# must not be kept alive by this memo; its id may then be reused by another object).
 _STATUS_MEMO: dict[tuple[int, Any], tuple[Any, str]] = {}
-STATUS_MEMO_LIMIT = 200_000
+STATUS_MEMO_LIMIT = 500_000
+
+
+def _forget(key: tuple[int, Any]) -> Callable[[Any], None]:
+    def forget(_ref: Any) -> None:
+        _STATUS_MEMO.pop(key, None)
+    return forget
 
 
 def pod_status_of(pod: Any) -> str:
@@ -82,12 +91,16 @@ def pod_status_of(pod: Any) -> str:
     status = pod.status
     key = (id(status), pod.metadata.deletion_timestamp)
     hit = _STATUS_MEMO.get(key)
-    if hit is not None and hit[0] is status:
+    if hit is not None and hit[0]() is status:
         return hit[1]
     text = pod_status(pod)
     if len(_STATUS_MEMO) >= STATUS_MEMO_LIMIT:
         _STATUS_MEMO.clear()
-    _STATUS_MEMO[key] = (status, text)  # holds the status: its id is not reused meanwhile
+    try:
+        ref = weakref.ref(status, _forget(key))
+    except TypeError:  # a status type without weak references: not remembered
+        return text
+    _STATUS_MEMO[key] = (ref, text)
     return text
 
 

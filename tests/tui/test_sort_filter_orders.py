@@ -260,3 +260,26 @@ async def test_filtering_over_the_joined_texts_keeps_what_each_row_matches(sessi
         await settle(pilot, 4)
         want = _expected(app, table.sort_column, "Running", table.reverse)
         assert _shown(table) == want and len(want) >= 30
+
+
+def test_a_remembered_pod_status_leaves_with_its_status_object(session):
+    """rows.pod_status_of remembers a STATUS by the status object, weakly: a status a write
+    replaced is not kept alive by the memo, and the answer is printers.pod_status's."""
+    import gc
+
+    from ksandbox.tui import rows
+    from ksandbox.views.printers import pod_status
+
+    session.run_until(20)
+    pods = session.store.list("Pod")
+    before = len(rows._STATUS_MEMO)
+    assert [rows.pod_status_of(p) for p in pods] == [pod_status(p) for p in pods]
+    assert len(rows._STATUS_MEMO) >= before + 1
+    statuses = {id(p.status) for p in pods}
+    session.submit("kubectl delete pods --all")
+    session.run_until(60)
+    del pods
+    gc.collect()
+    left = {key[0] for key in rows._STATUS_MEMO}
+    alive = {id(p.status) for p in session.store.list("Pod")}
+    assert not (left & statuses) - alive, "replaced statuses left the memo"
