@@ -177,3 +177,24 @@ async def test_a_failure_of_the_app_saves_the_session(session, make, tmp_path, m
 def test_the_crash_message_without_a_saved_session():
     text = crash_message(KeyError(0), None)
     assert "KeyError: 0" in text and "could not be saved" in text and text.count("\n") == 1
+
+
+def test_every_screen_class_is_dismissed_once():
+    """A new screen class that forgets DismissOnce brings the blank-screen freeze back."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from textual.screen import Screen
+
+    import ksandbox.tui
+    from ksandbox.tui.guard import DismissOnce
+
+    screens = set()
+    for mod in pkgutil.walk_packages(ksandbox.tui.__path__, "ksandbox.tui."):
+        module = importlib.import_module(mod.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, Screen) and cls.__module__.startswith("ksandbox."):
+                screens.add(cls)
+    assert len(screens) >= 10
+    assert sorted(c.__name__ for c in screens if not issubclass(c, DismissOnce)) == []
