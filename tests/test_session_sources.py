@@ -52,12 +52,17 @@ def test_the_session_keeps_texts_and_decodes_the_same_objects(tmp_path):
 
 
 def test_no_decoded_copy_of_the_pods_is_kept(tmp_path):
-    s = Session.from_files(_files(tmp_path))
+    # Counted as the growth of live Pod objects across the load: other tests of the same
+    # process may leave pods alive (module caches), which is not this session's doing.
+    files = _files(tmp_path)
     gc.collect()
-    pods = sum(1 for o in gc.get_objects() if type(o) is Pod)
+    before = sum(1 for o in gc.get_objects() if type(o) is Pod)
+    s = Session.from_files(files)
+    gc.collect()
+    pods = sum(1 for o in gc.get_objects() if type(o) is Pod) - before
     # the stored pods (and what a kubelet or the scheduler still holds of an older
     # version); a kept decoded copy would be 20 more
-    assert s.store.count("Pod") == 20 and pods < 30
+    assert s.store.count("Pod") == 20 and 20 <= pods < 30
 
 
 def test_replay_undo_and_recording_are_those_of_a_session_keeping_objects(tmp_path):

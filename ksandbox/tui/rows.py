@@ -81,8 +81,10 @@ STATUS_MEMO_LIMIT = 500_000
 
 
 def _forget(key: tuple[int, Any]) -> Callable[[Any], None]:
+    memo = _STATUS_MEMO     # held here: at interpreter exit the module global may be None
+
     def forget(_ref: Any) -> None:
-        _STATUS_MEMO.pop(key, None)
+        memo.pop(key, None)
     return forget
 
 

@@ -220,8 +220,12 @@ async def run():
                 break
         await pilot.pause()
         out["screen"] = app.export_screenshot()
-        out["styles"] = {str(w): sorted((k, str(v)) for k, v in w.styles.get_rules().items())
-                         for w in app.screen.walk_children(with_self=True)}
+        # named by type, id and sorted classes: str(widget) lists the classes in set order,
+        # which differs between interpreters (string hash seed)
+        out["styles"] = sorted(
+            [f"{type(w).__name__}#{w.id}.{'.'.join(sorted(w.classes))}",
+             sorted((k, str(v)) for k, v in w.styles.get_rules().items())]
+            for w in app.screen.walk_children(with_self=True))
         sys.dont_write_bytecode = False     # as a user's start: it may write the file
         out["saved"] = app._css_cache.save(app.stylesheet)
         sys.dont_write_bytecode = True

@@ -32,9 +32,12 @@ def test_edit_in_the_terminal(terminal):  # noqa: F811
     screen = term.wait_for(r"# \* spec\.replicas: Invalid value: -1: must be greater than or equal to 0")
     assert "replicas: -1" in screen                      # the editor kept the text
     term.keys("BSpace", "BSpace")
+    term.wait_for(r"replicas: *▎")
     term.type("5")
+    term.wait_for(r"replicas: 5 *▎")
     term.keys("C-s")
     term.wait_for(r"deployment\.apps/web edited")
-    term.wait_until(lambda s: "Please edit the object below" not in s)
+    # gone: its header and its title (ctrl+s save) both off the screen
+    term.wait_until(lambda s: "Please edit the object below" not in s and "ctrl+s save" not in s)
     term.keys(":get deploy web", "Enter")
     term.wait_for(r"web\s+\S+/5\s")
