@@ -32,7 +32,7 @@ on generated documents and on every sample.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Iterator
 
 from . import loadprogress
 
@@ -127,11 +127,15 @@ def nesting_within(data: Any, limit: int) -> bool:
             return False
 
 
-def load_documents(text: str, max_document_bytes: int,
-                   max_depth: int) -> list[tuple[int, Any, int]] | None:
-    """``[(document number, data, size)]`` for the non-empty documents, numbered as PyYAML
-    numbers them; None when the plain path must read this text (so that a refusal — depth,
-    size, duplicate keys, syntax — is reported by safeload in its words)."""
+class Unreadable(Exception):
+    """:func:`iter_documents` met a document the plain path must read (its words for a
+    refusal, or YAML 1.1's reading); the documents yielded before it are read alike by both
+    paths (``safeload.iter_yaml_documents`` goes on with the plain path after them)."""
+
+
+def document_chunks(text: str) -> list[tuple[int, int]] | None:
+    """The ``(start, end)`` of each document's text, numbered as PyYAML numbers them (the
+    first is document 1); None when the fast path may not read this text at all."""
     if _yaml_rs is None or _risky(text):
         return None
     starts = [m.start() for m in _DOC_START.finditer(text)]
@@ -142,25 +146,45 @@ def load_documents(text: str, max_document_bytes: int,
         chunks.append((0, first_end))
     for i, s in enumerate(starts):
         chunks.append((s + 3, starts[i + 1] if i + 1 < len(starts) else len(text)))
+    return chunks
+
+
+def iter_documents(text: str, chunks: list[tuple[int, int]], max_document_bytes: int,
+                   max_depth: int, report: bool = True) -> Iterator[tuple[int, Any, int]]:
+    """``(document number, data, size)`` of each non-empty document of ``chunks``
+    (:func:`document_chunks`), parsed one at a time, so a caller that decodes each document
+    as it comes never holds the whole parsed file; raises :class:`Unreadable` at the first
+    document the plain path must read. ``report``: report parsing progress (by characters)."""
     loads = _yaml_rs.loads
-    out: list[tuple[int, Any, int]] = []
-    report = loadprogress.current()
+    progress = loadprogress.current() if report else None
     step = loadprogress.STEP
     for number, (a, b) in enumerate(chunks, start=1):
-        if report is not None and not number % step:
-            report(loadprogress.PARSING, a, len(text))
-        chunk = text[a:b]
+        if progress is not None and not number % step:
+            progress(loadprogress.PARSING, a, len(text))
         try:
-            data = loads(chunk, parse_datetime=False)
+            data = loads(text[a:b], parse_datetime=False)
         except Exception:  # noqa: BLE001 - any complaint: the plain path says it properly
-            return None
+            raise Unreadable from None
         if data is None:
             continue
         size = b - a
         if size > max_document_bytes and not (isinstance(data, dict)
                                               and data.get("kind") == "List"):
-            return None
+            raise Unreadable
         if not nesting_within(data, max_depth):
-            return None
-        out.append((number, data, size))
-    return out
+            raise Unreadable
+        yield number, data, size
+
+
+def load_documents(text: str, max_document_bytes: int,
+                   max_depth: int) -> list[tuple[int, Any, int]] | None:
+    """``[(document number, data, size)]`` for the non-empty documents, numbered as PyYAML
+    numbers them; None when the plain path must read this text (so that a refusal — depth,
+    size, duplicate keys, syntax — is reported by safeload in its words)."""
+    chunks = document_chunks(text)
+    if chunks is None:
+        return None
+    try:
+        return list(iter_documents(text, chunks, max_document_bytes, max_depth))
+    except Unreadable:
+        return None

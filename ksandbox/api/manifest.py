@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import zlib
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 import attrs
 
@@ -20,7 +20,7 @@ from . import loadprogress
 from .codec import NumberRangeError, sharing, strict_decode
 from .errors import FieldError, ManifestError
 from .kinds import BY_KIND, CONFIG_KINDS
-from .safeload import load_yaml_documents, read_source
+from .safeload import Documents, read_source
 from .strict import strict_error
 
 
@@ -35,10 +35,10 @@ class ConfigDocument:
     document: int
 
 
-def iter_documents(text: str, source: str) -> Iterator[tuple[int, Any]]:
-    """Yield (document number, data) for each non-empty document, through the safe loader
-    (size, depth, alias and duplicate-key limits: see safeload.py)."""
-    yield from load_yaml_documents(text, source)
+def iter_documents(text: str, source: str) -> Documents:
+    """(document number, data) for each non-empty document, through the safe loader (size,
+    depth, alias and duplicate-key limits: see safeload.py), parsed as it is iterated."""
+    return Documents(text, source)
 
 
 def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
@@ -113,36 +113,68 @@ def decode_documents(docs: Iterable[tuple[int, Any]], source: str) -> list[tuple
 
 def _decode_documents(docs: Iterable[tuple[int, Any]], source: str
                       ) -> list[tuple[Any, Origin]]:
+    """Each document is decoded as it comes (``docs`` may parse it only then: a Documents
+    stream), so the parsed data of the documents before it can go. A document the decoder
+    refuses is reported only once the rest of the text has parsed: a parse error anywhere
+    in the text is the one reported, as when every document was parsed before any was
+    decoded."""
     out: list[tuple[Any, Origin]] = []
     report = loadprogress.current()
+    total = 0
+    expected = None
     if report is not None:
-        docs = list(docs)
-        total = sum(len(d["items"]) if _is_list(d) and isinstance(d["items"], list) else 1
-                    for _, d in docs)
-    step = loadprogress.STEP
-    for doc, data in docs:
-        if _is_list(data):
-            items = data.get("items") or []
-            if not isinstance(items, list):
-                raise ManifestError(source, doc, "items: expected a list")
-            for i, item in enumerate(items):
-                path = f"items[{i}]"
-                try:
-                    # Decoded without its path first: every field's path string ("items[7].
-                    # spec.containers[0]...") is built only for an error message, and a
-                    # 150,000-item export would build millions. Decoding is deterministic, so
-                    # a refused item is decoded again with its path, for the message.
-                    obj = decode_object(item, source, doc)
-                except ManifestError:
-                    obj = decode_object(item, source, doc, path)
-                out.append((obj, Origin(source, doc, path)))
-                if report is not None and not len(out) % step:
-                    report(loadprogress.DECODING, len(out), total)
+        expected = getattr(docs, "expected", None)
+        if expected is None:  # JSON (one document), the plain path: count them first
+            docs = list(docs)
+            total = sum(_size(d) for _, d in docs)
         else:
-            out.append((decode_object(data, source, doc), Origin(source, doc)))
+            total = expected
+    step = loadprogress.STEP
+    it = iter(docs)
+    last = 0
+    for doc, data in it:
+        try:
+            if expected is not None:
+                # the stream's count included empty documents; a List counts its items
+                total += _size(data) - (doc - last)
+                last = doc
+            _decode_document(doc, data, source, out, report, step, total)
+        except ManifestError:
+            del data
+            for _ in it:   # the rest still parses: its parse error comes first
+                pass
+            raise
+    return out
+
+
+def _size(data: Any) -> int:
+    """How many objects a document holds (a List's items)."""
+    return len(data["items"]) if _is_list(data) and isinstance(data["items"], list) else 1
+
+
+def _decode_document(doc: int, data: Any, source: str, out: list[tuple[Any, Origin]],
+                     report: Any, step: int, total: int) -> None:
+    if _is_list(data):
+        items = data.get("items") or []
+        if not isinstance(items, list):
+            raise ManifestError(source, doc, "items: expected a list")
+        for i, item in enumerate(items):
+            path = f"items[{i}]"
+            try:
+                # Decoded without its path first: every field's path string ("items[7].
+                # spec.containers[0]...") is built only for an error message, and a
+                # 150,000-item export would build millions. Decoding is deterministic, so
+                # a refused item is decoded again with its path, for the message.
+                obj = decode_object(item, source, doc)
+            except ManifestError:
+                obj = decode_object(item, source, doc, path)
+            out.append((obj, Origin(source, doc, path)))
             if report is not None and not len(out) % step:
                 report(loadprogress.DECODING, len(out), total)
-    return out
+    else:
+        out.append((decode_object(data, source, doc), Origin(source, doc)))
+        if report is not None and not len(out) % step:
+            report(loadprogress.DECODING, len(out), total)
 
 
 def _is_list(data: Any) -> bool:

@@ -250,8 +250,19 @@ def _load_json(text: str, source: str) -> Any | None:
     return data
 
 
-def iter_yaml_documents(text: str, source: str) -> Iterator[tuple[int, Any, int]]:
-    """Yield (document number, data, size in characters) for each non-empty document."""
+_UNCUT: Any = object()
+
+
+def iter_yaml_documents(text: str, source: str, *, streamed: bool = False,
+                        chunks: Any = _UNCUT) -> Iterator[tuple[int, Any, int]]:
+    """Yield (document number, data, size in characters) for each non-empty document.
+
+    YAML the fast path reads is parsed one document at a time as it is asked for (so a
+    caller that decodes each document before asking for the next never holds the whole
+    parsed file); if it meets a document only the plain path may read, the plain path goes
+    on from there (both read the documents before it alike: fastyaml.py). ``streamed``: the
+    caller reports its own progress per document (the fast path's parsing reports are left
+    out, so the stages stay in order)."""
     report = loadprogress.current()
     if report is not None:
         report(loadprogress.PARSING, 0, len(text))
@@ -261,10 +272,25 @@ def iter_yaml_documents(text: str, source: str) -> Iterator[tuple[int, Any, int]
         if data is not None:
             yield 1, data, len(text)
             return
-    fast = fastyaml.load_documents(text, LIMITS.max_document_bytes, LIMITS.max_depth)
-    if fast is not None:  # plain Kubernetes YAML read by the Rust-backed loader: fastyaml.py
-        yield from fast
-        return
+    if chunks is _UNCUT:
+        chunks = fastyaml.document_chunks(text)
+    done = 0   # documents read by the fast path: the plain path goes on after them
+    if chunks is not None:
+        try:
+            for number, data, size in fastyaml.iter_documents(
+                    text, chunks, LIMITS.max_document_bytes, LIMITS.max_depth,
+                    report=not streamed):
+                done = number
+                yield number, data, size
+            return
+        except fastyaml.Unreadable:
+            pass
+    yield from _plain_documents(text, source, report, after=done)
+
+
+def _plain_documents(text: str, source: str, report: Any, after: int
+                     ) -> Iterator[tuple[int, Any, int]]:
+    """PyYAML's composer with the limits: the documents numbered past ``after``."""
     from . import safeload_pyyaml as py
 
     fast_composer = py.FAST if _FAST is None else _FAST
@@ -289,24 +315,50 @@ def iter_yaml_documents(text: str, source: str) -> Iterator[tuple[int, Any, int]
                 break
             if report is not None and not number % 256:  # the plain path: ~100x slower
                 report(loadprogress.PARSING, sum(loader.document_sizes), len(text))
-            if data is not None:
+            if data is not None and number > after:
                 yield number, data, loader.document_sizes[-1]
     finally:
         loader.dispose()
 
 
-def load_yaml_documents(text: str, source: str) -> list[tuple[int, Any]]:
-    """Every non-empty document as (number, data); one document may not exceed the size limit
-    unless it is a ``kind: List`` (kubectl sends a List's items one by one)."""
-    out = []
+def _checked(docs: Iterator[tuple[int, Any, int]], source: str) -> Iterator[tuple[int, Any]]:
+    """(number, data) of each document; one document may not exceed the size limit unless it
+    is a ``kind: List`` (kubectl sends a List's items one by one)."""
     limit = LIMITS.max_document_bytes
-    for number, data, size in iter_yaml_documents(text, source):
+    for number, data, size in docs:
         if size > limit and not (isinstance(data, dict) and data.get("kind") == "List"):
             raise ManifestError(source, number, f"document is {_fmt_size(size)}, larger than "
                                                 f"the API server's {_fmt_size(limit)} limit "
                                                 f"for one object")
-        out.append((number, data))
-    return out
+        yield number, data
+
+
+def load_yaml_documents(text: str, source: str) -> list[tuple[int, Any]]:
+    """Every non-empty document as (number, data), parsed before any is returned; one
+    document may not exceed the size limit unless it is a ``kind: List``."""
+    return list(_checked(iter_yaml_documents(text, source), source))
+
+
+class Documents:
+    """The non-empty documents of a text as (number, data), parsed as they are iterated (a
+    decoder that decodes each before asking for the next never holds the whole parsed file:
+    a 150,000-pod YAML file's parsed documents are ~3 KB a pod). ``expected``: how many
+    documents the text holds as far as is known before parsing it (the fast path's chunks;
+    empty ones included), None when unknown (JSON, the plain path). Iterate once."""
+
+    def __init__(self, text: str, source: str) -> None:
+        self.text = text
+        self.source = source
+        self.expected: int | None = None
+        self._chunks: Any = _UNCUT
+        if not _looks_like_json(text):
+            self._chunks = fastyaml.document_chunks(text)
+            self.expected = len(self._chunks) if self._chunks is not None else None
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        text, self.text = self.text, ""   # iterate once; the caller holds the text
+        return _checked(iter_yaml_documents(text, self.source, streamed=True,
+                                            chunks=self._chunks), self.source)
 
 
 def load_yaml(text: str, source: str) -> Any:
@@ -323,7 +375,7 @@ def load_file(path: str | os.PathLike[str], stdin: str | None = None) -> Any:
     return load_yaml(read_source(name, stdin), "STDIN" if name == "-" else name)
 
 
-__all__ = ["Limits", "LIMITS", "configure", "read_source", "iter_yaml_documents",
+__all__ = ["Limits", "LIMITS", "configure", "read_source", "iter_yaml_documents", "Documents",
            "load_yaml_documents", "load_yaml", "load_file", "check_depth",
            "files_only_under", "check_file_allowed", "file_outside"]
 
