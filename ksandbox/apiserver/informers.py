@@ -40,6 +40,11 @@ class ControllerIndex:
         self.kind = kind
         self._by_owner: dict[str, dict[str, Any]] = {}
         self._orphans: dict[str, dict[str, Any]] = {}
+        # (event, controller ref of its old object, of its new one) of the last event heard:
+        # the index hears each write before its OwnerHandlers (it subscribed first), and the
+        # five workload controllers' handlers of a pod write read the refs from here instead
+        # of each walking both objects' ownerReferences again.
+        self.last: tuple[Any, Any, Any] = (None, None, None)
         store.subscribe(kind, self._update)
 
     def owned(self, uid: str) -> dict[str, Any]:
@@ -53,12 +58,15 @@ class ControllerIndex:
     def handler(self, owner_kind: str, on_change: Callable[[str, str | None, WatchEvent], None],
                 account: Callable[[str, Any, int], None] | None = None) -> OwnerHandler:
         """A watch handler for a controller of ``owner_kind`` (see :class:`OwnerHandler`)."""
-        return OwnerHandler(owner_kind, on_change, account)
+        return OwnerHandler(owner_kind, on_change, account, self)
 
     def _update(self, ev: WatchEvent) -> None:
         meta = ev.obj.metadata
-        old = _slot(ev.old) if ev.old is not None else _NOT_INDEXED
-        new = _slot(ev.obj) if ev.type != DELETED else _NOT_INDEXED
+        old_ref = _controller(ev.old) if ev.old is not None else _NOT_INDEXED
+        new_ref = _controller(ev.obj) if ev.type != DELETED else _NOT_INDEXED
+        self.last = (ev, old_ref, new_ref)
+        old = old_ref if old_ref is None or old_ref is _NOT_INDEXED else old_ref.uid
+        new = new_ref if new_ref is None or new_ref is _NOT_INDEXED else new_ref.uid
         if old == new and new is not _NOT_INDEXED:
             self._insert(new, meta.namespace, meta.name, ev.obj)   # same place, new version
             return
@@ -96,16 +104,33 @@ class OwnerHandler:
 
     def __init__(self, owner_kind: str,
                  on_change: Callable[[str, str | None, WatchEvent], None],
-                 account: Callable[[str, Any, int], None] | None) -> None:
+                 account: Callable[[str, Any, int], None] | None,
+                 index: ControllerIndex | None = None) -> None:
         self.owner_kind = owner_kind
         self._on_change = on_change
         self._account = account
+        self._index = index
 
     def __call__(self, ev: WatchEvent) -> None:
         ns = ev.obj.metadata.namespace
         kind = self.owner_kind
-        old_ref = _ref_of(ev.old, kind) if ev.old is not None else _NOT_INDEXED
-        new_ref = _ref_of(ev.obj, kind) if ev.type != DELETED else _NOT_INDEXED
+        last = self._index.last if self._index is not None else _NO_LAST
+        if last[0] is ev:
+            # The refs the index read from this very event (see ControllerIndex.last).
+            old_ref, new_ref = last[1], last[2]
+            if old_ref is None or new_ref is None:
+                if old_ref is new_ref or old_ref is _NOT_INDEXED or new_ref is _NOT_INDEXED:
+                    # An orphan (or created / deleted as one) on both sides: what the general
+                    # path below does for it — one call, owner None, nothing to account.
+                    self._on_change(ns, None, ev)
+                    return
+            if old_ref is not None and old_ref is not _NOT_INDEXED and old_ref.kind != kind:
+                old_ref = _NOT_INDEXED
+            if new_ref is not None and new_ref is not _NOT_INDEXED and new_ref.kind != kind:
+                new_ref = _NOT_INDEXED
+        else:
+            old_ref = _ref_of(ev.old, kind) if ev.old is not None else _NOT_INDEXED
+            new_ref = _ref_of(ev.obj, kind) if ev.type != DELETED else _NOT_INDEXED
         old_slot = old_ref if old_ref is None or old_ref is _NOT_INDEXED else old_ref.uid
         new_slot = new_ref if new_ref is None or new_ref is _NOT_INDEXED else new_ref.uid
         account = self._account
@@ -132,11 +157,14 @@ class Informers:
         return self.store.pods_on_node(node_name)
 
 
-def _slot(obj: Any) -> Any:
-    """The uid of the object's controller, None for an orphan."""
+_NO_LAST: tuple[Any, Any, Any] = (None, None, None)
+
+
+def _controller(obj: Any) -> Any:
+    """The object's controller ref, None for an orphan."""
     for ref in obj.metadata.owner_references:
         if ref.controller:
-            return ref.uid
+            return ref
     return None
 
 

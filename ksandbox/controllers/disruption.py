@@ -80,6 +80,8 @@ class DisruptionController(Controller):
         self._enqueue((ev.obj.metadata.namespace, ev.obj.metadata.name))
 
     def _on_pod(self, ev: WatchEvent) -> None:
+        if not self.store.count("PodDisruptionBudget"):
+            return  # no budget to enqueue (what the loop below finds), without the readiness checks
         pod, old = ev.obj, ev.old
         if ev.type not in (DELETED,) and old is not None and old is not pod and \
                 old.metadata.labels == pod.metadata.labels and \

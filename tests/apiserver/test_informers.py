@@ -8,9 +8,13 @@ watch used to hear.
 
 from __future__ import annotations
 
+import attrs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from ksandbox.api.core import Container, Namespace, Pod, PodSpec
 from ksandbox.api.meta import ObjectMeta, OwnerReference
-from ksandbox.apiserver.informers import Informers
+from ksandbox.apiserver.informers import Informers, OwnerHandler
 from ksandbox.apiserver.store import Store
 from ksandbox.session import Session
 from ksandbox.sim.clock import Clock
@@ -93,3 +97,46 @@ def test_one_index_serves_every_workload_controller_of_a_session():
         for name, value in vars(c).items():
             assert not isinstance(value, Controller) or value is c, \
                 f"{type(c).__name__}.{name} holds another controller"
+
+
+_OWNERS = (None, ("ReplicaSet", "web", "u1"), ("ReplicaSet", "api", "u2"), ("Job", "batch", "u3"),
+           ("ReplicaSet", "web", "u1", False))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(("put", "delete")),
+                          st.integers(0, len(_OWNERS) - 1)), max_size=25))
+def test_handlers_reading_the_index_refs_hear_what_the_plain_handler_hears(ops):
+    """The shared index computes each write's controller refs once for every OwnerHandler of
+    that write (the fast path); a handler without the index walks the ownerReferences itself
+    (the plain path). Both hear the same calls, in the same order, for orphans, adoptions,
+    releases, other kinds' pods and deletions."""
+    store = _store()
+    inf = Informers(store)
+    heard: dict[str, list] = {"fast": [], "plain": []}
+    for kind in ("ReplicaSet", "Job"):
+        for path, handler in (("fast", inf.pods.handler), ("plain", None)):
+            out = heard[path]
+
+            def change(ns, owner, ev, out=out, kind=kind):
+                out.append((kind, ns, owner, ev.type, ev.obj.metadata.name))
+
+            def account(uid, pod, sign, out=out, kind=kind):
+                out.append((kind, uid, pod.metadata.name, sign))
+            h = (handler(kind, change, account) if handler is not None
+                 else OwnerHandler(kind, change, account))
+            store.subscribe("Pod", h)
+    for name, op, owner in ops:
+        cur = store.get("Pod", name, "default")
+        if op == "delete":
+            if cur is not None:
+                store.remove("Pod", name, "default")
+            continue
+        o = _OWNERS[owner]
+        refs = () if o is None else (_ref(o[0], o[1], o[2], *o[3:]),)
+        if cur is None:
+            store.create(_pod(name, *refs))
+        else:
+            store.update(attrs.evolve(cur, metadata=attrs.evolve(cur.metadata,
+                                                                  owner_references=refs)))
+    assert heard["fast"] == heard["plain"]
