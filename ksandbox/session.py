@@ -95,6 +95,12 @@ class SessionLock:
         return SessionLock()
 
 
+# Components that can catch up from the loaded store do, instead of hearing every write of
+# the load (False: every component hears every write, as for any later write — the tests
+# compare the two).
+BULK_START = True
+
+
 class Session:
     def __init__(self, objects: Iterable[Any] = (), *, seed: int = 0,
                  configs: Iterable[ConfigDocument] = (), name: str = "sandbox",
@@ -146,11 +152,21 @@ class Session:
                                             preemption_policy="PreemptLowerPriority"))
         if objects:
             order = _order(objects)
-            # atomic=False: a refused object refuses the whole session (nothing is kept), so
-            # the objects need no staging copy before they are written (apply_all)
-            apply_all(self.store, [objects[i] for i in order],
-                      [origins[i] for i in order] if origins is not None else None,
-                      atomic=False)
+            # The bulk start: a component that can catch up from the store once the objects
+            # are written (muted_for_load / load_done: the scheduler) hears none of the
+            # writes, and ends exactly as if it had heard each (tests/test_bulk_start.py).
+            bulk = [c for c in self.components if hasattr(c, "muted_for_load")] \
+                if BULK_START else []
+            muted = {c.name: c.muted_for_load() for c in bulk}
+            with self.store.muted([pair for pairs in muted.values() for pair in pairs]):
+                # atomic=False: a refused object refuses the whole session (nothing is kept),
+                # so the objects need no staging copy before they are written (apply_all)
+                apply_all(self.store, [objects[i] for i in order],
+                          [origins[i] for i in order] if origins is not None else None,
+                          atomic=False)
+            for c in bulk:
+                if muted[c.name]:
+                    c.load_done()
         # Let the control plane react to the initial objects at t=0.
         self._run_clock(0.0)
 

@@ -16,7 +16,8 @@ presentation (``ksandbox.views``).
 from __future__ import annotations
 
 import builtins
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import attrs
 
@@ -150,6 +151,23 @@ class Store:
         handlers = self._all_handlers if kind is None else self._handlers.get(kind, [])
         if handler in handlers:
             handlers.remove(handler)
+
+    @contextmanager
+    def muted(self, handlers: Iterable[tuple[str, Handler]]) -> Iterator[None]:
+        """Within the block the given ``(kind, handler)`` subscriptions hear nothing; after
+        it each is back at its own place in its kind's handler order. For a component that
+        catches up from the store after a load instead of hearing every write of it
+        (Session's bulk start)."""
+        before = {kind: list(self._handlers[kind]) for kind, _ in handlers}
+        removed = [(kind, before[kind].index(handler), handler) for kind, handler in handlers]
+        for kind, _, handler in removed:
+            self._handlers[kind].remove(handler)
+        try:
+            yield
+        finally:
+            # each back at the place it had, lowest first (so every index is right again)
+            for kind, i, handler in sorted(removed, key=lambda r: (r[0], r[1])):
+                self._handlers[kind].insert(i, handler)
 
     def _notify(self, ev: WatchEvent) -> None:
         for h in self._handlers.get(ev.obj.kind, ()):

@@ -118,19 +118,51 @@ class Scheduler:
         self.queue = SchedulingQueue(lambda: self.clock.now, config.pod_initial_backoff,
                                      config.pod_max_backoff)
         self.queue.events = {name: fwk.events() for name, fwk in self.profiles.items()}
-        self.store.subscribe("Node", self._on_node)
-        self.store.subscribe("Pod", self._on_pod)
-        self.store.subscribe("Namespace", self._on_namespace)
+        self._subscriptions: list[tuple[str, Callable[[WatchEvent], None]]] = [
+            ("Node", self._on_node), ("Pod", self._on_pod), ("Namespace", self._on_namespace)]
         for kind, resource in (("PersistentVolumeClaim", PERSISTENT_VOLUME_CLAIM),
                                ("PersistentVolume", PERSISTENT_VOLUME),
                                ("StorageClass", STORAGE_CLASS)):
-            self.store.subscribe(kind, self._storage_handler(resource))
+            self._subscriptions.append((kind, self._storage_handler(resource)))
+        for kind, handler in self._subscriptions:
+            self.store.subscribe(kind, handler)
         for node in self.store.nodes():
             self._on_node(WatchEvent(ADDED, node))
         for pod in self.store.list("Pod"):
             self._on_pod(WatchEvent(ADDED, pod))
         self.clock.call_later(UNSCHEDULABLE_FLUSH_PERIOD, self._flush_leftover,
                               PRIORITY_SCHEDULER, "scheduler-flush", background=True)
+
+    # -- a Session's load (bulk start) ---------------------------------------------------------
+    def muted_for_load(self) -> list[tuple[str, Callable[[WatchEvent], None]]]:
+        """The subscriptions a Session may mute while it writes its loaded objects, when
+        :meth:`load_done` afterwards leaves the scheduler exactly as hearing every write
+        would: before any node or pod is stored and before any cycle ran. Then the only
+        writes with an effect are nodes and pods (a namespace only drops fast paths' counts,
+        and there are none yet; a volume, claim, class or node event only moves pods that
+        failed a cycle or are in one, and none has run), and the load writes every node
+        before any pod (Session._order), each once."""
+        q = self.queue
+        if self.store.count("Node") or self.store.count("Pod") or self._fast or \
+                q.unschedulable or q.in_flight or q._infos or self.handle.nominated:
+            return []
+        return list(self._subscriptions)
+
+    def load_done(self) -> None:
+        """Catch up with the loaded nodes and pods, in the order they were written (see
+        :meth:`muted_for_load`)."""
+        for node in self.store.nodes():
+            self._on_node(WatchEvent(ADDED, node))
+        add_pod = self.cache.add_pod
+        on_pod = self._on_pod
+        for pod in self.store.list("Pod"):
+            if pod.spec.node_name:
+                # what _on_pod does for an assigned pod's ADDED here: no queued pod has its
+                # key, no nomination names it, the cluster event moves nothing (no cycle ran)
+                if not pod.is_terminated:
+                    add_pod(pod)
+            else:
+                on_pod(WatchEvent(ADDED, pod))
 
     def add_profiles(self, config_doc: Any = None, name: str | None = None) -> list[str]:
         """Start serving more scheduler names while the sandbox runs — what deploying a second
