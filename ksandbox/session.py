@@ -123,9 +123,9 @@ class Session:
         self.progress = progress
         # Watch handlers from outside the simulation (a UI's model): forks leave them out.
         self._observers: list[Any] = []
-        # (resourceVersion, kind, namespace, name) of recent writes, for changes_since().
-        self._changes: deque[tuple[int, str, str, str]] = deque(maxlen=CHANGE_LOG_SIZE)
-        self.store.subscribe(None, self._note_change)
+        # (resourceVersion, kind, namespace, name) of recent writes, for changes_since(); None
+        # until its first call starts it (a run nobody asks stays off every write's path).
+        self._changes: deque[tuple[int, str, str, str]] | None = None
         self.components = build_components(self.cp)
         for c in self.components:
             self.cp.components[c.name] = c
@@ -396,6 +396,7 @@ class Session:
     # -- reading ----------------------------------------------------------------------------
     def _note_change(self, ev: Any) -> None:
         meta = ev.obj.metadata
+        assert self._changes is not None  # subscribed by changes_since, which makes the log
         self._changes.append((self.store.resource_version, ev.obj.kind, meta.namespace,
                               meta.name))
 
@@ -407,8 +408,15 @@ class Session:
         """(kind, namespace, name) of every object written after ``resource_version``.
 
         None when the log no longer reaches back that far: the caller should redraw all.
+        The log starts with the first call (nothing before it is known: None unless
+        ``resource_version`` is the current one), so writes made while nobody asked cost it
+        nothing — every write of a headless run used to be logged for no reader.
         """
         log = self._changes
+        if log is None:
+            self._changes = log = deque(maxlen=CHANGE_LOG_SIZE)
+            self.store.subscribe(None, self._note_change)
+            return set() if resource_version >= self.store.resource_version else None
         if resource_version >= self.store.resource_version:
             return set()
         if not log or log[0][0] > resource_version + 1:

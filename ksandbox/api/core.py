@@ -289,6 +289,10 @@ class PodSpec:
         computed: none of them reads ``node_name``, and recomputing the requests of every pod
         the scheduler binds (then re-reading them in its cache and the kubelet) is a per-pod
         cost of the whole pipeline."""
+        key = (id(self), node_name)
+        hit = _BOUND.get(key)
+        if hit is not None and hit[0] is self:
+            return hit[1]
         from .evolve import evolve
 
         new = evolve(self, node_name=node_name)
@@ -298,12 +302,22 @@ class PodSpec:
             except AttributeError:   # not computed for this spec (yet)
                 continue
             slot.__set__(new, value)
+        if len(_BOUND) >= BOUND_LIMIT:
+            _BOUND.clear()
+        _BOUND[key] = (self, new)
         return new
 
 
 # The cached derived values of a PodSpec (their slots) that do not depend on node_name.
 _NODE_FREE_SLOTS = tuple(PodSpec.__dict__[name] for name in
                          ("requests", "limits", "host_ports", "qos_class"))
+# (id(spec), node name) -> (spec, spec bound to that node): pods of one template bound to one
+# node share one bound spec, as pods of a template on a node share one spec when a file loads
+# (codec.sharing) — the scheduler binds 10,000 pods of one template to 5,000 nodes. The entry
+# keeps the spec alive, so its id is not reused while it is remembered. Bounded: the table
+# starts over when full (above a 5,000-node cluster's nodes per template).
+_BOUND: dict[tuple[int, str], tuple[PodSpec, PodSpec]] = {}
+BOUND_LIMIT = 1 << 14
 
 
 @api_type

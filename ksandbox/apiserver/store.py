@@ -46,15 +46,36 @@ GENERATION_KINDS = frozenset(("Deployment", "ReplicaSet", "ReplicationController
 Key = tuple[str, str]  # (namespace, name); namespace "" for cluster-scoped kinds
 
 
-@attrs.frozen(slots=True)
 class WatchEvent:
-    type: str
-    obj: Any
-    old: Any = None
+    """One write as its subscribers hear it: ``type`` (ADDED / MODIFIED / DELETED), the object
+    written (for DELETED, the object as it was) and the version it replaced (None for ADDED).
+
+    A plain slotted class, not an attrs one: every write builds one (seven per scheduled pod),
+    and attrs' frozen ``__init__`` (object.__setattr__ per field) cost twice as much. Treat it
+    as read-only."""
+
+    __slots__ = ("type", "obj", "old")
+
+    def __init__(self, type: str, obj: Any, old: Any = None) -> None:  # noqa: A002 - the watch API's name
+        self.type = type
+        self.obj = obj
+        self.old = old
 
     @property
     def kind(self) -> str:
         return self.obj.kind
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not WatchEvent:
+            return NotImplemented
+        return (self.type, self.obj, self.old) == (other.type, other.obj,  # type: ignore[attr-defined]
+                                                   other.old)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:   # as the frozen attrs class's
+        return hash((self.type, self.obj, self.old))
+
+    def __repr__(self) -> str:
+        return f"WatchEvent(type={self.type!r}, obj={self.obj!r}, old={self.old!r})"
 
 
 Handler = Callable[[WatchEvent], None]
@@ -320,30 +341,41 @@ class Store:
             raise ApiError.conflict("pods", old.metadata.name,
                                     f"pod {old.metadata.name} is already assigned to node "
                                     f'"{old.spec.node_name}"')
-        return self._write(old, evolve(old, spec=old.spec.with_node_name(node_name),
-                                       status=status), False)
+        # _write(old, evolve(old, spec=..., status=status)) with the pod built once, around
+        # its stamped metadata (a Pod has no generation to bump)
+        meta = old.metadata
+        key = (meta.namespace, meta.name)
+        obj = _replace(old, _BIND_FIELDS, _stamp(meta, self._next_rv(), meta.uid,
+                                                 meta.creation_timestamp, meta.generation),
+                       old.spec.with_node_name(node_name), status)
+        self._objects["Pod"][key] = obj
+        self._index_pod(key, old, obj)
+        self.last_change_time = self._now()
+        self._notify(WatchEvent(MODIFIED, obj, old))
+        return obj
 
     def _current(self, obj: Any) -> Any:
-        info = BY_KIND[obj.kind]
-        old = self._objects[obj.kind].get(_key(info, obj.metadata))
+        kind = obj.kind
+        meta = obj.metadata
+        old = self._objects[kind].get((meta.namespace if _NAMESPACED[kind] else "", meta.name))
         if old is None:
-            raise ApiError.not_found(info.display_resource, obj.metadata.name)
+            raise ApiError.not_found(BY_KIND[kind].display_resource, meta.name)
         return old
 
     def _write(self, old: Any, obj: Any, quiet: bool) -> Any:
         """Store ``obj`` in place of ``old``: resourceVersion, generation, the pod index, the
         watch event. Every named write above ends here."""
-        info = BY_KIND[obj.kind]
-        key = _key(info, obj.metadata)
-        table = self._objects[obj.kind]
+        kind = obj.kind
         meta = obj.metadata
-        generation = old.metadata.generation
-        if obj.kind in GENERATION_KINDS and obj.spec is not old.spec and obj.spec != old.spec:
+        key = (meta.namespace if _NAMESPACED[kind] else "", meta.name)
+        old_meta = old.metadata
+        generation = old_meta.generation
+        if kind in GENERATION_KINDS and obj.spec is not old.spec and obj.spec != old.spec:
             generation += 1
-        obj = _with_metadata(obj, _stamp(meta, self._next_rv(), old.metadata.uid,
-                                         old.metadata.creation_timestamp, generation))
-        table[key] = obj
-        if obj.kind == "Pod":
+        obj = _with_metadata(obj, _stamp(meta, self._next_rv(), old_meta.uid,
+                                         old_meta.creation_timestamp, generation))
+        self._objects[kind][key] = obj
+        if kind == "Pod":
             self._index_pod(key, old, obj)
         if not quiet:
             self.last_change_time = self._now()
@@ -541,12 +573,18 @@ def _plain_update(old: Any, fields: tuple[str, ...]) -> tuple[bool, Any, Any]:
     return BY_KIND[kind].namespaced, build, stamp
 _CREATE_FIELDS = ("resource_version", "uid", "creation_timestamp")
 _STAMP_FIELDS = ("resource_version", "uid", "creation_timestamp", "generation")
+_BIND_FIELDS = ("metadata", "spec", "status")
 
 
 def _stamp(meta: ObjectMeta, rv: str, uid: str, created: Any, generation: int) -> ObjectMeta:
     """evolve(meta, resource_version=rv, uid=uid, creation_timestamp=created,
     generation=generation)."""
+    if type(meta) is ObjectMeta and _STAMP_META is not None:
+        return _STAMP_META(meta, rv, uid, created, generation)
     return _replace(meta, _STAMP_FIELDS, rv, uid, created, generation)
+
+
+_STAMP_META = replacer(ObjectMeta, _STAMP_FIELDS)
 
 
 def _namespaced(kind: str) -> bool:

@@ -81,3 +81,27 @@ def test_a_spec_bound_with_with_node_name_keeps_derived_values_equal_to_fresh_on
             assert bound == fresh and bound.node_name == "node-1"
             for name in ("requests", "limits", "host_ports", "qos_class"):
                 assert getattr(bound, name) == getattr(fresh, name), (data, name)
+
+
+def test_pods_of_one_spec_bound_to_one_node_share_the_bound_spec(monkeypatch):
+    """with_node_name remembers its answer by (spec identity, node name): binding a second pod
+    of a template to the same node hands out the same bound spec — equal to a freshly evolved
+    one — and another node, or an equal spec that is another object, gets its own. Past
+    BOUND_LIMIT entries the table starts over; answers stay the same."""
+    from ksandbox.api import core
+    from ksandbox.api.core import PodSpec
+
+    monkeypatch.setattr(core, "BOUND_LIMIT", 3)
+    spec = decode(PodSpec, _SPECS[1])
+    twin = decode(PodSpec, _SPECS[1])
+    a = spec.with_node_name("node-1")
+    assert spec.with_node_name("node-1") is a
+    b = spec.with_node_name("node-2")
+    assert b is not a and b == attrs.evolve(spec, node_name="node-2")
+    c = twin.with_node_name("node-1")
+    assert c is not a and c == a
+    for i in range(10):   # past the limit: the table starts over
+        assert spec.with_node_name(f"n{i}") == attrs.evolve(spec, node_name=f"n{i}")
+    assert len(core._BOUND) <= 3
+    again = spec.with_node_name("node-1")
+    assert again == a == attrs.evolve(spec, node_name="node-1")

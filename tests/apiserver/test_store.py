@@ -439,3 +439,52 @@ def test_apply_in_one_pass_gives_what_staging_gives(names):
     objects, the results, the watch events, the resourceVersion and the random draws are the
     staged way's, and a refusal names the same object with the same message."""
     assert _apply_outcome(names, False) == _apply_outcome(names, True)
+
+
+def test_bind_stores_and_announces_what_the_plain_write_would():
+    """Store.bind builds the bound pod once around its stamped metadata; the plain way is the
+    generic write of ``evolve(old, spec=spec bound to the node, status=status)``. Same stored
+    pod, resourceVersion, pods-by-node index and watch event (upstream's binding REST sets
+    nodeName and the PodScheduled condition in one update)."""
+    from ksandbox.api.core import PodCondition
+
+    text = ("apiVersion: v1\nkind: Namespace\nmetadata: {name: default}\n---\n"
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: default, labels: {x: y}}\n"
+            "spec: {containers: [{name: c, image: nginx}]}\n")
+    out = []
+    for plain in (False, True):
+        clock = Clock()
+        store = Store(lambda clock=clock: clock.now, SimRandom(3))
+        apply_all(store, load_manifests(text))
+        heard: list = []
+        store.subscribe("Pod", heard.append)
+        clock.run_until(4.0)
+        old = store.get("Pod", "a", "default")
+        status = attrs.evolve(old.status, conditions=(PodCondition(
+            type="PodScheduled", status="True", last_transition_time=4.0),))
+        if plain:
+            bound = store._write(old, attrs.evolve(old, spec=attrs.evolve(
+                old.spec, node_name="n1"), status=status), False)
+        else:
+            bound = store.bind(old, "n1", status)
+        assert store.get("Pod", "a", "default") is bound
+        out.append((bound, bound.metadata.resource_version, store.resource_version,
+                    store.pods_on_node("n1"), store.last_change_time,
+                    [(e.type, e.obj, e.old) for e in heard]))
+        assert heard[0].old is old and heard[0].obj is bound
+    assert out[0] == out[1]
+
+
+def test_the_change_log_starts_with_its_first_question():
+    """Nothing is logged until changes_since is first asked (no write pays for a log nobody
+    reads); that first answer knows only the current version (older ones: None, redraw all),
+    and later answers list what was written since."""
+    s = Session.from_text(NODES)
+    assert s._changes is None
+    rv = s.resource_version
+    assert s.changes_since(rv - 1) is None
+    assert s.changes_since(rv) == set()
+    node = s.store.get("Node", "node-1")
+    s.store.update(attrs.evolve(node, spec=attrs.evolve(node.spec, unschedulable=True)))
+    assert s.changes_since(rv) == {("Node", "", "node-1")}
+    assert s.changes_since(rv - 1) is None
