@@ -226,6 +226,7 @@ class FastPath:
         self.infos: list[NodeInfo] = []
         self.n = 0
         self._static: dict = {}
+        self._incl: dict = {}   # inclusion_mask by spec object (cleared with _static)
         self._static_version = -1
         self._list_id: Any = None
         self._topology: dict = {}
@@ -235,6 +236,11 @@ class FastPath:
         # write dominated churn); rebuilt lazily whenever the counter set changes.
         self._routes: dict | None = None
         self._unrouted: list = []
+        # Label key -> (namespace, value) -> pod key -> node index, for the label keys new
+        # counters were routed by: a new counter (each new ReplicaSet's selector, for the
+        # system-default spreading) counts only the pods carrying its route's label instead
+        # of every pod; built by the first counter routed by that key, kept current below.
+        self._label_index: dict[str, dict[tuple[str, str], dict[str, int]]] = {}
         self._name_index: dict[str, int] = {}
         # Existing pods' required anti-affinity against a pod signature -> (key, value) counts.
         self._anti: dict = {}
@@ -254,12 +260,15 @@ class FastPath:
             self._all_idx.flags.writeable = False  # shared by diagnoses
             self._counters.clear()
             self._routes = None
+            self._label_index.clear()
             self._static.clear()
+            self._incl.clear()
             self._topology.clear()
             self._anti.clear()
         if self.cache.static_version != self._static_version:
             self._static_version = self.cache.static_version
             self._static.clear()
+            self._incl.clear()
             self._topology.clear()
             self._anti.clear()
 
@@ -281,6 +290,8 @@ class FastPath:
         if routes is None:
             routes = self._build_routes()
         idx = ni.index
+        if self._label_index:
+            self._index_pod(pi, idx, sign)
         for c in self._unrouted:
             if c.pred(pi):
                 c.counts[idx] += sign
@@ -299,6 +310,22 @@ class FastPath:
                 for t in pi.required_anti_affinity:
                     if t.matches(rep, ns_labels):
                         _update(pairs, ni.labels, t.topology_key, sign)
+
+    def _index_pod(self, pi: Any, idx: int, sign: int) -> None:
+        labels, ns, key = pi.labels, pi.namespace, pi.key
+        for k, buckets in self._label_index.items():
+            v = labels.get(k)
+            if v is None:
+                continue
+            bucket = buckets.get((ns, v))
+            if sign > 0:
+                if bucket is None:
+                    bucket = buckets[(ns, v)] = {}
+                bucket[key] = idx
+            elif bucket is not None and bucket.get(key) == idx:
+                del bucket[key]
+                if not bucket:
+                    del buckets[(ns, v)]
 
     def _build_routes(self) -> dict:
         routes: dict = {}
@@ -365,6 +392,22 @@ class FastPath:
         return self.static(("has_keys", keys), compute)
 
     def inclusion_mask(self, pod: Pod, affinity_honor: bool, taints_honor: bool) -> np.ndarray:
+        """Per node: whether PodTopologySpread counts it for ``pod`` (nodeAffinityPolicy /
+        nodeTaintsPolicy Honor). Read-only; the same array for every pod sharing the spec
+        object (the pods of one template share it) until the nodes' static parts change."""
+        spec = pod.spec
+        key = (id(spec), affinity_honor, taints_honor)
+        memo = self._incl.get(key)
+        if memo is not None and memo[0] is spec:
+            return memo[1]
+        m = self._inclusion_mask(pod, affinity_honor, taints_honor)
+        m.flags.writeable = False
+        if len(self._incl) >= self.MAX_COUNTERS:
+            self._incl.clear()
+        self._incl[key] = (spec, m)
+        return m
+
+    def _inclusion_mask(self, pod: Pod, affinity_honor: bool, taints_honor: bool) -> np.ndarray:
         from ...api.taints import NO_EXECUTE, NO_SCHEDULE, find_untolerated_taint
         from ..plugins.node_affinity import required_node_affinity_matches
 
@@ -403,13 +446,50 @@ class FastPath:
         are not offered to ``pred``)."""
         c = self._counters.get(key)
         if c is None:
-            counts = np.fromiter((sum(1 for pi in ni.pods.values() if pred(pi))
-                                  for ni in self.infos), _I64, self.n)
+            counts = self._count(pred, route)
             if len(self._counters) >= self.MAX_COUNTERS:
                 self._counters.pop(next(iter(self._counters)))
             c = self._counters[key] = _Counter(pred, counts, route)
             self._routes = None
         return c.counts
+
+    MAX_LABEL_KEYS = 8
+
+    def _count(self, pred: Callable[[Any], bool],
+               route: tuple[str, str, str] | None) -> np.ndarray:
+        """Per node: how many of its pods satisfy ``pred`` (a new counter's start)."""
+        if route is None or (route[1] not in self._label_index
+                             and len(self._label_index) >= self.MAX_LABEL_KEYS):
+            return np.fromiter((sum(1 for pi in ni.pods.values() if pred(pi))
+                                for ni in self.infos), _I64, self.n)
+        ns, k, v = route
+        counts = np.zeros(self.n, dtype=_I64)
+        buckets = self._label_index.get(k)
+        if buckets is None:
+            # The first counter routed by this label key: one pass over every pod counts it
+            # and indexes the key.
+            buckets = self._label_index[k] = {}
+            for ni in self.infos:
+                i = ni.index
+                for pkey, pi in ni.pods.items():
+                    lv = pi.labels.get(k)
+                    if lv is None:
+                        continue
+                    bucket = buckets.get((pi.namespace, lv))
+                    if bucket is None:
+                        bucket = buckets[(pi.namespace, lv)] = {}
+                    bucket[pkey] = i
+                    if lv == v and pi.namespace == ns and pred(pi):
+                        counts[i] += 1
+            return counts
+        bucket = buckets.get((ns, v))
+        if bucket:
+            infos = self.infos
+            for pkey, i in bucket.items():
+                cur = infos[i].pods.get(pkey)
+                if cur is not None and pred(cur):
+                    counts[i] += 1
+        return counts
 
     def value_index(self, key: str) -> dict:
         """The topology key's value -> domain id map."""

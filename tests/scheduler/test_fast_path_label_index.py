@@ -1,0 +1,118 @@
+"""The fast path's per-node pod counters equal a plain count, however they were built.
+
+A new counter (PodTopologySpread's per-selector "pods like this one" counts, one per new
+ReplicaSet in a rolling update) is counted from the pods carrying its route's label once a
+label key is indexed, instead of from every pod. These tests churn pods (binds, deletes,
+terminating pods, relabels, a node leaving) and hold every counter — those made before the
+churn and kept current, and those made after from the index — to a count over every pod of
+every node, which is what upstream's PreScore does (``podtopologyspread/scoring.go``
+initPreScoreState: countPodsMatchSelector over each node's pods).
+"""
+
+import numpy as np
+
+from ksandbox.api.codec import FrozenDict, decode
+from ksandbox.api.core import Namespace, Node, Pod
+from ksandbox.api.evolve import evolve
+from ksandbox.api.meta import ObjectMeta
+from ksandbox.api.selectors import LabelSelector
+from ksandbox.apiserver.store import Store
+from ksandbox.controlplane import ControlPlane
+from ksandbox.scheduler.scheduler import Scheduler
+from ksandbox.sim.clock import Clock
+from ksandbox.sim.rand import SimRandom
+
+
+def _cluster(nodes=120):
+    clock = Clock()
+    rand = SimRandom(5)
+    store = Store(lambda: clock.now, rand.child("apiserver"))
+    cp = ControlPlane(store, clock, rand, [])
+    sched = Scheduler(use_fast=True)
+    cp.scheduler = sched
+    sched.start(cp)
+    for ns in ("default", "other"):
+        store.create(Namespace(metadata=ObjectMeta(name=ns)))
+    for i in range(nodes):
+        cap = {"cpu": "64", "memory": "256Gi", "pods": "110"}
+        store.create(decode(Node, {"metadata": {"name": f"node-{i:03d}", "labels": {
+            "topology.kubernetes.io/zone": f"zone-{i % 3}"}},
+            "status": {"capacity": cap, "allocatable": cap}}))
+    return store, clock, sched
+
+
+def _pod(name, ns, labels, node):
+    return decode(Pod, {"metadata": {"name": name, "namespace": ns, "labels": labels},
+                        "spec": {"nodeName": node,
+                                 "containers": [{"name": "c", "image": "nginx"}]}})
+
+
+def _plain(fp, ns, selector):
+    return np.array([sum(1 for pi in ni.pods.values() if not pi.terminating
+                         and pi.namespace == ns and selector.matches(pi.labels))
+                     for ni in fp.infos], dtype=np.int64)
+
+
+def _sel(**labels):
+    return LabelSelector(match_labels=FrozenDict(labels))
+
+
+def test_counters_from_the_label_index_equal_a_count_over_every_pod():
+    store, clock, sched = _cluster()
+    r = SimRandom(11)
+    for i in range(900):
+        ns = "other" if i % 7 == 0 else "default"
+        labels = {"app": f"app-{i % 5}", "hash": f"h{i % 3}"}
+        if i % 11 == 0:
+            labels = {"tier": "x"}           # no "app" label: never in the app index
+        store.create(_pod(f"p-{i:04d}", ns, labels, f"node-{r.randrange(120):03d}"))
+    store.delete("Node", "node-017")      # a new node list starts the counters afresh
+    clock.run_until(clock.now + 1)
+    fp = sched.fast_for(sched.profiles["default-scheduler"])
+    fp.sync()
+    early = [("default", _sel(app="app-1")), ("default", _sel(app="app-2", hash="h1")),
+             ("other", _sel(app="app-0"))]
+    for ns, sel in early:
+        assert (fp.match_counts(ns, sel) == _plain(fp, ns, sel)).all()
+    assert "app" in fp._label_index
+
+    # Churn: deletes (terminating first, then gone), new pods, relabels.
+    for i in range(0, 900, 4):
+        name, ns = f"p-{i:04d}", "other" if i % 7 == 0 else "default"
+        store.delete("Pod", name, ns)
+        if i % 8 == 0:
+            store.remove("Pod", name, ns)
+    for i in range(900, 1300):
+        store.create(_pod(f"p-{i:04d}", "default", {"app": f"app-{i % 6}", "hash": "h9"},
+                          f"node-{r.randrange(120):03d}"))
+    for i in range(1, 900, 9):
+        p = store.get("Pod", f"p-{i:04d}", "other" if i % 7 == 0 else "default")
+        if p is not None and p.metadata.deletion_timestamp is None:
+            store.update(evolve(p, metadata=evolve(p.metadata, labels=FrozenDict(
+                {**p.metadata.labels, "app": "app-moved"}))))
+    clock.run_until(clock.now + 1)
+    fp.sync()
+    built = len(fp._counters)
+    late = [("default", _sel(app="app-5", hash="h9")), ("default", _sel(app="app-moved")),
+            ("default", _sel(app="app-3")), ("other", _sel(app="app-moved")),
+            ("default", _sel(tier="x")), ("default", _sel(app="nothing"))]
+    for ns, sel in early + late:
+        assert (fp.match_counts(ns, sel) == _plain(fp, ns, sel)).all(), (ns, sel)
+    assert len(fp._counters) == built + len(late)   # the late ones are new counters
+    # The index holds exactly the pods carrying the label, each on its node.
+    want = {}
+    for ni in fp.infos:
+        for key, pi in ni.pods.items():
+            if "app" in pi.labels:
+                want.setdefault((pi.namespace, pi.labels["app"]), {})[key] = ni.index
+    assert fp._label_index["app"] == want
+    # More churn after the late counters exist: kept current from the pod events.
+    for i in range(1300, 1500):
+        store.create(_pod(f"p-{i:04d}", "default", {"app": "app-5", "hash": "h9"},
+                          f"node-{r.randrange(120):03d}"))
+    for i in range(900, 1000):
+        store.delete("Pod", f"p-{i:04d}", "default")
+    clock.run_until(clock.now + 1)
+    fp.sync()
+    for ns, sel in early + late + [("default", _sel(hash="h9"))]:
+        assert (fp.match_counts(ns, sel) == _plain(fp, ns, sel)).all(), (ns, sel)
