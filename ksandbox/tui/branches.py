@@ -30,6 +30,7 @@ from .dialogs.base import CommandDialog
 from .guard import DismissOnce
 from .model import ChangeSet
 from .screens.base import KsScreen
+from .tint import QuickTint
 from .widgets.header import sim_time_text
 
 if TYPE_CHECKING:
@@ -191,7 +192,7 @@ class BranchNameDialog(CommandDialog):
 # -- W: the list of branches ------------------------------------------------------------------
 
 
-class BranchListScreen(DismissOnce, ModalScreen[str | None]):
+class BranchListScreen(DismissOnce, QuickTint, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     def __init__(self, branches: BranchSet) -> None:
