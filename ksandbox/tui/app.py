@@ -199,10 +199,26 @@ class KsandboxApp(App[int]):
         hold it; a worker thread reading the sandbox (explain) holds it while it reads."""
         return self.session.lock
 
-    # Ticks in a row the clock may give way to keys (then it runs anyway: typing without a
-    # pause must not stop the cluster).
+    # Ticks in a row the clock may give way to keys, or to a screen's first frame (then it
+    # runs anyway: typing without a pause must not stop the cluster).
     YIELD_TICKS = 4
     _yielded = 0
+    _painted: Any = None
+    """The last screen a frame was written for (``_display``)."""
+
+    def _display(self, screen: Screen, renderable: Any) -> None:
+        if renderable is not None and not self._batch_count:
+            self._painted = screen
+        super()._display(screen, renderable)
+
+    def _first_frame_waiting(self) -> bool:
+        """The screen on top has not had a frame yet: a dialog, a list view or explain being
+        built. A tick in between (up to the pacer's budget and its repaint of the screen
+        beneath, 10-30 ms at 1,000 nodes) was paid by the key that opened it."""
+        try:
+            return self._painted is not self.screen
+        except ScreenStackError:  # no screen (closing): nothing to wait for
+            return False
 
     def _input_waiting(self) -> bool:
         """A key or mouse event is queued (for the app, the screen or the focused widget)."""
@@ -223,9 +239,11 @@ class KsandboxApp(App[int]):
 
     def _tick(self) -> None:
         # Keys first: a tick (up to the pacer's 12 ms budget and its repaint) between a key
-        # and its frame is most of a key's latency at 1,000 nodes. The time owed is paid on
+        # and its frame is most of a key's latency at 1,000 nodes; so is one between a key
+        # that opens a screen and that screen's first frame. The time owed is paid on
         # the next tick (the pacer caps a catch-up at MAX_REAL_DT).
-        if self._yielded < self.YIELD_TICKS and self._input_waiting():
+        if self._yielded < self.YIELD_TICKS and (self._input_waiting()
+                                                  or self._first_frame_waiting()):
             self._yielded += 1
             return
         self._yielded = 0

@@ -165,6 +165,39 @@ async def test_the_board_repainting_only_changed_cards_shows_what_a_full_redraw_
         await same_as_full_redraw("selection moved back")
 
 
+async def test_the_clock_waits_for_a_new_screens_first_frame_a_few_ticks_at_most(session,
+                                                                                  make):
+    """A dialog (or a list view, explain) pushed but not yet drawn: a tick then would run the
+    sandbox and repaint before the dialog's first frame, and the key that opened it would pay
+    for both. The clock gives way, YIELD_TICKS in a row at most, and runs once it is drawn."""
+    from ksandbox.tui.dialogs import TaintDialog
+
+    app = make(session, paused=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not app._first_frame_waiting()
+        app.push_screen(TaintDialog("node-1"))
+        assert app._first_frame_waiting()
+        moved = []
+        for _ in range(app.YIELD_TICKS + 1):
+            before = app.session.now
+            app._last_tick -= 0.05
+            app._tick()
+            moved.append(app.session.now > before)
+        assert moved == [False] * app.YIELD_TICKS + [True], "never more than YIELD_TICKS"
+        app.push_screen(TaintDialog("node-2"))
+        app._last_tick -= 0.05
+        before = app.session.now
+        app._tick()
+        assert app.session.now == before
+        await settle(pilot)
+        assert "Taint node node-2" in screen_text(app)
+        assert not app._first_frame_waiting()
+        app._last_tick -= 0.05
+        app._tick()
+        assert app.session.now > before, "drawn: the clock runs, and pays the time owed"
+
+
 async def test_the_clock_gives_way_to_a_waiting_key_a_few_ticks_at_most(session, make):
     """A tick that would run while a key waits is skipped (the key is handled and drawn
     first), but never more than YIELD_TICKS in a row: typing without a pause does not stop
