@@ -77,6 +77,9 @@ def _cluster(seed: int) -> str:
         status = ""
         if node and r.random() < 0.2:
             status = "status: {phase: Succeeded}\n"
+        elif node and r.random() < 0.3:   # an export's running pod: adopted as it is
+            status = (f"status: {{phase: Running, podIP: 10.9.0.{i}, conditions: "
+                      f"[{{type: Ready, status: '{r.choice(['True', 'False'])}'}}]}}\n")
         docs.append(f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\n  labels: {labels}\n"
                     f"{owner}spec:\n{node}{tolerations}{affinity}  containers: [{{name: c, "
                     f"image: nginx, resources: {{requests: {{cpu: {cpu}, memory: 64Mi}}}}}}]\n"
@@ -84,9 +87,26 @@ def _cluster(seed: int) -> str:
     return "---\n".join(docs)
 
 
+def _components(s: Session) -> dict:
+    """What the components that catch up keep (beyond what the store and view show)."""
+    cp = s.cp
+    sched = cp.scheduler
+    podgc = cp.components["podgc"]
+    return {
+        "cache": {n: list(ni.pods) for n, ni in sched.cache.node_infos.items()},
+        "cache orphans": {n: list(p) for n, p in sched.cache._orphans.items()},
+        "queue": list(sched.queue._infos),
+        "kubelets": {n: (list(k.pod_workers.pods), dict(k.pod_workers.used),
+                         sorted(k.pod_workers.adopted_ips)) for n, k in cp.kubelets.kubelets.items()},
+        "metrics": (dict(cp.metrics._serving), {ns: dict(c) for ns, c in cp.metrics._counted.items()}),
+        "podgc": (list(podgc.terminated), list(podgc.terminating), list(podgc.bound_nodes)),
+    }
+
+
 def _state(s: Session) -> dict:
     store = s.store
     return {
+        "components": _components(s),
         "objects": {kind: [(key, encode(o)) for key, o in store.items(kind)]
                     for kind in sorted(store._objects)},
         "events": [encode(e) for e in store.events],
@@ -123,31 +143,39 @@ def test_a_bulk_start_equals_the_one_by_one_start(seed, monkeypatch):
     assert _state(bulk) == _state(plain)
 
 
-def test_the_scheduler_hears_nothing_of_the_load_and_catches_up(monkeypatch):
-    """What the bulk start is: the scheduler's watch handlers are muted for the load (and
-    back in their places after it), and its cache is filled from the store once."""
-    heard: list[str] = []
+def test_the_components_hear_nothing_of_the_load_and_catch_up(monkeypatch):
+    """What the bulk start is: the muted watch handlers hear none of the load's writes (and
+    are back in their places after it); each component then catches up from the store."""
+    from ksandbox.controllers.podgc import PodGCController
+    from ksandbox.kubelet.manager import KubeletManager
     from ksandbox.scheduler.scheduler import Scheduler
 
-    real = Scheduler._on_pod
-
-    def on_pod(self, ev):
-        heard.append(ev.obj.metadata.name)
-        return real(self, ev)
-
-    monkeypatch.setattr(Scheduler, "_on_pod", on_pod)
+    heard: list[str] = []
+    at_catch_up: list[int] = []
+    for cls, handler in ((Scheduler, "_on_pod"), (Scheduler, "_on_node"),
+                         (KubeletManager, "_on_pod"), (KubeletManager, "_on_node"),
+                         (PodGCController, "_on_pod")):
+        real = getattr(cls, handler)
+        monkeypatch.setattr(cls, handler, lambda self, ev, real=real, what=cls.__name__:
+                            (heard.append(what), real(self, ev))[1])
+        real_done = cls.load_done
+        monkeypatch.setattr(cls, "load_done", lambda self, real_done=real_done:
+                            (at_catch_up.append(len(heard)), real_done(self))[1])
     text = _cluster(1)
     s = _session(text, True, monkeypatch)
-    loaded = [o.metadata.name for o in s.store.list("Pod")]
-    # each loaded pod heard once: the catch-up (an unassigned one) or never (an assigned one,
-    # straight into the cache) — never once per write and again after
-    assert len(heard) == len(set(heard))
-    assert set(heard) <= set(loaded)
-    assert {k for ni in s.cp.scheduler.cache.node_infos.values() for k in ni.pods}
-    order = [h for h in s.store._handlers["Pod"]]
+    assert at_catch_up and at_catch_up[0] == 0   # nothing heard before the first catch-up
+    assert s.cp.scheduler.cache.node_infos and s.cp.kubelets.kubelets
     plain = _session(text, False, monkeypatch)
-    assert [getattr(h, "__qualname__", type(h).__name__) for h in order] == \
-        [getattr(h, "__qualname__", type(h).__name__) for h in plain.store._handlers["Pod"]]
+    assert _state(s) == _state(plain)
+    for kind in ("Pod", "Node", "Namespace", "Lease"):
+        assert [_describe(h) for h in s.store._handlers[kind]] == \
+            [_describe(h) for h in plain.store._handlers[kind]]
+
+
+def _describe(handler) -> tuple[str, str]:
+    owner = getattr(handler, "__self__", None)
+    return (type(owner if owner is not None else handler).__name__,
+            getattr(handler, "__qualname__", getattr(handler, "owner_kind", "")))
 
 
 def test_a_muted_handler_is_back_in_its_place():

@@ -486,6 +486,13 @@ class DrainRunner:
         self.clock = cp.clock
         self.store.subscribe("Pod", self._on_pod)
 
+    def muted_for_load(self) -> list[tuple[str, Any]]:
+        """The pod watch hears deletions only: a load (creates) has nothing for it."""
+        return [("Pod", self._on_pod)]
+
+    def load_done(self) -> None:
+        pass
+
     def _on_pod(self, ev: WatchEvent) -> None:
         if ev.type != DELETED or not self._waiters:
             return

@@ -92,6 +92,13 @@ class DeploymentController(Controller):
             if sel is not None and not sel.empty and sel.matches(labels):
                 self.queue.add((ns, d.metadata.name))
 
+    def muted_for_load(self) -> list[tuple[str, Any]]:
+        """The pod watch hears deletions only: a load (creates) has nothing for it."""
+        return [("Pod", self._pod_event)]
+
+    def load_done(self) -> None:
+        pass
+
     def _pod_event(self, ev: WatchEvent) -> None:
         # Recreate waits for the old pods to be gone: hear them go (upstream's deletePod).
         if ev.type != DELETED:

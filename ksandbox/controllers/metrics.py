@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError
 from ..api.kinds import lookup_resource
-from ..apiserver.store import DELETED, WatchEvent
+from ..apiserver.store import ADDED, DELETED, WatchEvent
 from .controller_utils import POD_READY
 
 if TYPE_CHECKING:
@@ -205,6 +205,18 @@ class Metrics:
         if owner is not None:
             self._chains[(ns, ref.uid)] = chain
         return chain
+
+    # -- a Session's load (bulk start: session.py) ---------------------------------------------
+    def muted_for_load(self) -> list[tuple[str, Any]]:
+        """The pod watch only counts serving pods per workload (its own tables; an owner it
+        reads is written before the pods that name it and not again in a load): a load may
+        be read from the store once instead (load_done), in the order it was written."""
+        return [] if self.store.count("Pod") else [("Pod", self._pod_event)]
+
+    def load_done(self) -> None:
+        for pod in self.store.list("Pod"):
+            if _serving(pod):
+                self._pod_event(WatchEvent(ADDED, pod))
 
     def _pod_event(self, ev: WatchEvent) -> None:
         pod = ev.obj

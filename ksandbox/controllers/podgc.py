@@ -54,6 +54,22 @@ class PodGCController:
         self.store.subscribe("Pod", self._on_pod)
         self.clock.call_soon(self._loop, PRIORITY_CONTROLLER, "podgc")
 
+    # -- a Session's load (bulk start: session.py) ---------------------------------------------
+    def muted_for_load(self) -> list[tuple[str, Any]]:
+        """The pod watch only fills this controller's own indexes: a load may be read from
+        the store once instead (load_done), in the order it was written."""
+        return [] if self.store.count("Pod") else [("Pod", self._on_pod)]
+
+    def load_done(self) -> None:
+        terminated, terminating, bound = self.terminated, self.terminating, self.bound_nodes
+        for key, pod in self.store.items("Pod"):   # _on_pod of each ADDED pod
+            if pod.status.phase in (SUCCEEDED, FAILED):
+                terminated[key] = None
+            if pod.metadata.deletion_timestamp is not None:
+                terminating[key] = None
+            if pod.spec.node_name:
+                bound[pod.spec.node_name] = None
+
     def _on_pod(self, ev: WatchEvent) -> None:
         pod = ev.obj
         key = (pod.metadata.namespace, pod.metadata.name)

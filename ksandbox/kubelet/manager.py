@@ -71,6 +71,27 @@ class KubeletManager:
         self.store.subscribe("Node", self._on_node)
         self.store.subscribe("Pod", self._on_pod)
 
+    # -- a Session's load (bulk start: session.py) ---------------------------------------------
+    def muted_for_load(self) -> list[tuple[str, Any]]:
+        """Mute the node and pod watches for a load when nothing is stored yet: every timer
+        they make is a kubelet's own (registration, pod sync), so catching up afterwards in
+        the order the objects were written (every node before any pod) leaves the kubelets,
+        and the clock, as hearing each write would; nothing reads the kubelets during a
+        load."""
+        if self.kubelets or self.store.count("Node") or self.store.count("Pod"):
+            return []
+        return [("Node", self._on_node), ("Pod", self._on_pod)]
+
+    def load_done(self) -> None:
+        for node in self.store.nodes():
+            self._on_node(WatchEvent(ADDED, node))
+        kubelets = self.kubelets
+        for key, pod in self.store.items("Pod"):
+            # _on_pod of an ADDED pod; the store's (namespace, name) key is the same tuple
+            kubelet = kubelets.get(pod.spec.node_name) if pod.spec.node_name else None
+            if kubelet is not None:
+                kubelet.enqueue(key)
+
     # -- watches --------------------------------------------------------------------------
     def _on_node(self, ev: WatchEvent) -> None:
         name = ev.obj.metadata.name
