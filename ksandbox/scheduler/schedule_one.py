@@ -233,11 +233,11 @@ def select_host(nodes: list, totals: Any, rand: Any) -> str:
     if isinstance(totals, list):            # the plain path's scores
         best = max(totals)
         ties = [i for i, t in enumerate(totals) if t == best]
-    else:                                   # the fast path's numpy array
-        ties = np.flatnonzero(totals == totals.max()).tolist()
+    else:                                   # the fast path's numpy array (no list of
+        ties = np.flatnonzero(totals == totals.max())   # the hundreds of tied positions)
     if len(ties) == 1:
-        return nodes[ties[0]].name
-    return nodes[ties[rand.randrange(len(ties))]].name
+        return nodes[int(ties[0])].name
+    return nodes[int(ties[rand.randrange(len(ties))])].name
 
 
 class SchedulingError(Exception):

@@ -18,7 +18,7 @@ from ksandbox.api.core import Namespace, Node, Pod
 from ksandbox.api.meta import ObjectMeta
 from ksandbox.apiserver.store import Store
 from ksandbox.controlplane import ControlPlane
-from ksandbox.scheduler.framework.fast import search_from
+from ksandbox.scheduler.framework.fast import rotation, search_from
 from ksandbox.scheduler.scheduler import Scheduler
 from ksandbox.sim.clock import Clock
 from ksandbox.sim.rand import SimRandom
@@ -58,6 +58,9 @@ def test_search_from_equals_the_rotated_walk():
                     want = _rotated_search(fail, start, to_find)
                     assert got[0].tolist() == want[0].tolist(), (m, density, start, to_find)
                     assert got[1].tolist() == want[1].tolist(), (m, density, start, to_find)
+                    if density == 1.0:   # every node passes: the shortcut find_nodes_that_fit takes
+                        assert rotation(np.arange(m), start, to_find).tolist() == \
+                            want[0].tolist() and not len(want[1]), (m, start, to_find)
 
 
 def _node(i):

@@ -15,6 +15,7 @@ from ksandbox.api.meta import ObjectMeta
 from ksandbox.api.policy import PriorityClass
 from ksandbox.apiserver.store import Store
 from ksandbox.controlplane import ControlPlane
+from ksandbox.scheduler.framework.node_info import PodInfo
 from ksandbox.scheduler.scheduler import Scheduler
 from ksandbox.sim.clock import Clock
 from ksandbox.sim.rand import SimRandom
@@ -154,3 +155,38 @@ def test_the_default_picks_the_plain_path_for_small_clusters_and_the_fast_path_f
     clock.run_until(clock.now + 3)
     assert store.get("Pod", "pod-0180", "default").spec.node_name
     assert set(sched._fast) == {"default-scheduler"}
+
+
+def _nominated_run(use_fast, seed):
+    store, clock, sched = build(use_fast, seed)
+    store.create(decode(PriorityClass, {"metadata": {"name": "high"}, "value": 1000}))
+    for i in range(3):
+        cap = {"cpu": "2", "memory": "4Gi", "pods": "10"}
+        store.create(decode(Node, {"metadata": {"name": f"node-{i}"},
+                                   "status": {"capacity": cap, "allocatable": cap}}))
+    # A high-priority pod nominated to node-0 (another scheduler's, so this one never tries
+    # it and its nomination stays): node-0 is judged with it on it, so the 1-cpu pods below
+    # cannot go there while every node passes on its own.
+    big = store.create(decode(Pod, {
+        "metadata": {"name": "big", "namespace": "default"},
+        "spec": {"priorityClassName": "high", "schedulerName": "other",
+                 "containers": [{"name": "c", "image": "x",
+                                 "resources": {"requests": {"cpu": "1500m"}}}]},
+        "status": {"nominatedNodeName": "node-0"}}))
+    sched._track_nomination(PodInfo(big))
+    for i in range(4):
+        store.create(decode(Pod, {"metadata": {"name": f"p{i}", "namespace": "default"},
+                                  "spec": {"containers": [{"name": "c", "image": "x",
+                                           "resources": {"requests": {"cpu": "1"}}}]}}))
+        clock.run_until(clock.now + 1)
+    return sorted((p.metadata.name, p.spec.node_name) for p in store.list("Pod"))
+
+
+def test_a_node_failed_only_for_a_nominated_pod_is_not_taken_for_a_roomy_cluster():
+    """Every node passes the filters on its own, but one is judged with a higher-priority
+    pod nominated to it (RunFilterPluginsWithNominatedPods) and fails: the fast path's
+    'no node failed' shortcut must not apply, and it places as the plain path does."""
+    for seed in range(6):
+        got = _nominated_run(True, seed)
+        assert got == _nominated_run(False, seed), seed
+        assert not any(node == "node-0" for name, node in got if name != "big")

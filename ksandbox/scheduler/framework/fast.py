@@ -151,6 +151,16 @@ class NodeTable:
         return arr
 
 
+def rotation(all_idx: np.ndarray, start: int, to_find: int) -> np.ndarray:
+    """search_from's passing nodes when every node passes: the ``to_find`` (at most every)
+    node indices from ``start`` round the node list, in visiting order."""
+    m = len(all_idx)
+    end = start + min(to_find, m)
+    if end <= m:
+        return all_idx[start:end]
+    return np.concatenate((all_idx[start:], all_idx[:end - m]))
+
+
 def search_from(fail_plugin: np.ndarray, start: int, to_find: int,
                 ok: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Upstream's sequential search over every node: from ``start`` round the node list,
@@ -529,6 +539,13 @@ class FastPath:
         if not fwk.has_score_plugins():
             to_find = 1
         if cand is None and fwk.has_filter_plugins():
+            if not self._any_failed:
+                # Every node passed (a roomy cluster): the search visits to_find nodes from
+                # the start, all passing — search_from's answer without scanning the verdicts.
+                return self._found(ctx, fwk, infos,
+                                   rotation(self._all_idx, ctx.next_start_node_index % m,
+                                            to_find),
+                                   self._all_idx[:0], fail_plugin, fail_code, scalar, diagnosis)
             ok = np.flatnonzero(fail_plugin == 0)
             if not len(ok):
                 # Fits nowhere (a backlog pod): every node was seen and failed, whatever the
@@ -628,6 +645,9 @@ class FastPath:
                         fail_plugin[i] = 1 + next(j for j, p in enumerate(fwk.filter_plugins)
                                                   if p.name == st.plugin)
                         scalar[i] = st
+                        failed_any = True
+        # False only when no node failed (every verdict 0): find_nodes_that_fit's shortcut.
+        self._any_failed = failed_any
         return fail_plugin, fail_code, scalar
 
     def _diagnose(self, failed_idx: np.ndarray, fail_plugin: np.ndarray, fail_code: np.ndarray,
