@@ -230,6 +230,7 @@ def prioritize(fwk: Any, state: CycleState, pod: Pod,
 
 def select_host(nodes: list, totals: Any, rand: Any) -> str:
     """The highest total; ties broken uniformly by one draw from the seeded source."""
+    ties: Any
     if isinstance(totals, list):            # the plain path's scores
         best = max(totals)
         ties = [i for i, t in enumerate(totals) if t == best]
