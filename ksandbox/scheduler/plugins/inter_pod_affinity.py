@@ -154,6 +154,11 @@ class InterPodAffinity:
     def pre_filter_vec(self, state: Any, pod: Pod, ctx: Any):
         """pre_filter with the incoming pod's term counts from incremental per-node counters."""
         pi = self._pod_info(state, pod)
+        if not pi.required_affinity and not pi.required_anti_affinity and \
+                not self.handle.have_pods_with_required_anti_affinity():
+            # No term of the pod's and no existing pod's anti-affinity to count: the Skip the
+            # end of this method gives, without building the empty state.
+            return None, Status.skip()
         nsl = self._nsl()
         s = self._existing_anti(pi, pod, nsl, ctx)
         lookup = self.handle.namespace_labels
@@ -256,6 +261,9 @@ class InterPodAffinity:
         has_constraints = bool(pi.preferred_affinity or pi.preferred_anti_affinity)
         if self.ignore_existing_preferred and not has_constraints:
             return Status.skip()
+        scoring = self.handle.pods_with_scoring_affinity() if not has_constraints else ()
+        if not has_constraints and not scoring:
+            return Status.skip()   # nothing can add to a topology score (the end's Skip)
         s = PreScoreState()
         nsl = self._nsl()
         ns_labels = nsl(pod.metadata.namespace)
@@ -266,7 +274,7 @@ class InterPodAffinity:
                         self._process_existing(s, existing, ni, pi, ns_labels, nsl)
         else:
             # Only existing pods with required affinity or preferred terms can add anything.
-            for ni, existing in self.handle.pods_with_scoring_affinity():
+            for ni, existing in scoring:
                 if ni.labels:
                     self._process_existing(s, existing, ni, pi, ns_labels, nsl)
         if not s.topology_score:

@@ -95,6 +95,10 @@ class TaintToleration:
             return out
 
         codes = ctx.static((NAME, "filter", tol), compute)
+        # No node with a taint these tolerations miss (as static as the codes): no failure,
+        # without every pod comparing 5,000 zero codes.
+        if not ctx.static((NAME, "filter-any", tol), lambda: bool(codes.any())):
+            return None
         return codes, {1: Status.unresolvable(ERR_REASON_NOT_MATCH)}
 
     # -- PreScore / Score --
