@@ -138,15 +138,23 @@ class DeploymentController(Controller):
     def _claim(self, d: Any) -> list[Any]:
         """ClaimReplicaSets, simply: adopt matching orphans, release those that stopped matching."""
         sel = d.spec.selector
-        owned = []
-        for rs in list(self.rss.owned(d.metadata.uid).values()):
-            if sel.matches(rs.metadata.labels):
-                owned.append(rs)
-            else:
-                refs = tuple(r for r in rs.metadata.owner_references if r.uid != d.metadata.uid)
-                self._write(rs, metadata=evolve(rs.metadata, owner_references=refs))
+        mine = self.rss.owned(d.metadata.uid)
+        owned = [rs for rs in mine.values() if sel.matches(rs.metadata.labels)]
+        if len(owned) != len(mine):
+            # Some stopped matching: release them (a write changes the index: iterate a copy).
+            owned = []
+            for rs in list(mine.values()):
+                if sel.matches(rs.metadata.labels):
+                    owned.append(rs)
+                else:
+                    refs = tuple(r for r in rs.metadata.owner_references
+                                 if r.uid != d.metadata.uid)
+                    self._write(rs, metadata=evolve(rs.metadata, owner_references=refs))
+        orphans = self.rss.orphans(d.metadata.namespace)
+        if not orphans:
+            return owned
         ref = owner_ref_for(d, "apps/v1")
-        for rs in list(self.rss.orphans(d.metadata.namespace).values()):
+        for rs in list(orphans.values()):
             if rs.metadata.deletion_timestamp is None and sel.matches(rs.metadata.labels):
                 adopted = self._write(rs, metadata=evolve(
                     rs.metadata, owner_references=rs.metadata.owner_references + (ref,)))
@@ -363,8 +371,9 @@ class DeploymentController(Controller):
         fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
         if fresh is None:
             return
+        sel = fresh.spec.selector
         rss = [rs for rs in self.rss.owned(fresh.metadata.uid).values()
-               if fresh.spec.selector.matches(rs.metadata.labels)]
+               if sel.matches(rs.metadata.labels)]
         new_rs = None
         for rs in du.by_creation(rss):
             if self.templates.equal_ignore_hash(rs.spec.template, fresh.spec.template):
@@ -382,7 +391,12 @@ class DeploymentController(Controller):
             self.queue.add_after((fresh.metadata.namespace, fresh.metadata.name), after,
                                  background=True)
         st = fresh.status
-        if all(getattr(st, k) == v for k, v in want.items()) and \
+        if st.replicas == want["replicas"] and \
+                st.updated_replicas == want["updated_replicas"] and \
+                st.ready_replicas == want["ready_replicas"] and \
+                st.available_replicas == want["available_replicas"] and \
+                st.unavailable_replicas == want["unavailable_replicas"] and \
+                st.observed_generation == want["observed_generation"] and \
                 list(st.extra.get("conditions") or ()) == conds:
             return
         self._write(fresh, status=self._with_conditions(evolve(st, **want), conds))

@@ -74,7 +74,12 @@ def has_deadline(d: Any) -> bool:
 
 def with_available(d: Any, conds: Conditions, available: int, now: float) -> Conditions:
     """calculateStatus: Available from the replicas minus maxUnavailable."""
-    if available >= du.replicas(d) - du.max_unavailable(d):
+    ok = available >= du.replicas(d) - du.max_unavailable(d)
+    status, reason = ("True", MIN_AVAILABLE) if ok else ("False", MIN_UNAVAILABLE)
+    cur = get_condition(conds, AVAILABLE)
+    if cur is not None and cur.get("status") == status and cur.get("reason") == reason:
+        return conds   # set_condition would keep it: no need to build the new one
+    if ok:
         return set_condition(conds, new_condition(
             AVAILABLE, "True", MIN_AVAILABLE, "Deployment has minimum availability.", now))
     return set_condition(conds, new_condition(

@@ -102,9 +102,14 @@ def deployment_complete(d: Any, status: Any) -> bool:
 # -- orderings (controller_utils.go) ---------------------------------------------------------
 
 
+def _creation_key(rs: Any) -> tuple[float, str]:
+    meta = rs.metadata
+    return meta.creation_timestamp or 0.0, meta.name
+
+
 def by_creation(rss: Iterable[Any]) -> list[Any]:
     """ReplicaSetsByCreationTimestamp: oldest first, names breaking ties."""
-    return sorted(rss, key=lambda rs: (rs.metadata.creation_timestamp or 0.0, rs.metadata.name))
+    return sorted(rss, key=_creation_key)
 
 
 def by_size_older(rss: Iterable[Any]) -> list[Any]:
@@ -204,6 +209,9 @@ class TemplateKeys:
 
     def __init__(self) -> None:
         self._keys: dict[int, tuple[Any, str]] = {}
+        # (id(a), id(b)) -> (a, b, answer): templates are immutable, and a sync asks about
+        # the same pair (a ReplicaSet's template, the Deployment's) several times.
+        self._pairs: dict[tuple[int, int], tuple[Any, Any, bool]] = {}
 
     def key(self, template: PodTemplateSpec) -> str:
         hit = self._keys.get(id(template))
@@ -216,6 +224,16 @@ class TemplateKeys:
         return k
 
     def equal_ignore_hash(self, a: PodTemplateSpec, b: PodTemplateSpec) -> bool:
+        hit = self._pairs.get((id(a), id(b)))
+        if hit is not None and hit[0] is a and hit[1] is b:
+            return hit[2]
+        answer = self._equal_ignore_hash(a, b)
+        if len(self._pairs) > 4096:
+            self._pairs.clear()
+        self._pairs[(id(a), id(b))] = (a, b, answer)
+        return answer
+
+    def _equal_ignore_hash(self, a: PodTemplateSpec, b: PodTemplateSpec) -> bool:
         if a.spec is b.spec:
             la = a.metadata.labels
             if POD_TEMPLATE_HASH in la:
