@@ -302,3 +302,33 @@ def test_reapplying_the_same_manifest_and_kubectl_scale_start_no_rollout():
     assert scaling_messages(s)[1:] == [
         f"Scaled up replica set {first.metadata.name} from 2 to 4",
         f"Scaled down replica set {first.metadata.name} from 4 to 3"]
+
+
+def test_equal_ignore_hash_remembered_per_pair_answers_as_computed_afresh():
+    """EqualIgnoreHash (upstream ``util/deployment_util.go``): the answer remembered per
+    (template, template) object pair is the one a fresh comparison gives, for templates that
+    differ only by the pod-template-hash label, by another label, by an annotation or by
+    their spec — asked twice, in both orders."""
+    from ksandbox.api.codec import FrozenDict, decode
+    from ksandbox.api.core import PodTemplateSpec
+
+    def tmpl(labels, image="nginx:1", annotations=None):
+        return decode(PodTemplateSpec, {
+            "metadata": {"labels": labels, "annotations": annotations or {}},
+            "spec": {"containers": [{"name": "c", "image": image}]}})
+
+    base = tmpl({"app": "web"})
+    hashed = attrs.evolve(base, metadata=attrs.evolve(base.metadata, labels=FrozenDict(
+        {"app": "web", du.POD_TEMPLATE_HASH: "abc"})))
+    others = [hashed, tmpl({"app": "web", du.POD_TEMPLATE_HASH: "xyz"}), tmpl({"app": "api"}),
+              tmpl({"app": "web"}, annotations={"a": "b"}), tmpl({"app": "web"}, image="nginx:2"),
+              base]
+    keys = du.TemplateKeys()
+    for _ in range(2):
+        for a in others:
+            for b in (base, hashed):
+                for x, y in ((a, b), (b, a)):
+                    assert keys.equal_ignore_hash(x, y) == \
+                        du.TemplateKeys()._equal_ignore_hash(x, y) == \
+                        (du.template_key(x, du.POD_TEMPLATE_HASH)
+                         == du.template_key(y, du.POD_TEMPLATE_HASH))
