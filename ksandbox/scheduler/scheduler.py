@@ -244,7 +244,10 @@ class Scheduler:
             return
         if pod.spec.node_name:
             was_assigned = old is not None and bool(old.spec.node_name) and not old.is_terminated
-            if self.queue._infos.get(key) is not None and key not in self.queue.in_flight:
+            q = self.queue._infos.get(key)
+            # The queue's PodInfo of the pod just bound: the cache reuses its parsed terms.
+            parsed = q.pi if q is not None and not was_assigned else None
+            if q is not None and key not in self.queue.in_flight:
                 self.queue.done(key)
             self._forget_nomination(key)
             if pod.is_terminated:
@@ -252,7 +255,7 @@ class Scheduler:
                     self.cache.remove_pod(pod)
                     self._event(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), old, None)
                 return
-            self.cache.add_pod(pod)
+            self.cache.add_pod(pod, parsed)
             if not was_assigned:
                 self._event(ClusterEvent(ASSIGNED_POD, ActionType.ADD), None, pod)
             elif old.metadata.labels != pod.metadata.labels or old.spec is not pod.spec:

@@ -175,13 +175,17 @@ class SchedulerCache:
                 del self.image_nodes[name]
 
     # -- pods ---------------------------------------------------------------------------------
-    def add_pod(self, pod: Pod) -> None:
-        """An assigned, non-terminal pod appeared (or changed); others are ignored."""
+    def add_pod(self, pod: Pod, parsed: PodInfo | None = None) -> None:
+        """An assigned, non-terminal pod appeared (or changed); others are ignored.
+        ``parsed``: a PodInfo of an earlier version of this pod (the scheduling queue's, at
+        the bind), reused when its terms still hold (PodInfo.same_terms)."""
         key = f"{pod.metadata.namespace}/{pod.metadata.name}"
         if key in self._pod_node:
             if self._replace_status_only(key, pod):
                 return
-            self._remove_pod_key(key)
+            removed = self._remove_pod_key(key)
+            if removed is not None:
+                parsed = removed   # e.g. the pod became terminating: same terms otherwise
         if not pod.spec.node_name or pod.is_terminated:
             return
         ni = self.node_infos.get(pod.spec.node_name)
@@ -190,7 +194,11 @@ class SchedulerCache:
             self._orphans.setdefault(pod.spec.node_name, {})[key] = pod
             self._pod_node[key] = pod.spec.node_name
             return
-        pi = PodInfo(pod, key)
+        if parsed is not None and parsed.key == key and parsed.same_terms(pod):
+            pi = parsed.with_pod(pod)
+            pi.terminating = pod.metadata.deletion_timestamp is not None
+        else:
+            pi = PodInfo(pod, key)
         ni.add_pod(pi)
         self._pod_node[key] = ni.name
         for fn in self.on_pod_added:
@@ -235,7 +243,8 @@ class SchedulerCache:
             self._remove_pod_key(key)
             self._bump(static=False)
 
-    def _remove_pod_key(self, key: str) -> None:
+    def _remove_pod_key(self, key: str) -> PodInfo | None:
+        """Take the pod out; its PodInfo (None when it sat on a node not known yet)."""
         node_name = self._pod_node.pop(key)
         ni = self.node_infos.get(node_name)
         if ni is None or key not in ni.pods:
@@ -244,7 +253,7 @@ class SchedulerCache:
                 orphans.pop(key, None)
                 if not orphans:
                     del self._orphans[node_name]
-            return
+            return None
         pi = ni.remove_pod(key)
         self._scoring.pop(key, None)
         for fn in self.on_pod_removed:
@@ -253,6 +262,7 @@ class SchedulerCache:
             self._track(ni)
         for fn in self.on_node_changed:
             fn(ni)
+        return pi
 
     def _bump(self, static: bool) -> None:
         self.version += 1

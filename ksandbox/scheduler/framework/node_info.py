@@ -180,6 +180,21 @@ class PodInfo:
         pi.start_time = float(st) if isinstance(st, (int, float)) else None
         return pi
 
+    def same_terms(self, pod: Pod) -> bool:
+        """Whether ``pod`` (the same pod, a later version) parses to the same terms, totals
+        and ports as this PodInfo's pod: the same labels, containers, init containers,
+        overhead and affinity objects and the same priority. Its nodeName and status may
+        differ (the bind); terminating is read afresh by the caller."""
+        old = self.pod
+        if old is pod:
+            return True
+        a, b = old.spec, pod.spec
+        return (old.metadata.labels is pod.metadata.labels and a.containers is b.containers
+                and a.init_containers is b.init_containers and a.overhead is b.overhead
+                and a.affinity is b.affinity and a.priority == b.priority
+                and old.metadata.namespace == pod.metadata.namespace
+                and old.metadata.name == pod.metadata.name)
+
     @property
     def has_affinity(self) -> bool:
         """Any pod (anti-)affinity at all (upstream podWithAffinity)."""
