@@ -1,4 +1,4 @@
-"""A dialog's dimmed background: the memoised tint (tui/tint.py) gives Textual's segments.
+"""A dialog's dimmed background: the memoised tint (tui/tint.py) gives Textual's segments and lines.
 
 Textual's ``BackgroundScreen`` (textual/renderables/background_screen.py) blends the modal
 screen's translucent background into each segment of the screen beneath; ours remembers the
@@ -46,6 +46,25 @@ async def test_the_dialog_background_is_textuals_tint_segment_for_segment(sessio
         assert ours == theirs
         assert again == theirs
         assert [s.style for s in again] == [s.style for s in theirs]
+        # What the dialog draws: our strips against Textual's RichVisual of its
+        # BackgroundScreen, through the same Visual.to_strips the widget uses.
+        from textual._context import active_app, visible_screen_stack
+        from textual.visual import RichVisual, Visual
+
+        active_app.set(app)
+        visible_screen_stack.set([beneath])
+        assert isinstance(dialog.render(), tint.TintedStrips)
+        width, height = dialog.size
+        style = dialog.visual_style
+        textual_lines = Visual.to_strips(
+            dialog, RichVisual(dialog, BackgroundScreen(beneath, color)), width, height, style)
+        for _ in range(2):  # the second time from the memo
+            lines = Visual.to_strips(dialog, tint.TintedStrips(beneath, color), width, height,
+                                     style)
+            assert len(lines) == height == len(textual_lines)
+            for mine, theirs_line in zip(lines, textual_lines):
+                assert list(mine) == list(theirs_line)
+                assert mine.cell_length == theirs_line.cell_length == width
 
 
 def test_a_full_memo_starts_again():
