@@ -150,3 +150,28 @@ def test_the_footer_follows_the_focused_pane(terminal, size):  # noqa: F811
     term.keys("Tab")
     screen = term.wait_until(lambda s: last_line(s).startswith("d Describe object"))
     assert "Describe node" not in last_line(screen)
+
+
+def test_a_dialog_shows_over_the_dimmed_board_and_escape_brings_it_back(terminal):  # noqa: F811
+    """The taint dialog (`t`) is drawn over the board, which shows through around it, dimmed
+    (tui/tint.py draws that background from the board's own lines); Escape closes it and
+    the board is drawn in its own colours again."""
+    term = _open(terminal, (120, 36))
+
+    def coloured() -> str:
+        return term._tmux("capture-pane", "-p", "-e", "-t", term.name)
+
+    def title_line(screen: str) -> str:
+        return next(line for line in screen.splitlines() if "nodes[4]" in line)
+
+    plain_title = title_line(coloured())
+    term.keys("t")
+    screen = term.wait_for(r"Taint node control-plane")
+    assert "$ kubectl taint nodes control-plane key=value:NoSchedule" in screen, screen
+    assert "nodes[4]" in screen                 # the board around the dialog
+    term.wait_until(lambda s: title_line(coloured()) != plain_title)   # other colours,
+    assert re.sub(r"\x1b\[[0-9;]*m", "", title_line(coloured())) == \
+        re.sub(r"\x1b\[[0-9;]*m", "", plain_title)                     # the same text
+    term.keys("Escape")
+    term.wait_until(lambda s: "Taint node" not in s)
+    term.wait_until(lambda s: title_line(coloured()) == plain_title)
