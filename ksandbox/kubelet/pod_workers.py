@@ -303,6 +303,8 @@ class PodWorkers:
         used_ports = [hp for st in self.pods.values() for hp in st.host_ports] \
             if pod.spec.host_ports else ()
         failures = general_filter(pod, node, self.used, used_ports)
+        if not failures:
+            return "", ""
         if ev.is_critical(pod):
             failures = [f for f in failures if not f[0].startswith("OutOf")]
         return failures[0] if failures else ("", "")

@@ -82,9 +82,12 @@ def general_filter(pod: Any, node: Any, used: Mapping[str, int],
         out.append((NODE_AFFINITY, predicate_message(NODE_AFFINITY)))
     if pod.spec.node_name and pod.spec.node_name != node.metadata.name:
         out.append((NODE_NAME, predicate_message(NODE_NAME)))
-    if not ports_fit(pod.spec.host_ports, used_ports):
+    # (a pod without host ports fits any; a node without taints taints no pod: neither is
+    # asked — 150,000 loaded pods are admitted at t=0)
+    if pod.spec.host_ports and not ports_fit(pod.spec.host_ports, used_ports):
         out.append((NODE_PORTS, predicate_message(NODE_PORTS)))
-    if not static and find_untolerated_taint(node.spec.taints, pod.spec.tolerations,
-                                             (NO_EXECUTE,)) is not None:
+    if not static and node.spec.taints and \
+            find_untolerated_taint(node.spec.taints, pod.spec.tolerations,
+                                   (NO_EXECUTE,)) is not None:
         out.append((TAINT_TOLERATION, predicate_message(TAINT_TOLERATION)))
     return out
