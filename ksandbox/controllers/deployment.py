@@ -286,8 +286,11 @@ class DeploymentController(Controller):
         if not resize and ann.get(du.DESIRED_REPLICAS) == want_desired and \
                 ann.get(du.MAX_REPLICAS) == want_max:
             return False
-        meta = evolve(rs.metadata, annotations=FrozenDict(
-            {**ann, du.DESIRED_REPLICAS: want_desired, du.MAX_REPLICAS: want_max}))
+        if ann.get(du.DESIRED_REPLICAS) == want_desired and ann.get(du.MAX_REPLICAS) == want_max:
+            meta = rs.metadata   # the same annotations, in the same order: keep the object
+        else:
+            meta = evolve(rs.metadata, annotations=FrozenDict(
+                {**ann, du.DESIRED_REPLICAS: want_desired, du.MAX_REPLICAS: want_max}))
         spec = evolve(rs.spec, replicas=size) if resize else rs.spec
         if self._write(rs, metadata=meta, spec=spec) is None:
             return False
@@ -414,7 +417,7 @@ class DeploymentController(Controller):
         alone goes through the status subresource, anything else through a validated update."""
         store = self.store
         try:
-            if changes.keys() == {"status"}:
+            if len(changes) == 1 and "status" in changes:
                 return store.update_status(evolve(obj, **changes))
             return store.update(evolve(obj, **changes))
         except ApiError:

@@ -71,6 +71,10 @@ class ReplicaSetController(Controller):
         self._parent: dict[str, str] = {}             # owner uid → its own controller's uid
         self._siblings: dict[str, set[str]] = {}      # controller uid → owner uids
         self._family: dict[str, dict[str, int]] = {}  # controller uid → node → active pods
+        # controller uid → node → its family count when first touched since the last pick
+        # (see _flush_ranks): a pod write is a leave and an enter on the same node, which
+        # leaves the count — and so every sibling's standing order — as it was.
+        self._touched: dict[str, dict[str, int]] = {}
         self._relabeled: dict[str, set[str]] = {}
         # Orphans that may be adopted: every orphan of the namespace for a new (or
         # re-selecting) owner, else only those whose change was heard since the last sync.
@@ -133,16 +137,33 @@ class ReplicaSetController(Controller):
         if parent is not None and pod_active(pod):
             family = self._family.setdefault(parent, {})
             node = pod.spec.node_name
-            n = family.get(node, 0) + sign
+            before = family.get(node, 0)
+            touched = self._touched.setdefault(parent, {})
+            if node not in touched:
+                touched[node] = before
+            n = before + sign
             if n > 0:
                 family[node] = n
             else:
                 family.pop(node, None)
-            for member in self._siblings.get(parent, ()):
-                if member != uid:
-                    sibling = self.counts.get(member)
-                    if sibling is not None:
-                        sibling.rank_changed(node)
+
+    def _flush_ranks(self, parent: str) -> None:
+        """Tell every ReplicaSet of the family about the nodes whose family count differs
+        from what it was when first touched since the last flush. Every pick flushes first,
+        so a node left out (its count came back) is one whose count each sibling's standing
+        order already holds."""
+        touched = self._touched.pop(parent, None)
+        if not touched:
+            return
+        family = self._family.get(parent, {})
+        changed = [node for node, before in touched.items() if family.get(node, 0) != before]
+        if not changed:
+            return
+        for member in self._siblings.get(parent, ()):
+            sibling = self.counts.get(member)
+            if sibling is not None:
+                for node in changed:
+                    sibling.rank_changed(node)
 
     def _recount_family(self, parent: str) -> None:
         """Active pods per node over a Deployment's ReplicaSets (the ranks' "related pods")."""
@@ -157,6 +178,7 @@ class ReplicaSetController(Controller):
         else:
             self._family.pop(parent, None)
             self._siblings.pop(parent, None)
+            self._touched.pop(parent, None)
 
     def _pod_changed(self, ns: str, owner: str | None, ev: WatchEvent) -> None:
         if owner is not None:
@@ -327,6 +349,8 @@ class ReplicaSetController(Controller):
         its node."""
         c = self._counts(rs)
         parent = self._parent.get(rs.metadata.uid)
+        if parent is not None:
+            self._flush_ranks(parent)
         ranks = self._family.get(parent) if parent is not None else None
         return c.pick(count, ranks if ranks is not None else c.node_counts, self.clock.now)
 

@@ -331,3 +331,83 @@ def test_scale_down_deletes_unready_pods_before_ready_ones():
     if len(not_ready) == 2:  # no kubelet made the other two ready meanwhile
         assert remaining == keep
     assert len(remaining) == 2
+
+
+def test_rolling_updates_scale_down_in_the_full_sort_order_of_the_family():
+    """getPodsToDelete with ActivePodsWithRanks (upstream ``replica_set.go`` and
+    ``controller_utils.go``): in rolling updates of Deployments (three ReplicaSets at once in
+    one of them, a scale in the middle) every scale-down picks exactly the pods a full sort
+    with the family's ranks — active pods per node over the Deployment's ReplicaSets, counted
+    afresh from the store — puts first. The controller tells the siblings' standing orders
+    only about nodes whose family count changed since the last pick (a pod status write
+    leaves and re-enters the same node); this holds that to the plain computation."""
+
+    from ksandbox.controllers.replicaset import ReplicaSetController
+
+    nodes = "".join(f"""
+---
+apiVersion: v1
+kind: Node
+metadata: {{name: node-{i}, labels: {{topology.kubernetes.io/zone: z{i % 3}}}}}
+status: {{capacity: {{cpu: "32", memory: 64Gi, pods: "110"}}}}
+""" for i in range(12))
+    deps = "".join(f"""
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: d{i}}}
+spec:
+  replicas: {20 + 7 * i}
+  strategy: {{type: RollingUpdate, rollingUpdate: {{maxSurge: {1 + i}, maxUnavailable: {i}}}}}
+  selector: {{matchLabels: {{app: d{i}}}}}
+  template:
+    metadata: {{labels: {{app: d{i}}}}}
+    spec:
+      containers: [{{name: app, image: "nginx:1", resources: {{requests: {{cpu: 10m}}}}}}]
+""" for i in range(3))
+    session = Session.from_text(nodes + deps, seed=4)
+    store = session.store
+    checked = []
+    original = ReplicaSetController.pods_to_delete
+
+    def checked_pick(self, rs, count):
+        got = original(self, rs, count)
+        parent = rs.metadata.controller_ref()
+        family: dict[str, int] = {}
+        mine = []
+        for p in store.list("Pod", "default"):
+            ref = p.metadata.controller_ref()
+            if ref is None or not pod_active(p):
+                continue
+            owner = store.get("ReplicaSet", ref.name, "default")
+            oref = owner.metadata.controller_ref() if owner is not None else None
+            if ref.uid == rs.metadata.uid:
+                mine.append(p)
+            if parent is not None and oref is not None and oref.uid == parent.uid:
+                family[p.spec.node_name] = family.get(p.spec.node_name, 0) + 1
+        now = session.now
+        want = sorted(mine, key=lambda p: deletion_key(p, family, now))[:count]
+        checked.append(([p.metadata.name for p in got], [p.metadata.name for p in want]))
+        return got
+
+    def image(name, tag):
+        d = store.get("Deployment", name, "default")
+        c = attrs.evolve(d.spec.template.spec.containers[0], image=f"nginx:{tag}")
+        t = attrs.evolve(d.spec.template, spec=attrs.evolve(d.spec.template.spec,
+                                                              containers=(c,)))
+        store.update(attrs.evolve(d, spec=attrs.evolve(d.spec, template=t)))
+
+    ReplicaSetController.pods_to_delete = checked_pick
+    try:
+        session.run_until(40)
+        for i in range(3):
+            image(f"d{i}", "2")
+        session.run_until(55)
+        image("d1", "3")                       # mid-rollout: a third ReplicaSet
+        session.run_until(70)
+        session.submit("kubectl scale deployment d2 --replicas=25")
+        session.run_until(200)
+    finally:
+        ReplicaSetController.pods_to_delete = original
+    assert len(checked) > 40
+    assert [got for got, _ in checked] == [want for _, want in checked]
