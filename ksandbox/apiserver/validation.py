@@ -76,6 +76,26 @@ def _meta(obj: Any, errs: Errors) -> None:
     errs.extend(_labels(obj.metadata.labels, "metadata.labels"))
 
 
+def _template_errors(template: Any, sel: Any, rc: bool,
+                     selector_required: bool) -> tuple[FieldError, ...]:
+    """The template's own errors (its labels, the selector against them, its pod spec)."""
+    errs: Errors = []
+    labels = template.metadata.labels
+    errs.extend(v.validate_labels(labels, "spec.template.metadata.labels"))
+    if rc:
+        if sel and any(labels.get(k) != val for k, val in sel.items()):
+            errs.append(FieldError("spec.template.metadata.labels", dict(labels),
+                                   "`selector` does not match template `labels`"))
+    elif sel is None or (not sel.match_labels and not sel.match_expressions):
+        if selector_required:
+            errs.append(FieldError.required("spec.selector"))
+    elif not sel.matches(labels):
+        errs.append(FieldError("spec.template.metadata.labels", dict(labels),
+                               "`selector` does not match template `labels`"))
+    validate_template_spec(template.spec, "spec.template.spec", errs)
+    return tuple(errs)
+
+
 def _pod(pod: Pod, errs: Errors) -> None:
     # by identity: pods of one template on one node share their admitted spec (admission's
     # admitted_spec), checked once
@@ -97,20 +117,11 @@ def _node(node: Node, errs: Errors) -> None:
 
 def _template(obj: Any, errs: Errors, selector_required: bool = True) -> None:
     spec = obj.spec
-    labels = spec.template.metadata.labels
-    errs.extend(v.validate_labels(labels, "spec.template.metadata.labels"))
-    sel = spec.selector
-    if obj.kind == "ReplicationController":
-        if sel and any(labels.get(k) != val for k, val in sel.items()):
-            errs.append(FieldError("spec.template.metadata.labels", dict(labels),
-                                   "`selector` does not match template `labels`"))
-    elif sel is None or (not sel.match_labels and not sel.match_expressions):
-        if selector_required:
-            errs.append(FieldError.required("spec.selector"))
-    elif not sel.matches(labels):
-        errs.append(FieldError("spec.template.metadata.labels", dict(labels),
-                               "`selector` does not match template `labels`"))
-    validate_template_spec(spec.template.spec, "spec.template.spec", errs)
+    # by identity: a scale or status-driven write keeps spec.template and spec.selector as the
+    # same objects, so a Deployment's ReplicaSets are not re-checked label by label, container
+    # by container, on every replica count the rollout writes
+    errs.extend(by_identity(_template_errors, spec.template, spec.selector,
+                            obj.kind == "ReplicationController", selector_required))
     replicas = getattr(spec, "replicas", None)
     if replicas is not None and replicas < 0:
         errs.append(FieldError("spec.replicas", replicas, "must be greater than or equal to 0"))

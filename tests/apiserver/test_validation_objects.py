@@ -335,3 +335,84 @@ def test_sim_loads_a_service_account_and_says_once_it_is_stored_only(tmp_path, c
     assert err.count("Warning:") == 1
     assert "stored but not simulated: ConfigMap, ServiceAccount" in err
     assert "no matches for kind" not in err
+
+
+_WORKLOADS = [
+    # (kind, apiVersion, selector, template labels, containers)
+    ("ReplicaSet", "apps/v1", {"matchLabels": {"app": "a"}}, {"app": "a"}, [{"name": "c", "image": "i"}]),
+    ("ReplicaSet", "apps/v1", {"matchLabels": {"app": "a"}}, {"app": "b"}, [{"name": "c", "image": "i"}]),
+    ("Deployment", "apps/v1", None, {"app": "a"}, [{"name": "c", "image": "i"}]),
+    ("Deployment", "apps/v1", {"matchLabels": {"app": "a"}}, {"app": "a", "bad key!": "x"},
+     [{"name": "C_bad", "image": ""}]),
+    ("ReplicationController", "v1", {"app": "a"}, {"app": "b"}, [{"name": "c", "image": "i"}]),
+    ("DaemonSet", "apps/v1", {"matchLabels": {"app": "a"}}, {"app": "a"}, []),
+]
+
+
+@pytest.mark.parametrize("kind,api,selector,labels,containers", _WORKLOADS)
+def test_a_template_kept_by_a_write_is_judged_as_a_fresh_one(kind, api, selector, labels,
+                                                            containers):
+    """The template's errors are remembered by the identity of the template and selector (a
+    scale keeps both): a second validation of the same objects, and of an equal but freshly
+    decoded workload, give the same errors in the same order (apiserver validation of
+    apps/v1 workloads: ValidatePodTemplateSpecForReplicaSet and friends)."""
+    import attrs
+
+    from ksandbox.api.codec import decode
+    from ksandbox.api.errors import ValidationError
+    from ksandbox.api.kinds import BY_KIND
+    from ksandbox.apiserver.validation import validate
+
+    def make():
+        spec = {"template": {"metadata": {"labels": labels}, "spec": {"containers": containers}}}
+        if kind != "DaemonSet":
+            spec["replicas"] = 2
+        if selector is not None:
+            spec["selector"] = selector
+        return decode(BY_KIND[kind].type, {"apiVersion": api, "kind": kind,
+                                           "metadata": {"name": "w", "namespace": "default"},
+                                           "spec": spec})
+
+    def errors(obj):
+        try:
+            validate(None, obj)
+        except ValidationError as exc:
+            return str(exc)
+        return ""
+
+    first = make()
+    seen = errors(first)
+    change = {} if kind == "DaemonSet" else {"replicas": 5}
+    scaled = attrs.evolve(first, spec=attrs.evolve(first.spec, **change))
+    assert errors(scaled) == seen          # same template and selector objects: remembered
+    assert errors(make()) == seen          # equal objects, new identities: computed afresh
+    if kind == "DaemonSet":
+        return
+    bad = attrs.evolve(first, spec=attrs.evolve(first.spec, replicas=-1))
+    assert "spec.replicas" in errors(bad) and errors(bad).count("template") == seen.count(
+        "template")
+
+
+def test_a_new_selector_on_a_kept_template_is_judged_again():
+    """The remembered template errors are keyed by the selector too: the same template
+    under a selector it does not match is refused."""
+    import attrs
+
+    from ksandbox.api.codec import decode
+    from ksandbox.api.errors import ValidationError
+    from ksandbox.api.kinds import BY_KIND
+    from ksandbox.apiserver.validation import validate
+
+    rs = decode(BY_KIND["ReplicaSet"].type, {
+        "apiVersion": "apps/v1", "kind": "ReplicaSet",
+        "metadata": {"name": "w", "namespace": "default"},
+        "spec": {"selector": {"matchLabels": {"app": "a"}},
+                 "template": {"metadata": {"labels": {"app": "a"}},
+                              "spec": {"containers": [{"name": "c", "image": "i"}]}}}})
+    validate(None, rs)   # fine, and remembered
+    other = decode(BY_KIND["ReplicaSet"].type, {
+        "apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "x"},
+        "spec": {"selector": {"matchLabels": {"app": "b"}}}}).spec.selector
+    moved = attrs.evolve(rs, spec=attrs.evolve(rs.spec, selector=other))
+    with pytest.raises(ValidationError, match="does not match template"):
+        validate(None, moved)
