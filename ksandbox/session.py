@@ -153,11 +153,12 @@ class Session:
         if objects:
             order = _order(objects)
             # The bulk start: a component that can catch up from the store once the objects
-            # are written (muted_for_load / load_done: the scheduler) hears none of the
+            # are written (muted_for_load(kinds loaded) / load_done) hears none of the
             # writes, and ends exactly as if it had heard each (tests/test_bulk_start.py).
             bulk = [c for c in self.components if hasattr(c, "muted_for_load")] \
                 if BULK_START else []
-            muted = {c.name: c.muted_for_load() for c in bulk}
+            kinds = {o.kind for o in objects}
+            muted = {c.name: c.muted_for_load(kinds) for c in bulk}
             with self.store.muted([pair for pairs in muted.values() for pair in pairs]):
                 # atomic=False: a refused object refuses the whole session (nothing is kept),
                 # so the objects need no staging copy before they are written (apply_all)

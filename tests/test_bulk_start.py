@@ -100,6 +100,9 @@ def _components(s: Session) -> dict:
                          sorted(k.pod_workers.adopted_ips)) for n, k in cp.kubelets.kubelets.items()},
         "metrics": (dict(cp.metrics._serving), {ns: dict(c) for ns, c in cp.metrics._counted.items()}),
         "podgc": (list(podgc.terminated), list(podgc.terminating), list(podgc.bound_nodes)),
+        "queues": {c.name: [list(q._pending) for q in c.worker.queues]
+                   for c in (cp.components["nodelifecycle"], cp.tainteviction)},
+        "taint eviction nodes": dict(cp.tainteviction._pod_nodes),
     }
 
 
@@ -141,6 +144,31 @@ def test_a_bulk_start_equals_the_one_by_one_start(seed, monkeypatch):
     bulk.run_until(600)
     plain.run_until(600)
     assert _state(bulk) == _state(plain)
+
+
+def _timers(s: Session) -> list:
+    """The clock's live timers in the order they will run (their sequence numbers may
+    differ; their order may not)."""
+    return [(w, p, t.label, t.arg, t.background) for w, p, _, t in sorted(s.clock._heap)
+            if not t.cancelled]
+
+
+def _nodeless(seed: int) -> str:
+    """The cluster without its nodes: pods bound to nodes that are not there, so the node
+    lifecycle and taint eviction controllers hear the pods one by one."""
+    return "---\n".join(d for d in _cluster(seed).split("---\n") if "kind: Node\n" not in d)
+
+
+@pytest.mark.parametrize("make", [_cluster, _nodeless], ids=["with nodes", "without nodes"])
+@pytest.mark.parametrize("seed", range(4))
+def test_before_t0_the_clock_holds_the_same_timers_in_the_same_order(make, seed, monkeypatch):
+    """Before the control plane runs at all (t=0 not yet run): every component's state and
+    the clock's timers in run order are the same — what makes every later step the same."""
+    monkeypatch.setattr(Session, "_run_clock", lambda self, t: None)
+    text = make(seed)
+    bulk, plain = _session(text, True, monkeypatch), _session(text, False, monkeypatch)
+    assert _timers(bulk) == _timers(plain)
+    assert _components(bulk) == _components(plain)
 
 
 def test_the_components_hear_nothing_of_the_load_and_catch_up(monkeypatch):

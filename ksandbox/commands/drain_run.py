@@ -30,7 +30,7 @@ command before anything happens.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Collection
 
 import attrs
 
@@ -486,7 +486,7 @@ class DrainRunner:
         self.clock = cp.clock
         self.store.subscribe("Pod", self._on_pod)
 
-    def muted_for_load(self) -> list[tuple[str, Any]]:
+    def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
         """The pod watch hears deletions only: a load (creates) has nothing for it."""
         return [("Pod", self._on_pod)]
 

@@ -26,7 +26,7 @@ Not here: evicting pods from NoExecute-tainted nodes (``tainteviction``), the le
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Collection
 
 import attrs
 
@@ -192,6 +192,22 @@ class NodeLifecycleController(Controller):
         renew = lease.spec.renew_time
         if isinstance(renew, (int, float)):
             self._renewals[lease.metadata.name] = renew
+
+    # -- a Session's load (bulk start: session.py) ---------------------------------------------
+    def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
+        """The pod watch, for a load with nodes and no pod stored yet: the load writes every
+        node before any pod (Session._order) and each new node is queued, so the worker's
+        timer is waiting before the first pod comes and queuing the pods makes none; the
+        pod queue's order is the pods' write order, which load_done keeps."""
+        if "Node" not in kinds or self.store.count("Pod"):
+            return []
+        return [("Pod", self._on_pod)]
+
+    def load_done(self) -> None:
+        add = self.pod_queue.add
+        for key, pod in self.store.items("Pod"):   # _on_pod of each ADDED pod
+            if pod.spec.node_name:
+                add(key)
 
     def _on_pod(self, ev: WatchEvent) -> None:
         pod, old = ev.obj, ev.old

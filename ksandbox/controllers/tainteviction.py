@@ -23,7 +23,7 @@ upstream's workers prefer them.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Collection, Iterable, Sequence
 
 from ..api.core import Pod, PodCondition
 from ..api.evolve import evolve
@@ -120,6 +120,21 @@ class TaintEvictionController(Controller):
                 no_execute_taints(old.spec.taints) == no_execute_taints(node.spec.taints):
             return
         self.node_queue.add(node.metadata.name)
+
+    # -- a Session's load (bulk start: session.py) ---------------------------------------------
+    def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
+        """The pod watch, for a load with nodes and no pod stored yet (as the node lifecycle
+        controller's: every node is written, and queued, before any pod, so the worker's
+        timer is waiting before the first pod comes)."""
+        if "Node" not in kinds or self.store.count("Pod"):
+            return []
+        return [("Pod", self._on_pod)]
+
+    def load_done(self) -> None:
+        nodes, add = self._pod_nodes, self.pod_queue.add
+        for key, pod in self.store.items("Pod"):   # _on_pod of each ADDED pod
+            nodes[key] = pod.spec.node_name
+            add(key)
 
     def _on_pod(self, ev: WatchEvent) -> None:
         """PodUpdated: only a change of tolerations or node matters."""

@@ -14,7 +14,7 @@ Unschedulable, or SchedulerError), and the nominated node preemption chose.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Collection
 
 from ..api.core import PodCondition
 from ..api.evolve import evolve
@@ -134,7 +134,8 @@ class Scheduler:
                               PRIORITY_SCHEDULER, "scheduler-flush", background=True)
 
     # -- a Session's load (bulk start) ---------------------------------------------------------
-    def muted_for_load(self) -> list[tuple[str, Callable[[WatchEvent], None]]]:
+    def muted_for_load(self, kinds: Collection[str] = ()
+                       ) -> list[tuple[str, Callable[[WatchEvent], None]]]:
         """The subscriptions a Session may mute while it writes its loaded objects, when
         :meth:`load_done` afterwards leaves the scheduler exactly as hearing every write
         would: before any node or pod is stored and before any cycle ran. Then the only
