@@ -360,12 +360,9 @@ class PodWorkers:
             if prev is not None and prev.status == "True":
                 conds.append(prev)
             else:
-                conds.append(PodCondition(type=t, status="True", last_transition_time=since))
-        statuses = tuple(FrozenDict({
-            "name": c.name, "image": c.image, "ready": True, "started": True,
-            "restartCount": 0,
-            "state": FrozenDict({"running": FrozenDict({"startedAt": st.running_since})}),
-        }) for c in pod.spec.containers)
+                conds.append(_true_condition(t, since))
+        statuses = tuple(_running_container_status(c.name, c.image, st.running_since)
+                         for c in pod.spec.containers)
         extra = old.extra.set("containerStatuses", statuses)
         ip = old.pod_ip or st.pod_ip or (self.node_status.host_ip() if pod.spec.host_network
                                          else self.node_status.pod_ip(self.adopted_ips))
@@ -406,6 +403,50 @@ class PodWorkers:
         if pod is not None and pod.metadata.uid == uid and \
                 pod.metadata.deletion_timestamp is not None:
             self.store.remove("Pod", key[1], key[0])
+
+
+# Pods that start at the same simulated instant carry equal True conditions and equal
+# running container statuses: one immutable value each is shared (keyed with the time's type,
+# so 5 and 5.0 stay apart), instead of five conditions and three maps built for every pod.
+# Bounded: each table starts over when full.
+_SHARED_LIMIT = 4096
+_CONDITIONS: dict[tuple[str, Any, type], PodCondition] = {}
+_CONTAINER_STATUSES: dict[tuple[str, str, Any, type], FrozenDict] = {}
+
+
+def _true_condition(t: str, since: Any) -> PodCondition:
+    """PodCondition(type=t, status="True", last_transition_time=since), shared."""
+    key = (t, since, type(since))
+    try:
+        c = _CONDITIONS.get(key)
+    except TypeError:   # an unhashable time from a loaded file's status: not shared
+        return PodCondition(type=t, status="True", last_transition_time=since)
+    if c is None:
+        if len(_CONDITIONS) >= _SHARED_LIMIT:
+            _CONDITIONS.clear()
+        c = _CONDITIONS[key] = PodCondition(type=t, status="True", last_transition_time=since)
+    return c
+
+
+def _running_container_status(name: str, image: str, started: Any) -> FrozenDict:
+    """A running, ready container's status (no restarts, started at ``started``), shared."""
+    key = (name, image, started, type(started))
+    try:
+        cs = _CONTAINER_STATUSES.get(key)
+    except TypeError:   # an unhashable time from a loaded file's status: not shared
+        return _container_status(name, image, started)
+    if cs is None:
+        if len(_CONTAINER_STATUSES) >= _SHARED_LIMIT:
+            _CONTAINER_STATUSES.clear()
+        cs = _CONTAINER_STATUSES[key] = _container_status(name, image, started)
+    return cs
+
+
+def _container_status(name: str, image: str, started: Any) -> FrozenDict:
+    return FrozenDict({
+        "name": name, "image": image, "ready": True, "started": True, "restartCount": 0,
+        "state": FrozenDict({"running": FrozenDict({"startedAt": started})}),
+    })
 
 
 def _started_at(pod: Pod) -> Any:
