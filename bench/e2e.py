@@ -4,6 +4,7 @@
     .venv/bin/python bench/e2e.py --format json    # the same as one `kind: List` JSON export
     .venv/bin/python bench/e2e.py --quick          # 1/10 of the shape
     .venv/bin/python bench/e2e.py --stages-only    # skip the black-box subprocess runs
+    .venv/bin/python bench/e2e.py --marginal       # + per stage, what each measured pod adds
 
 Two files are generated: the *base* file (5,000 nodes of upstream's node-default template —
 4 CPU, 32Gi, 110 pods — and 1,000 pods of pod-default, 100m / 500Mi) and the *full* file (the
@@ -218,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--format", choices=("yaml", "json"), default="yaml")
     ap.add_argument("--repeat", type=int, default=1, help="black-box runs per file (best kept)")
     ap.add_argument("--stages-only", action="store_true")
+    ap.add_argument("--marginal", action="store_true",
+                    help="also run the base file per stage and report what each measured pod "
+                         "adds to each stage (full minus base)")
     ap.add_argument("--json", help="also write the results to this file")
     args = ap.parse_args(argv)
     scale = 0.1 if args.quick else 1.0
@@ -241,6 +245,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"black-box: base {bw:.2f} s ({bc:.2f} CPU-s), full {fw:.2f} s "
                   f"({fc:.2f} CPU-s) -> {rate_wall:,.0f} pods/s wall, {rate_cpu:,.0f} pods per "
                   f"CPU-s (goal >= {GOAL:,.0f}; scheduler alone {SCHEDULER_ALONE:,.0f})")
+        base_stages = None
+        if args.marginal:
+            staged_run(base)   # a warm-up: imports and first-use caches would count as base's
+            base_stages = staged_run(base)
         stages = staged_run(full)
         total = sum(stages.get(k, 0.0) for k in ORDER)
         result["stages_s"] = {k: round(stages.get(k, 0.0), 3) for k in ORDER}
@@ -260,6 +268,25 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {k:12} {s:7.2f} s  {100 * s / total:5.1f}%  "
                   f"{1e6 * s / pods:7.0f} us/pod  {1e6 * s * cpu_share / pods:7.0f} CPU-us/pod"
                   f"{flag}")
+        if base_stages is not None:
+            # What each measured pod adds: the full file's stages minus the base file's (the
+            # nodes' registration, heartbeats and the existing pods cancel out), per measured
+            # pod — the per-stage split of the black-box figure.
+            extra = {k: stages.get(k, 0.0) - base_stages.get(k, 0.0) for k in ORDER}
+            cpu_extra = stages["cpu"] - base_stages["cpu"]
+            wall_extra = sum(extra.values())
+            share = cpu_extra / wall_extra if wall_extra > 0 else 1.0
+            result["marginal_cpu_us_per_pod"] = {
+                k: round(1e6 * v * share / measured, 1) for k, v in extra.items()}
+            result["marginal_pods_per_cpu_s"] = round(measured / max(cpu_extra, 1e-9))
+            print(f"marginal (full minus base file, per measured pod): {cpu_extra:.2f} CPU-s "
+                  f"-> {measured / max(cpu_extra, 1e-9):,.0f} pods per CPU-s in-process "
+                  f"(parse to output)")
+            sched = extra.get("schedule", 0.0)
+            for k in ORDER:
+                flag = "  <- costs more than scheduling" if (
+                    k != "schedule" and extra[k] > sched) else ""
+                print(f"  {k:12} {1e6 * extra[k] * share / measured:7.0f} CPU-us/pod{flag}")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2))
     return 0
