@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 from contextlib import contextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import attrs
@@ -82,6 +83,8 @@ Handler = Callable[[WatchEvent], None]
 
 # Events kept in memory; older ones are dropped (upstream keeps events for 1 h by default).
 MAX_EVENTS = 20_000
+# Object references remembered for the events about an object (the table starts over when full).
+_REFS_KEPT = 4096
 # Occurrences never dropped from the log the sim JSON prints: what a run is read for (who was
 # placed, who could not be, who was preempted or evicted). Their number is bounded by the
 # scheduling attempts and evictions the run made; the rest roll over past MAX_EVENTS, counted.
@@ -113,9 +116,9 @@ class Store:
         self._droppable = 0
         self._droppable_from = 0
         self._event_seq = 0
-        # (object, its ObjectReference) of the last event recorded: consecutive events about
-        # one object share the (immutable) reference.
-        self._last_ref: tuple[Any, ObjectReference] | None = None
+        # (kind, namespace, name, uid, apiVersion) -> the ObjectReference events about that
+        # object share (immutable); bounded (_REFS_KEPT).
+        self._refs: dict[tuple, ObjectReference] = {}
         # Simulated time of the last write that changed the cluster (heartbeats excluded):
         # headless runs stop once the cluster has been quiet for a while.
         self.last_change_time = 0.0
@@ -443,13 +446,16 @@ class Store:
         """Record a core/v1 Event; a repeat of the same one bumps its count, as upstream's
         event correlator does."""
         meta = obj.metadata
-        last = self._last_ref
-        if last is not None and last[0] is obj:
-            ref = last[1]   # the kubelet's Pulled/Created/Started name one pod object
-        else:
+        # One reference per object: a pod's Scheduled, Pulled, Created and Started events
+        # name the same object (the reference holds nothing a write changes).
+        ref_key = (obj.kind, meta.namespace, meta.name, meta.uid, obj.api_version)
+        ref = self._refs.get(ref_key)
+        if ref is None:
             ref = ObjectReference(kind=obj.kind, namespace=meta.namespace, name=meta.name,
                                   uid=meta.uid, api_version=obj.api_version)
-            self._last_ref = (obj, ref)
+            if len(self._refs) >= _REFS_KEPT:
+                self._refs.clear()
+            self._refs[ref_key] = ref
         now = self._now()
         dedup = (obj.kind, meta.namespace, meta.name, meta.uid, type_, reason, message)
         idx = self._event_index.get(dedup)
@@ -463,11 +469,13 @@ class Store:
             self._notify(WatchEvent(MODIFIED, ev))
             return ev
         self._event_seq += 1
-        ev = Event(metadata=ObjectMeta(name=f"{meta.name}.{self._event_seq:x}",
-                                       namespace=meta.namespace or "default",
-                                       resource_version=self._next_rv()),
-                   involved_object=ref, reason=reason, message=message, type=type_,
-                   source_component=component, first_timestamp=now, last_timestamp=now)
+        # Event(metadata=..., involved_object=ref, reason=..., message=..., type=type_,
+        # source_component=component, first_timestamp=now, last_timestamp=now), the other
+        # fields at their defaults, passed by position (api/evolve.py)
+        ev = _new_event(ObjectMeta(name=f"{meta.name}.{self._event_seq:x}",
+                                   namespace=meta.namespace or "default",
+                                   resource_version=self._next_rv()),
+                        ref, reason, message, type_, component, now, now)
         if len(self.events) >= MAX_EVENTS:
             # Positions in the index are absolute (offset by what was dropped), so dropping
             # the oldest tenth costs no rebuild; entries of dropped events are pruned only
@@ -585,6 +593,14 @@ def _stamp(meta: ObjectMeta, rv: str, uid: str, created: Any, generation: int) -
 
 
 _STAMP_META = replacer(ObjectMeta, _STAMP_FIELDS)
+_EVENT_TEMPLATE = Event()
+_EVENT_FIELDS = ("metadata", "involved_object", "reason", "message", "type", "source_component",
+                 "first_timestamp", "last_timestamp")
+# _new_event(*values): Event(**dict(zip(_EVENT_FIELDS, values))), every other field at its
+# default (the template's), by position.
+_new_event: Callable[..., Event] = partial(
+    replacer(Event, _EVENT_FIELDS)
+    or (lambda _t, *values: Event(**dict(zip(_EVENT_FIELDS, values)))), _EVENT_TEMPLATE)
 
 
 def _namespaced(kind: str) -> bool:

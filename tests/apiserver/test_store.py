@@ -488,3 +488,31 @@ def test_the_change_log_starts_with_its_first_question():
     s.store.update(attrs.evolve(node, spec=attrs.evolve(node.spec, unschedulable=True)))
     assert s.changes_since(rv) == {("Node", "", "node-1")}
     assert s.changes_since(rv - 1) is None
+
+
+def test_recorded_events_equal_plainly_built_ones_and_share_their_reference():
+    """record_event builds the Event by position from a default template and remembers one
+    ObjectReference per object: each event equals the keyword-built core/v1 Event, and the
+    events about one pod (two versions of it) share one reference."""
+    from ksandbox.api.core import Event, ObjectReference
+    from ksandbox.api.meta import ObjectMeta
+
+    s = Session.from_text(NODES + "---\n" + POD)
+    store = s.store
+    pod = store.list("Pod")[0]
+    newer = attrs.evolve(pod, status=attrs.evolve(pod.status, phase="Running"))
+    seq, rv = store._event_seq, store.resource_version
+    a = store.record_event(pod, "Normal", "Pulled", "pulled x", "kubelet")
+    b = store.record_event(newer, "Warning", "Failed", "no", "kubelet")
+    m = pod.metadata
+    ref = ObjectReference(kind="Pod", namespace=m.namespace, name=m.name, uid=m.uid,
+                          api_version=pod.api_version)
+    for ev, (n, t, reason, msg) in ((a, (1, "Normal", "Pulled", "pulled x")),
+                                    (b, (2, "Warning", "Failed", "no"))):
+        want = Event(metadata=ObjectMeta(name=f"{m.name}.{seq + n:x}", namespace=m.namespace,
+                                         resource_version=str(rv + n)),
+                     involved_object=ref, reason=reason, message=msg, type=t,
+                     source_component="kubelet", first_timestamp=store.now(),
+                     last_timestamp=store.now())
+        assert ev == want and attrs.asdict(ev) == attrs.asdict(want)
+    assert a.involved_object is b.involved_object
