@@ -52,6 +52,8 @@ class DeploymentController(Controller):
 
     def start(self, cp: Any) -> None:
         self.deployments: dict[str, dict[str, Any]] = {}
+        # namespace -> names of its Recreate Deployments: only those listen for pods going.
+        self._recreate: dict[str, set[str]] = {}
         self.templates = du.TemplateKeys()
         super().start(cp)
 
@@ -66,8 +68,13 @@ class DeploymentController(Controller):
         ns, name = d.metadata.namespace, d.metadata.name
         if ev.type == DELETED:
             self.deployments.get(ns, {}).pop(name, None)
+            self._recreate.get(ns, set()).discard(name)
             return
         self.deployments.setdefault(ns, {})[name] = d
+        if du.is_rolling(d):
+            self._recreate.get(ns, set()).discard(name)
+        else:
+            self._recreate.setdefault(ns, set()).add(name)
         old = ev.old
         # Upstream's updateDeployment resyncs on every update. A write that only changed the
         # status (ours) matters just once: when it completes a rollout, whose next sync
@@ -101,7 +108,7 @@ class DeploymentController(Controller):
 
     def _pod_event(self, ev: WatchEvent) -> None:
         # Recreate waits for the old pods to be gone: hear them go (upstream's deletePod).
-        if ev.type != DELETED:
+        if ev.type != DELETED or not self._recreate.get(ev.obj.metadata.namespace):
             return
         ref = ev.obj.metadata.controller_ref()
         if ref is None or ref.kind != "ReplicaSet":
