@@ -35,6 +35,10 @@ class Handle:
         self.store = store
         # Pods nominated to a node by preemption: node name -> {pod key: PodInfo}.
         self.nominated: dict[str, dict[str, PodInfo]] = {}
+        # default_selector's answers by the selector objects they were merged from: the
+        # pods of one ReplicaSet get one LabelSelector (built and compiled once), and the
+        # fast path's counters find it by identity-equal key.
+        self._default_selectors: dict[tuple, tuple[tuple, Any]] = {}
 
     def node_list(self) -> list[NodeInfo]:
         return self.cache.node_list()
@@ -73,28 +77,45 @@ class Handle:
             return None
         meta = pod.metadata
         ns, labels = meta.namespace, meta.labels
-        merged: dict[str, str] = {}
+        # The selectors merged, in order: each matching Service's, then the controller's
+        # (an RC's map, or an RS/StatefulSet's LabelSelector).
+        parts: list[Any] = []
         for svc in self.store.list("Service", ns):
             sel = svc.spec.selector
             if sel and all(labels.get(k) == v for k, v in sel.items()):
-                merged.update(sel)
-        expressions: tuple = ()
+                parts.append(sel)
         ref = meta.controller_ref()
         if ref is not None:
             # Matched by group/version and kind, as upstream's switch on the owner's GVK.
             if ref.kind == "ReplicationController" and ref.api_version == "v1":
                 rc = self.store.get("ReplicationController", ref.name, ns)
                 if rc is not None and rc.spec.selector:
-                    merged.update(rc.spec.selector)
+                    parts.append(rc.spec.selector)
             elif ref.kind in ("ReplicaSet", "StatefulSet") and ref.api_version == "apps/v1":
                 owner = self.store.get(ref.kind, ref.name, ns)
                 sel = owner.spec.selector if owner is not None else None
                 if sel is not None:
-                    merged.update(sel.match_labels)
-                    expressions = sel.match_expressions
-        if not merged and not expressions:
+                    parts.append(sel)
+        if not parts:
             return None
-        return LabelSelector(match_labels=FrozenDict(merged), match_expressions=expressions)
+        key = tuple(map(id, parts))
+        hit = self._default_selectors.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit[0], parts)):
+            return hit[1]
+        merged: dict[str, str] = {}
+        expressions: tuple = ()
+        for sel in parts:
+            if isinstance(sel, LabelSelector):
+                merged.update(sel.match_labels)
+                expressions = sel.match_expressions
+            else:
+                merged.update(sel)
+        result = None if not merged and not expressions else \
+            LabelSelector(match_labels=FrozenDict(merged), match_expressions=expressions)
+        if len(self._default_selectors) >= 1024:
+            self._default_selectors.clear()
+        self._default_selectors[key] = (tuple(parts), result)
+        return result
 
     def pdbs(self) -> list:
         return self.store.list("PodDisruptionBudget") if self.store is not None else []

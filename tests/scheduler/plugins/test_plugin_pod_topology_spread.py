@@ -273,3 +273,56 @@ def test_default_selector_merges_services_and_the_controller():
     foreign = pod("x", labels={"app": "test-2"}, owner={
         "apiVersion": "example.com/v1", "kind": "StatefulSet", "name": "db", "controller": True})
     assert dict(h.default_selector(foreign).match_labels) == {"app": "test-2"}
+
+
+def test_default_selector_remembered_answers_follow_services_and_owners():
+    """DefaultSelector's answers are kept by the selector objects they were merged from: the
+    pods of one ReplicaSet share one LabelSelector, and a Service added, changed or deleted,
+    or an owner with another selector, gives a fresh answer — always the one a handle with
+    nothing remembered computes (helper/spread.go DefaultSelector)."""
+    import attrs
+
+    from ksandbox.api.apps import ReplicaSet
+    from ksandbox.api.codec import decode
+    from ksandbox.api.core import Namespace, Pod
+    from ksandbox.api.core_objects import Service
+    from ksandbox.api.meta import ObjectMeta
+    from ksandbox.apiserver.store import Store
+    from ksandbox.scheduler.framework.runtime import Handle
+    from ksandbox.sim.rand import SimRandom
+
+    store = Store(lambda: 0.0, SimRandom(1))
+    store.create(Namespace(metadata=ObjectMeta(name="default")))
+    rs = store.create(decode(ReplicaSet, {"metadata": {"name": "web", "namespace": "default"},
+                                          "spec": {"selector": {"matchLabels": {"app": "web"}},
+                                                   "template": {"metadata": {"labels": {
+                                                       "app": "web"}}, "spec": {"containers": [
+                                                       {"name": "c", "image": "nginx"}]}}}}))
+
+    def pod(name):
+        return decode(Pod, {"metadata": {"name": name, "namespace": "default",
+                                         "labels": {"app": "web", "tier": "front"},
+                                         "ownerReferences": [{
+                                             "apiVersion": "apps/v1", "kind": "ReplicaSet",
+                                             "name": "web", "uid": rs.metadata.uid,
+                                             "controller": True}]}})
+
+    h = Handle(None, store)
+
+    def check(name):
+        got = h.default_selector(pod(name))
+        assert got == Handle(None, store).default_selector(pod(name))
+        return got
+
+    first = check("a")
+    assert dict(first.match_labels) == {"app": "web"}
+    assert check("b") is first                      # one selector for the ReplicaSet's pods
+    svc = store.create(decode(Service, {"metadata": {"name": "s", "namespace": "default"},
+                                        "spec": {"selector": {"tier": "front"},
+                                                 "ports": [{"port": 80}]}}))
+    assert dict(check("c").match_labels) == {"tier": "front", "app": "web"}
+    store.update(attrs.evolve(svc, spec=attrs.evolve(svc.spec, selector=decode(
+        Service, {"spec": {"selector": {"tier": "back"}}}).spec.selector)))
+    assert dict(check("d").match_labels) == {"app": "web"}       # no longer selects it
+    store.delete("Service", "s", "default")
+    assert check("e") is first
