@@ -20,7 +20,7 @@ from . import loadprogress
 from .codec import NumberRangeError, sharing, strict_decode
 from .errors import FieldError, ManifestError
 from .kinds import BY_KIND, CONFIG_KINDS
-from .safeload import Documents, read_source
+from .safeload import Documents, JsonList, NotStreamable, looks_like_json, read_source
 from .strict import strict_error
 
 
@@ -101,7 +101,45 @@ class Origin:
 def load_manifests_with_origins(text: str, source: str = "<stdin>") -> list[tuple[Any, Origin]]:
     """Every object in a YAML text (``kind: List`` expanded) with its origin."""
     gcpolicy.tune()  # parsing makes millions of objects: see gcpolicy.py
+    if looks_like_json(text):
+        try:
+            return _decode_json_list(text, source)
+        except NotStreamable:   # not a List export as it reads them: the plain way says it
+            pass
     return decode_documents(iter_documents(text, source), source)
+
+
+def _decode_json_list(text: str, source: str) -> list[tuple[Any, Origin]]:
+    """A JSON List export decoded item by item as it is parsed (safeload.JsonList), so the
+    whole parsed export is never held: the same objects and origins as parsing it first, and
+    the same refusal — a refused item is reported only once the rest has parsed (if it does
+    not, the plain way reports that)."""
+    stream = JsonList(text)
+    out: list[tuple[Any, Origin]] = []
+    failed: ManifestError | None = None
+    report = loadprogress.current()
+    if report is not None:   # parsing and decoding are one pass: progress by characters
+        report(loadprogress.PARSING, 0, len(text))
+    step = loadprogress.STEP
+    with sharing():
+        for i, (item, end) in enumerate(stream.items()):
+            if failed is not None:
+                continue   # the rest must still parse
+            path = f"items[{i}]"
+            try:
+                try:
+                    obj = decode_object(item, source, 1)   # without its path: see below
+                except ManifestError:
+                    obj = decode_object(item, source, 1, path)
+            except ManifestError as exc:
+                failed = exc
+                continue
+            out.append((obj, Origin(source, 1, path)))
+            if report is not None and not len(out) % step:
+                report(loadprogress.PARSING, end, len(text))
+    if failed is not None:
+        raise failed
+    return out
 
 
 def decode_documents(docs: Iterable[tuple[int, Any]], source: str) -> list[tuple[Any, Origin]]:

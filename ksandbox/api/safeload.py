@@ -31,6 +31,7 @@ and aliases as here, and keep ``read_source`` as its only way to read a file.
 from __future__ import annotations
 
 import json
+import json.decoder
 import os
 import re
 import stat
@@ -253,6 +254,95 @@ def _load_json(text: str, source: str) -> Any | None:
 _UNCUT: Any = object()
 
 
+class NotStreamable(Exception):
+    """:class:`JsonList` met something it does not read item by item (not a ``kind: List``
+    object of JSON, a duplicate key, a syntax error, too deep): read the text the plain way
+    (``load_yaml_documents``), which gives the answer — or the refusal — in its words."""
+
+
+_JSON_WS: Any = re.compile(r"[ \t\n\r]*").match   # what json.loads skips (json.decoder.WHITESPACE)
+_SCANSTRING: Any = vars(json.decoder)["scanstring"]   # json's own string reader (C)
+_JSON_DECODER = json.JSONDecoder(object_pairs_hook=_json_pairs)
+
+
+class JsonList:
+    """A ``kubectl get -o json`` List export read one item at a time: :meth:`items` yields
+    ``(item, offset past it)`` as json.loads would read them (same decoder, same duplicate-key
+    hook, the depth limit counted from the outermost object), so a caller that decodes each
+    item before asking for the next never holds the whole parsed export (~1 KB per pod of a
+    150,000-pod one). It raises :class:`NotStreamable` wherever json.loads would not give a
+    ``kind: List`` with an ``items`` array within the limits — the caller then reads the
+    text the plain way. The other top-level members are in :attr:`header` once items ends
+    (kubectl prints ``kind`` after ``items``)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.header: dict[str, Any] = {}
+
+    def items(self) -> Iterator[tuple[Any, int]]:
+        text, ws, header = self.text, _JSON_WS, self.header
+        limit = LIMITS.max_depth
+        i = ws(text, 0).end()
+        if limit < 3 or text[i:i + 1] != "{":
+            raise NotStreamable
+        i = ws(text, i + 1).end()
+        seen_items = False
+        while True:
+            if text[i:i + 1] != '"':
+                raise NotStreamable
+            try:
+                key, i = _SCANSTRING(text, i + 1)
+            except ValueError:
+                raise NotStreamable from None
+            i = ws(text, i).end()
+            if text[i:i + 1] != ":" or key in header or (key == "items" and seen_items):
+                raise NotStreamable
+            i = ws(text, i + 1).end()
+            if key == "items":
+                seen_items = True
+                if text[i:i + 1] != "[":
+                    raise NotStreamable
+                i = ws(text, i + 1).end()
+                if text[i:i + 1] == "]":
+                    i += 1
+                else:
+                    while True:
+                        item, i = self._value(i, limit - 2)
+                        yield item, i
+                        i = ws(text, i).end()
+                        c = text[i:i + 1]
+                        if c == "]":
+                            i += 1
+                            break
+                        if c != ",":
+                            raise NotStreamable
+                        i = ws(text, i + 1).end()
+            else:
+                header[key], i = self._value(i, limit - 1)
+            i = ws(text, i).end()
+            c = text[i:i + 1]
+            if c == "}":
+                break
+            if c != ",":
+                raise NotStreamable
+            i = ws(text, i + 1).end()
+        if ws(text, i + 1).end() != len(text) or not seen_items or header.get("kind") != "List":
+            raise NotStreamable
+
+    def _value(self, i: int, depth: int) -> tuple[Any, int]:
+        try:
+            value, end = _JSON_DECODER.raw_decode(self.text, i)
+        except (ValueError, RecursionError):   # _DuplicateJSONKey is a ValueError
+            raise NotStreamable from None
+        if not fastyaml.nesting_within(value, depth):
+            raise NotStreamable
+        return value, end
+
+
+def looks_like_json(text: str) -> bool:
+    return _looks_like_json(text)
+
+
 def iter_yaml_documents(text: str, source: str, *, streamed: bool = False,
                         chunks: Any = _UNCUT) -> Iterator[tuple[int, Any, int]]:
     """Yield (document number, data, size in characters) for each non-empty document.
@@ -376,6 +466,7 @@ def load_file(path: str | os.PathLike[str], stdin: str | None = None) -> Any:
 
 
 __all__ = ["Limits", "LIMITS", "configure", "read_source", "iter_yaml_documents", "Documents",
+           "JsonList", "NotStreamable", "looks_like_json",
            "load_yaml_documents", "load_yaml", "load_file", "check_depth",
            "files_only_under", "check_file_allowed", "file_outside"]
 

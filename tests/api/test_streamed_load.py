@@ -113,3 +113,80 @@ def test_the_plain_path_goes_on_after_the_documents_the_fast_path_read(monkeypat
     monkeypatch.setattr(fastyaml._yaml_rs, "loads", third_unreadable)
     assert _streamed(text) == plain
     assert len(calls) == 3
+
+
+# -- a JSON List export, item by item (safeload.JsonList) ------------------------------------
+
+def _json_pod(i: int) -> str:
+    return (f'{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "p{i}", "labels": '
+            f'{{"app": "a{i % 3}"}}}}, "spec": {{"containers": [{{"name": "c", '
+            f'"image": "nginx"}}]}}}}')
+
+
+ITEMS = {
+    "pod": _json_pod,
+    "config map": lambda i: f'{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"c{i}"}}}}',
+    "undecodable": lambda i: f'{{"apiVersion": "v1", "kind": "Pod", "metadata": {{"name": "x{i}"}}, '
+                             f'"spec": 7}}',
+    "duplicate key": lambda i: f'{{"apiVersion": "v1", "kind": "Pod", "kind": "Pod", '
+                               f'"metadata": {{"name": "d{i}"}}}}',
+    "deep": lambda i: '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "deep"}, '
+                      '"data": ' + '{"a": ' * 120 + '1' + '}' * 120 + '}',
+    "not an object": lambda i: '"just a string"',
+    "nan": lambda i: f'{{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {{"name": "n{i}"}}, '
+                     f'"data": {{"x": NaN}}}}',
+}
+
+HEADERS = ['"apiVersion": "v1"', '"kind": "List"', '"metadata": {"resourceVersion": ""}',
+           '"kind": "PodList"', '"kind": "List", "kind": "List"', '"items": []']
+
+
+def _json_text(items: list[str], header: list[str], items_at: int, sep: str, tail: str) -> str:
+    members = list(header)
+    body = ("," + sep).join(ITEMS[k](i) for i, k in enumerate(items))
+    members.insert(min(items_at, len(members)), f'"items": [{sep}{body}{sep}]')
+    return "{" + sep + ("," + sep).join(members) + sep + "}" + tail
+
+
+@settings(max_examples=200, deadline=None)
+@given(items=st.lists(st.sampled_from(sorted(ITEMS)), max_size=8),
+       header=st.lists(st.sampled_from(HEADERS), max_size=4),
+       items_at=st.integers(0, 4), sep=st.sampled_from(["", "\n", "\n    "]),
+       tail=st.sampled_from(["", "\n", " x", "}"]),
+       cut=st.one_of(st.none(), st.integers(1, 400)))
+def test_a_json_list_read_item_by_item_equals_parsing_it_first(items, header, items_at, sep,
+                                                              tail, cut):
+    """Any List export — items anywhere among the other members, kind List or not (or
+    twice), items that decode, that the decoder refuses, with duplicate keys, too deep, not
+    objects, NaN; text after the end; the text cut short anywhere: the same objects and
+    origins, or the same one refusal, as json.loads of the whole text then decoding."""
+    text = _json_text(items, ["\"kind\": \"List\""] + header, items_at, sep, tail)
+    if cut is not None:
+        text = text[:-cut] if cut < len(text) else text[:1]
+    assert _streamed(text) == _all_parsed_first(text)
+
+
+def test_a_json_list_is_decoded_item_by_item(monkeypatch):
+    """Each item is decoded before the next is parsed (the point of it), and a list that is
+    not a `kind: List` goes the plain way."""
+    from ksandbox.api import safeload
+
+    events: list[str] = []
+    raw_decode = safeload._JSON_DECODER.raw_decode
+    decode_object = manifest.decode_object
+
+    class Decoder:
+        def raw_decode(self, text, i):
+            events.append("parse")
+            return raw_decode(text, i)
+
+    def decoding(*args, **kw):
+        events.append("decode")
+        return decode_object(*args, **kw)
+
+    monkeypatch.setattr(safeload, "_JSON_DECODER", Decoder())
+    monkeypatch.setattr(manifest, "decode_object", decoding)
+    text = _json_text(["pod"] * 3, ['"apiVersion": "v1"', '"kind": "List"'], 1, "\n", "\n")
+    assert len(manifest.load_manifests(text, "f.json")) == 3
+    # apiVersion, then each item parsed and decoded, then kind (kubectl's order)
+    assert events == ["parse"] + ["parse", "decode"] * 3 + ["parse"]
