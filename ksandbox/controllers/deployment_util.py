@@ -263,12 +263,18 @@ def new_and_old_replicasets(d: Any, rss: Iterable[Any]) -> tuple[Any, list[Any]]
 
 def calculate_status(d: Any, all_rss: list[Any], new_rs: Any) -> dict[str, int]:
     """calculateStatus: counts summed over the ReplicaSets; unavailable never below zero."""
-    available = sum(rs.status.available_replicas for rs in all_rss)
-    total = total_replicas(all_rss)
+    available = total = count = ready = 0
+    for rs in all_rss:   # one pass: these lists hold a few ReplicaSets, read every sync
+        st = rs.status
+        available += st.available_replicas
+        count += st.replicas
+        ready += st.ready_replicas
+        r = rs.spec.replicas
+        total += 1 if r is None else r
     return {
-        "replicas": sum(rs.status.replicas for rs in all_rss),
+        "replicas": count,
         "updated_replicas": new_rs.status.replicas if new_rs is not None else 0,
-        "ready_replicas": sum(rs.status.ready_replicas for rs in all_rss),
+        "ready_replicas": ready,
         "available_replicas": available,
         "unavailable_replicas": max(0, total - available),
         "observed_generation": d.metadata.generation,
