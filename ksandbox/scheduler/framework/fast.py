@@ -612,9 +612,9 @@ class FastPath:
                     continue
                 codes, statuses = res
                 self._status_maps[k] = statuses
-                newly = codes != 0
-                if not newly.any():
+                if not codes.any():   # every node passes it: one pass, no mask built
                     continue
+                newly = codes != 0
                 if failed_any:
                     newly &= fail_plugin == 0
                 fail_plugin[newly] = k + 1
