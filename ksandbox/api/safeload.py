@@ -330,11 +330,15 @@ class JsonList:
             raise NotStreamable
 
     def _value(self, i: int, depth: int) -> tuple[Any, int]:
+        text = self.text
         try:
-            value, end = _JSON_DECODER.raw_decode(self.text, i)
+            value, end = _JSON_DECODER.raw_decode(text, i)
         except (ValueError, RecursionError):   # _DuplicateJSONKey is a ValueError
             raise NotStreamable from None
-        if not fastyaml.nesting_within(value, depth):
+        # A value cannot nest deeper than the brackets its text opens (C-speed counts; a
+        # bracket inside a string only overcounts): walked level by level only past that.
+        if text.count("{", i, end) + text.count("[", i, end) > depth and \
+                not fastyaml.nesting_within(value, depth):
             raise NotStreamable
         return value, end
 
