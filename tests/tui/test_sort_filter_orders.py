@@ -275,11 +275,16 @@ def test_a_remembered_pod_status_leaves_with_its_status_object(session):
     before = len(rows._STATUS_MEMO)
     assert [rows.pod_status_of(p) for p in pods] == [pod_status(p) for p in pods]
     assert len(rows._STATUS_MEMO) >= before + 1
-    statuses = {id(p.status) for p in pods}
+    import weakref
+
+    olds = [weakref.ref(p.status) for p in pods]
     session.submit("kubectl delete pods --all")
     session.run_until(60)
     del pods
     gc.collect()
-    left = {key[0] for key in rows._STATUS_MEMO}
-    alive = {id(p.status) for p in session.store.list("Pod")}
-    assert not (left & statuses) - alive, "replaced statuses left the memo"
+    # A replaced status may still be held elsewhere (the shared informer keeps the last event
+    # it heard); the memo must hold none alive and keep no entry for one that died.
+    dead = [r for r in olds if r() is None]
+    assert len(dead) >= len(olds) // 2, "the deleted pods' statuses were kept alive"
+    assert all(ref() is not None for ref, _text in rows._STATUS_MEMO.values()), \
+        "replaced statuses left the memo"
