@@ -33,7 +33,7 @@ from typing import Any, Iterable, Mapping
 
 import attrs
 
-from .codec import EMPTY, FrozenDict, j
+from .codec import EMPTY, FrozenDict, j, slot_setter_init
 from .errors import FieldError
 from .errors import join_path as _join
 from .errors import wrong_type as _wrong
@@ -150,6 +150,7 @@ def _str_list(v: Any, path: str) -> tuple[str, ...]:
 _OP_EQ, _OP_IN, _OP_NE, _OP_NOT_IN, _OP_EXISTS, _OP_ABSENT, _OP_CMP, _OP_NEVER = range(8)
 
 
+@slot_setter_init
 @attrs.frozen(slots=True)
 class LabelSelectorRequirement:
     """One ``matchExpressions`` entry: ``key``, ``operator``, ``values``.
@@ -230,6 +231,7 @@ class LabelSelectorRequirement:
                    values=_str_list(data.get("values"), _join(path, "values")))
 
 
+@slot_setter_init
 @attrs.frozen(slots=True)
 class LabelSelector:
     """``metav1.LabelSelector``: ``matchLabels`` AND every ``matchExpressions`` entry.

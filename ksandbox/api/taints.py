@@ -36,7 +36,7 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
-from .codec import j
+from .codec import j, slot_setter_init
 from .errors import DUPLICATE, CommandError, FieldError
 from .errors import join_path as _join
 from .errors import type_name as _type_name
@@ -121,6 +121,7 @@ def _go_quote(s: str) -> str:
 
 # -- the API types --------------------------------------------------------------------------
 
+@slot_setter_init
 @attrs.frozen(slots=True)
 class Taint:
     """A node taint: ``key=value:effect``, plus when it was added (simulated seconds)."""
@@ -183,6 +184,7 @@ class Taint:
                    effect=_str_field(data, "effect", path), time_added=added)
 
 
+@slot_setter_init
 @attrs.frozen(slots=True)
 class Toleration:
     """A pod toleration. ``operator`` ``""`` (the API's zero value) means ``Equal``."""
