@@ -335,6 +335,35 @@ class Store:
             obj = evolve(old, status=obj.status)
         return self._write(old, obj, quiet)
 
+    def write_status(self, obj: Any, status: Any, *, quiet: bool = False) -> Any:
+        """``update_status(evolve(obj, status=status), quiet=quiet)`` with the stored object
+        built once: the status subresource keeps the stored object's spec and metadata, so
+        the new version is the stored one with ``status`` and a stamped metadata — built
+        directly instead of by the caller (evolve) and again by the store (the stamp). The
+        stored object, resourceVersion, pod index and watch event are update_status's
+        (tests/apiserver/test_store_write_status.py)."""
+        old = self._current(obj)
+        build = _STATUS_BUILD.get(type(old), _UNKNOWN)
+        if build is _UNKNOWN:
+            build = _STATUS_BUILD[type(old)] = replacer(type(old), _STATUS_FIELDS) \
+                if type(old.metadata) is ObjectMeta else None
+        if build is None:
+            return self.update_status(evolve(obj, status=status), quiet=quiet)
+        kind = old.kind
+        meta = old.metadata
+        key = (meta.namespace if _NAMESPACED[kind] else "", meta.name)
+        # _write's stamp of a status write: uid, creationTimestamp and generation kept (the
+        # spec is the stored one: no generation bump)
+        new = build(old, _stamp(meta, self._next_rv(), meta.uid, meta.creation_timestamp,
+                                meta.generation), status)
+        self._objects[kind][key] = new
+        if kind == "Pod":
+            self._index_pod(key, old, new)
+        if not quiet:
+            self.last_change_time = self._now()
+        self._notify(WatchEvent(MODIFIED, new, old))
+        return new
+
     def bind(self, pod: Pod, node_name: str, status: Any) -> Any:
         """POST pods/NAME/binding: assign the pod to ``node_name``, with ``status`` (the
         scheduler's PodScheduled condition). A pod already assigned is refused (409), as
@@ -579,6 +608,10 @@ def _plain_update(old: Any, fields: tuple[str, ...]) -> tuple[bool, Any, Any]:
     if stamp is None:
         build = None
     return BY_KIND[kind].namespaced, build, stamp
+# class -> fn(old, metadata, status) for Store.write_status (None: the plain way)
+_STATUS_FIELDS = ("metadata", "status")
+_STATUS_BUILD: dict[type, Any] = {}
+_UNKNOWN: Any = object()
 _CREATE_FIELDS = ("resource_version", "uid", "creation_timestamp")
 _STAMP_FIELDS = ("resource_version", "uid", "creation_timestamp", "generation")
 _BIND_FIELDS = ("metadata", "spec", "status")

@@ -378,5 +378,5 @@ class ReplicaSetController(Controller):
         status = evolve(st, replicas=c.active, fully_labeled_replicas=c.labeled,
                         ready_replicas=c.ready, available_replicas=available,
                         observed_generation=rs.metadata.generation)
-        self.store.update_status(evolve(rs, status=status))
+        self.store.write_status(rs, status)
 

@@ -145,7 +145,7 @@ class EvictionManager:
                                last_transition_time=now) for t in ("Ready", "ContainersReady")]
         status = evolve(pod.status, phase=FAILED, reason=ev.REASON_EVICTED,
                         message=message, conditions=tuple(conds))
-        self.store.update_status(evolve(pod, status=status))
+        self.store.write_status(pod, status)
 
     def pressure_clears_at(self) -> float | None:
         """When the last held pressure condition will clear, if no fault keeps it."""

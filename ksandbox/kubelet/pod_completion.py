@@ -168,14 +168,13 @@ class PodCompletion:
                 if cur is None or cur.metadata.uid != uid or cur.is_terminated or \
                         self.kubelet.halted:
                     return
-                self.store.update_status(evolve(cur, status=restarted_status(cur,
-                                                                            self.clock.now)))
+                self.store.write_status(cur, restarted_status(cur, self.clock.now))
                 self.schedule_exit(key, cur)
 
             self._exit_timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,
                                                            f"kubelet/{self.name}/restart")
             return
-        self.store.update_status(evolve(pod, status=terminated_status(pod, now, code)))
+        self.store.write_status(pod, terminated_status(pod, now, code))
         cur = self.workers.pods.get(key)
         if cur is not None:
             self.workers.forget(key, cur)

@@ -314,7 +314,7 @@ class PodWorkers:
         self.store.record_event(pod, "Warning", reason, message, COMPONENT)
         status = evolve(pod.status, phase=FAILED, reason=reason,
                               message=f"Pod was rejected: {message}")
-        self.store.update_status(evolve(pod, status=status))
+        self.store.write_status(pod, status)
 
     def schedule_start(self, key: tuple[str, str], st: _PodState) -> None:
         lo, hi = START_DELAY
@@ -374,7 +374,7 @@ class PodWorkers:
                             pod_ip=ip, reason="", message="", extra=extra)
 
     def write_running(self, pod: Pod, st: _PodState) -> None:
-        self.store.update_status(evolve(pod, status=self._running_status(pod, st)))
+        self.store.write_status(pod, self._running_status(pod, st))
 
     # -- stop -----------------------------------------------------------------------------
     def kill(self, key: tuple[str, str], pod: Pod, st: _PodState, at: float) -> None:
