@@ -23,11 +23,7 @@ from .framework.node_info import NodeInfo, PodInfo
 from .framework.types import ERR_NO_NODES_AVAILABLE, Diagnosis, FitError
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from ..api.core import Pod
-else:
-    from .framework.lazy_numpy import np
 
 # Below this many nodes the plain path runs even with the fast path on: numpy's per-call
 # overhead costs more than the per-node loop it replaces (per pod on a mixed workload: plain
@@ -235,7 +231,7 @@ def select_host(nodes: list, totals: Any, rand: Any) -> str:
         best = max(totals)
         ties = [i for i, t in enumerate(totals) if t == best]
     else:                                   # the fast path's numpy array (no list of
-        ties = np.flatnonzero(totals == totals.max())   # the hundreds of tied positions)
+        ties = (totals == totals.max()).nonzero()[0]   # the hundreds of tied positions)
     if len(ties) == 1:
         return nodes[int(ties[0])].name
     return nodes[int(ties[rand.randrange(len(ties))])].name

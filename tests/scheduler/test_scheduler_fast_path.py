@@ -8,9 +8,11 @@ nominated node, FailedScheduling message) must hash the same.
 
 import hashlib
 
+import attrs
 
 from ksandbox.api.codec import decode
-from ksandbox.api.core import Namespace, Node, Pod
+from ksandbox.api.core import Namespace, Node, Pod, Toleration
+from ksandbox.api.core_objects import Service
 from ksandbox.api.meta import ObjectMeta
 from ksandbox.api.policy import PriorityClass
 from ksandbox.apiserver.store import Store
@@ -190,3 +192,68 @@ def test_a_node_failed_only_for_a_nominated_pod_is_not_taken_for_a_roomy_cluster
         got = _nominated_run(True, seed)
         assert got == _nominated_run(False, seed), seed
         assert not any(node == "node-0" for name, node in got if name != "big")
+
+
+def _scored_cluster(use_fast):
+    """The mixed workload's cluster after its first steps (some nodes full, preferred taints,
+    images on a quarter of the nodes), with a Service selecting app-1, so that the system-default
+    spreading scores those pods too."""
+    store, clock, sched = build(use_fast)
+    r = SimRandom(99)
+    store.create(decode(PriorityClass, {"metadata": {"name": "low"}, "value": -5}))
+    store.create(decode(PriorityClass, {"metadata": {"name": "high"}, "value": 1000}))
+    for i in range(120):
+        store.create(node(i, r))
+    store.create(decode(Service, {"metadata": {"name": "app-1", "namespace": "default"},
+                                  "spec": {"selector": {"app": "app-1"}, "ports": [{"port": 80}]}}))
+    for i in range(300):
+        store.create(pod(i, r))
+    clock.run_until(clock.now + 3)
+    return sched, r
+
+
+def test_fast_and_reference_paths_score_every_node_alike():
+    """Not only the same winner: every scored node's per-plugin scores (normalized) and the
+    weighted total are the plain path's, for each kind of pod of the mixed workload — the
+    fast path's shortcuts (a constant score kept once per node list, the weighted sum built
+    from the first plugin's array, Skip answered by one shared Status) change no number.
+    Upstream: pkg/scheduler/schedule_one.go prioritizeNodes (the plain path)."""
+    from ksandbox.scheduler.explain import explain_pod
+
+    clusters = [_scored_cluster(True), _scored_cluster(False)]
+    compared = spread = 0
+    for i in range(1000, 1036):
+        pending = []
+        for (sched, r) in clusters:
+            p = pod(i, r)
+            if i % 6 == 5:
+                # Tolerates every taint: no node has a PreferNoSchedule taint it minds, so
+                # TaintToleration's scores are one constant (the fast path's shared array).
+                p = attrs.evolve(p, spec=attrs.evolve(p.spec, tolerations=(
+                    Toleration(operator="Exists"),)))
+            # Created (admitted: defaults filled) but not scheduled: the clock does not run.
+            pending.append(sched.store.create(p))
+        assert pending[0] == pending[1]
+        (fast, _), (ref, _) = clusters
+        got, want = explain_pod(fast, pending[0]).to_dict(), explain_pod(ref, pending[1]).to_dict()
+        assert got == want, pending[0].metadata.name
+        compared += sum(1 for n in want["nodes"] if n["scores"])
+        spread += sum(1 for n in want["nodes"] if n["scores"].get("PodTopologySpread"))
+    assert compared > 1000 and spread > 100
+
+
+def test_the_shared_skip_status_cannot_be_changed():
+    """Status.skip() is one object for every caller: naming a plugin on it would name it for
+    everyone, so it refuses (the framework only reads a Skip's code)."""
+    import pytest
+
+    from ksandbox.scheduler.framework.interface import Code, Status
+
+    st = Status.skip()
+    assert st is Status.skip() and st.code == Code.SKIP and st.is_skip()
+    assert st == Status(Code.SKIP) and st.plugin == "" and st.message() == ""
+    with pytest.raises(AttributeError):
+        st.plugin = "NodePorts"
+    with pytest.raises(AttributeError):
+        st.with_plugin("NodePorts")
+    assert st.plugin == ""

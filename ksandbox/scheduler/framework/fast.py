@@ -612,7 +612,7 @@ class FastPath:
                     continue
                 codes, statuses = res
                 self._status_maps[k] = statuses
-                if not codes.any():   # every node passes it: one pass, no mask built
+                if not np.count_nonzero(codes):   # every node passes it: no mask built
                     continue
                 newly = codes != 0
                 if failed_any:
@@ -691,6 +691,20 @@ class FastPath:
             nts.set_group(st, idx, infos)
             diagnosis.unschedulable_plugins.add(st.plugin)
 
+    def _score_plan(self, fwk: Any) -> tuple[list, list]:
+        """The profile's PreScore and Score plugins with their vectorized methods and weights
+        looked up once (not three getattr calls per plugin and pod)."""
+        plan = getattr(self, "_plan", None)
+        if plan is not None and plan[0] is fwk and plan[1] is fwk.pre_score_plugins \
+                and plan[2] is fwk.score_plugins:
+            return plan[3], plan[4]
+        pre = [(pl, getattr(pl, "pre_score_vec", None)) for pl in fwk.pre_score_plugins]
+        score = [(pl.name, pl, getattr(pl, "score_vec", None), getattr(pl, "normalize_vec", None),
+                  getattr(pl, "normalize_score", None), fwk.weights[pl.name])
+                 for pl in fwk.score_plugins]
+        self._plan = (fwk, fwk.pre_score_plugins, fwk.score_plugins, pre, score)
+        return pre, score
+
     def prioritize(self, fwk: Any, state: Any, pod: Pod,
                    feasible: list[NodeInfo]) -> tuple[list[str], list, np.ndarray]:
         if not fwk.has_score_plugins():
@@ -700,33 +714,43 @@ class FastPath:
             idx = last[1]
         else:
             idx = np.fromiter((ni.index for ni in feasible), _I64, len(feasible))
-        for pl in fwk.pre_score_plugins:
-            vec = getattr(pl, "pre_score_vec", None)
+        pre, score = self._score_plan(fwk)
+        skip_score = state.skip_score
+        for pl, vec in pre:
             st = vec(state, pod, self, idx) if vec is not None else pl.pre_score(state, pod,
                                                                                   feasible)
-            if st is not None and st.code == Code.SKIP:
-                state.skip_score.add(pl.name)
-            elif st is not None and st.code != Code.SUCCESS:
-                raise SchedulingError(st.message())
+            if st is not None:
+                if st.code == Code.SKIP:
+                    skip_score.add(pl.name)
+                elif st.code != Code.SUCCESS:
+                    raise SchedulingError(st.message())
         names: list[str] = []
         per_plugin: list = []
-        totals = np.zeros(len(feasible), dtype=_I64)
-        for pl in fwk.score_plugins:
-            if pl.name in state.skip_score:
+        totals = None
+        for name, pl, vec, nv, ns, weight in score:
+            if name in skip_score:
                 continue
-            vec = getattr(pl, "score_vec", None)
             if vec is not None:
                 s = vec(state, pod, self, idx)
             else:
                 s = np.array([pl.score(state, pod, ni) for ni in feasible], dtype=_I64)
-            nv = getattr(pl, "normalize_vec", None)
             if nv is not None:
                 s = nv(state, pod, s, self, idx)
-            elif getattr(pl, "normalize_score", None) is not None:
+            elif ns is not None:
                 lst = s.tolist()
-                pl.normalize_score(state, pod, lst, feasible)
+                ns(state, pod, lst, feasible)
                 s = np.array(lst, dtype=_I64)
-            totals += s * fwk.weights[pl.name]
-            names.append(pl.name)
+            # A plugin's array may be shared (read-only): totals is always a new array.
+            if totals is None:
+                totals = s.astype(_I64)
+                if weight != 1:
+                    totals *= weight
+            elif weight == 1:
+                totals += s
+            else:
+                totals += s * weight
+            names.append(name)
             per_plugin.append(s)
+        if totals is None:
+            totals = np.zeros(len(feasible), dtype=_I64)
         return names, per_plugin, totals

@@ -84,7 +84,9 @@ class Status:
 
     @classmethod
     def skip(cls) -> "Status":
-        return cls(Code.SKIP)
+        """The one shared Skip (ten plugins answer Skip for a plain pod every cycle; callers
+        only read a Skip's code — it is never given a plugin name or reasons)."""
+        return _SKIP
 
     @classmethod
     def error(cls, message: str) -> "Status":
@@ -119,6 +121,20 @@ class Status:
     def __repr__(self) -> str:
         extra = f" plugin={self.plugin}" if self.plugin else ""
         return f"<Status {self.code} {list(self.reasons)}{extra}>"
+
+
+class _SharedStatus(Status):
+    """A Status handed to every caller alike: changing it would change everyone's."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a shared Status is read-only (set {name!r} on a copy)")
+
+
+_SKIP = _SharedStatus.__new__(_SharedStatus)
+for _slot, _value in (("code", Code.SKIP), ("reasons", ()), ("plugin", ""), ("detail", "")):
+    object.__setattr__(_SKIP, _slot, _value)
 
 
 def is_success(status: Status | None) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...api.evolve import by_identity
 from ..framework.interface import MAX_NODE_SCORE
 from . import names
 
@@ -41,6 +42,10 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
     return MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
 
 
+def _image_names(init_containers: tuple, containers: tuple) -> tuple[str, ...]:
+    return tuple(normalized_image_name(c.image) for c in init_containers + containers)
+
+
 class ImageLocality:
     name = NAME
 
@@ -49,7 +54,8 @@ class ImageLocality:
 
     def _images(self, pod: Pod) -> tuple[str, ...]:
         spec = pod.spec
-        return tuple(normalized_image_name(c.image) for c in spec.init_containers + spec.containers)
+        # Pods of a template share their container tuples: named once per template.
+        return by_identity(_image_names, spec.init_containers, spec.containers)
 
     def score(self, state: Any, pod: Pod, node_info: Any) -> int:
         images = self._images(pod)

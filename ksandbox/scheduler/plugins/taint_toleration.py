@@ -123,14 +123,24 @@ class TaintToleration:
 
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         full, none = self._counts(ctx, state.read(PRE_SCORE_STATE_KEY))
-        return np.zeros(len(idx), dtype=np.int64) if none else full[idx]
+        return _constant(ctx, 0, len(idx)) if none else full[idx]
 
     def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
                       idx: np.ndarray) -> np.ndarray:
         if self._counts(ctx, state.read(PRE_SCORE_STATE_KEY))[1]:
             # Every score is 0: what default_normalize_vec gives for them, without the scan.
-            return np.full(len(scores), MAX_NODE_SCORE, dtype=np.int64)
+            return _constant(ctx, MAX_NODE_SCORE, len(scores))
         return default_normalize_vec(MAX_NODE_SCORE, True, scores)
+
+
+def _constant(ctx: Any, value: int, length: int) -> np.ndarray:
+    """``length`` scores of ``value``: a read-only view of one array kept per node list (not
+    a new array per pod)."""
+    def compute() -> np.ndarray:
+        a = np.full(ctx.n, value, dtype=np.int64)
+        a.flags.writeable = False
+        return a
+    return ctx.static((NAME, "constant", value), compute)[:length]
 
 
 def new(args: Any, handle: Any) -> TaintToleration:
