@@ -425,7 +425,7 @@ class DeploymentController(Controller):
         store = self.store
         try:
             if len(changes) == 1 and "status" in changes:
-                return store.update_status(evolve(obj, **changes))
+                return store.write_status(obj, changes["status"])
             return store.update(evolve(obj, **changes))
         except ApiError:
             return None
