@@ -210,6 +210,10 @@ class PodInfo:
 
 # -- nodes --------------------------------------------------------------------------------------
 
+# Selectors whose counts a NodeInfo remembers at once (count_matching).
+MATCHING_KEPT = 16
+
+
 class NodeInfo:
     """A node and the pods on it, with running totals (framework.NodeInfo)."""
 
@@ -217,7 +221,7 @@ class NodeInfo:
                  "pods_with_required_anti_affinity", "req_cpu", "req_mem", "req_eph",
                  "req_scalar", "nz_cpu", "nz_mem", "alloc_cpu", "alloc_mem", "alloc_eph",
                  "alloc_pods", "alloc_scalar", "used_ports", "images", "generation", "index",
-                 "_lowest", "_lowest_gen")
+                 "_lowest", "_lowest_gen", "_matching")
 
     def __init__(self, node: Node | None = None) -> None:
         self.pods: dict[str, PodInfo] = {}
@@ -231,6 +235,7 @@ class NodeInfo:
         self.index = -1
         self._lowest: int | None = None
         self._lowest_gen = -1
+        self._matching: tuple[int, dict] | None = None
         # The Node; None for the NodeInfo of pods whose node the cache has not seen (yet).
         self.node: Any = None
         self.set_node(node)
@@ -347,6 +352,7 @@ class NodeInfo:
         c.generation = self.generation
         c.index = self.index
         c._lowest, c._lowest_gen = self._lowest, self._lowest_gen
+        c._matching = None
         return c
 
     def lowest_priority(self) -> int | None:
@@ -356,6 +362,33 @@ class NodeInfo:
             self._lowest = min((pi.priority for pi in self.pods.values()), default=None)
             self._lowest_gen = self.generation
         return self._lowest
+
+    def count_matching(self, namespace: str, selector: Any) -> int:
+        """How many pods here are not terminating, are in ``namespace`` and have labels
+        ``selector`` matches (countPodsMatchSelector). Remembered per (namespace, selector
+        object) until the pods here change (the generation moves with every add, remove and
+        swap): an explain or a plain scheduling cycle counts every node's pods, and the next
+        one — the explain view refreshing as the clock runs, spread_facts after explain —
+        finds most nodes unchanged."""
+        gen = self.generation
+        memo = self._matching
+        if memo is None or memo[0] != gen:
+            memo = self._matching = (gen, {})
+        seen = memo[1]
+        key = (namespace, id(selector))
+        hit = seen.get(key)
+        if hit is not None and hit[0] is selector:
+            return hit[1]
+        n = 0
+        matches = selector.matches
+        for pi in self.pods.values():
+            if not pi.terminating and pi.namespace == namespace and matches(pi.labels):
+                n += 1
+        if len(seen) >= MATCHING_KEPT:
+            seen.clear()
+        # The entry keeps the selector alive, so its id is not reused while remembered.
+        seen[key] = (selector, n)
+        return n
 
     def has_pod_below(self, priority: int) -> bool:
         """Whether a pod here has a priority below ``priority`` (a possible victim)."""

@@ -76,13 +76,7 @@ def count_pods_match(node_info: Any, c: Constraint, namespace: str) -> int:
     """countPodsMatchSelector: same namespace, not terminating, selector matches."""
     if c.selector is None:
         return 0
-    n = 0
-    for pi in node_info.pods.values():
-        if pi.terminating or pi.namespace != namespace:
-            continue
-        if c.selector.matches(pi.labels):
-            n += 1
-    return n
+    return node_info.count_matching(namespace, c.selector)
 
 
 def topology_normalizing_weight(size: int) -> float:
