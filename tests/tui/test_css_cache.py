@@ -109,7 +109,7 @@ def test_rules_from_the_cache_equal_a_fresh_parse(parsed, tmp_path, writable):
     # Textual's own sources, ours, and the board's: what the first screen is made of.
     sources = {key[1][1] or Path(key[1][0]).name for key in keys}
     assert {"ksandbox.tcss", "App.DEFAULT_CSS", "NodeBoard.DEFAULT_CSS",
-            "FooterKey.DEFAULT_CSS"} <= sources, sources
+            "KeyFooter.DEFAULT_CSS"} <= sources, sources
 
     loaded = _fresh(parsed)
     cache = css_cache.attach(loaded, path)
@@ -216,7 +216,7 @@ async def run():
     async with app.run_test(size=(140, 40)) as pilot:
         for _ in range(100):        # the footer's keys come once the bindings are known
             await pilot.pause()
-            if app.screen.query("FooterKey.-command-palette"):
+            if any(f.items for f in app.screen.query("KeyFooter")):
                 break
         await pilot.pause()
         out["screen"] = app.export_screenshot()

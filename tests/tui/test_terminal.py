@@ -175,3 +175,30 @@ def test_a_dialog_shows_over_the_dimmed_board_and_escape_brings_it_back(terminal
     term.keys("Escape")
     term.wait_until(lambda s: "Taint node" not in s)
     term.wait_until(lambda s: title_line(coloured()) == plain_title)
+
+
+def test_the_footer_follows_the_bar_in_one_burst_and_comes_back_in_its_colours(
+        terminal):  # noqa: F811
+    """The footer is one widget drawing Textual's key line (tui/widgets/key_footer.py): a tab
+    and `:` sent in one burst show the bar's keys on it; Escape brings back the board's keys,
+    in the same colours as before (read with ``capture-pane -e``)."""
+    term = _open(terminal, (120, 36))
+
+    def coloured_footer() -> str:
+        return term._tmux("capture-pane", "-p", "-e", "-t", term.name).rstrip("\n") \
+            .splitlines()[-1]
+
+    def last_line(s: str) -> str:
+        return s.rstrip("\n").splitlines()[-1].strip()
+
+    term.wait_until(lambda s: last_line(s).startswith("⏎ Pods d Describe node"))
+    before = coloured_footer()
+    assert "\x1b[" in before and "palette" in before
+    term.keys("Tab")
+    term.wait_until(lambda s: last_line(s).startswith("⏎ Explain pod"))
+    term.keys("Tab", "Tab", "Tab", ":")         # one burst: round the panes to the queue, bar
+    screen = term.wait_until(lambda s: "Complete" in last_line(s))
+    assert "Close" in last_line(screen) and "Explain pod" not in last_line(screen)
+    term.keys("Escape")                         # the focus goes back to the board
+    term.wait_until(lambda s: last_line(s).startswith("⏎ Pods d Describe node"))
+    term.wait_until(lambda s: coloured_footer() == before)

@@ -20,7 +20,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widget import Widget
+from textual.widgets import Input
 
 from ..commandline import Vocabulary
 from ..filtering import RowFilter, parse_filter
@@ -29,6 +30,7 @@ from ..messages import ClusterChanged
 from ..model import ChangeSet
 from ..widgets.command_bar import CommandBar
 from ..widgets.header import ClusterHeader
+from ..widgets.key_footer import KeyFooter
 from ..widgets.player_bar import PlayerPane
 
 if TYPE_CHECKING:
@@ -121,10 +123,15 @@ class KsScreen(Guarded, DismissOnce, Screen):
                 # The playback bar and caption pane (tui/player.py), while a recording plays.
                 yield PlayerPane()
             yield CommandBar(self.vocabulary(), self.app.command_history)
-            yield Footer(compact=True)
+            yield self.footer()
 
     def compose_body(self) -> ComposeResult:
         yield from ()
+
+    def footer(self) -> Widget:
+        """The key line at the bottom: Textual's compact Footer drawn by one widget, so a
+        focus change repaints one line instead of remounting twenty keys (widgets/key_footer)."""
+        return KeyFooter()
 
     def _start_at_breakpoint(self) -> None:
         """Give the screen its width breakpoint class (``-narrow``/``-wide``...) for the
@@ -158,10 +165,11 @@ class KsScreen(Guarded, DismissOnce, Screen):
 
     def refresh_bindings(self) -> None:
         """Tell the footer only when what it shows changed. Textual asks on every focus
-        change and each time a dialog covers or uncovers the screen, and the footer answers
-        by rebuilding its twenty keys — a layout and repaint of the whole screen, ~90 ms at
-        1,000 nodes, twice per dialog. A covered screen's footer is not on show: it is
-        brought up to date when the screen is on top again."""
+        change and each time a dialog covers or uncovers the screen. Textual's own Footer
+        answered by rebuilding its twenty keys (a layout and repaint of the whole screen, ~90 ms
+        at 1,000 nodes); KeyFooter reads the bindings and repaints its line, which is cheap but
+        still not free. A covered screen's footer is not on show: it is brought up to date
+        when the screen is on top again."""
         if self.is_mounted and self.app.screen is not self:
             return
         try:
