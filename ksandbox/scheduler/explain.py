@@ -21,6 +21,7 @@ from ..sim.rand import SimRandom
 from .framework.interface import Code
 from .framework.types import FitError
 from .schedule_one import (
+    FAST_PATH_MIN_NODES,
     NoNodesAvailable,
     SchedulingError,
     fast_path,
@@ -221,6 +222,8 @@ def explain_pod(sched: Any, pod: Pod) -> Explanation:
         pod = attrs.evolve(pod, spec=attrs.evolve(pod.spec, node_name=""),
                            status=attrs.evolve(pod.status, nominated_node_name=""))
     ctx = _Ctx(sched, cache, use_fast=sched.use_fast if cache is sched.cache else False)
+    if ctx.use_fast is False:
+        _seed_spread_counts(sched, fwk, pod)
     handle = fwk.handle
     saved = handle.cache
     handle.cache = cache
@@ -238,6 +241,36 @@ def explain_pod(sched: Any, pod: Pod) -> Explanation:
         return exp
     facts = bound_facts(sched.store, original)
     return _as_bound(exp, bound_to, facts)
+
+
+def _seed_spread_counts(sched: Any, fwk: Any, pod: Pod) -> None:
+    """Before the plain path explains a bound pod: hand each node the count of pods that the
+    pod's spread selectors match, from the fast path's counters (kept current from the cache's
+    pod events, the same rule: not terminating, same namespace, selector matches), so that
+    PodTopologySpread's countPodsMatchSelector reads them instead of matching every pod of
+    the cluster (~30,000 label matches at 1,000 nodes). Only where the scheduler runs the fast
+    path already; the node the pod is taken off is a clone and counts afresh."""
+    fast = sched._fast.get(fwk.scheduler_name)
+    if fast is None or sched.use_fast is False or \
+            sched.cache.num_nodes() < FAST_PATH_MIN_NODES:
+        return
+    plugin = next((p for p in fwk.pre_filter_plugins if p.name == "PodTopologySpread"), None)
+    if plugin is None:
+        plugin = next((p for p in fwk.pre_score_plugins if p.name == "PodTopologySpread"),
+                      None)
+    if plugin is None:
+        return
+    ns = pod.metadata.namespace
+    selectors = {id(c.selector): c.selector
+                 for action in ("DoNotSchedule", "ScheduleAnyway")
+                 for c in plugin.get_constraints(pod, action) if c.selector is not None}
+    if not selectors:
+        return
+    fast.sync()
+    for sel in selectors.values():
+        counts = fast.match_counts(ns, sel).tolist()
+        for ni, n in zip(fast.infos, counts):
+            ni.seed_matching(ns, sel, n)
 
 
 def _as_bound(exp: Explanation, node: str, facts: BoundFacts | None) -> Explanation:

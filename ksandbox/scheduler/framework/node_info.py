@@ -390,6 +390,18 @@ class NodeInfo:
         seen[key] = (selector, n)
         return n
 
+    def seed_matching(self, namespace: str, selector: Any, n: int) -> None:
+        """Remember ``n`` as count_matching's answer now — a count kept current elsewhere
+        (the fast path's per-node counters, the same rule over the same pods)."""
+        gen = self.generation
+        memo = self._matching
+        if memo is None or memo[0] != gen:
+            memo = self._matching = (gen, {})
+        seen = memo[1]
+        if len(seen) >= MATCHING_KEPT:
+            seen.clear()
+        seen[(namespace, id(selector))] = (selector, n)
+
     def has_pod_below(self, priority: int) -> bool:
         """Whether a pod here has a priority below ``priority`` (a possible victim)."""
         low = self.lowest_priority()
