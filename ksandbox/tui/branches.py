@@ -29,6 +29,7 @@ from ..views.diffwide import evictions_cell, node_rows, placement_cell, pod_cell
 from .dialogs.base import CommandDialog
 from .guard import DismissOnce
 from .model import ChangeSet
+from .screen_layout import LayoutOnce
 from .screens.base import KsScreen
 from .tint import QuickTint
 from .widgets.header import sim_time_text
@@ -192,7 +193,7 @@ class BranchNameDialog(CommandDialog):
 # -- W: the list of branches ------------------------------------------------------------------
 
 
-class BranchListScreen(DismissOnce, QuickTint, ModalScreen[str | None]):
+class BranchListScreen(DismissOnce, QuickTint, LayoutOnce, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     def __init__(self, branches: BranchSet) -> None:

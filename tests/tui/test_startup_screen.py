@@ -8,7 +8,7 @@ used to give: every theme started from the config renders the same colours, clas
 screen as the same theme switched to in a running app.
 
 The board screen carries its width breakpoint class from its first styling
-(``KsScreen._start_at_breakpoint``, so Textual's first Resize does not restyle every widget):
+(``LayoutOnce._start_at_breakpoint``, tui/screen_layout.py, so Textual's first Resize does not restyle every widget):
 the class is the one Textual's own rule gives for the terminal's width, at every width
 and after a resize.
 """

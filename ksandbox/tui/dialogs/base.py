@@ -19,12 +19,13 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label
 
 from ..guard import DismissOnce, Guarded
+from ..screen_layout import LayoutOnce
 from ..tint import QuickTint
 
 W = TypeVar("W", bound=Widget)
 
 
-class CommandDialog(Guarded, DismissOnce, QuickTint, ModalScreen[str | None]):
+class CommandDialog(Guarded, DismissOnce, QuickTint, LayoutOnce, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     title_text = "Command"

@@ -28,6 +28,7 @@ from ..filtering import RowFilter, parse_filter
 from ..guard import DismissOnce, Guarded
 from ..messages import ClusterChanged
 from ..model import ChangeSet
+from ..screen_layout import LayoutOnce
 from ..widgets.command_bar import CommandBar
 from ..widgets.header import ClusterHeader
 from ..widgets.key_footer import KeyFooter
@@ -90,7 +91,7 @@ NODE_ACTIONS = {"taint", "untaint", "cordon", "uncordon", "drain", "fail", "reco
                 "pressure", "label"}
 
 
-class KsScreen(Guarded, DismissOnce, Screen):
+class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
     """Base of the main board, the list views, the explain and text views."""
 
     BINDINGS = VIEW_BINDINGS
@@ -113,7 +114,6 @@ class KsScreen(Guarded, DismissOnce, Screen):
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        self._start_at_breakpoint()
         yield ClusterHeader()
         yield from self.compose_body()
         # One bottom dock holding the bar above the footer: two widgets docked at the bottom
@@ -133,19 +133,6 @@ class KsScreen(Guarded, DismissOnce, Screen):
         focus change repaints one line instead of remounting twenty keys (widgets/key_footer)."""
         return KeyFooter()
 
-    def _start_at_breakpoint(self) -> None:
-        """Give the screen its width breakpoint class (``-narrow``/``-wide``...) for the
-        terminal's size now, before its widgets mount. Textual sets it on the screen's first
-        Resize, and a class that changes there restyles every widget of the screen: a second
-        styling pass (the board's 21 component styles included) before the first frame. The
-        rule is Textual's: the largest breakpoint not above the width."""
-        points = self.HORIZONTAL_BREAKPOINTS or self.app.HORIZONTAL_BREAKPOINTS or []
-        width = self.app.size.width
-        for breakpoint, name in sorted(points, reverse=True):
-            if width >= breakpoint:
-                self.add_class(name)
-                return
-
     def vocabulary(self) -> Vocabulary:
         store = self.app.session.store
         return Vocabulary(
@@ -160,7 +147,6 @@ class KsScreen(Guarded, DismissOnce, Screen):
         for pane in self.query(PlayerPane):
             pane.state = self.app.player_controls.state()
 
-    _laid_out_at: Any = None
     _bindings_shown: Any = None
 
     def refresh_bindings(self) -> None:
@@ -181,16 +167,6 @@ class KsScreen(Guarded, DismissOnce, Screen):
             return
         self._bindings_shown = shown
         super().refresh_bindings()
-
-    def _screen_resized(self, size: Any) -> None:
-        """Textual lays out every screen beneath a dialog when the dialog opens (its Resize
-        resizes the whole stack), even at the size they already have: at 1,000 nodes that
-        was a full layout and repaint of the board, 100+ ms, before the dialog showed. A
-        screen already laid out at this size skips it; a real resize still lays it out."""
-        if size == self._laid_out_at and self is not self.app.screen:
-            return
-        self._laid_out_at = size
-        super()._screen_resized(size)
 
     def _compositor_refresh(self) -> None:
         """Textual renders the screen when its refresh comes round even while the app is

@@ -22,10 +22,11 @@ from textual.widgets import Label, Static, TextArea
 
 from ...commands.edit import NO_VALID, UNCHANGED, EditCommand, rebase
 from ..guard import DismissOnce
+from ..screen_layout import LayoutOnce
 from ..tint import QuickTint
 
 
-class EditScreen(DismissOnce, QuickTint, ModalScreen[None]):
+class EditScreen(DismissOnce, QuickTint, LayoutOnce, ModalScreen[None]):
     BINDINGS = [Binding("ctrl+s", "save", "Save", id="edit.save"),
                 Binding("escape", "cancel", "Cancel", id="edit.cancel")]
     DEFAULT_CSS = """

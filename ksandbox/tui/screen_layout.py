@@ -1,0 +1,64 @@
+"""LayoutOnce: a pushed screen is not laid out again by its own Resize.
+
+What Textual (``textual/screen.py``) does when a screen is pushed:
+1. ``ScreenResume`` lays it out (``_refresh_layout``) and draws the first frame. The screen is
+   among the widgets that layout has just shown, so it also gets a ``Resize`` event.
+2. That Resize lays the whole screen out again (``_screen_resized``) at the same size. Nothing
+   moves, but the layout and the repaint of whatever asked for one meanwhile cost a frame.
+3. The same Resize gives the screen its width breakpoint class (``-narrow``/``-wide``...; the
+   board has them). A class that is new restyles every widget of the screen.
+(A last layout follows when the mount of the screen's children completes: Textual's
+``AwaitMount`` asks its parent for one. That one stays.)
+
+At 1,000 nodes, with the tinted board beneath a dialog, step 2 costs 20–40 ms. It came after
+the first frame, so it was not counted in the key's latency; but a key pressed meanwhile, or
+the clock's tick, waited for it.
+
+The mixin removes steps 2 and 3:
+- the breakpoint class is set as the screen composes, by Textual's own rule for the terminal's
+  width, so the Resize finds it already there;
+- a Resize at the size of the screen's last full layout lays out nothing. Anything that does
+  change the layout asks for its own (``refresh(layout=True)``), and a real resize has another
+  size.
+
+Mixed into every screen of ours (``KsScreen`` and each ModalScreen), before Textual's class.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class LayoutOnce:
+    _laid_out_at: Any = None
+    """The size of the screen's last full layout."""
+
+    async def _compose(self) -> None:
+        self._start_at_breakpoint()
+        await super()._compose()  # type: ignore[misc]
+
+    def _start_at_breakpoint(self) -> None:
+        """Give the screen its width breakpoint class for the terminal's size now, before its
+        widgets mount. The rule is Textual's (``Screen._on_resize``): the largest breakpoint
+        not above the width."""
+        points = (self.HORIZONTAL_BREAKPOINTS  # type: ignore[attr-defined]
+                  or self.app.HORIZONTAL_BREAKPOINTS or [])  # type: ignore[attr-defined]
+        width = self.app.size.width  # type: ignore[attr-defined]
+        for breakpoint, name in sorted(points, reverse=True):
+            if width >= breakpoint:
+                self.add_class(name)  # type: ignore[attr-defined]
+                return
+
+    def _refresh_layout(self, size: Any = None, scroll: bool = False) -> None:
+        super()._refresh_layout(size, scroll)  # type: ignore[misc]
+        if not scroll:
+            # A scroll lays out only what scrolled into view; a full layout covers it all.
+            self._laid_out_at = self.outer_size if size is None else size  # type: ignore[attr-defined]
+
+    def _screen_resized(self, size: Any) -> None:
+        """Textual also calls this for every screen beneath a dialog when the dialog opens
+        (its Resize resizes the whole stack): at 1,000 nodes a full layout and repaint of the
+        board, 100+ ms, before the dialog showed. Skipped too at an unchanged size."""
+        if size == self._laid_out_at:
+            return
+        super()._screen_resized(size)  # type: ignore[misc]

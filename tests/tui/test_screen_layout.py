@@ -1,0 +1,159 @@
+"""A pushed screen is not laid out again by its own Resize (tui/screen_layout.py).
+
+Textual (textual/screen.py ``_on_screen_resume``, ``_on_resize``, ``_screen_resized``) lays a
+pushed screen out on resume, again on the Resize that layout posts to the screen itself, and
+restyles it when that Resize gives it its width breakpoint class. LayoutOnce sets the class as
+the screen composes and skips a Resize at the size already laid out. What is checked:
+- every screen class of ksandbox.tui mixes it in;
+- a dialog and a pushed view are laid out without the Resize's layout, carry their breakpoint
+  class before their first layout, and look exactly as with Textual's three layouts
+  (SVG export);
+- a real resize still lays out the dialog and, once it closes, the board beneath, at the new
+  size and with the new breakpoint class.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+from helpers import settle
+from textual.screen import Screen
+
+import ksandbox.tui
+from ksandbox.tui.screen_layout import LayoutOnce
+
+BREAKPOINTS = ("-narrow", "-wide", "-xwide")
+
+
+def test_every_screen_of_ours_mixes_in_layout_once():
+    found = []
+    for info in pkgutil.walk_packages(ksandbox.tui.__path__, "ksandbox.tui."):
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, Screen) and cls.__module__ == info.name:
+                found.append(cls)
+                assert issubclass(cls, LayoutOnce), cls
+                # Before Textual's classes: its methods must run first.
+                mro = cls.__mro__
+                assert mro.index(LayoutOnce) < mro.index(Screen), cls
+    assert {c.__name__ for c in found} >= {"MainScreen", "ResourceScreen", "CommandDialog",
+                                           "HelpScreen", "EditScreen"}
+
+
+class Layouts:
+    """Full layouts per screen, and the breakpoint classes each had at its first."""
+
+    def __init__(self, monkeypatch):
+        self.count: dict[str, int] = {}
+        self.classes_at_first: dict[str, set[str]] = {}
+        self.from_resize: dict[str, int] = {}
+        """Full layouts made by a Resize (``_screen_resized``), per screen."""
+        self._in_resize = False
+        real_layout = Screen._refresh_layout
+        real_resized = Screen._screen_resized
+        me = self
+
+        def layout(screen, size=None, scroll=False):
+            if not scroll:
+                name = type(screen).__name__
+                me.count[name] = me.count.get(name, 0) + 1
+                if me._in_resize:
+                    me.from_resize[name] = me.from_resize.get(name, 0) + 1
+                me.classes_at_first.setdefault(
+                    name, {c for c in screen.classes if c in BREAKPOINTS})
+            return real_layout(screen, size, scroll)
+
+        def resized(screen, size):
+            me._in_resize = True
+            try:
+                return real_resized(screen, size)
+            finally:
+                me._in_resize = False
+
+        monkeypatch.setattr(Screen, "_refresh_layout", layout)
+        monkeypatch.setattr(Screen, "_screen_resized", resized)
+
+
+async def push(pilot, key):
+    if key == "colon-po":
+        await pilot.press("colon", "p", "o", "enter")
+    else:
+        await pilot.press(key)
+    await settle(pilot, 3)
+
+
+@pytest.mark.parametrize("width", [100, 140])
+@pytest.mark.parametrize("key,name", [("t", "TaintDialog"), ("question_mark", "HelpScreen"),
+                                      ("colon-po", "ResourceScreen")])
+async def test_a_pushed_screen_skips_the_resize_layout_and_starts_at_its_breakpoint(
+        session, make, monkeypatch, key, name, width):
+    resized = {}
+    for textuals in (True, False):
+        with monkeypatch.context() as patch:
+            if textuals:
+                patch.setattr(LayoutOnce, "_screen_resized",
+                              lambda self, size: Screen._screen_resized(self, size))
+            app = make(session)
+            async with app.run_test(size=(width, 36)) as pilot:
+                await settle(pilot)
+                layouts = Layouts(patch)
+                await push(pilot, key)
+                screen = app.screen
+                assert type(screen).__name__ == name
+                resized[textuals] = layouts.from_resize.get(name, 0)
+                if textuals:
+                    continue
+                points = screen.HORIZONTAL_BREAKPOINTS or app.HORIZONTAL_BREAKPOINTS or []
+                expected = screen._get_breakpoint_classes(width, points)  # Textual's rule
+                # The Resize reached Textual's _screen_resized for no screen: neither the
+                # new one (laid out at this size on resume) nor the board beneath.
+                assert layouts.from_resize == {}
+                if key != "colon-po":       # (the `:` bar itself lays the board out)
+                    assert layouts.count.get("MainScreen", 0) == 0
+                assert layouts.classes_at_first[name] == expected
+                assert {c for c in screen.classes if c in BREAKPOINTS} == expected
+    # Textual's own handling does lay the new screen out again on that Resize.
+    assert resized == {True: 1, False: 0}
+
+
+@pytest.mark.parametrize("key", ["t", "question_mark", "ctrl+p", "colon-po"])
+async def test_the_screen_looks_as_with_textuals_layouts(session, make, monkeypatch, key):
+    """The same screen with Textual's own Resize handling and breakpoint update."""
+    shots = []
+    for textuals in (True, False):
+        if textuals:
+            monkeypatch.setattr(LayoutOnce, "_screen_resized",
+                                lambda self, size: Screen._screen_resized(self, size))
+            monkeypatch.setattr(LayoutOnce, "_start_at_breakpoint", lambda self: None)
+        else:
+            monkeypatch.undo()
+        app = make(session)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(pilot)
+            await push(pilot, key)
+            shots.append((type(app.screen).__name__, app.export_screenshot()))
+    assert shots[0] == shots[1]
+
+
+async def test_a_real_resize_lays_out_the_dialog_and_then_the_board(session, make):
+    app = make(session)
+    async with app.run_test(size=(140, 36)) as pilot:
+        await settle(pilot)
+        board = app.screen
+        await pilot.press("t")
+        await settle(pilot)
+        dialog = app.screen
+        await pilot.resize_terminal(100, 30)
+        await settle(pilot, 3)
+        assert dialog.size == (100, 30)
+        assert {c for c in board.classes if c in BREAKPOINTS} == {"-narrow"}
+        await pilot.press("escape")
+        await settle(pilot, 3)
+        assert app.screen is board and board.size == (100, 30)
+        assert {c for c in board.classes if c in BREAKPOINTS} == {"-narrow"}
+        lines = [s.text for s in board._compositor.render_strips()]
+        assert len(lines) == 30 and lines[-1].lstrip().startswith("⏎ Pods")
+        assert all(len(line) == 100 for line in lines)
