@@ -120,26 +120,81 @@ def _api_type(cls: type) -> Any:
 
 # -- the frozen __init__, with each field's slot set directly -------------------------------
 # attrs' frozen __init__ sets each field with ``object.__setattr__`` bound to the instance
-# (``_setattr('name', name)``): a generic attribute lookup of the name in the class for every
-# field of every object built — ~40 objects per scheduled pod, ObjectMeta alone 14 fields.
-# The same source with each line calling the field's own slot descriptor
-# (``_slot_set_name(self, name)``, the member descriptor that lookup finds) stores the same
-# value in the same slot, ~20 % faster per object. Everything else of attrs' __init__ — signature,
-# defaults (the same objects), converters, validators, post-init — is its own text, kept.
-# The class stays frozen: its __setattr__ is attrs'. PLAIN_INITS keeps attrs' own __init__
-# per class, for the test that holds the two to the same results (tests/api/test_fast_init.py).
+# (``_setattr('name', name)``): a generic attribute lookup of the name in the class and a call
+# through a method wrapper for every field of every object built — ~25 objects per scheduled
+# pod, ObjectMeta alone 14 fields. Here attrs' own __init__ source is rewritten, line by line
+# (signature, default objects, converters, validators and post-init stay attrs' text):
+#
+# * while the fields are set, the instance's class is a "building" twin — a subclass of the
+#   class that adds no slot and keeps object's own __setattr__ — so each ``self.name = value``
+#   is an ordinary slot store (the interpreter's specialised STORE_ATTR); the class is put back
+#   before anything else runs (validators, post-init), also when a converter raises. ObjectMeta
+#   14.6k -> ~5.7k instructions per build (cachegrind). Making a class costs ~0.2M
+#   instructions, so a class gets its twin at its WARM_BUILDS-th build, not at import: most of
+#   the ~140 classes are seldom built, and a start makes none of their twins.
+# * until then, and for an instance of a subclass (type(self) is not the class: its own
+#   layout), the same lines call each field's member descriptor (``_slot_set_name(self,
+#   value)``: the descriptor object.__setattr__'s lookup finds), ~20 % cheaper than attrs'.
+#
+# The finished object's class is the class, which stays frozen (its __setattr__ is attrs').
+# PLAIN_INITS keeps attrs' own __init__ per class, for the test that holds the two to the same
+# results (tests/api/test_fast_init.py).
 PLAIN_INITS: dict[type, Any] = {}
+# class -> its building twin, once made (None: the layout refused the swap)
+BUILDING_TWINS: dict[type, Any] = {}
+WARM_BUILDS = 64
+
+
+class _Never:
+    """No object is of this class: the twin test of a class that has no twin yet."""
 _T = typing.TypeVar("_T", bound=type)
-_SETATTR_LINE = "    _setattr('"
+_SETATTR_LINE = "_setattr('"
 _SETATTR_GET = "    _setattr = _cached_setattr_get(self)\n"
+# object's __class__ setter, bound to nothing: set_class(obj, cls) is obj.__class__ = cls
+# without the generic attribute lookup (attrs' frozen __setattr__ would refuse the plain way)
+_SET_CLASS = object.__dict__["__class__"].__set__
 
 
 def slot_setter_init(cls: _T) -> _T:
-    """Give the frozen slotted attrs class ``cls`` the slot-setting twin of attrs' generated
+    """Give the frozen slotted attrs class ``cls`` the fast twin of attrs' generated
     ``__init__`` (a class decorator, outside ``attrs.frozen``; every api_type has it). ``cls``
     is left as it is when the source is not the shape expected (attrs changed, not slotted)."""
     _install_slot_setter_init(cls)
     return cls
+
+
+def _building_twin(cls: Any) -> Any:
+    """A subclass of ``cls`` with its layout and object's __setattr__/__delattr__, which an
+    instance of ``cls`` can take as its class while being built; None when refused."""
+    twin = type(cls.__name__, (cls,), {
+        "__slots__": (), "__setattr__": object.__setattr__,
+        "__delattr__": object.__delattr__, "__module__": cls.__module__,
+        "__qualname__": f"{cls.__qualname__}.<building>"})
+    try:
+        probe = object.__new__(cls)
+        _SET_CLASS(probe, twin)
+        _SET_CLASS(probe, cls)
+    except TypeError:
+        return None
+    return twin
+
+
+def _warmer(cls: Any, globs: dict[str, Any]) -> Callable[[], None]:
+    """What the fast __init__ of ``cls`` calls at each build while the class has no twin: the
+    WARM_BUILDS-th makes it and switches the __init__ (its globals) to the twin's way."""
+    left = [WARM_BUILDS]
+
+    def warm() -> None:
+        left[0] -= 1
+        if left[0] > 0:
+            return
+        globs["_ks_cold"] = _Never
+        twin = BUILDING_TWINS[cls] = _building_twin(cls)
+        if twin is not None:
+            globs["_ks_twin"] = twin
+            globs["_ks_cls"] = cls
+
+    return warm
 
 
 def _install_slot_setter_init(cls: Any) -> None:
@@ -154,31 +209,50 @@ def _install_slot_setter_init(cls: Any) -> None:
     first = code.co_firstlineno - 1
     if not 0 <= first < len(lines) or not lines[first].startswith("def __init__(self"):
         return
-    # attrs' lines, one by one: "    _setattr('name', value)" becomes
-    # "    _slot_set_name(self, value)" (plain string work: a regex over each class's source
-    # cost ~8 ms of every start)
-    body = [lines[first]]
+    # attrs' lines, one by one (plain string work: a regex over each class's source cost
+    # ~8 ms of every start): "_setattr('name', value)" at any indentation is a field's store
+    body: list[tuple[str, str, str]] = []   # (indent, field name or "", value or the line)
     setters: dict[str, Any] = {}
     for line in lines[first + 1:]:
-        if line.startswith(_SETATTR_LINE):
-            name, sep, rest = line[len(_SETATTR_LINE):].partition("', ")
+        stripped = line.lstrip(" ")
+        if stripped.startswith(_SETATTR_LINE):
+            name, sep, rest = stripped[len(_SETATTR_LINE):].partition("', ")
             descr = getattr(cls, name, None) if sep and name.isidentifier() else None
-            if type(descr) is not types.MemberDescriptorType:
+            value = rest.rstrip("\n")
+            if type(descr) is not types.MemberDescriptorType or not value.endswith(")"):
                 return
             setters[f"_slot_set_{name}"] = descr.__set__
-            line = f"    _slot_set_{name}(self, {rest}"
+            body.append((line[:len(line) - len(stripped)], name, value[:-1]))
         elif line == _SETATTR_GET:
             continue
         elif line.strip() and not line[0].isspace():
             break
         elif "_setattr" in line:   # used some other way (a cached hash): keep attrs' own
             return
-        body.append(line)
+        else:
+            body.append(("", "", line))
     if not setters:
         return
-    src = "".join(body)
+    last = max(i for i, (_, name, _) in enumerate(body) if name)
+    out = [lines[first],
+           "    if _ks_type(self) is _ks_cls:\n        _ks_set_class(self, _ks_twin)\n"
+           "        try:\n"]
+    out += [f"        {ind}self.{name} = {value}\n" if name else f"        {value}"
+            for ind, name, value in body[:last + 1]]
+    out.append("        finally:\n            _ks_set_class(self, _ks_cls)\n    else:\n"
+               "        if _ks_type(self) is _ks_cold:\n            _ks_warm()\n")
+    out += [f"    {ind}_slot_set_{name}(self, {value})\n" if name else f"    {value}"
+            for ind, name, value in body[:last + 1]]
+    out += [value for _, _, value in body[last + 1:]]
+    src = "".join(out)
     globs = init.__globals__
-    globs.update(setters)
+    # (a field may be called "type": the builtin is reached by a name no field has)
+    names = {**setters, "_ks_cls": _Never, "_ks_twin": None, "_ks_set_class": _SET_CLASS,
+             "_ks_type": type, "_ks_cold": cls, "_ks_warm": _warmer(cls, globs)}
+    if any(n.startswith("_ks_") for n in code.co_varnames) or \
+            any(k in globs for k in names):
+        return   # a name of the class's module (attrs' globals start as its copy)
+    globs.update(names)
     namespace: dict[str, Any] = {}
     filename = f"<ksandbox slot-setter init {cls.__module__}.{cls.__qualname__}>"
     # compiled through attrs' methods cache: kept on disk like attrs' own code

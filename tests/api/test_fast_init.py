@@ -1,11 +1,13 @@
-"""The slot-setting ``__init__`` of the API types (codec.slot_setter_init) against attrs' own.
+"""The fast ``__init__`` of the API types (codec.slot_setter_init) against attrs' own.
 
 Every api_type (and the attrs classes of taints/selectors that take the decorator) builds its
-instances with a twin of attrs' generated frozen ``__init__`` whose lines set each field's slot
-through the field's member descriptor instead of ``object.__setattr__``. These tests hold the
-twin to attrs' original (kept in ``codec.PLAIN_INITS``) for every class: same signature and
-default objects, the same value (by identity) in every slot, the same error when a converter or
-post-init refuses, and the class still frozen.
+instances with a rewrite of attrs' generated frozen ``__init__``: the instance is of a
+"building" twin class while its slots are stored, then of its class again; an instance of a
+subclass has each slot set through the field's member descriptor. These tests hold both ways
+to attrs' original (kept in ``codec.PLAIN_INITS``) for every class: same signature and
+default objects, the same value (by identity) in every slot, the class of the result, the same
+error when a converter or post-init refuses (the object's class put back), and the class
+still frozen.
 """
 
 from __future__ import annotations
@@ -44,6 +46,27 @@ def test_every_api_type_has_the_slot_setting_init() -> None:
         assert cls in codec.PLAIN_INITS
 
 
+def test_a_class_has_no_twin_before_its_warm_builds() -> None:
+    """A start makes no twins (making a class costs ~0.2M instructions): a class gets its
+    twin at its WARM_BUILDS-th build, and builds alike before and after."""
+    @codec.api_type
+    class Rare:
+        a: int = codec.j("a", 0)
+        b: str = codec.j("b", "")
+        extra: codec.FrozenDict = codec.extra_field()
+
+    assert Rare in codec.PLAIN_INITS and codec.BUILDING_TWINS.get(Rare) is None
+    made = []
+    while codec.BUILDING_TWINS.get(Rare) is None:
+        made.append(Rare(len(made), b="x"))
+    assert len(made) == codec.WARM_BUILDS
+    for _ in range(3):
+        made.append(Rare(len(made), b="x"))
+    assert [(type(r), r.a, r.b) for r in made] == [(Rare, i, "x") for i in range(len(made))]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        made[-1].a = 5    # type: ignore[misc]
+
+
 def _slots(obj: object) -> list[object]:
     return [getattr(obj, a.name) for a in attrs.fields(type(obj))]
 
@@ -53,6 +76,7 @@ def _build(cls: type, init: object, *args: object, **kwargs: object) -> tuple[st
     try:
         init(obj, *args, **kwargs)  # type: ignore[operator]
     except Exception as exc:  # noqa: BLE001 - the error itself is compared
+        assert type(obj) is cls    # a refused build leaves no building twin behind
         return "error", (type(exc), str(exc))
     return "ok", obj
 
@@ -67,6 +91,7 @@ def _same(cls: type, *args: object, **kwargs: object) -> None:
     if a[0] == "error":
         assert a[1] == b[1]
         return
+    assert type(a[1]) is type(b[1]) is cls
     sa, sb = _slots(a[1]), _slots(b[1])
     assert len(sa) == len(sb)
     for x, y in zip(sa, sb):
@@ -80,20 +105,12 @@ def _same(cls: type, *args: object, **kwargs: object) -> None:
         assert hash(a[1]) == hash(b[1])
 
 
-@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__qualname__)
-def test_slot_setting_init_builds_what_attrs_init_builds(cls: type) -> None:
-    fast, plain = cls.__init__, codec.PLAIN_INITS[cls]
-    # the same signature, with the very default objects
-    assert inspect.signature(fast) == inspect.signature(plain)
-    assert fast.__defaults__ == plain.__defaults__
-    assert all(x is y for x, y in zip(fast.__defaults__ or (), plain.__defaults__ or ()))
-    assert fast.__kwdefaults__ == plain.__kwdefaults__
-    assert fast.__qualname__ == plain.__qualname__
+def _all_the_ways(cls: type) -> None:
     fields = [a for a in attrs.fields(cls) if a.init]
     # every default
     _same(cls)
-    # a distinct object in every field, by keyword and by position: a setter bound to the
-    # wrong slot puts one where another should be
+    # a distinct object in every field, by keyword and by position: a store into the wrong
+    # slot puts one where another should be
     marks = {a.alias: object() for a in fields}
     _same(cls, **marks)
     positional = [a for a in fields if not a.kw_only]
@@ -104,6 +121,56 @@ def test_slot_setting_init_builds_what_attrs_init_builds(cls: type) -> None:
     _same(cls, **{a.alias: f"v-{a.alias}" for a in fields})
     # an unknown argument: the same TypeError
     _same(cls, no_such_field_here=1)
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__qualname__)
+def test_slot_setting_init_builds_what_attrs_init_builds(cls: type) -> None:
+    fast, plain = cls.__init__, codec.PLAIN_INITS[cls]
+    # the same signature, with the very default objects
+    assert inspect.signature(fast) == inspect.signature(plain)
+    assert fast.__defaults__ == plain.__defaults__
+    assert all(x is y for x, y in zip(fast.__defaults__ or (), plain.__defaults__ or ()))
+    assert fast.__kwdefaults__ == plain.__kwdefaults__
+    assert fast.__qualname__ == plain.__qualname__
+    # before the class has its building twin (unless earlier builds made it), then after
+    _all_the_ways(cls)
+    for _ in range(codec.WARM_BUILDS):
+        _build(cls, fast)
+    assert codec.BUILDING_TWINS.get(cls) is not None   # the layout took the swap
+    _all_the_ways(cls)
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__qualname__)
+def test_a_subclass_instance_is_built_alike(cls: type) -> None:
+    """An instance of a subclass (its own layout: no class swap) takes the descriptor way."""
+    sub = type(f"Sub{cls.__name__}", (cls,), {"__slots__": ("more",)})
+    fields = [a for a in attrs.fields(cls) if a.init]
+    marks = {a.alias: object() for a in fields}
+    plain = object.__new__(sub)
+    fast = object.__new__(sub)
+    try:
+        codec.PLAIN_INITS[cls](plain, **marks)
+    except Exception as exc:  # noqa: BLE001 - a post-init refusing marks: the fast one too
+        with pytest.raises(type(exc)):
+            cls.__init__(fast, **marks)
+        assert type(fast) is sub
+        return
+    cls.__init__(fast, **marks)
+    assert type(fast) is sub
+    for x, y in zip(_slots(plain), _slots(fast)):
+        assert x is y or (type(x) is type(y) and x == y)
+
+
+def test_a_converter_refusing_leaves_the_class_in_place() -> None:
+    from ksandbox.api.taints import Taint
+    for _ in range(codec.WARM_BUILDS):
+        Taint(key="k")
+    assert codec.BUILDING_TWINS.get(Taint) is not None
+    t = object.__new__(Taint)
+    with pytest.raises(TypeError, match="timeAdded"):
+        Taint.__init__(t, key="k", time_added=[1])
+    assert type(t) is Taint
+    assert Taint(key="k", time_added=3).time_added == 3.0
 
 
 @pytest.mark.parametrize("cls", CLASSES[::7], ids=lambda c: c.__qualname__)
