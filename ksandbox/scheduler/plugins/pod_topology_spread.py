@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...api.codec import decode
 from ...api.core import TopologySpreadConstraint
+from ...api.evolve import by_identity
 from ..framework.interface import (
     ASSIGNED_POD,
     MAX_NODE_SCORE,
@@ -82,6 +83,11 @@ class PodTopologySpread:
         self.handle = handle
         self.default_constraints = default_constraints
         self.system_defaulted = system_defaulted
+        # get_constraints' answers: (action, id(constraints), id(labels or None)) and
+        # (action, id(default selector), id(labels or None)) -> (constraints, labels,
+        # selector, the parsed list).
+        self._constraints: dict[tuple, tuple] = {}
+        self._defaults: dict[tuple, tuple] = {}
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.ADD | ActionType.DELETE
@@ -98,8 +104,19 @@ class PodTopologySpread:
                 for c in raw if c.when_unsatisfiable == action]
 
     def get_constraints(self, pod: Pod, action: str) -> list[Constraint]:
-        if pod.spec.topology_spread_constraints:
-            return self._filter_constraints(pod.spec.topology_spread_constraints, pod, action)
+        """The pod's parsed constraints for ``action`` (its own, else the defaults with the
+        default selector). Shared between the pods of a template (read-only): remembered by
+        the identity of what they are built from — the constraints tuple, the default
+        selector, and the pod's labels when a constraint has matchLabelKeys."""
+        raw = pod.spec.topology_spread_constraints
+        if raw:
+            labels = pod.metadata.labels if _needs_labels(raw) else None
+            key: tuple = (action, id(raw), id(labels))
+            hit = self._constraints.get(key)
+            if hit is not None and hit[0] is raw and hit[1] is labels:
+                return hit[3]
+            constraints = self._filter_constraints(raw, pod, action)
+            return self._remember(key, raw, labels, None, constraints)
         # The defaults apply only with a selector ("pods like this one"): a pod no Service
         # or controller selects gets none, and is answered before any Constraint is built.
         if not any(c.when_unsatisfiable == action for c in self.default_constraints):
@@ -107,9 +124,26 @@ class PodTopologySpread:
         selector = self.handle.default_selector(pod)
         if selector is None or selector.empty:
             return []
-        constraints = self._filter_constraints(self.default_constraints, pod, action)
+        raw = self.default_constraints
+        labels = pod.metadata.labels if _needs_labels(raw) else None
+        key = (action, id(selector), id(labels))
+        hit = self._defaults.get(key)
+        if hit is not None and hit[1] is labels and hit[2] is selector:
+            return hit[3]
+        constraints = self._filter_constraints(raw, pod, action)
         for c in constraints:
             c.selector = selector
+        return self._remember(key, raw, labels, selector, constraints, self._defaults)
+
+    CONSTRAINTS_KEPT = 512
+
+    def _remember(self, key: tuple, raw: Any, labels: Any, selector: Any,
+                  constraints: list[Constraint], memo: dict | None = None) -> list[Constraint]:
+        memo = self._constraints if memo is None else memo
+        if len(memo) >= self.CONSTRAINTS_KEPT:
+            memo.clear()
+        # The entry keeps what the key's ids name alive, so no id is reused while it stands.
+        memo[key] = (raw, labels, selector, constraints)
         return constraints
 
     # -- PreFilter / Filter --
@@ -333,7 +367,7 @@ class PodTopologySpread:
 
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         s = state.read(PRE_SCORE_STATE_KEY)
-        total = np.zeros(len(idx), dtype=np.float64)
+        total = None
         ns = pod.metadata.namespace
         for i, c in enumerate(s.constraints):
             ids, values, has = ctx.topology(c.topology_key)
@@ -343,8 +377,11 @@ class PodTopologySpread:
                 cnt = s.arrays[i][0][ids[idx]]
             else:
                 cnt = _per_value(ctx, c.topology_key, s.value_counts[i])[ids[idx]]
-            contrib = constraint_score(cnt, s.weights[i], c.max_skew)
-            total = total + np.where(has[idx], contrib, 0.0)
+            contrib = np.where(has[idx], constraint_score(cnt, s.weights[i], c.max_skew), 0.0)
+            # The first sum is 0.0 + contrib: contrib itself (no contribution is -0.0).
+            total = contrib if total is None else total + contrib
+        if total is None:
+            total = np.zeros(len(idx), dtype=np.float64)
         out = go_round_vec(total)
         if s.ignored:
             out[ctx.name_mask(s.ignored)[idx]] = 0
@@ -358,13 +395,16 @@ class PodTopologySpread:
         if s.ignored:
             ign = ctx.name_mask(s.ignored)[idx]
             keep = ~ign
+            if not keep.any():
+                return np.zeros(len(scores), dtype=np.int64)
+            kept = scores[keep]
         else:
             ign = None
-            keep = np.ones(len(scores), dtype=bool)
-        if not keep.any():
-            return np.zeros(len(scores), dtype=np.int64)
-        lo = int(scores[keep].min())
-        hi = int(max(scores[keep].max(), 0))
+            kept = scores          # every node counts (no mask, no copies)
+            if not len(kept):
+                return np.zeros(0, dtype=np.int64)
+        lo = int(kept.min())
+        hi = int(max(kept.max(), 0))
         if hi == 0:
             out = np.full(len(scores), MAX_NODE_SCORE, dtype=np.int64)
         else:
@@ -372,6 +412,15 @@ class PodTopologySpread:
         if ign is not None:
             out[ign] = 0
         return out
+
+
+def _needs_labels(raw: Any) -> bool:
+    """Whether any constraint's selector takes values from the pod's labels (matchLabelKeys)."""
+    return by_identity(_any_match_label_keys, raw)
+
+
+def _any_match_label_keys(raw: Any) -> bool:
+    return any(c.match_label_keys for c in raw)
 
 
 def _per_value(ctx: Any, key: str, value_counts: dict[str, int]) -> np.ndarray:

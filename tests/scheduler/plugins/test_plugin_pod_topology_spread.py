@@ -326,3 +326,74 @@ def test_default_selector_remembered_answers_follow_services_and_owners():
     assert dict(check("d").match_labels) == {"app": "web"}       # no longer selects it
     store.delete("Service", "s", "default")
     assert check("e") is first
+
+
+def test_remembered_constraints_equal_freshly_parsed_ones():
+    """get_constraints' answers are kept by the identity of what they are built from (the pod's
+    constraints tuple, the default selector, the pod's labels when a constraint has
+    matchLabelKeys): the pods of a template share one parsed list, and every answer equals
+    the constraints a plugin with nothing remembered parses (common.go
+    filterTopologySpreadConstraints / buildDefaultConstraints)."""
+    import attrs
+
+    from ksandbox.api.codec import decode
+    from ksandbox.api.core import Namespace, Pod
+    from ksandbox.api.core_objects import Service
+    from ksandbox.api.meta import ObjectMeta
+    from ksandbox.apiserver.store import Store
+    from ksandbox.scheduler.framework.runtime import Handle
+    from ksandbox.sim.rand import SimRandom
+
+    store = Store(lambda: 0.0, SimRandom(1))
+    store.create(Namespace(metadata=ObjectMeta(name="default")))
+    handle = Handle(None, store)
+    plugin = pts.new({}, handle)
+
+    def fresh():
+        return pts.new({}, Handle(None, store))
+
+    def fields(cs):
+        return [(c.max_skew, c.topology_key, c.selector, c.min_domains, c.affinity_honor,
+                 c.taints_honor) for c in cs]
+
+    spread = (c(1, "zone", "DoNotSchedule", {"matchLabels": {"app": "web"}}) |
+              {"matchLabelKeys": ["rev"]},
+              c(2, H, "ScheduleAnyway", {"matchLabels": {"app": "web"}}))
+
+    def template_pod(name, rev, constraints=spread):
+        return decode(Pod, {"metadata": {"name": name, "namespace": "default",
+                                         "labels": {"app": "web", "rev": rev}},
+                            "spec": {"topologySpreadConstraints": list(constraints),
+                                     "containers": [{"name": "c", "image": "nginx"}]}})
+
+    a = template_pod("a", "1")
+    b = attrs.evolve(a, metadata=attrs.evolve(a.metadata, name="b"))      # same template
+    other_rev = attrs.evolve(a, metadata=attrs.evolve(a.metadata, labels=decode(
+        Pod, {"metadata": {"labels": {"app": "web", "rev": "2"}}}).metadata.labels))
+    for p in (a, b, other_rev, template_pod("d", "3")):
+        for action in ("DoNotSchedule", "ScheduleAnyway"):
+            got = plugin.get_constraints(p, action)
+            assert fields(got) == fields(fresh().get_constraints(p, action)), (p, action)
+    assert plugin.get_constraints(b, "DoNotSchedule") is plugin.get_constraints(a, "DoNotSchedule")
+    # matchLabelKeys take the pod's own value: another rev is another selector.
+    rev_sel = plugin.get_constraints(other_rev, "DoNotSchedule")[0].selector
+    assert rev_sel != plugin.get_constraints(a, "DoNotSchedule")[0].selector
+    assert rev_sel.matches({"app": "web", "rev": "2"}) and not rev_sel.matches(
+        {"app": "web", "rev": "1"})
+
+    # The system defaults: the default selector (a Service here) decides; none, no constraints.
+    plain = decode(Pod, {"metadata": {"name": "p", "namespace": "default",
+                                      "labels": {"app": "api"}}, "spec": {}})
+    assert plugin.get_constraints(plain, "ScheduleAnyway") == []
+    svc = store.create(decode(Service, {"metadata": {"name": "api", "namespace": "default"},
+                                        "spec": {"selector": {"app": "api"},
+                                                 "ports": [{"port": 80}]}}))
+    for _ in range(2):
+        got = plugin.get_constraints(plain, "ScheduleAnyway")
+        assert fields(got) == fields(fresh().get_constraints(plain, "ScheduleAnyway"))
+        assert [c.topology_key for c in got] == [H, "topology.kubernetes.io/zone"]
+        assert all(dict(c.selector.match_labels) == {"app": "api"} for c in got)
+    store.update(attrs.evolve(svc, spec=attrs.evolve(svc.spec, selector=decode(
+        Service, {"spec": {"selector": {"app": "api", "tier": "x"}}}).spec.selector)))
+    assert plugin.get_constraints(plain, "ScheduleAnyway") == []   # no longer selects it
+    assert plugin.get_constraints(plain, "DoNotSchedule") == []
