@@ -18,6 +18,7 @@ import linecache
 import sys
 import types
 import typing
+import zlib
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
@@ -197,6 +198,54 @@ def _warmer(cls: Any, globs: dict[str, Any]) -> Callable[[], None]:
     return warm
 
 
+def _rewritten_init(cls: Any, block: list[str]) -> str | None:
+    """attrs' ``__init__`` source (``block``: its def line and body) rewritten (see above);
+    None when it is not the shape expected."""
+    # "_setattr('name', value)" at any indentation is a field's store
+    body: list[tuple[str, str, str]] = []   # (indent, field name or "", value or the line)
+    for line in block[1:]:
+        stripped = line.lstrip(" ")
+        if stripped.startswith(_SETATTR_LINE):
+            name, sep, rest = stripped[len(_SETATTR_LINE):].partition("', ")
+            descr = getattr(cls, name, None) if sep and name.isidentifier() else None
+            value = rest.rstrip("\n")
+            if type(descr) is not types.MemberDescriptorType or not value.endswith(")"):
+                return None
+            body.append((line[:len(line) - len(stripped)], name, value[:-1]))
+        elif line == _SETATTR_GET:
+            continue
+        elif "_setattr" in line:   # used some other way (a cached hash): keep attrs' own
+            return None
+        else:
+            body.append(("", "", line))
+    named = [i for i, (_, name, _) in enumerate(body) if name]
+    if not named:
+        return None
+    last = named[-1]
+    out = [block[0],
+           "    if _ks_type(self) is _ks_cls:\n        _ks_set_class(self, _ks_twin)\n"
+           "        try:\n"]
+    out += [f"        {ind}self.{name} = {value}\n" if name else f"        {value}"
+            for ind, name, value in body[:last + 1]]
+    out.append("        finally:\n            _ks_set_class(self, _ks_cls)\n    else:\n"
+               "        if _ks_type(self) is _ks_cold:\n            _ks_warm()\n")
+    out += [f"    {ind}_slot_set_{name}(self, {value})\n" if name else f"    {value}"
+            for ind, name, value in body[:last + 1]]
+    out += [value for _, _, value in body[last + 1:]]
+    return "".join(out)
+
+
+def _code_key(code: types.CodeType) -> str:
+    """A text that changes with the code (bytecode, names, constants, nested code), the same
+    in every process (no addresses)."""
+    consts = [_code_key(c) if isinstance(c, types.CodeType) else repr(c)
+              for c in code.co_consts]
+    return f"{code.co_code.hex()}|{code.co_names}|{consts}"
+
+
+_REWRITER_KEY = f"{zlib.crc32(_code_key(_rewritten_init.__code__).encode()):08x}\0"
+
+
 def _install_slot_setter_init(cls: Any) -> None:
     init = cls.__dict__.get("__init__")
     code = getattr(init, "__code__", None)
@@ -209,62 +258,54 @@ def _install_slot_setter_init(cls: Any) -> None:
     first = code.co_firstlineno - 1
     if not 0 <= first < len(lines) or not lines[first].startswith("def __init__(self"):
         return
-    # attrs' lines, one by one (plain string work: a regex over each class's source cost
-    # ~8 ms of every start): "_setattr('name', value)" at any indentation is a field's store
-    body: list[tuple[str, str, str]] = []   # (indent, field name or "", value or the line)
-    setters: dict[str, Any] = {}
-    for line in lines[first + 1:]:
-        stripped = line.lstrip(" ")
-        if stripped.startswith(_SETATTR_LINE):
-            name, sep, rest = stripped[len(_SETATTR_LINE):].partition("', ")
-            descr = getattr(cls, name, None) if sep and name.isidentifier() else None
-            value = rest.rstrip("\n")
-            if type(descr) is not types.MemberDescriptorType or not value.endswith(")"):
-                return
-            setters[f"_slot_set_{name}"] = descr.__set__
-            body.append((line[:len(line) - len(stripped)], name, value[:-1]))
-        elif line == _SETATTR_GET:
-            continue
-        elif line.strip() and not line[0].isspace():
-            break
-        elif "_setattr" in line:   # used some other way (a cached hash): keep attrs' own
-            return
-        else:
-            body.append(("", "", line))
-    if not setters:
+    end = first + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end][0].isspace()):
+        end += 1
+    if any(n.startswith("_ks_") for n in code.co_varnames):
+        return   # (a field may be called "type": builtins are reached by _ks_ names)
+    block = lines[first:end]
+    filename = f"<ksandbox slot-setter init {cls.__module__}.{cls.__qualname__}>"
+    sources: list[str] = []
+
+    def rewrite() -> str | None:
+        src = _rewritten_init(cls, block)
+        if src is not None:
+            sources.append(src)
+        return src
+
+    # the rewrite depends only on attrs' source of this __init__, the class's name (in the
+    # file name) and the rewriting code itself (its bytecode and constants: another version of
+    # ksandbox makes another key): kept in the methods cache, so a start does no string work
+    compiled = methods_cache.compile_derived(filename, _REWRITER_KEY + "".join(block), rewrite)
+    if compiled is None:
         return
-    last = max(i for i, (_, name, _) in enumerate(body) if name)
-    out = [lines[first],
-           "    if _ks_type(self) is _ks_cls:\n        _ks_set_class(self, _ks_twin)\n"
-           "        try:\n"]
-    out += [f"        {ind}self.{name} = {value}\n" if name else f"        {value}"
-            for ind, name, value in body[:last + 1]]
-    out.append("        finally:\n            _ks_set_class(self, _ks_cls)\n    else:\n"
-               "        if _ks_type(self) is _ks_cold:\n            _ks_warm()\n")
-    out += [f"    {ind}_slot_set_{name}(self, {value})\n" if name else f"    {value}"
-            for ind, name, value in body[:last + 1]]
-    out += [value for _, _, value in body[last + 1:]]
-    src = "".join(out)
     globs = init.__globals__
-    # (a field may be called "type": the builtin is reached by a name no field has)
+    namespace: dict[str, Any] = {}
+    exec(compiled, globs, namespace)  # noqa: S102 - attrs' own source, rewritten
+    fast = namespace.get("__init__")
+    if fast is None:
+        return
+    setters: dict[str, Any] = {}
+    for name in fast.__code__.co_names:
+        if name.startswith("_slot_set_"):
+            descr = getattr(cls, name[len("_slot_set_"):], None)
+            if type(descr) is not types.MemberDescriptorType:
+                return
+            setters[name] = descr.__set__
     names = {**setters, "_ks_cls": _Never, "_ks_twin": None, "_ks_set_class": _SET_CLASS,
              "_ks_type": type, "_ks_cold": cls, "_ks_warm": _warmer(cls, globs)}
-    if any(n.startswith("_ks_") for n in code.co_varnames) or \
-            any(k in globs for k in names):
+    if not setters or any(k in globs for k in names):
         return   # a name of the class's module (attrs' globals start as its copy)
     globs.update(names)
-    namespace: dict[str, Any] = {}
-    filename = f"<ksandbox slot-setter init {cls.__module__}.{cls.__qualname__}>"
-    # compiled through attrs' methods cache: kept on disk like attrs' own code
-    exec(methods_cache.compile_source(src, filename), globs, namespace)  # noqa: S102
-    fast = namespace["__init__"]
     fast.__defaults__ = init.__defaults__
     fast.__kwdefaults__ = init.__kwdefaults__
     fast.__annotations__ = init.__annotations__
     fast.__qualname__ = init.__qualname__
     fast.__module__ = init.__module__
     fast.__doc__ = init.__doc__
-    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    if sources:   # (made in this process: tracebacks show its lines)
+        linecache.cache[filename] = (len(sources[0]), None, sources[0].splitlines(True),
+                                     filename)
     PLAIN_INITS[cls] = init
     cls.__init__ = fast
 

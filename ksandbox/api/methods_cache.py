@@ -25,7 +25,7 @@ import re
 import sys
 from pathlib import Path
 from types import CodeType
-from typing import Any
+from typing import Any, Callable
 
 from attr import _make
 
@@ -126,6 +126,28 @@ def install() -> None:
         eval(code, globs, locs)
 
     _make._compile_and_eval = compile_and_eval
+
+
+def compile_derived(filename: str, origin: str,
+                    make: Callable[[], str | None]) -> CodeType | None:
+    """The code of ``make()``'s source, a pure function of ``origin`` (and ``filename``),
+    remembered by ``origin``: a start with the cache skips ``make`` (codec's rewrite of attrs'
+    ``__init__`` is string work on every line of ~100 classes). None when ``make`` says no."""
+    cache = _CACHE
+    key = "\0derived\0" + filename + "\0" + origin
+    if cache is not None:
+        hit = cache.entries.get(key)
+        cache.used.add(key)
+        if hit is not None:
+            return hit[1]
+    src = make()
+    if src is None:
+        return None
+    code = compile(src, filename, "exec")
+    if cache is not None:
+        cache.entries[key] = (0, code)
+        cache.added += 1
+    return code
 
 
 def compile_source(script: str, filename: str) -> CodeType:

@@ -124,3 +124,36 @@ print(methods_cache._CACHE.added)
     again = subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=env,
                            capture_output=True, text=True)
     assert again.stdout.split() == ["0"], again.stderr
+
+
+def test_derived_code_is_remembered_by_its_origin(tmp_path: Path, monkeypatch) -> None:
+    """compile_derived (codec's rewritten attrs __init__): the source is made once per origin
+    and cache file; a later process reading the file gets the same code without making it;
+    a refusal (None) is not remembered."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    cache = methods_cache.MethodsCache(tmp_path / "m.bin")
+    monkeypatch.setattr(methods_cache, "_CACHE", cache)
+    made: list[str] = []
+
+    def make(text: str):
+        def fn():
+            made.append(text)
+            return text
+        return fn
+
+    src = "def f():\n    return 41 + 1\n"
+    code = methods_cache.compile_derived("<derived f>", "origin-1", make(src))
+    assert made == [src] and code is not None
+    again = methods_cache.compile_derived("<derived f>", "origin-1", make("x = 1\n"))
+    assert again is code and made == [src]
+    other = methods_cache.compile_derived("<derived f>", "origin-2", make("y = 2\n"))
+    assert other is not code and made == [src, "y = 2\n"]
+    assert methods_cache.compile_derived("<derived g>", "origin-3", lambda: None) is None
+    cache.save()
+    later = methods_cache.MethodsCache(tmp_path / "m.bin")
+    monkeypatch.setattr(methods_cache, "_CACHE", later)
+    ns: dict = {}
+    exec(methods_cache.compile_derived("<derived f>", "origin-1", make("z = 3\n")), ns)
+    assert ns["f"]() == 42 and made == [src, "y = 2\n"]
+    assert methods_cache.compile_derived("<derived g>", "origin-3", make("w = 4\n")) \
+        is not None   # the refusal was not kept
