@@ -17,9 +17,10 @@ the clock's tick, waited for it.
 The mixin removes steps 2 and 3:
 - the breakpoint class is set as the screen composes, by Textual's own rule for the terminal's
   width, so the Resize finds it already there;
-- a Resize at the size of the screen's last full layout lays out nothing. Anything that does
-  change the layout asks for its own (``refresh(layout=True)``), and a real resize has another
-  size.
+- a Resize at the size of the screen's last full layout lays out nothing, once the screen has
+  had a frame (the first screen's layout happens inside the app's mount batch, which writes
+  none: its Resize layout draws it). Anything that does change the layout asks for its own
+  (``refresh(layout=True)``), and a real resize has another size.
 
 Mixed into every screen of ours (``KsScreen`` and each ModalScreen), before Textual's class.
 """
@@ -59,6 +60,12 @@ class LayoutOnce:
         """Textual also calls this for every screen beneath a dialog when the dialog opens
         (its Resize resizes the whole stack): at 1,000 nodes a full layout and repaint of the
         board, 100+ ms, before the dialog showed. Skipped too at an unchanged size."""
-        if size == self._laid_out_at:
+        if size == self._laid_out_at and (self is not self.app.screen  # type: ignore[attr-defined]
+                                          or self._has_frame()):
             return
         super()._screen_resized(size)  # type: ignore[misc]
+
+    def _has_frame(self) -> bool:
+        """A frame of this screen was written. The first screen is laid out inside the app's
+        mount batch, which writes no frame: its Resize layout is what draws it, and stays."""
+        return getattr(self.app, "_painted", None) is self  # type: ignore[attr-defined]
