@@ -279,11 +279,12 @@ class PodTopologySpread:
             if require_all and not node_has_keys(labels, constraints):
                 continue
             for i, c in enumerate(constraints):
-                if not c.includes_node(pod, ni.node):
-                    continue
                 v = labels.get(c.topology_key, "")
                 counts = s.value_counts[i]
-                if v not in counts:
+                # A domain no candidate node is in is not counted (the hostname constraint's
+                # never are: they are counted per node in Score) — asked before the inclusion
+                # policies, which only decide whether to count.
+                if v not in counts or not c.includes_node(pod, ni.node):
                     continue
                 counts[v] += count_pods_match(ni, c, ns)
         state.write(PRE_SCORE_STATE_KEY, s)
