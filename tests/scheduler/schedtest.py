@@ -125,3 +125,40 @@ def run_scores(new: Any, p: Pod, nodes: list, pods: list = (),
 
 def handle_for(nodes: list, pods: list = (), store: Any = None) -> Handle:
     return Handle(cache_of(nodes, pods), store)
+
+
+def store_cluster(nodes: int, *, seed: int, use_fast: bool | None = None,
+                  namespaces: tuple = ("default", "other"), labels_of: Any = None,
+                  capacity: dict | None = None, name: str = "node-{:02d}") -> tuple:
+    """A store with a control plane whose scheduler is started, its namespaces and ``nodes``
+    nodes (``labels_of(i)`` gives node i's labels) → (store, clock, scheduler)."""
+    from ksandbox.api.core import Namespace
+    from ksandbox.api.meta import ObjectMeta
+    from ksandbox.apiserver.store import Store
+    from ksandbox.controlplane import ControlPlane
+    from ksandbox.scheduler.scheduler import Scheduler
+    from ksandbox.sim.clock import Clock
+    from ksandbox.sim.rand import SimRandom
+
+    clock = Clock()
+    rand = SimRandom(seed)
+    store = Store(lambda: clock.now, rand.child("apiserver"))
+    cp = ControlPlane(store, clock, rand, [])
+    sched = Scheduler(use_fast=use_fast)
+    cp.scheduler = sched
+    sched.start(cp)
+    for ns in namespaces:
+        store.create(Namespace(metadata=ObjectMeta(name=ns)))
+    cap = capacity or {"cpu": "64", "memory": "256Gi", "pods": "110"}
+    for i in range(nodes):
+        meta = {"name": name.format(i), "labels": labels_of(i) if labels_of else {}}
+        store.create(decode(Node, {"metadata": meta,
+                                   "status": {"capacity": cap, "allocatable": cap}}))
+    return store, clock, sched
+
+
+def bound_pod(name: str, ns: str, labels: dict, node: str) -> Pod:
+    """A one-container pod already bound to ``node`` (spec.nodeName)."""
+    return decode(Pod, {"metadata": {"name": name, "namespace": ns, "labels": labels},
+                        "spec": {"nodeName": node,
+                                 "containers": [{"name": "c", "image": "nginx"}]}})

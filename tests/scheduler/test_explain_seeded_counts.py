@@ -9,33 +9,20 @@ explanation to the one computed with every pod matched afresh, for explicit cons
 the system-default spreading (a Service), after churn.
 """
 
+from schedtest import store_cluster
+
 from ksandbox.api.codec import decode
-from ksandbox.api.core import Namespace, Node, Pod
+from ksandbox.api.core import Pod
 from ksandbox.api.core_objects import Service
-from ksandbox.api.meta import ObjectMeta
-from ksandbox.apiserver.store import Store
-from ksandbox.controlplane import ControlPlane
 from ksandbox.scheduler import explain
-from ksandbox.scheduler.scheduler import Scheduler
-from ksandbox.sim.clock import Clock
-from ksandbox.sim.rand import SimRandom
 
 ZONE = "topology.kubernetes.io/zone"
 
 
 def _cluster():
-    clock = Clock()
-    rand = SimRandom(4)
-    store = Store(lambda: clock.now, rand.child("apiserver"))
-    cp = ControlPlane(store, clock, rand, [])
-    sched = Scheduler()
-    cp.scheduler = sched
-    sched.start(cp)
-    store.create(Namespace(metadata=ObjectMeta(name="default")))
-    for i in range(60):
-        cap = {"cpu": "8", "memory": "32Gi", "pods": "30"}
-        store.create(decode(Node, {"metadata": {"name": f"node-{i:02d}", "labels": {
-            ZONE: "zone-" + "abc"[i % 3]}}, "status": {"capacity": cap, "allocatable": cap}}))
+    store, clock, sched = store_cluster(
+        60, seed=4, namespaces=("default",), capacity={"cpu": "8", "memory": "32Gi", "pods": "30"},
+        labels_of=lambda i: {ZONE: "zone-" + "abc"[i % 3]})
     store.create(decode(Service, {"metadata": {"name": "web", "namespace": "default"},
                                   "spec": {"selector": {"app": "web"}, "ports": [{"port": 80}]}}))
     for i in range(400):

@@ -10,41 +10,17 @@ initPreScoreState: countPodsMatchSelector over each node's pods).
 """
 
 import numpy as np
+from schedtest import bound_pod, store_cluster
 
-from ksandbox.api.codec import FrozenDict, decode
-from ksandbox.api.core import Namespace, Node, Pod
+from ksandbox.api.codec import FrozenDict
 from ksandbox.api.evolve import evolve
-from ksandbox.api.meta import ObjectMeta
 from ksandbox.api.selectors import LabelSelector
-from ksandbox.apiserver.store import Store
-from ksandbox.controlplane import ControlPlane
-from ksandbox.scheduler.scheduler import Scheduler
-from ksandbox.sim.clock import Clock
 from ksandbox.sim.rand import SimRandom
 
 
 def _cluster(nodes=120):
-    clock = Clock()
-    rand = SimRandom(5)
-    store = Store(lambda: clock.now, rand.child("apiserver"))
-    cp = ControlPlane(store, clock, rand, [])
-    sched = Scheduler(use_fast=True)
-    cp.scheduler = sched
-    sched.start(cp)
-    for ns in ("default", "other"):
-        store.create(Namespace(metadata=ObjectMeta(name=ns)))
-    for i in range(nodes):
-        cap = {"cpu": "64", "memory": "256Gi", "pods": "110"}
-        store.create(decode(Node, {"metadata": {"name": f"node-{i:03d}", "labels": {
-            "topology.kubernetes.io/zone": f"zone-{i % 3}"}},
-            "status": {"capacity": cap, "allocatable": cap}}))
-    return store, clock, sched
-
-
-def _pod(name, ns, labels, node):
-    return decode(Pod, {"metadata": {"name": name, "namespace": ns, "labels": labels},
-                        "spec": {"nodeName": node,
-                                 "containers": [{"name": "c", "image": "nginx"}]}})
+    return store_cluster(nodes, seed=5, use_fast=True, name="node-{:03d}",
+                         labels_of=lambda i: {"topology.kubernetes.io/zone": f"zone-{i % 3}"})
 
 
 def _plain(fp, ns, selector):
@@ -65,7 +41,7 @@ def test_counters_from_the_label_index_equal_a_count_over_every_pod():
         labels = {"app": f"app-{i % 5}", "hash": f"h{i % 3}"}
         if i % 11 == 0:
             labels = {"tier": "x"}           # no "app" label: never in the app index
-        store.create(_pod(f"p-{i:04d}", ns, labels, f"node-{r.randrange(120):03d}"))
+        store.create(bound_pod(f"p-{i:04d}", ns, labels, f"node-{r.randrange(120):03d}"))
     store.delete("Node", "node-017")      # a new node list starts the counters afresh
     clock.run_until(clock.now + 1)
     fp = sched.fast_for(sched.profiles["default-scheduler"])
@@ -83,8 +59,8 @@ def test_counters_from_the_label_index_equal_a_count_over_every_pod():
         if i % 8 == 0:
             store.remove("Pod", name, ns)
     for i in range(900, 1300):
-        store.create(_pod(f"p-{i:04d}", "default", {"app": f"app-{i % 6}", "hash": "h9"},
-                          f"node-{r.randrange(120):03d}"))
+        store.create(bound_pod(f"p-{i:04d}", "default", {"app": f"app-{i % 6}", "hash": "h9"},
+                               f"node-{r.randrange(120):03d}"))
     for i in range(1, 900, 9):
         p = store.get("Pod", f"p-{i:04d}", "other" if i % 7 == 0 else "default")
         if p is not None and p.metadata.deletion_timestamp is None:
@@ -108,8 +84,8 @@ def test_counters_from_the_label_index_equal_a_count_over_every_pod():
     assert fp._label_index["app"] == want
     # More churn after the late counters exist: kept current from the pod events.
     for i in range(1300, 1500):
-        store.create(_pod(f"p-{i:04d}", "default", {"app": "app-5", "hash": "h9"},
-                          f"node-{r.randrange(120):03d}"))
+        store.create(bound_pod(f"p-{i:04d}", "default", {"app": "app-5", "hash": "h9"},
+                               f"node-{r.randrange(120):03d}"))
     for i in range(900, 1000):
         store.delete("Pod", f"p-{i:04d}", "default")
     clock.run_until(clock.now + 1)

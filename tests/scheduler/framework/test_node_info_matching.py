@@ -9,40 +9,17 @@ a clone with a pod taken out, as explain of a bound pod does) and hold every nod
 count over its pods at that moment.
 """
 
-from ksandbox.api.codec import FrozenDict, decode
-from ksandbox.api.core import Namespace, Node, Pod
+from schedtest import bound_pod, store_cluster
+
+from ksandbox.api.codec import FrozenDict
 from ksandbox.api.evolve import evolve
-from ksandbox.api.meta import ObjectMeta
 from ksandbox.api.selectors import LabelSelector
-from ksandbox.apiserver.store import Store
-from ksandbox.controlplane import ControlPlane
 from ksandbox.scheduler.framework import node_info
-from ksandbox.scheduler.scheduler import Scheduler
-from ksandbox.sim.clock import Clock
 from ksandbox.sim.rand import SimRandom
 
 
 def _cluster(nodes=12):
-    clock = Clock()
-    rand = SimRandom(3)
-    store = Store(lambda: clock.now, rand.child("apiserver"))
-    cp = ControlPlane(store, clock, rand, [])
-    sched = Scheduler(use_fast=False)
-    cp.scheduler = sched
-    sched.start(cp)
-    for ns in ("default", "other"):
-        store.create(Namespace(metadata=ObjectMeta(name=ns)))
-    for i in range(nodes):
-        cap = {"cpu": "64", "memory": "256Gi", "pods": "110"}
-        store.create(decode(Node, {"metadata": {"name": f"node-{i:02d}"},
-                                   "status": {"capacity": cap, "allocatable": cap}}))
-    return store, clock, sched
-
-
-def _pod(name, ns, labels, node):
-    return decode(Pod, {"metadata": {"name": name, "namespace": ns, "labels": labels},
-                        "spec": {"nodeName": node,
-                                 "containers": [{"name": "c", "image": "nginx"}]}})
+    return store_cluster(nodes, seed=3, use_fast=False)
 
 
 def _fresh(ni, ns, selector):
@@ -70,7 +47,7 @@ def test_remembered_counts_follow_every_change_to_a_nodes_pods():
         ns = "other" if i % 5 == 0 else "default"
         labels = {"app": "ab"[i % 2], "hash": str(i % 3)}
         names.append((f"p-{i:03d}", ns))
-        store.create(_pod(f"p-{i:03d}", ns, labels, f"node-{r.randrange(12):02d}"))
+        store.create(bound_pod(f"p-{i:03d}", ns, labels, f"node-{r.randrange(12):02d}"))
     clock.run_until(clock.now + 1)
     nodes = sched.cache.node_list()
     _check(nodes)
@@ -91,8 +68,8 @@ def test_remembered_counts_follow_every_change_to_a_nodes_pods():
                 # A status-only write (the kubelet's): the cache swaps the PodInfo in place.
                 store.update_status(evolve(p, status=evolve(p.status, message=f"r{round_}")))
         for i in range(20):
-            store.create(_pod(f"n-{round_}-{i}", "default", {"app": "a", "hash": "1"},
-                              f"node-{r.randrange(12):02d}"))
+            store.create(bound_pod(f"n-{round_}-{i}", "default", {"app": "a", "hash": "1"},
+                                   f"node-{r.randrange(12):02d}"))
         clock.run_until(clock.now + 1)
         _check(sched.cache.node_list())
     # Explain of a bound pod works on a clone without that pod: the clone counts without it,
@@ -113,7 +90,7 @@ def test_an_unchanged_node_answers_from_what_it_remembered():
     (and a changed one does)."""
     store, clock, sched = _cluster(nodes=2)
     for i in range(30):
-        store.create(_pod(f"p-{i}", "default", {"app": "a"}, f"node-{i % 2:02d}"))
+        store.create(bound_pod(f"p-{i}", "default", {"app": "a"}, f"node-{i % 2:02d}"))
     clock.run_until(clock.now + 1)
     a, b = sched.cache.node_list()
     ns, sel = SELECTORS[0]
