@@ -274,17 +274,23 @@ class PodTopologySpread:
                 size = len(nodes) - len(s.ignored)
             s.weights.append(topology_normalizing_weight(size))
         ns = pod.metadata.namespace
-        for ni in all_nodes:
-            labels = ni.labels
-            if require_all and not node_has_keys(labels, constraints):
+        # One constraint at a time (sums of ints: the order does not matter). A domain no
+        # candidate node is in is not counted — so a constraint without one (the hostname
+        # constraint's never are: they are counted per node in Score) walks no node — and
+        # the domain is asked before the inclusion policies, which only decide whether to
+        # count; a pod they cannot exclude a node for asks them of no node.
+        for i, c in enumerate(constraints):
+            counts = s.value_counts[i]
+            if not counts:
                 continue
-            for i, c in enumerate(constraints):
-                v = labels.get(c.topology_key, "")
-                counts = s.value_counts[i]
-                # A domain no candidate node is in is not counted (the hostname constraint's
-                # never are: they are counted per node in Score) — asked before the inclusion
-                # policies, which only decide whether to count.
-                if v not in counts or not c.includes_node(pod, ni.node):
+            key = c.topology_key
+            every = c.includes_every_node(pod)
+            for ni in all_nodes:
+                labels = ni.labels
+                if require_all and not node_has_keys(labels, constraints):
+                    continue
+                v = labels.get(key, "")
+                if v not in counts or not (every or c.includes_node(pod, ni.node)):
                     continue
                 counts[v] += count_pods_match(ni, c, ns)
         state.write(PRE_SCORE_STATE_KEY, s)

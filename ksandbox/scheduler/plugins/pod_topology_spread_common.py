@@ -48,6 +48,18 @@ class Constraint:
     def matches(self, labels: Any) -> bool:
         return self.selector is not None and self.selector.matches(labels)
 
+    def includes_every_node(self, pod: Pod) -> bool:
+        """``includes_node`` is true of every node for this pod: taints are ignored, and
+        node affinity either is or asks nothing (no nodeSelector, no required affinity)."""
+        if self.taints_honor:
+            return False
+        if not self.affinity_honor:
+            return True
+        spec = pod.spec
+        aff = spec.affinity
+        return not spec.node_selector and (aff is None or aff.node_affinity is None
+                                           or aff.node_affinity.required is None)
+
     def includes_node(self, pod: Pod, node: Node) -> bool:
         """matchNodeInclusionPolicies."""
         if self.affinity_honor and not required_node_affinity_matches(pod, node):

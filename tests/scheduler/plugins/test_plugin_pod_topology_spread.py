@@ -1,9 +1,11 @@
 """PodTopologySpread: cases from upstream's filtering_test.go and scoring_test.go."""
 
 import pytest
-from schedtest import code_name, node, pod, run_filter, run_scores
+from schedtest import cache_of, code_name, node, pod, run_filter, run_scores
 
+from ksandbox.scheduler.framework.runtime import Handle
 from ksandbox.scheduler.plugins import pod_topology_spread as pts
+from ksandbox.scheduler.schedule_one import new_cycle_state
 
 H = "kubernetes.io/hostname"
 FOO = {"matchExpressions": [{"key": "foo", "operator": "Exists"}]}
@@ -397,3 +399,49 @@ def test_remembered_constraints_equal_freshly_parsed_ones():
         Service, {"spec": {"selector": {"app": "api", "tier": "x"}}}).spec.selector)))
     assert plugin.get_constraints(plain, "ScheduleAnyway") == []   # no longer selects it
     assert plugin.get_constraints(plain, "DoNotSchedule") == []
+
+
+SSD = {"nodeSelectorTerms": [{"matchExpressions": [
+    {"key": "disk", "operator": "In", "values": ["ssd"]}]}]}
+POLICY_PODS = [
+    ("no node affinity", {}, {}),
+    ("a nodeSelector", {"node_selector": {"disk": "ssd"}}, {}),
+    ("required node affinity", {"affinity": {"nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": SSD}}}, {}),
+    ("only preferred node affinity", {"affinity": {"nodeAffinity": {
+        "preferredDuringSchedulingIgnoredDuringExecution": [
+            {"weight": 1, "preference": SSD["nodeSelectorTerms"][0]}]}}}, {}),
+    ("a nodeSelector, affinity policy Ignore", {"node_selector": {"disk": "ssd"}},
+     {"nodeAffinityPolicy": "Ignore"}),
+    ("taints policy Honor", {}, {"nodeTaintsPolicy": "Honor"}),
+]
+
+
+@pytest.mark.parametrize("name,pod_kw,policy", POLICY_PODS, ids=[x[0] for x in POLICY_PODS])
+def test_pre_score_counts_only_included_nodes_in_each_domain(name, pod_kw, policy):
+    """scoring.go's PreScore: a node the inclusion policies exclude (matchNodeInclusionPolicies
+    in common.go) adds nothing to its domain's count. The plain PreScore skips asking the
+    policies when ``includes_every_node`` says none can exclude a node for the pod; every
+    domain count must equal a count that asks them of each node."""
+    taint = [{"key": "k", "value": "v", "effect": "NoSchedule"}]
+    nodes = [zn("node-a", "zone1", disk="ssd"), zn("node-b", "zone1"),
+             zn("node-x", "zone2", disk="ssd"), zn("node-y", "zone2"),
+             node("node-t", labels={"zone": "zone2", H: "node-t", "disk": "ssd"},
+                  taints=taint)]
+    p = pod(labels={"foo": ""}, spread=[c(1, "zone", "ScheduleAnyway", **policy),
+                                        c(1, H, "ScheduleAnyway", **policy)], **pod_kw)
+    cache = cache_of(nodes, existing("a:1,b:2,x:3,y:4,t:5"))
+    plugin = pts.new(None, Handle(cache, None))
+    state, _ = new_cycle_state(p)
+    infos = cache.node_list()
+    assert plugin.pre_score(state, p, infos) is None
+    s = state.read(pts.PRE_SCORE_STATE_KEY)
+    zone = s.constraints[0]
+    want = {"zone1": 0, "zone2": 0}
+    for ni in infos:
+        if zone.includes_node(p, ni.node):
+            want[ni.labels["zone"]] += len(ni.pods)
+    assert s.value_counts[0] == want
+    assert s.value_counts[1] == {}
+    # the shortcut's answer is that of every node
+    assert zone.includes_every_node(p) == all(zone.includes_node(p, ni.node) for ni in infos)
