@@ -8,8 +8,10 @@ from ksandbox.scheduler.explain import (
     FilterVerdict,
     _filters_for,
     _passing_nodes,
+    _ShadowCache,
     explain_pod,
 )
+from ksandbox.scheduler.framework.interface import Code
 from ksandbox.scheduler.schedule_one import new_cycle_state
 from ksandbox.session import Session
 
@@ -64,3 +66,46 @@ def test_passing_nodes_loop_matches_the_general_per_node_loop():
     assert by["big-2"].filters == tuple(ordered) and not by["big-2"].evaluated
     # and explain itself, for the bound pod, took that loop's verdicts
     assert [n.filters for n in exp.nodes] == [n.filters for n in fast]
+
+
+def test_bound_pod_verdicts_equal_every_filter_run_on_every_node():
+    """Explain's verdicts for a bound pod (the plain cycle on the cache without the pod) equal
+    each active filter run on every node of that cache — feasible, failing and unevaluated
+    nodes alike, the pod's own node included — stopping at the first failure, in upstream's
+    order (schedule_one.go findNodesThatPassFilters / RunFilterPlugins): whatever shortcut
+    explain takes per node must keep them."""
+    nodes = [node(f"big-{i}") for i in range(6)] + [
+        node("small", cpu="200m"), node("tainted", taints="{key: k, value: v, effect: NoSchedule}"),
+        node("full", cpu="1")]
+    s = session(*nodes, pod_yaml("hog", cpu="900m", node_name="full"),
+                *(pod_yaml(f"p{i}", cpu="500m") for i in range(4)))
+    sched = s.cp.scheduler
+    for i in range(4):
+        bound = s.store.get("Pod", f"p{i}", "default")
+        assert bound.spec.node_name
+        exp = explain_pod(sched, bound)
+        feasible = {n.name for n in exp.nodes if n.evaluated}
+        assert bound.spec.node_name in feasible and len(feasible) >= 6
+        pod = attrs.evolve(bound, spec=attrs.evolve(bound.spec, node_name=""))
+        fwk = sched.profiles[bound.spec.scheduler_name]
+        shadow = _ShadowCache(sched.cache, bound.spec.node_name, f"default/p{i}")
+        state, _ = new_cycle_state(pod)
+        fwk.run_pre_filter(state, pod, shadow.node_list())
+        ordered = [FilterVerdict(p.name, "Skip" if p.name in state.skip_filter else "Success")
+                   for p in fwk.filter_plugins]
+        active = [(k, p) for k, p in enumerate(fwk.filter_plugins)
+                  if p.name not in state.skip_filter]
+        by = {n.name: n for n in exp.nodes}
+        for ni in shadow.node_list():
+            every = []
+            for k, pl in active:
+                st = pl.filter(state, pod, ni)
+                if st is not None and st.code != Code.SUCCESS:
+                    every = [*ordered[:k], FilterVerdict(pl.name, str(st.code),
+                                                         st.detail or st.message(),
+                                                         st.message())]
+                    break
+            assert by[ni.name].filters == tuple(every or ordered), ni.name
+            assert by[ni.name].feasible == (not every), ni.name
+        assert by["tainted"].filters[-1].plugin == "TaintToleration"
+        assert by["full"].filters[-1].reason.startswith("Insufficient cpu")
