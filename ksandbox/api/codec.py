@@ -148,6 +148,8 @@ WARM_BUILDS = 64
 
 class _Never:
     """No object is of this class: the twin test of a class that has no twin yet."""
+
+
 _T = typing.TypeVar("_T", bound=type)
 _SETATTR_LINE = "_setattr('"
 _SETATTR_GET = "    _setattr = _cached_setattr_get(self)\n"

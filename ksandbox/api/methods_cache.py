@@ -150,18 +150,6 @@ def compile_derived(filename: str, origin: str,
     return code
 
 
-def compile_source(script: str, filename: str) -> CodeType:
-    """``compile(script, filename, "exec")``, through the cache when it is installed (for
-    code ksandbox generates beside attrs', e.g. codec's slot-setting __init__)."""
-    cache = _CACHE
-    if cache is not None:
-        try:
-            return cache.compile(script, filename)
-        except Exception:  # noqa: BLE001 - the cache must never stop a class being made
-            pass
-    return compile(script, filename, "exec")
-
-
 def save() -> None:
     if _CACHE is not None:
         _CACHE.save()

@@ -362,13 +362,7 @@ class Store:
         # spec is the stored one: no generation bump)
         new = build(old, _stamp(meta, self._next_rv(), meta.uid, meta.creation_timestamp,
                                 meta.generation), status)
-        self._objects[kind][key] = new
-        if kind == "Pod":
-            self._index_pod(key, old, new)
-        if not quiet:
-            self.last_change_time = self._now()
-        self._notify(WatchEvent(MODIFIED, new, old))
-        return new
+        return self._replace(kind, key, old, new, quiet)
 
     def bind(self, pod: Pod, node_name: str, status: Any) -> Any:
         """POST pods/NAME/binding: assign the pod to ``node_name``, with ``status`` (the
@@ -412,13 +406,18 @@ class Store:
             generation += 1
         obj = _with_metadata(obj, _stamp(meta, self._next_rv(), old_meta.uid,
                                          old_meta.creation_timestamp, generation))
-        self._objects[kind][key] = obj
+        return self._replace(kind, key, old, obj, quiet)
+
+    def _replace(self, kind: str, key: Key, old: Any, new: Any, quiet: bool) -> Any:
+        """Put the stamped ``new`` in place of ``old``: the table, the pod index, the time
+        of the last change, the watch event."""
+        self._objects[kind][key] = new
         if kind == "Pod":
-            self._index_pod(key, old, obj)
+            self._index_pod(key, old, new)
         if not quiet:
             self.last_change_time = self._now()
-        self._notify(WatchEvent(MODIFIED, obj, old))
-        return obj
+        self._notify(WatchEvent(MODIFIED, new, old))
+        return new
 
     def remove(self, kind: str, name: str, namespace: str = "") -> Any:
         """Take an object out of the store at once (the end of a graceful deletion)."""
@@ -634,6 +633,8 @@ def _plain_update(old: Any, fields: tuple[str, ...]) -> tuple[bool, Any, Any]:
     if stamp is None:
         build = None
     return BY_KIND[kind].namespaced, build, stamp
+
+
 # class -> fn(old, metadata, status) for Store.write_status (None: the plain way)
 _STATUS_FIELDS = ("metadata", "status")
 _STATUS_BUILD: dict[type, Any] = {}

@@ -370,11 +370,7 @@ class NodeInfo:
         swap): an explain or a plain scheduling cycle counts every node's pods, and the next
         one — the explain view refreshing as the clock runs, spread_facts after explain —
         finds most nodes unchanged."""
-        gen = self.generation
-        memo = self._matching
-        if memo is None or memo[0] != gen:
-            memo = self._matching = (gen, {})
-        seen = memo[1]
+        seen = self._matching_now()
         key = (namespace, id(selector))
         hit = seen.get(key)
         if hit is not None and hit[0] is selector:
@@ -384,22 +380,27 @@ class NodeInfo:
         for pi in self.pods.values():
             if not pi.terminating and pi.namespace == namespace and matches(pi.labels):
                 n += 1
-        if len(seen) >= MATCHING_KEPT:
-            seen.clear()
-        # The entry keeps the selector alive, so its id is not reused while remembered.
-        seen[key] = (selector, n)
+        self._remember_matching(seen, namespace, selector, n)
         return n
 
     def seed_matching(self, namespace: str, selector: Any, n: int) -> None:
         """Remember ``n`` as count_matching's answer now — a count kept current elsewhere
         (the fast path's per-node counters, the same rule over the same pods)."""
+        self._remember_matching(self._matching_now(), namespace, selector, n)
+
+    def _matching_now(self) -> dict:
+        """count_matching's answers for the pods here now (a new dict once they changed)."""
         gen = self.generation
         memo = self._matching
         if memo is None or memo[0] != gen:
             memo = self._matching = (gen, {})
-        seen = memo[1]
+        return memo[1]
+
+    @staticmethod
+    def _remember_matching(seen: dict, namespace: str, selector: Any, n: int) -> None:
         if len(seen) >= MATCHING_KEPT:
             seen.clear()
+        # The entry keeps the selector alive, so its id is not reused while remembered.
         seen[(namespace, id(selector))] = (selector, n)
 
     def has_pod_below(self, priority: int) -> bool:

@@ -279,17 +279,18 @@ class PodTopologySpread:
         # constraint's never are: they are counted per node in Score) walks no node — and
         # the domain is asked before the inclusion policies, which only decide whether to
         # count; a pod they cannot exclude a node for asks them of no node.
+        counted: Any = None   # the nodes with every constraint's key, once one is walked
         for i, c in enumerate(constraints):
             counts = s.value_counts[i]
             if not counts:
                 continue
+            if counted is None:
+                counted = [ni for ni in all_nodes if node_has_keys(ni.labels, constraints)] \
+                    if require_all else all_nodes
             key = c.topology_key
             every = c.includes_every_node(pod)
-            for ni in all_nodes:
-                labels = ni.labels
-                if require_all and not node_has_keys(labels, constraints):
-                    continue
-                v = labels.get(key, "")
+            for ni in counted:
+                v = ni.labels.get(key, "")
                 if v not in counts or not (every or c.includes_node(pod, ni.node)):
                     continue
                 counts[v] += count_pods_match(ni, c, ns)
