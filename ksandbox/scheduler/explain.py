@@ -365,7 +365,8 @@ def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Pod, key: str) -> Explanation
         # shares one verdict tuple.
         return Explanation(key, fwk.scheduler_name, selected, message,
                            _passing_nodes(state, pod, infos, feasible, ordered, active,
-                                          scored, totals, weights),
+                                          scored, totals, weights,
+                                          _column_passes(sched, fwk, ctx, state, pod, active)),
                            tuple(filter_names), tuple(score_names), nominated)
     for ni in infos:
         if last is not None and not (diagnosis is not None and diagnosis.pre_filter_msg):
@@ -386,20 +387,61 @@ def _name(ni: Any) -> str:
     return ni.name
 
 
+def _column_passes(sched: Any, fwk: Any, ctx: _Ctx, state: Any, pod: Pod,
+                   active: list[tuple[int, Any]]) -> tuple[list[bool], list] | None:
+    """For a bound pod's plain cycle (on the shadow cache) when the scheduler runs the fast
+    path: which nodes pass every active filter that reads one node only
+    (``filter_reads_one_node``), from those plugins' ``filter_vec`` columns over the real
+    cache — kept current by the fast path, so no per-node Python call — and the active
+    plugins still to run on those nodes. The real cache differs from the shadow one only in
+    the node the pod is taken off (its row still holds the pod): that node is marked not
+    passing, so it is filtered by hand like any node a column fails. None: no shortcut.
+
+    Only for plugins whose Filter reads the pod, a PreFilter state computed from the pod
+    alone, and that node's NodeInfo: PodTopologySpread or InterPodAffinity count pods over
+    the whole cluster in PreFilter (the pod itself among them), so their verdicts on the real
+    cache could differ on any node."""
+    cache = ctx.cache
+    if not isinstance(cache, _ShadowCache) or sched.use_fast is False or \
+            sched.cache.num_nodes() < FAST_PATH_MIN_NODES:
+        return None
+    local = [pl for _, pl in active if getattr(pl, "filter_reads_one_node", False)]
+    if not local:
+        return None
+    fast = sched.fast_for(fwk)
+    fast.sync()
+    failed = None
+    for pl in local:
+        res = pl.filter_vec(state, pod, fast)
+        if res is None:
+            continue
+        bad = res[0] != 0
+        failed = bad if failed is None else failed | bad
+    passes = [True] * fast.n if failed is None else (~failed).tolist()
+    if cache.shadow is not None:
+        passes[cache.shadow.index] = False
+    return passes, [(i, pl) for i, pl in active if pl not in local]
+
+
 def _passing_nodes(state: Any, pod: Pod, infos: list, feasible: set,
                    ordered: list[FilterVerdict], active: list[tuple[int, Any]],
-                   scored: dict, totals: dict, weights: dict) -> tuple[NodeExplanation, ...]:
+                   scored: dict, totals: dict, weights: dict,
+                   columns: tuple[list[bool], list] | None = None,
+                   ) -> tuple[NodeExplanation, ...]:
     """``_filters_for`` over every node when there is no diagnosis (the same verdicts: stop
-    at the first failing plugin; a node is evaluated when it is feasible)."""
+    at the first failing plugin; a node is evaluated when it is feasible). ``columns``
+    (``_column_passes``): the nodes (by index) known to pass the one-node plugins, which then
+    run only the other active plugins — the first failure among those is the first of all."""
     all_ok = tuple(ordered)
     success = Code.SUCCESS
     nodes: list[NodeExplanation] = []
     append = nodes.append
+    passes, rest = columns if columns is not None else (None, active)
     for ni in infos:
         name = ni.name
         verdicts = all_ok
         ok = True
-        for i, pl in active:
+        for i, pl in (rest if passes is not None and passes[ni.index] else active):
             st = pl.filter(state, pod, ni)
             if st is None or st.code == success:
                 continue
