@@ -149,15 +149,16 @@ def main() -> None:
         # so parsing and decoding are one stage (a JSON export is one document, a List)
         loaded = load_manifests_with_origins(text, str(path))
         del text
-        objs = [o for o, _ in loaded]
+        objs, origins = [o for o, _ in loaded], [o for _, o in loaded]
+        del loaded   # handed over to the session as cli._load_session does (take=True)
         stages.mark("parse + decode")
         if args.memory:
             tracemalloc.start()
         if args.components:
             from ksandbox.session import Session
 
-            session = Session.from_documents(objs, seed=1, origins=[o for _, o in loaded],
-                                             source=sources)
+            session = Session.from_documents(objs, seed=1, origins=origins, source=sources,
+                                             take=True)
             store = session.store
         else:
             clock = Clock()
@@ -172,7 +173,7 @@ def main() -> None:
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(args.profile)
-        del objs, loaded
+        del objs, origins
         gc.collect()
         current = peak = 0
         if args.memory:

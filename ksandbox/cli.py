@@ -254,15 +254,20 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
                                     f"KubeSchedulerConfiguration or Policy document, got "
                                     f"{bad[0].kind}")
             loaded.extend(extra)
-        session = Session.from_documents([d for d, _ in loaded], seed=seed, name=names,
-                                         origins=[o for _, o in loaded],
-                                         progress=shown.starting, source=texts)
+            del extra
+        kinds = [getattr(d, "kind", "") for d, _ in loaded]
+        docs, origins = [d for d, _ in loaded], [o for _, o in loaded]
+        # handed over: the session empties the lists as it stores the objects, so each
+        # decoded object goes as soon as its stored copy is made (Session's take)
+        del loaded
+        session = Session.from_documents(docs, seed=seed, name=names, origins=origins,
+                                         progress=shown.starting, source=texts, take=True)
     session.progress = progress
     for warning in session.cp.scheduler.warnings:
         sys.stderr.write(f"Warning: {warning}\n")
     from .api.kinds import stored_only_warning
 
-    stored = stored_only_warning(getattr(d, "kind", "") for d, _ in loaded)
+    stored = stored_only_warning(kinds)
     if stored:
         sys.stderr.write(f"Warning: {stored}\n")
     if session.implied_namespaces:

@@ -675,7 +675,7 @@ def _key(info: KindInfo, meta: ObjectMeta) -> Key:
 
 
 def apply_all(store: Store, objects: Iterable[Any], origins: list[Any] | None = None, *,
-              atomic: bool = True) -> list[tuple[Any, str]]:
+              atomic: bool = True, take: bool = False) -> list[tuple[Any, str]]:
     """Create or update every object, all or nothing.
 
     Each object is admitted and validated first against the current state (and against the
@@ -690,10 +690,20 @@ def apply_all(store: Store, objects: Iterable[Any], origins: list[Any] | None = 
     before it, as the staging copy would — so the stored objects, their uids and
     resourceVersions, the watch events and every refusal's message are the ones the all or
     nothing way gives, without staging every object in a copy of the store first.
+
+    ``take`` (with atomic=False; ``objects`` and ``origins`` lists the caller hands over):
+    each object, and its origin, is taken out of its list once written, and nothing is
+    returned (an empty list) — a Session's load, so a decoded object goes as soon as its
+    stored copy is made. A refused object's origin is still in its place for the message.
     """
-    objects = list(objects)
+    if take:
+        assert not atomic and isinstance(objects, list)
+    else:
+        objects = list(objects)
     try:
-        return _apply_all(store, objects) if atomic else _apply_each(store, objects)
+        if atomic:
+            return _apply_all(store, objects)
+        return _apply_each(store, objects, origins if take else None, take)
     except KsandboxError as exc:
         index = getattr(exc, "object_index", None)
         if origins is None or index is None:
@@ -739,9 +749,11 @@ def _apply_all(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
     return results
 
 
-def _apply_each(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
+def _apply_each(store: Store, objects: list[Any], origins: list[Any] | None = None,
+                take: bool = False) -> list[tuple[Any, str]]:
     """apply_all's one pass (atomic=False): stage each object against the store itself and
-    write it at once."""
+    write it at once; with ``take``, each object (and origin) leaves its list once written
+    and no results are kept."""
     from ..api.codec import encode
 
     seen: set[tuple[str, str, str]] = set()
@@ -749,20 +761,27 @@ def _apply_each(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
     report = loadprogress.current()
     step, total = loadprogress.STEP, len(objects)
     results: list[tuple[Any, str]] = []
-    for index, obj in enumerate(objects):
+    for index in range(total):
+        obj = objects[index]
         if report is not None and index and not index % step:
             report(loadprogress.STORING, index, total)
         try:
             admitted, current = _stage(store, obj, seen, new_namespaces)
             if current is None:
-                results.append((store.create(admitted, admitted=True), "created"))
+                result = (store.create(admitted, admitted=True), "created")
             elif encode(_comparable(admitted)) == encode(_comparable(current)):
-                results.append((current, "unchanged"))
+                result = (current, "unchanged")
             else:
-                results.append((store._update_admitted(admitted), "configured"))
+                result = (store._update_admitted(admitted), "configured")
         except KsandboxError as exc:
             exc.object_index = index  # type: ignore[attr-defined]
             raise
+        if take:
+            objects[index] = obj = admitted = None
+            if origins is not None:
+                origins[index] = None
+        else:
+            results.append(result)
     return results
 
 
