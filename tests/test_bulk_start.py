@@ -102,7 +102,11 @@ def _components(s: Session) -> dict:
         "podgc": (list(podgc.terminated), list(podgc.terminating), list(podgc.bound_nodes)),
         "queues": {c.name: [list(q._pending) for q in c.worker.queues]
                    for c in (cp.components["nodelifecycle"], cp.tainteviction)},
-        "taint eviction nodes": dict(cp.tainteviction._pod_nodes),
+        # the node each queued pod key counts as on (a loaded one's is read, not recorded)
+        "taint eviction nodes": {k: cp.tainteviction.queued_node(k)
+                                 for k in cp.tainteviction.pod_queue._pending},
+        "taint eviction records": {k: n for k, n in cp.tainteviction._pod_nodes.items()
+                                   if k not in cp.tainteviction.pod_queue._pending},
     }
 
 

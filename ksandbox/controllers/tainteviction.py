@@ -95,7 +95,7 @@ class TaintEvictionController(Controller):
         # the pod is gone, as the TimedWorkerQueue does).
         self.workers: dict[str, _Work | None] = {}
         # The node a queued pod key was last seen on (podUpdateItem's nodeName; the latest
-        # update wins while the key waits).
+        # update wins while the key waits): see queued_node.
         self._pod_nodes: dict[tuple[str, str], str] = {}
 
     def start(self, cp: Any) -> None:
@@ -131,10 +131,21 @@ class TaintEvictionController(Controller):
         return [("Pod", self._on_pod)]
 
     def load_done(self) -> None:
-        nodes, add = self._pod_nodes, self.pod_queue.add
-        for key, pod in self.store.items("Pod"):   # _on_pod of each ADDED pod
-            nodes[key] = pod.spec.node_name
-            add(key)
+        add = self.pod_queue.add
+        for key, _pod in self.store.items("Pod"):   # _on_pod of each ADDED pod
+            add(key)   # its node is not recorded: queued_node reads it from the store
+
+    def queued_node(self, key: tuple[str, str]) -> str:
+        """The node a queued pod key was last seen on. _on_pod records it; a key the load
+        queued (load_done) has no record, and its node is the one it was loaded on: any later
+        event of that pod (a bind, its deletion, a new pod of that name) goes through _on_pod,
+        which records one — so, with no record, it is the stored pod's. (A record per loaded
+        pod was a 150,000-entry dict, 5 MB, held through the t=0 run.)"""
+        node = self._pod_nodes.get(key)
+        if node is None:
+            pod = self.store.get("Pod", key[1], key[0])
+            node = pod.spec.node_name if pod is not None else ""
+        return node
 
     def _on_pod(self, ev: WatchEvent) -> None:
         """PodUpdated: only a change of tolerations or node matters."""
@@ -170,7 +181,9 @@ class TaintEvictionController(Controller):
                                       pod.spec.tolerations, taints, now)
 
     def _handle_pod(self, key: tuple[str, str]) -> None:
-        node_name = self._pod_nodes.pop(key, "")
+        node_name = self.queued_node(key)
+        if self._pod_nodes.pop(key, None) is not None and not self._pod_nodes:
+            self._pod_nodes.clear()   # its table back once empty (WorkQueue.process_next)
         try:
             self._sync_pod(key, node_name)
         except Exception:
