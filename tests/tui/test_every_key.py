@@ -78,7 +78,7 @@ async def restore(app, screen, focused) -> None:
         await asyncio.sleep(0)
     for bar in app.screen.query(CommandBar):
         if bar.is_open:
-            bar.remove_class("-open")
+            bar.close(cancelled=True)
     if focused is not None and app.focused is not focused and focused.is_attached:
         focused.focus()
 

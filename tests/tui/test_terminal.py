@@ -202,3 +202,44 @@ def test_the_footer_follows_the_bar_in_one_burst_and_comes_back_in_its_colours(
     term.keys("Escape")                         # the focus goes back to the board
     term.wait_until(lambda s: last_line(s).startswith("⏎ Pods d Describe node"))
     term.wait_until(lambda s: coloured_footer() == before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_bar_takes_the_crumbs_row_and_the_body_keeps_its_height(terminal, size):  # noqa: F811
+    """The command bar's row is always on screen (tui/widgets/command_bar.py): closed, it
+    shows the crumbs of the view stack (k9s's crumbs: internal/ui/crumbs.go); `:` puts the
+    prompt in their place and takes a burst of keys; Enter runs the line and the crumbs come
+    back. The body never changes height, so the panes' bottom frame stays on the same row."""
+    term = _open(terminal, size)
+
+    def lines(s: str) -> list[str]:
+        return s.rstrip("\n").split("\n")
+
+    def crumbs_row(s: str) -> str:
+        return lines(s)[-2].strip()
+
+    def frame_bottom(s: str) -> int:
+        return max(i for i, line in enumerate(lines(s)) if line.startswith("╰"))
+
+    screen = term.wait_until(lambda s: crumbs_row(s) == "board")
+    bottom = frame_bottom(screen)
+    assert bottom == len(lines(screen)) - 3, screen      # frame, crumbs, footer
+    term.keys(":", "cordon node-3")                      # one burst: the bar, then the line
+    screen = term.wait_until(lambda s: crumbs_row(s).startswith(": cordon node-3")
+                             and "Complete" in lines(s)[-1])   # the footer under the bar
+    assert frame_bottom(screen) == bottom, screen
+    term.keys("Enter")
+    term.wait_for(r"node/node-3 cordoned")
+    screen = term.wait_until(lambda s: crumbs_row(s) == "board")
+    assert frame_bottom(screen) == bottom, screen
+    term.keys(":po", "Enter")
+    screen = term.wait_until(lambda s: crumbs_row(s) == "board > pods(all)")
+    assert frame_bottom(screen) == bottom, screen
+    term.keys("/", "kube")                               # the filter takes the same row
+    screen = term.wait_until(lambda s: crumbs_row(s).startswith("/ kube"))
+    assert frame_bottom(screen) == bottom, screen
+    term.keys("Enter")
+    screen = term.wait_until(lambda s: crumbs_row(s) == "board > pods(all)")
+    assert re.search(r"pods\(all\)\[\d+\] </kube>", screen), screen   # the filter holds
+    term.keys("Escape", "Escape")                        # clear the filter, back to the board
+    term.wait_until(lambda s: crumbs_row(s) == "board")

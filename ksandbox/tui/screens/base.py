@@ -143,6 +143,7 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
 
     def on_mount(self) -> None:
         self.generation = self.model.generation
+        self.show_crumbs()
         self.query_one(ClusterHeader).state = self.app.header_state()
         for pane in self.query(PlayerPane):
             pane.state = self.app.player_controls.state()
@@ -188,7 +189,23 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
         self.catch_up()
 
     def on_screen_resume(self) -> None:
+        self.show_crumbs()
         self.catch_up()
+
+    # -- crumbs ---------------------------------------------------------------------------
+    def crumb(self) -> str:
+        """This view's name in the crumbs."""
+        return "board" if self.view_name in ("board", "nodes") else self.view_name
+
+    def breadcrumbs(self) -> list[str]:
+        """The view stack as k9s shows it: ``board``, ``nodes``, ``pods(node=node-2)``."""
+        return [screen.crumb() for screen in self.app.screen_stack[1:]
+                if isinstance(screen, KsScreen)]
+
+    def show_crumbs(self) -> None:
+        """Put the crumbs in the command bar's row (shown there while the bar is closed)."""
+        for bar in self.query(CommandBar):
+            bar.crumbs.crumbs = tuple(self.breadcrumbs())
 
     def catch_up(self) -> None:
         if not self.is_mounted:
@@ -413,9 +430,13 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
 
     def on_command_bar_closed(self, message: CommandBar.Closed) -> None:
         self.focus_body()
+        for bar in self.query(CommandBar):
+            bar.focus_back()
 
     def focus_body(self) -> None:
-        """Give the focus back to the main widget after the bar closes."""
+        """Give the focus back to the main widget after the bar closes: ``self.set_focus``,
+        not ``widget.focus()``, which also repaints the widget whole (the board: 15–30 ms at
+        1,000 nodes, for a pane that looks as it did)."""
 
     def apply_filter(self, text: str) -> None:
         self.row_filter = parse_filter(text)

@@ -84,7 +84,7 @@ class MainScreen(KsScreen):
         self._titles()
 
     def focus_body(self) -> None:
-        self.board.focus()
+        self.set_focus(self.board)
 
     # -- targets --------------------------------------------------------------------------
     def node_target(self) -> str | None:

@@ -100,8 +100,7 @@ class ResourceScreen(KsScreen):
         if getattr(self, "_shown_title", None) != title:
             self._shown_title = title
             self.table.border_title = title
-            # Breadcrumbs of the view stack (k9s), bottom right of the frame.
-            self.table.border_subtitle = self.breadcrumbs()
+            self.show_crumbs()
 
     def refresh_view(self, changes: ChangeSet) -> None:
         self.table.apply_changes(changes)
@@ -115,7 +114,7 @@ class ResourceScreen(KsScreen):
         self._title()
 
     def focus_body(self) -> None:
-        self.table.focus()
+        self.set_focus(self.table)
 
     def target(self) -> Target | None:
         if not self.is_mounted:
@@ -214,18 +213,8 @@ class ResourceScreen(KsScreen):
         self.app.push_screen(TextScreen("aliases", title="aliases (:NAME opens the view)",
                                         text=aliases_text(), live=False))
 
-    def breadcrumbs(self) -> str:
-        """The view stack as k9s shows it: ``board > nodes > pods(node=node-2)``."""
-        from .resources import ResourceScreen as _RS
-
-        names = []
-        for screen in self.app.screen_stack[1:]:
-            if isinstance(screen, _RS):
-                names.append(getattr(screen, "_shown_title", screen.view_name).split("[")[0])
-            elif isinstance(screen, KsScreen):
-                names.append("board" if screen.view_name in ("board", "nodes")
-                             else screen.view_name)
-        return " > ".join(names)
+    def crumb(self) -> str:
+        return getattr(self, "_shown_title", self.view_name).split("[")[0]
 
     def action_drill(self) -> None:
         if not self.is_mounted:

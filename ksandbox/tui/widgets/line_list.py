@@ -23,10 +23,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..guard import Guarded
+from .focus_look import KeepsFocusLook
 from .line_api import StyleMemo, set_virtual_size
 
 
-class LineList(StyleMemo, Guarded, ScrollView, can_focus=True):
+class LineList(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
     """A cursor over ``row_count()`` rows drawn by ``render_row``."""
 
     DEFAULT_CSS = """

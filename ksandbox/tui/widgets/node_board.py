@@ -46,6 +46,7 @@ from ..cards import (
 from ..filtering import NO_FILTER, RowFilter
 from ..guard import Guarded
 from ..model import ChangeSet
+from .focus_look import KeepsFocusLook
 from .line_api import StyleMemo, set_virtual_size
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ def amount_text(resource: str, used: int, total: int) -> str:
     return f"{used}/{total}"
 
 
-class NodeBoard(StyleMemo, Guarded, ScrollView, can_focus=True):
+class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
     """The node cards; ``selected`` is the node the node keys act on."""
 
     DEFAULT_CSS = """
