@@ -10,7 +10,7 @@ the last observation, and evicts at most one pod per pass (the ranking and messa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, AbstractSet, Any
 
 from ..api.core import FAILED, PodCondition
 from ..api.evolve import evolve
@@ -42,16 +42,14 @@ class EvictionManager:
         self.config = kubelet.config
         self.workers = workers
         self.node_status = node_status
-        self.faults: set[str] = set()
+        # both the empty frozenset until a fault is set (ImageManager.pulled)
+        self.faults: AbstractSet[str] = frozenset()
         self.last_observed: dict[str, float] = {}
-        self.held: set[str] = set()
+        self.held: AbstractSet[str] = frozenset()
         self._timer: Any = None
 
     def set_pressure(self, kind: str, on: bool) -> None:
-        if on:
-            self.faults.add(kind)
-        else:
-            self.faults.discard(kind)
+        self.faults = self.faults | {kind} if on else self.faults - {kind}
         if not self.kubelet.halted and self.kubelet.registered:
             self.schedule(self.kubelet.next_grid(ev.EVICTION_MONITORING_PERIOD))
 

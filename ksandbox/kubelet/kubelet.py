@@ -32,7 +32,7 @@ Store watches only enqueue pod keys; :meth:`Kubelet.sync` reads the current obje
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, AbstractSet
 
 from . import eviction as ev
 from .config import KubeletConfig
@@ -82,7 +82,7 @@ class Kubelet:
         self.pod_workers = PodWorkers(self, self.node_status, self.static_pods, held=self._held)
         self.eviction_manager = EvictionManager(self, self.pod_workers, self.node_status)
 
-    def _held(self) -> set[str]:
+    def _held(self) -> AbstractSet[str]:
         return self.eviction_manager.held
 
     # -- what the manager calls -----------------------------------------------------------
@@ -93,7 +93,7 @@ class Kubelet:
         self.eviction_manager.set_pressure(kind, on)
 
     @property
-    def faults(self) -> set[str]:
+    def faults(self) -> AbstractSet[str]:
         """The pressure faults switched on (``memory``, ``disk``, ``pid``)."""
         return self.eviction_manager.faults
 

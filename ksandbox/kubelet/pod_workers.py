@@ -81,7 +81,8 @@ class PodWorkers:
         self._queue: dict[tuple[str, str], None] = {}
         self._sync_timer: Any = None
         # The IPs adopted pods hold (an export's): the node's allocator skips them.
-        self.adopted_ips: set[str] = set()
+        # (the empty frozenset until one is: ImageManager.pulled)
+        self.adopted_ips: AbstractSet[str] = frozenset()
         # one label string per kubelet, not one per pod start timer (150,000 loaded pods)
         self._start_label = f"kubelet/{self.name}/start"
         # ... and one bound method: a start timer calls it with the pod's key (clock arg)
@@ -112,6 +113,9 @@ class PodWorkers:
             key = next(iter(self._queue))
             del self._queue[key]
             self._sync_pod(key)
+        # emptied, the dict keeps its table (1.2 KB for a node's 30 loaded pods) until it
+        # grows again: clear() gives it back (WorkQueue.process_next)
+        self._queue.clear()
 
     def stop(self) -> None:
         """The node is gone: cancel every pod timer and the pending sync."""
@@ -206,7 +210,8 @@ class PodWorkers:
             if t is not None:
                 t.cancel()
         del self.pods[key]
-        self.adopted_ips.discard(st.pod_ip)
+        if isinstance(self.adopted_ips, set):
+            self.adopted_ips.discard(st.pod_ip)
         self._release(st)
 
     def _release(self, st: _PodState) -> None:
@@ -279,11 +284,13 @@ class PodWorkers:
         st.pod_ip = pod.status.pod_ip
         st.running_since = _started_at(pod)
         if st.pod_ip and not pod.spec.host_network:
+            if not isinstance(self.adopted_ips, set):
+                self.adopted_ips = set(self.adopted_ips)
             self.adopted_ips.add(st.pod_ip)
         self._hold(key, st)
         # The images the containers run are on the node (the image store outlived the
         # kubelet): a later start with IfNotPresent finds them.
-        self.images.pulled.update(c.image for c in pod.spec.containers)
+        self.images.mark_pulled(c.image for c in pod.spec.containers)
         self.completion.schedule_exit(key, pod)
 
     def _admission_failure(self, pod: Pod) -> tuple[str, str]:
