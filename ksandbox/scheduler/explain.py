@@ -192,14 +192,30 @@ class _ShadowCache:
     def num_nodes(self) -> int:
         return self.real.num_nodes()
 
+    # The nodes hosting pods with (anti-)affinity: the real cache keeps them as they change
+    # (a handful of nodes, usually none); only the shadowed node is swapped in or out — not a
+    # walk of every node per question (three per explain: ~3-8 ms at 5,000 nodes).
+    def _swap(self, nodes: list, has: Any) -> list:
+        shadow = self.shadow
+        if shadow is None:
+            return nodes
+        out = [ni for ni in nodes if ni.name != shadow.name]
+        if has(shadow):
+            out.append(shadow)
+            out.sort(key=_index)
+        return out
+
     def have_pods_with_affinity(self) -> list:
-        return [ni for ni in self.node_list() if ni.pods_with_affinity]
+        return self._swap(self.real.have_pods_with_affinity(),
+                          lambda ni: ni.pods_with_affinity)
 
     def have_pods_with_required_anti_affinity(self) -> list:
-        return [ni for ni in self.node_list() if ni.pods_with_required_anti_affinity]
+        return self._swap(self.real.have_pods_with_required_anti_affinity(),
+                          lambda ni: ni.pods_with_required_anti_affinity)
 
     def pods_with_scoring_affinity(self) -> list:
-        return [(ni, pi) for ni in self.node_list() for pi in ni.pods_with_affinity.values()
+        return [(ni, pi) for ni in self.have_pods_with_affinity()
+                for pi in ni.pods_with_affinity.values()
                 if pi.required_affinity or pi.preferred_affinity or pi.preferred_anti_affinity]
 
 
@@ -403,6 +419,10 @@ def _explain(sched: Any, ctx: _Ctx, fwk: Any, pod: Pod, key: str) -> Explanation
 
 def _name(ni: Any) -> str:
     return ni.name
+
+
+def _index(ni: Any) -> int:
+    return ni.index
 
 
 def _column_passes(sched: Any, fwk: Any, ctx: _Ctx, state: Any, pod: Pod,
