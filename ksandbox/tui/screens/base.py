@@ -426,7 +426,10 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
             self.apply_filter(message.value)
 
     def on_command_bar_filter_changed(self, message: CommandBar.FilterChanged) -> None:
-        self.apply_filter(message.value)
+        # `/` opens the bar on the filter in force: the same text again changes nothing (the
+        # board re-sorted and repainted all its cards for it).
+        if message.value != self.row_filter.text:
+            self.apply_filter(message.value)
 
     def on_command_bar_closed(self, message: CommandBar.Closed) -> None:
         self.focus_body()

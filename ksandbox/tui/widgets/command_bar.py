@@ -25,7 +25,9 @@ from typing import Any, Callable, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.suggester import Suggester
 from textual.widgets import Input, Label
 
@@ -63,6 +65,12 @@ class CommandInput(Input):
 
     def watch_has_focus(self, has_focus: bool) -> None:
         """Nothing to restyle (above)."""
+
+    # Textual's Input sets its virtual size (the text's width) on every keystroke, and the
+    # Widget's reactive lays out the whole screen for it (8–12 ms per key on the pod list at
+    # 30,000 pods, more on the board). The bar's box is fixed (one row, 1fr wide, no
+    # scrollbar): only the horizontal scroll range changes, which the input reads itself.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=True)
 
     BINDINGS = [
         Binding("enter", "submit", "Run", show=True),
