@@ -171,6 +171,8 @@ class _ShadowCache:
         # node_list() (re)assigns every NodeInfo's ``index`` after nodes come or go: read the
         # shadowed node's index only after it.
         real.node_list()
+        self._list_of: Any = None
+        self._list: list = []
         base = real.get(node)
         self.shadow = base.clone() if base is not None else None
         if self.shadow is not None:
@@ -180,9 +182,13 @@ class _ShadowCache:
         out = self.real.node_list()
         if self.shadow is None:
             return out
-        out = list(out)
-        out[self.shadow.index] = self.shadow
-        return out
+        # One copy per real list (a cycle asks several times; callers only read it, as they
+        # only read the real cache's own list).
+        if self._list_of is not out:
+            self._list_of = out
+            self._list = list(out)
+            self._list[self.shadow.index] = self.shadow
+        return self._list
 
     def get(self, name: str) -> Any:
         if self.shadow is not None and name == self.shadow.name:

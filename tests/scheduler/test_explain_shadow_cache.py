@@ -57,3 +57,19 @@ def test_shadow_affinity_lists_equal_a_walk_of_every_node():
     shadow = _ShadowCache(sched.cache, "n-3", "default/anti-shared")
     by = {ni.name: ni for ni in shadow.have_pods_with_affinity()}
     assert by["n-3"] is shadow.shadow and "default/anti-shared" not in by["n-3"].pods
+
+
+def test_shadow_node_list_is_the_real_one_with_the_node_swapped_and_follows_it():
+    """node_list() is copied once per real list (a cycle asks several times), and again when
+    the real cache's list is rebuilt (a node came or went)."""
+    s = session(*(node(f"n-{i}") for i in range(4)), pod("p", "n-2"))
+    cache = s.cp.scheduler.cache
+    shadow = _ShadowCache(cache, "n-2", "default/p")
+    first = shadow.node_list()
+    assert first == [shadow.shadow if ni.name == "n-2" else ni for ni in cache.node_list()]
+    assert shadow.node_list() is first
+    s.submit("kubectl create -f -", stdin=node("n-9"))
+    again = shadow.node_list()
+    assert "n-9" in {ni.name for ni in again} and again is not first
+    assert again[shadow.shadow.index] is shadow.shadow
+    assert again == [shadow.shadow if ni.name == "n-2" else ni for ni in cache.node_list()]
