@@ -118,7 +118,7 @@ class Session:
         self.lock = SessionLock()
         self.clock = Clock()
         self.rand = SimRandom(seed)
-        self.store = Store(lambda: self.clock.now, self.rand.child("apiserver"))
+        self.store = Store(self.clock.read, self.rand.child("apiserver"))
         self.cp = ControlPlane(self.store, self.clock, self.rand, list(configs))
         self.history: list[Step] = []
         # Called with the simulated time between slices of a long run (a progress display

@@ -500,7 +500,8 @@ class Store:
             ev = evolve(ev, count=ev.count + 1, last_timestamp=now)
             self.events[idx] = ev
             self._occurred(ev)
-            self._notify(WatchEvent(MODIFIED, ev))
+            if self._all_handlers or "Event" in self._handlers:
+                self._notify(WatchEvent(MODIFIED, ev))
             return ev
         self._event_seq += 1
         # Event(metadata=..., involved_object=ref, reason=..., message=..., type=type_,
@@ -531,7 +532,10 @@ class Store:
                     len(self.events) + self._events_dropped)
         self.events.append(ev)
         self._occurred(ev)
-        self._notify(WatchEvent(ADDED, ev))
+        # Nobody watches events in a headless run (a UI's model does): the watch event is
+        # built only for a listener (_notify would call no one).
+        if self._all_handlers or "Event" in self._handlers:
+            self._notify(WatchEvent(ADDED, ev))
         return ev
 
     def _occurred(self, ev: Event) -> None:

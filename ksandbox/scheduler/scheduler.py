@@ -100,6 +100,8 @@ class Scheduler:
         self._run_timer: Any = None
         self._backoff_timer: Any = None
         self._fast: dict[str, Any] = {}
+        # PodScheduled=True of the pods bound at one instant (immutable: they share it)
+        self._scheduled: PodCondition | None = None
 
     # -- wiring -------------------------------------------------------------------------------
     def start(self, cp: Any) -> None:
@@ -115,7 +117,7 @@ class Scheduler:
         self.handle = Handle(self.cache, self.store)
         self.profiles = {spec.scheduler_name: build_framework(spec, self.handle)
                          for spec in config.profiles}
-        self.queue = SchedulingQueue(lambda: self.clock.now, config.pod_initial_backoff,
+        self.queue = SchedulingQueue(self.clock.read, config.pod_initial_backoff,
                                      config.pod_max_backoff)
         self.queue.events = {name: fwk.events() for name, fwk in self.profiles.items()}
         self._subscriptions: list[tuple[str, Callable[[WatchEvent], None]]] = [
@@ -405,9 +407,12 @@ class Scheduler:
 
     def _bind(self, q: QueuedPodInfo, pod: Pod, fwk: Framework, host: str) -> None:
         now = self.clock.now
-        status = evolve(pod.status, nominated_node_name="", conditions=_set_condition(
-            pod.status.conditions, PodCondition(type=POD_SCHEDULED, status="True",
-                                                last_transition_time=now), now))
+        cond = self._scheduled
+        if cond is None or cond.last_transition_time is not now:
+            cond = self._scheduled = PodCondition(type=POD_SCHEDULED, status="True",
+                                                  last_transition_time=now)
+        status = evolve(pod.status, nominated_node_name="",
+                        conditions=_set_condition(pod.status.conditions, cond, now))
         # The binding subresource: only nodeName and the condition change.
         bound = self.store.bind(pod, host, status)
         self.queue.done(q.key)
@@ -522,7 +527,13 @@ def _set_condition(conditions: tuple, cond: PodCondition, now: float) -> tuple:
         if (c.status, c.reason, c.message) == (cond.status, cond.reason, cond.message):
             return conditions
         t = c.last_transition_time if c.status == cond.status else now
-        out.append(evolve(cond, last_transition_time=t))
+        out.append(_at(cond, t))
     if not found:
-        out.append(evolve(cond, last_transition_time=now))
+        out.append(_at(cond, now))
     return tuple(out)
+
+
+def _at(cond: PodCondition, t: Any) -> PodCondition:
+    """evolve(cond, last_transition_time=t); ``cond`` itself when it holds that very time
+    already (the bind's condition is made at ``now``: no second copy of it)."""
+    return cond if cond.last_transition_time is t else evolve(cond, last_transition_time=t)
