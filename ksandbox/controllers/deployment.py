@@ -409,7 +409,9 @@ class DeploymentController(Controller):
                 st.observed_generation == want["observed_generation"] and \
                 list(st.extra.get("conditions") or ()) == conds:
             return
-        self._write(fresh, status=self._with_conditions(evolve(st, **want), conds))
+        # one new status (the counts and the conditions together), not one for each
+        self._write(fresh, status=evolve(st, extra=st.extra.set("conditions", tuple(conds)),
+                                         **want))
 
     # -- writes ------------------------------------------------------------------------------
     def _fresh(self, rss: list[Any]) -> list[Any]:

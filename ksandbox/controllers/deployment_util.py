@@ -12,6 +12,7 @@ import math
 from typing import Any, Iterable
 
 from ..api.core import PodTemplateSpec
+from ..api.evolve import by_identity
 from .controller_utils import scaled_value, template_key
 
 # pkg/apis/apps: the annotations and label a Deployment puts on its ReplicaSets.
@@ -42,13 +43,20 @@ def resolve_fenceposts(max_surge: Any, max_unavailable: Any, desired: int) -> tu
     return surge, unavailable
 
 
-def _fenceposts(d: Any) -> tuple[int, int]:
-    ru = d.spec.strategy.rolling_update
+def _spec_fenceposts(spec: Any) -> tuple[int, int]:
+    ru = spec.strategy.rolling_update
     surge = ru.max_surge if ru is not None else None
     unavailable = ru.max_unavailable if ru is not None else None
     # pkg/apis/apps/v1/defaults.go: 25% each (admission sets them; this covers raw objects).
     return resolve_fenceposts("25%" if surge is None else surge,
-                              "25%" if unavailable is None else unavailable, replicas(d))
+                              "25%" if unavailable is None else unavailable,
+                              1 if spec.replicas is None else spec.replicas)
+
+
+def _fenceposts(d: Any) -> tuple[int, int]:
+    # A pure function of the (immutable) spec, which a Deployment keeps across its status
+    # writes: a sync asks three or four times, each status write's sync again.
+    return by_identity(_spec_fenceposts, d.spec)
 
 
 def max_surge(d: Any) -> int:

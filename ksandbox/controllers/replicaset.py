@@ -174,6 +174,11 @@ class ReplicaSetController(Controller):
                 for node, on in c.nodes.items():
                     family[node] = family.get(node, 0) + len(on)
         if family or self._siblings.get(parent):
+            if self._family.get(parent) == family:
+                # The same counts (a new ReplicaSet joins with no pods yet; an emptied one is
+                # cleaned up): keep the object, whose identity every sibling's standing order
+                # was built against — a new one would make each re-sort all its nodes.
+                return
             self._family[parent] = family
         else:
             self._family.pop(parent, None)

@@ -332,3 +332,29 @@ def test_equal_ignore_hash_remembered_per_pair_answers_as_computed_afresh():
                         du.TemplateKeys()._equal_ignore_hash(x, y) == \
                         (du.template_key(x, du.POD_TEMPLATE_HASH)
                          == du.template_key(y, du.POD_TEMPLATE_HASH))
+
+
+def test_fenceposts_remembered_per_spec_answer_as_computed_afresh():
+    """ResolveFenceposts (upstream ``util/deployment_util.go``: maxSurge rounds up and
+    maxUnavailable down, of ``spec.replicas``) is remembered by the identity of the Deployment's
+    (immutable) spec. A scale keeps the strategy object and changes only the replica count, so
+    the answer must follow the spec, not the strategy (keying by the strategy fails this:
+    checked)."""
+    from ksandbox.api.apps import Deployment
+    from ksandbox.api.codec import decode
+
+    d = decode(Deployment, {
+        "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {"replicas": 10, "selector": {"matchLabels": {"app": "web"}},
+                 "strategy": {"type": "RollingUpdate",
+                              "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "35%"}},
+                 "template": {"metadata": {"labels": {"app": "web"}},
+                              "spec": {"containers": [{"name": "c", "image": "nginx:1"}]}}}})
+    for replicas in (10, 7, 1, 0, 40, 10, None):
+        scaled = attrs.evolve(d, spec=attrs.evolve(d.spec, replicas=replicas))
+        assert scaled.spec.strategy is d.spec.strategy
+        n = 1 if replicas is None else replicas
+        fresh = du.resolve_fenceposts("25%", "35%", n)
+        for _ in range(2):
+            assert du.max_surge(scaled) == fresh[0] == -(-n * 25 // 100)
+            assert du.max_unavailable(scaled) == (min(fresh[1], n) if n else 0)

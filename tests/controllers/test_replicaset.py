@@ -411,3 +411,97 @@ spec:
         ReplicaSetController.pods_to_delete = original
     assert len(checked) > 40
     assert [got for got, _ in checked] == [want for _, want in checked]
+
+
+def test_a_replicaset_released_with_pods_leaves_the_family_ranks_at_once():
+    """ActivePodsWithRanks (upstream ``controller_utils.go``; ``replica_set.go``
+    getPodsToDelete ranks a pod by the active pods of its whole family — the ReplicaSets of one
+    Deployment — on its node): when a ReplicaSet that runs pods leaves the family (released by
+    ``ClaimReplicaSets`` after a relabel, mid-rollout), the family's counts change at once and
+    every sibling's standing deletion order must be rebuilt against them. The controller keeps
+    the family's counts object when a join or a leave leaves the counts as they were (a new,
+    empty ReplicaSet; an emptied one cleaned up), so the siblings' orders stand; here every
+    pick after a leave that does change them must equal a full sort with the family counted
+    afresh from the store (keeping the object whatever the counts fails it: checked)."""
+    from ksandbox.controllers.replicaset import ReplicaSetController
+
+    nodes = "".join(f"""
+---
+apiVersion: v1
+kind: Node
+metadata: {{name: node-{i}}}
+status: {{capacity: {{cpu: "32", memory: 64Gi, pods: "110"}}}}
+""" for i in range(6))
+    dep = """
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d0}
+spec:
+  replicas: 12
+  minReadySeconds: 600
+  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 4, maxUnavailable: 0}}
+  selector: {matchLabels: {app: d0}}
+  template:
+    metadata: {labels: {app: d0}}
+    spec:
+      containers: [{name: app, image: "nginx:1", resources: {requests: {cpu: 10m}}}]
+"""
+    session = Session.from_text(nodes + dep, seed=7)
+    store = session.store
+    checked = []
+    original = ReplicaSetController.pods_to_delete
+
+    def checked_pick(self, rs, count):
+        got = original(self, rs, count)
+        parent = store.get("ReplicaSet", rs.metadata.name, "default").metadata.controller_ref()
+        family: dict[str, int] = {}
+        mine = []
+        for p in store.list("Pod", "default"):
+            ref = p.metadata.controller_ref()
+            if ref is None or not pod_active(p):
+                continue
+            owner = store.get("ReplicaSet", ref.name, "default")
+            oref = owner.metadata.controller_ref() if owner is not None else None
+            if ref.uid == rs.metadata.uid:
+                mine.append(p)
+            if parent is not None and oref is not None and oref.uid == parent.uid:
+                family[p.spec.node_name] = family.get(p.spec.node_name, 0) + 1
+        want = sorted(mine, key=lambda p: deletion_key(p, family, session.now))[:count]
+        checked.append((rs.metadata.name, [p.metadata.name for p in got],
+                        [p.metadata.name for p in want]))
+        return got
+
+    def image(tag):
+        d = store.get("Deployment", "d0", "default")
+        c = attrs.evolve(d.spec.template.spec.containers[0], image=f"nginx:{tag}")
+        t = attrs.evolve(d.spec.template, spec=attrs.evolve(d.spec.template.spec,
+                                                              containers=(c,)))
+        store.update(attrs.evolve(d, spec=attrs.evolve(d.spec, template=t)))
+
+    ReplicaSetController.pods_to_delete = checked_pick
+    try:
+        session.run_until(700)
+        image("2")      # four surge pods; the old ones wait 600 s for them to be available
+        session.run_until(720)
+        [old] = [rs for rs in store.list("ReplicaSet", "default")
+                 if rs.spec.template.spec.containers[0].image == "nginx:1"]
+        assert old.status.replicas == 12
+        session.submit("kubectl scale deployment d0 --replicas=14")   # proportional: both grow
+        session.run_until(730)
+        session.submit("kubectl scale deployment d0 --replicas=13")   # both shrink: ranks
+        session.run_until(740)
+        before = len(checked)
+        # The old ReplicaSet stops matching: the Deployment releases it, pods and all.
+        old = store.get("ReplicaSet", old.metadata.name, "default")
+        store.update(attrs.evolve(old, metadata=attrs.evolve(
+            old.metadata, labels=FrozenDict({"app": "gone"}))))
+        session.run_until(745)
+        assert store.get("ReplicaSet", old.metadata.name, "default").metadata.controller_ref() \
+            is None
+        session.submit("kubectl scale deployment d0 --replicas=3")
+        session.run_until(800)
+    finally:
+        ReplicaSetController.pods_to_delete = original
+    assert before >= 1 and len(checked) > before
+    assert [got for _, got, _ in checked] == [want for _, _, want in checked]
