@@ -66,11 +66,11 @@ def test_each_decoded_object_goes_once_its_stored_copy_is_made(tmp_path, monkeyp
     written: list[weakref.ref] = []
     plain_stage = store_module._stage
 
-    def stage(store, obj, seen, new_namespaces):
+    def stage(store, obj, seen, new_namespaces, **kw):
         # every object staged before this one is stored, so nothing may hold it any more
         assert [r for r in written if r() is not None] == []
         written.append(weakref.ref(obj))
-        return plain_stage(store, obj, seen, new_namespaces)
+        return plain_stage(store, obj, seen, new_namespaces, **kw)
 
     monkeypatch.setattr(store_module, "_stage", stage)
     s = Session.from_documents(docs, origins=origins, source=texts, take=True)

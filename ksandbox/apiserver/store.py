@@ -210,9 +210,10 @@ class Store:
         self.resource_version += 1
         return str(self.resource_version)
 
-    def admit(self, obj: Any) -> Any:
-        """Default and validate ``obj`` as a create would, without storing it (dry run)."""
-        obj = admission.admit_create(self, obj)
+    def admit(self, obj: Any, stamp: bool = False) -> Any:
+        """Default and validate ``obj`` as a create would, without storing it (dry run);
+        ``stamp``: for a create that follows at once (admission.admit_create)."""
+        obj = admission.admit_create(self, obj, stamp)
         validation.validate(self, obj)
         return obj
 
@@ -770,7 +771,7 @@ def _apply_each(store: Store, objects: list[Any], origins: list[Any] | None = No
         if report is not None and index and not index % step:
             report(loadprogress.STORING, index, total)
         try:
-            admitted, current = _stage(store, obj, seen, new_namespaces)
+            admitted, current = _stage(store, obj, seen, new_namespaces, stamp=True)
             if current is None:
                 result = (store.create(admitted, admitted=True), "created")
             elif encode(_comparable(admitted)) == encode(_comparable(current)):
@@ -789,8 +790,10 @@ def _apply_each(store: Store, objects: list[Any], origins: list[Any] | None = No
     return results
 
 
-def _stage(store: Store, obj: Any, seen: set, new_namespaces: set) -> tuple[Any, Any]:
-    """Admit and validate one object of an apply: (object to write, current object or None)."""
+def _stage(store: Store, obj: Any, seen: set, new_namespaces: set,
+           stamp: bool = False) -> tuple[Any, Any]:
+    """Admit and validate one object of an apply: (object to write, current object or None);
+    ``stamp``: a create is written right after (Store.admit)."""
     store.check_namespace(obj, new_namespaces)
     info = BY_KIND[obj.kind]
     ns = (obj.metadata.namespace or "default") if info.namespaced else ""
@@ -801,7 +804,7 @@ def _stage(store: Store, obj: Any, seen: set, new_namespaces: set) -> tuple[Any,
     seen.add(ident)
     current = store.get(obj.kind, obj.metadata.name, ns) if obj.metadata.name else None
     if current is None:
-        return store.admit(obj), None
+        return store.admit(obj, stamp), None
     merged = admission.merge_apply(current, obj)
     merged = admission.admit_update(store, current, merged)
     validation.validate(store, merged, current)

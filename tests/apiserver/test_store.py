@@ -516,3 +516,21 @@ def test_recorded_events_equal_plainly_built_ones_and_share_their_reference():
                      last_timestamp=store.now())
         assert ev == want and attrs.asdict(ev) == attrs.asdict(want)
     assert a.involved_object is b.involved_object
+
+
+def test_a_pod_written_in_one_pass_is_stored_as_its_admission_stamped_it(monkeypatch):
+    """apply_all's one pass (a Session's load) stamps a pod's resourceVersion, uid and
+    creation time in its admission (admission._defaulted_meta's stamp), so the write stores
+    the admitted pod as it is instead of building its metadata and the pod again; the
+    property above holds the result to staging's."""
+    from ksandbox.apiserver import store as store_module
+
+    store, _ = fresh_store()
+    rebuilt = []
+    plain = store_module._with_metadata
+    monkeypatch.setattr(store_module, "_with_metadata",
+                        lambda obj, meta: rebuilt.append(obj.kind) or plain(obj, meta))
+    pods = load_manifests(_BATCH_OBJECTS["pod-generated"] + "---\n" + _BATCH_OBJECTS["pod-web"])
+    results = apply_all(store, pods, atomic=False)
+    assert rebuilt == [] and [how for _, how in results] == ["created", "created"]
+    assert all(o.metadata.uid and o.metadata.resource_version for o, _ in results)
