@@ -45,6 +45,10 @@ class ControllerIndex:
         # five workload controllers' handlers of a pod write read the refs from here instead
         # of each walking both objects' ownerReferences again.
         self.last: tuple[Any, Any, Any] = (None, None, None)
+        # The last event if its object had no controller before and after the write (or was
+        # created / deleted as one), else None: each OwnerHandler of that write makes its one
+        # owner-None call without looking at the refs (a SchedulingBasic pod's every write).
+        self.orphan_event: Any = None
         store.subscribe(kind, self._update)
 
     def owned(self, uid: str) -> dict[str, Any]:
@@ -56,15 +60,20 @@ class ControllerIndex:
         return self._orphans.get(namespace, _NONE)
 
     def handler(self, owner_kind: str, on_change: Callable[[str, str | None, WatchEvent], None],
-                account: Callable[[str, Any, int], None] | None = None) -> OwnerHandler:
+                account: Callable[[str, Any, int], None] | None = None, *,
+                orphans: bool = True) -> OwnerHandler:
         """A watch handler for a controller of ``owner_kind`` (see :class:`OwnerHandler`)."""
-        return OwnerHandler(owner_kind, on_change, account, self)
+        return OwnerHandler(owner_kind, on_change, account, self, orphans=orphans)
 
     def _update(self, ev: WatchEvent) -> None:
         meta = ev.obj.metadata
         old_ref = _controller(ev.old) if ev.old is not None else _NOT_INDEXED
         new_ref = _controller(ev.obj) if ev.type != DELETED else _NOT_INDEXED
         self.last = (ev, old_ref, new_ref)
+        # OwnerHandler's orphan case: a None ref on one side, None or not indexed on the other
+        self.orphan_event = ev if (
+            (old_ref is None and (new_ref is None or new_ref is _NOT_INDEXED))
+            or (new_ref is None and old_ref is _NOT_INDEXED)) else None
         old = old_ref if old_ref is None or old_ref is _NOT_INDEXED else old_ref.uid
         new = new_ref if new_ref is None or new_ref is _NOT_INDEXED else new_ref.uid
         if old == new and new is not _NOT_INDEXED:
@@ -100,30 +109,35 @@ class OwnerHandler:
     object controlled by another kind is not this controller's business (no call).
     ``account(uid, obj, +1 | -1)``, if given, hears every object entering or leaving an owner's
     set (an update is a leave then an enter), for controllers that keep running counts.
-    Handlers only enqueue keys."""
+    Handlers only enqueue keys. ``orphans=False``: a controller that never adopts (its
+    ``on_change`` does nothing for owner None: StatefulSet, Job here) gets no owner-None call.
+    """
 
     def __init__(self, owner_kind: str,
                  on_change: Callable[[str, str | None, WatchEvent], None],
                  account: Callable[[str, Any, int], None] | None,
-                 index: ControllerIndex | None = None) -> None:
+                 index: ControllerIndex | None = None, *, orphans: bool = True) -> None:
         self.owner_kind = owner_kind
         self._on_change = on_change
         self._account = account
         self._index = index
+        self._orphans = orphans
 
     def __call__(self, ev: WatchEvent) -> None:
+        index = self._index
+        if index is not None and index.orphan_event is ev:
+            # An orphan (or created / deleted as one) on both sides, as the index read this
+            # very event: what the general path below does for it — one call, owner None,
+            # nothing to account.
+            if self._orphans:
+                self._on_change(ev.obj.metadata.namespace, None, ev)
+            return
         ns = ev.obj.metadata.namespace
         kind = self.owner_kind
-        last = self._index.last if self._index is not None else _NO_LAST
+        last = index.last if index is not None else _NO_LAST
         if last[0] is ev:
             # The refs the index read from this very event (see ControllerIndex.last).
             old_ref, new_ref = last[1], last[2]
-            if old_ref is None or new_ref is None:
-                if old_ref is new_ref or old_ref is _NOT_INDEXED or new_ref is _NOT_INDEXED:
-                    # An orphan (or created / deleted as one) on both sides: what the general
-                    # path below does for it — one call, owner None, nothing to account.
-                    self._on_change(ns, None, ev)
-                    return
             if old_ref is not None and old_ref is not _NOT_INDEXED and old_ref.kind != kind:
                 old_ref = _NOT_INDEXED
             if new_ref is not None and new_ref is not _NOT_INDEXED and new_ref.kind != kind:
@@ -139,9 +153,10 @@ class OwnerHandler:
                 account(old_slot, ev.old, -1)
             if isinstance(new_slot, str):
                 account(new_slot, ev.obj, 1)
-        if old_slot != new_slot and old_ref is not _NOT_INDEXED:
+        if old_slot != new_slot and old_ref is not _NOT_INDEXED and (
+                old_ref is not None or self._orphans):
             self._on_change(ns, old_ref.name if old_ref is not None else None, ev)
-        if new_ref is not _NOT_INDEXED:
+        if new_ref is not _NOT_INDEXED and (new_ref is not None or self._orphans):
             self._on_change(ns, new_ref.name if new_ref is not None else None, ev)
 
 

@@ -71,7 +71,8 @@ class JobController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        self.store.subscribe("Pod", self.pods.handler("Job", self._pod_changed))
+        # orphans=False: a Job adopts no orphan here (_pod_changed ignores owner None)
+        self.store.subscribe("Pod", self.pods.handler("Job", self._pod_changed, orphans=False))
         self.store.subscribe("Job", self._job_event)
 
     def _job_event(self, ev: WatchEvent) -> None:

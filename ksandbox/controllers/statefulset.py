@@ -79,7 +79,9 @@ class StatefulSetController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        self.store.subscribe("Pod", self.pods.handler("StatefulSet", self._pod_changed))
+        # orphans=False: a StatefulSet adopts no orphan here (_pod_changed ignores owner None)
+        self.store.subscribe("Pod", self.pods.handler("StatefulSet", self._pod_changed,
+                                                      orphans=False))
         self.store.subscribe("StatefulSet", self._set_event)
 
     def _set_event(self, ev: WatchEvent) -> None:

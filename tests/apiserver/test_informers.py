@@ -140,3 +140,41 @@ def test_handlers_reading_the_index_refs_hear_what_the_plain_handler_hears(ops):
             store.update(attrs.evolve(cur, metadata=attrs.evolve(cur.metadata,
                                                                   owner_references=refs)))
     assert heard["fast"] == heard["plain"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(("put", "delete")),
+                          st.integers(0, len(_OWNERS) - 1)), max_size=25))
+def test_a_handler_without_orphans_hears_the_rest(ops):
+    """``orphans=False`` (StatefulSet, Job: controllers that adopt nothing) drops exactly the
+    owner-None calls the plain handler makes — the orphan writes' own (the index's
+    orphan_event shortcut) and a release's — and nothing else, accounting included."""
+    store = _store()
+    inf = Informers(store)
+    heard: dict[str, list] = {"none": [], "plain": []}
+    for kind in ("ReplicaSet", "Job"):
+        for path in ("none", "plain"):
+            out = heard[path]
+
+            def change(ns, owner, ev, out=out, kind=kind):
+                out.append((kind, ns, owner, ev.type, ev.obj.metadata.name))
+
+            def account(uid, pod, sign, out=out, kind=kind):
+                out.append((kind, uid, pod.metadata.name, sign))
+            h = (inf.pods.handler(kind, change, account, orphans=False) if path == "none"
+                 else OwnerHandler(kind, change, account))
+            store.subscribe("Pod", h)
+    for name, op, owner in ops:
+        cur = store.get("Pod", name, "default")
+        if op == "delete":
+            if cur is not None:
+                store.remove("Pod", name, "default")
+            continue
+        o = _OWNERS[owner]
+        refs = () if o is None else (_ref(o[0], o[1], o[2], *o[3:]),)
+        if cur is None:
+            store.create(_pod(name, *refs))
+        else:
+            store.update(attrs.evolve(cur, metadata=attrs.evolve(cur.metadata,
+                                                                  owner_references=refs)))
+    assert heard["none"] == [c for c in heard["plain"] if not (len(c) == 5 and c[2] is None)]
