@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, TypeVar
 
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.await_complete import AwaitComplete
@@ -72,6 +72,7 @@ WARM_AFTER = 0.5
 """Seconds after the first frame before the first of them; then one per WARM_GAP."""
 WARM_GAP = 0.05
 PALETTE_ID = "--command-palette"
+D = TypeVar("D", bound=Screen)
 
 
 class KsandboxApp(App[int]):
@@ -207,10 +208,16 @@ class KsandboxApp(App[int]):
     _warmed = 0
 
     def _warm_next(self) -> None:
-        """Import the next of WARM_MODULES, then come back for the one after."""
+        """Import the next of WARM_MODULES, then come back for the one after; last, build the
+        taint dialog (below)."""
         import importlib
 
-        if self._warmed >= len(WARM_MODULES) or not self.is_running:
+        if not self.is_running:
+            return
+        if self._warmed >= len(WARM_MODULES):
+            if self._warmed == len(WARM_MODULES):
+                self._warmed += 1
+                self._prebuild_dialog()
             return
         name = WARM_MODULES[self._warmed]
         self._warmed += 1
@@ -219,6 +226,34 @@ class KsandboxApp(App[int]):
         except Exception:  # noqa: BLE001 - only a head start: the view imports it again
             pass
         self.set_timer(WARM_GAP, self._warm_next)
+
+    # -- dialogs built once ---------------------------------------------------------------
+    _reusable: dict[type, Any]
+
+    def reusable_dialog(self, kind: type[D]) -> D:
+        """The app's one dialog of ``kind``, kept (installed) between uses: composing and
+        styling a dialog's dozen widgets was two thirds of the CPU before its first frame
+        (the taint dialog at 1,000 nodes: 53 -> 18 ms reused). The caller readies it for
+        this use (``prepare``) before pushing it."""
+        reusable = self.__dict__.setdefault("_reusable", {})
+        dialog = reusable.get(kind)
+        if dialog is None:
+            dialog = reusable[kind] = kind()
+            self.install_screen(dialog, f"ksandbox-{kind.__name__}")
+        return dialog  # type: ignore[no-any-return]
+
+    def _prebuild_dialog(self) -> None:
+        """Compose and mount the taint dialog while the app is idle, off screen, so the
+        first `t` costs no more than the next ones (Textual starts an installed screen the
+        first time it is asked for it; it is pushed, and so shown, only by `t`)."""
+        from .dialogs import TaintDialog
+
+        dialog = self.reusable_dialog(TaintDialog)
+        if not dialog.is_running and dialog not in self.screen_stack:
+            try:
+                self._get_screen(dialog)
+            except Exception:  # noqa: BLE001 - only a head start: `t` builds it anyway
+                pass
 
     def _theme_changed(self, theme: Any) -> None:
         if self._save_theme and not save_theme(theme.name):
@@ -325,6 +360,10 @@ class KsandboxApp(App[int]):
         nodes a ticking clock made every frame of an open dialog a full repaint of the board.
         The screen beneath catches up on everything when it is on top again (ScreenResume)."""
         cs = self.model.flush()
+        if not self.screen_stack:
+            # Closing: the stack is cleared before the installed dialogs (reusable_dialog)
+            # are closed, and the clock may tick in between.
+            return
         self.screen.post_message(ClusterChanged(cs.generation))
 
     def advance(self, seconds: float) -> None:

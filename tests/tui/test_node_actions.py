@@ -211,3 +211,46 @@ async def test_an_unticked_overwrite_box_looks_empty(session, make):
         await settle(pilot)
         on = box.get_component_rich_style("toggle--button")
         assert on.color != on.bgcolor
+
+
+async def test_the_taint_dialog_is_built_once_and_opens_fresh_each_time(session, make):
+    """The app keeps one taint dialog (App.reusable_dialog; built ahead in idle time when the
+    real clock runs): each `t` shows it as a new one would be — the node's title, the default
+    spec, NoSchedule picked, --overwrite unticked, the focus on the spec — whatever the last
+    use left in it, and it taints the node it was opened on."""
+    from textual.widgets import Checkbox, Input, RadioButton
+
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app._prebuild_dialog()                      # what the idle warm-up does
+        await settle(pilot)
+        from ksandbox.tui.dialogs import TaintDialog
+
+        built = app.reusable_dialog(TaintDialog)
+        assert built.is_running and built not in app.screen_stack
+        await select(pilot, app, "node-1")
+        await pilot.press("t")
+        await settle(pilot)
+        assert app.screen is built and shows(app, "Taint node node-1")
+        noexecute = [b for b in built.query(RadioButton) if b.name == "NoExecute"][0]
+        noexecute.value = True
+        built.query_one("#overwrite", Checkbox).value = True
+        await settle(pilot)
+        assert built.query_one("#spec", Input).value == "key=value:NoExecute"
+        await pilot.press("escape")
+        await settle(pilot)
+        await select(pilot, app, "node-2")
+        await pilot.press("t")
+        await settle(pilot)
+        assert app.screen is built
+        assert shows(app, "Taint node node-2") and not shows(app, "Taint node node-1")
+        assert built.query_one("#spec", Input).value == "key=value:NoSchedule"
+        assert not built.query_one("#overwrite", Checkbox).value
+        assert [b.name for b in built.query(RadioButton) if b.value] == ["NoSchedule"]
+        assert built.focused is built.query_one("#spec", Input)
+        assert shows(app, "$ kubectl taint nodes node-2 key=value:NoSchedule")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [t.to_string() for t in node(app, "node-2").spec.taints] == ["key=value:NoSchedule"]
+        assert not node(app, "node-1").spec.taints
+        assert app.session.history[-1].command == "kubectl taint nodes node-2 key=value:NoSchedule"

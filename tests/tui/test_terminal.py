@@ -243,3 +243,23 @@ def test_the_bar_takes_the_crumbs_row_and_the_body_keeps_its_height(terminal, si
     assert re.search(r"pods\(all\)\[\d+\] </kube>", screen), screen   # the filter holds
     term.keys("Escape", "Escape")                        # clear the filter, back to the board
     term.wait_until(lambda s: crumbs_row(s) == "board")
+
+
+def test_the_taint_dialog_opens_fresh_for_each_node(terminal):  # noqa: F811
+    """The app keeps one taint dialog, built while it is idle after its first frame
+    (App.reusable_dialog): what one use typed into it is gone the next time, which shows
+    the node it was opened on, and Enter taints that node."""
+    term = _open(terminal, (120, 36))
+    term.keys("t")
+    term.wait_for(r"\$ kubectl taint nodes control-plane key=value:NoSchedule")
+    term.keys("C-u")
+    term.wait_for(r"key=value:Effect")                   # the empty field's placeholder
+    term.keys("team=a:NoExecute")
+    term.wait_for(r"\$ kubectl taint nodes control-plane team=a:NoExecute")
+    term.keys("Escape")
+    term.wait_until(lambda s: "Taint node" not in s)
+    term.keys("Right", "t")
+    screen = term.wait_for(r"\$ kubectl taint nodes node-1 key=value:NoSchedule")
+    assert "Taint node node-1" in screen and "team=a" not in screen, screen
+    term.keys("Enter")
+    term.wait_for(r"node/node-1 tainted")

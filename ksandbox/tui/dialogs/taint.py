@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
-from textual.widgets import Checkbox, Input, RadioButton, RadioSet
+from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet
 
 from ...api.taints import TAINT_EFFECTS
 from .base import CommandDialog
@@ -39,11 +39,35 @@ class EffectPicker(RadioSet):
 class TaintDialog(CommandDialog):
     ok_label = "Taint"
 
-    def __init__(self, node: str, spec: str = "key=value:NoSchedule") -> None:
+    def __init__(self, node: str = "", spec: str = "key=value:NoSchedule") -> None:
         super().__init__()
         self.node = node
         self.spec = spec
         self.title_text = f"Taint node {node}"
+
+    def prepare(self, node: str, spec: str = "key=value:NoSchedule") -> None:
+        """Ready the app's one taint dialog (App.reusable_dialog) for ``node``: the fields as
+        a new dialog would show them, the focus on the spec. Before it has been composed
+        only the attributes are set; compose reads them."""
+        self.node, self.spec = node, spec
+        self.title_text = f"Taint node {node}"
+        self._dismissed = False
+        field = self.field("#spec", Input)
+        if field is None:
+            return
+        for title in self.query(".dialog-title").results(Label):
+            title.update(self.title_text)
+        _, effect = split_effect(spec)
+        for button in self.query(RadioButton):
+            if button.name == effect:
+                # Pressing one releases the other (RadioSet); releasing one it would undo.
+                button.value = True
+        for box in self.query("#overwrite").results(Checkbox):
+            box.value = False
+        field.value = spec
+        field.cursor_position = len(spec)
+        self.set_focus(field)
+        self.update_preview()
 
     def compose_fields(self) -> ComposeResult:
         yield Input(self.spec, id="spec", placeholder="key=value:Effect")

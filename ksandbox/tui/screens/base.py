@@ -291,8 +291,14 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
     def action_taint(self) -> None:
         from ..dialogs import TaintDialog
 
-        if (node := self._node()) is not None:
-            self.app.push_screen(TaintDialog(node), self.app.submit_from_dialog)
+        if (node := self._node()) is None:
+            return
+        app = self.app
+        dialog = app.reusable_dialog(TaintDialog)  # type: ignore[attr-defined]
+        if dialog in app.screen_stack:
+            return
+        dialog.prepare(node)
+        app.push_screen(dialog, app.submit_from_dialog)  # type: ignore[attr-defined]
 
     def action_untaint(self) -> None:
         from ..dialogs import UntaintDialog
