@@ -49,3 +49,25 @@ def test_a_fork_taken_while_starts_wait_goes_on_as_the_original():
     started = [(e.involved_object.name, e.first_timestamp) for e in s.store.occurrences
                if e.reason == "Started"]
     assert len(started) == 5 and all(1.0 <= at <= 3.0 for _, at in started)
+
+
+def test_pending_starts_due_at_one_time_share_its_float():
+    """Start delays are tenths of a second, so a load's pods share a few start times: each
+    time is one float object (PodWorkers.schedule_start), not one per pod."""
+    many = CLUSTER + "".join(f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: q{i}}}
+spec:
+  nodeName: n1
+  containers: [{{name: c, image: nginx:1.25}}]
+""" for i in range(60))
+    s = Session.from_text(many)
+    timers = _start_timers(s)
+    assert len(timers) == 65
+    by_value: dict = {}
+    for t in timers:
+        by_value.setdefault(t.when, set()).add(id(t.when))
+    assert len(by_value) < 65 and all(len(ids) == 1 for ids in by_value.values())
+    heap_times = {id(w) for w, _p, _s, t in s.clock._heap if t in timers}
+    assert heap_times == {id(t.when) for t in timers}
