@@ -288,3 +288,23 @@ def test_a_remembered_pod_status_leaves_with_its_status_object(session):
     assert len(dead) >= len(olds) // 2, "the deleted pods' statuses were kept alive"
     assert all(ref() is not None for ref, _text in rows._STATUS_MEMO.values()), \
         "replaced statuses left the memo"
+
+
+def test_key_order_is_sorted_order():
+    """row_order.in_key_order (two stable string sorts) gives exactly ``sorted(keys)``, the
+    tuple order (namespace, name), whatever the names: shared prefixes, empty namespaces
+    (cluster-scoped rows), case, digits, non-ASCII."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from ksandbox.tui.row_order import in_key_order
+
+    word = st.text(alphabet="ab-.0Zé/", max_size=6)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.tuples(word, word), unique=True, max_size=60))
+    def check(keys):
+        assert in_key_order(keys) == sorted(keys)
+        assert in_key_order(iter(keys)) == sorted(keys)
+
+    check()

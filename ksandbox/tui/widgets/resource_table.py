@@ -28,7 +28,7 @@ from textual.strip import Strip
 from ...commands.common import no_resources
 from ..filtering import NO_FILTER, RowFilter
 from ..model import ChangeSet
-from ..row_order import RowOrder
+from ..row_order import RowOrder, in_key_order
 from ..rows import RowSpec
 from .line_list import LineList
 
@@ -256,7 +256,7 @@ class ResourceTable(LineList):
     def _make_order(self, column: str, row_filter: RowFilter, keys: list[Key],
                     values: dict[Key, Any] | None, *, presorted: bool = False) -> RowOrder:
         """The rows ``keys`` in ``column``'s order (``values``: their sort values)."""
-        base = keys if presorted else sorted(keys)
+        base = keys if presorted else in_key_order(keys)
         if values is None:
             return RowOrder.by_key(column, row_filter, base, presorted=True)
         return RowOrder.by_value(column, row_filter, base, values)
@@ -548,7 +548,7 @@ class ResourceTable(LineList):
         if base_rows is not None and base_rows.dirty:
             keys, base_rows.dirty = base_rows.dirty, set()
             self._catch_up(base_rows, keys)
-        base = base_rows.order if base_rows is not None else sorted(rows.order)
+        base = base_rows.order if base_rows is not None else in_key_order(rows.order)
         cid = self._column_id(column)
         values = None
         if cid == "NAME":
