@@ -282,3 +282,36 @@ async def test_the_worker_starts_as_the_view_mounts(session, make, monkeypatch):
         assert seen == [(1, True)]
         assert "would place it on" in screen_text(app) or "nodes are available" in \
             screen_text(app)
+
+
+async def test_an_answer_of_the_same_shape_is_shown_without_a_layout(session, make):
+    """Showing a fresh answer whose lines keep their heights (the title, the verdict line, the
+    legend, the learner's panel, the matrix's row count) repaints them without a layout of the
+    whole screen (Static.update asks for one every time; explain.put only when a height
+    changes). A verdict line that grows still gets its layout."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        app.open_explain("default", "gpu-pod")
+        await settle(pilot)
+        screen = app.screen
+        assert "0/4 nodes are available" in screen_text(app)
+        layouts = []
+        real = type(screen)._refresh_layout
+
+        def counted(self, size=None, scroll=False):
+            layouts.append(scroll)
+            return real(self, size, scroll)
+
+        screen._refresh_layout = counted.__get__(screen)
+        screen.recompute()  # the cached answer, shown again
+        await settle(pilot)
+        assert layouts == []
+        assert "0/4 nodes are available" in screen_text(app)
+        message = screen.query_one("#explain-message")
+        rows = message.size.height
+        explain_module.put(message, "\n".join(["a verdict line"] * rows + ["one row more"]))
+        await settle(pilot)
+        assert layouts and message.size.height == rows + 1
+        assert "one row more" in screen_text(app)

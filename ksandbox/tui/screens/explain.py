@@ -86,6 +86,18 @@ def disruption_banner(session: Any) -> str:
     return "\n".join(lines)
 
 
+def put(static: Static, content: Any) -> None:
+    """Show ``content`` in one of the view's Statics, asking for a layout only when the
+    Static's height changes. Static.update asks for one every time, and a layout reflows the
+    whole screen; the title, the verdict line, the legend and the learner's panel mostly keep
+    their heights from one answer to the next while the cluster changes."""
+    static.update(content, layout=False)
+    size = static.content_size
+    if not static.is_mounted or not static.display or size.width <= 0 \
+            or static.get_content_height(size, static.app.size, size.width) != size.height:
+        static.refresh(layout=True)
+
+
 def explanation_dict(explanation: Any) -> dict:
     if isinstance(explanation, dict):
         return explanation
@@ -343,14 +355,14 @@ class ExplainScreen(KsScreen):
         if self.computing or shown is None or self._stale:
             title.append("   computing…" if shown is None else "   updating…", "dim italic")
         try:
-            self.query_one("#explain-title", Static).update(title)
+            put(self.query_one("#explain-title", Static), title)
         except NoMatches:
             pass
 
     def _show_error(self, error: str) -> None:
         self.error = error
         message = self.query_one("#explain-message", Static)
-        message.update(Text(error, "bold"))
+        put(message, Text(error, "bold"))
         message.set_class(True, "-warning")
 
     def _show(self, result: Explained) -> None:
@@ -386,16 +398,18 @@ class ExplainScreen(KsScreen):
             line.append("\nthe matrix below is a what-if: where the scheduler would put it "
                         "with nodeName cleared", "dim")
             message.set_class(facts.kubelet != "admitted", "-warning")
-        message.update(line)
+        put(message, line)
         banner = self.query_one("#explain-banner", Static)
-        banner.update(Text(result.banner, "bold"))
-        banner.display = bool(result.banner)
+        if result.banner or banner.display:
+            put(banner, Text(result.banner, "bold"))
+        if banner.display != bool(result.banner):  # setting it at all asks for a layout
+            banner.display = bool(result.banner)
         self._pod = pod
         self._bypassed = facts is not None and not facts.by_scheduler
         self._facts = result.spread
         self.matrix.set_layout(result.layout)
         names = [*self.matrix.filters, *self.matrix.scores]
-        legend.update(Text("  ".join(f"{short_name(p)}={p}" for p in dict.fromkeys(names)),
+        put(legend, Text("  ".join(f"{short_name(p)}={p}" for p in dict.fromkeys(names)),
                            "dim"))
         self._show_asks()
 
@@ -407,7 +421,7 @@ class ExplainScreen(KsScreen):
             return
         pod = self._pod
         if pod is None:
-            panel.update("")
+            put(panel, "")
             return
         text = Text()
         text.append("THE POD ASKS FOR\n", "bold underline")
@@ -428,7 +442,7 @@ class ExplainScreen(KsScreen):
             answers = node_answers(pod, node, bypassed) + [f"spread: {line}" for line in skews]
             for line in answers or ["(nothing the pod asks of a node's labels or taints)"]:
                 text.append(f"  {line}\n", _mark_style(line))
-        panel.update(text)
+        put(panel, text)
 
     def target(self) -> Target | None:
         # d / y describe the explained pod; node keys act on the node under the cursor.
