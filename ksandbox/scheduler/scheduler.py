@@ -314,6 +314,8 @@ class Scheduler:
             self.handle.nominated.setdefault(nnn, {})[pi.key] = pi
 
     def _forget_nomination(self, key: str) -> None:
+        if not self.handle.nominated:
+            return   # nothing nominated (most pods' every write: no copy of an empty table)
         for node, pods in list(self.handle.nominated.items()):
             if pods.pop(key, None) is not None and not pods:
                 del self.handle.nominated[node]
