@@ -33,6 +33,7 @@ from .screen_layout import LayoutOnce
 from .screens.base import KsScreen
 from .tint import QuickTint
 from .widgets.header import sim_time_text
+from .widgets.keys_in_order import OrderedInput
 
 if TYPE_CHECKING:
     from .app import KsandboxApp
@@ -173,7 +174,7 @@ class BranchNameDialog(CommandDialog):
 
     def compose_fields(self) -> ComposeResult:
         yield Label("Both branches run on one clock from here; W switches, D compares.")
-        yield Input(self.suggested, id="branch-name", placeholder="branch name",
+        yield OrderedInput(self.suggested, id="branch-name", placeholder="branch name",
                     restrict=r"[A-Za-z0-9._-]*", max_length=40)
 
     def on_mount(self) -> None:

@@ -26,6 +26,7 @@ from textual.widgets import Input
 
 from ..recording.script import round_ms
 from .dialogs.base import CommandDialog
+from .widgets.keys_in_order import OrderedInput
 from .widgets.player_bar import PlayerState, clock
 
 PLAYER_BINDINGS = [
@@ -82,7 +83,7 @@ class GoToDialog(CommandDialog):
         self.title_text = f"Go to (now {clock(now)}, from {clock(start)} to {clock(end)})"
 
     def compose_fields(self) -> Any:
-        yield Input(clock(self.now), id="position",
+        yield OrderedInput(clock(self.now), id="position",
                     placeholder="05:30, 1:02:03, 330 (seconds), +30 or -1:00")
 
     def command(self) -> str | None:

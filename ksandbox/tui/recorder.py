@@ -24,6 +24,7 @@ from ..api.errors import KsandboxError
 from ..recording.player import dump_recording
 from ..session import ceil_ms
 from .dialogs.base import CommandDialog
+from .widgets.keys_in_order import OrderedInput
 from .widgets.player_bar import clock
 
 RECORDER_BINDINGS = [
@@ -63,7 +64,7 @@ class AnnotateDialog(CommandDialog):
         self.title_text = f"Add at {clock(now)}"
 
     def compose_fields(self) -> Any:
-        yield Input("", id="text", placeholder="a caption: what the viewer should see here")
+        yield OrderedInput("", id="text", placeholder="a caption: what the viewer should see here")
         yield Checkbox("a marker instead (a point to jump to with { and })", id="marker")
 
     def on_mount(self) -> None:

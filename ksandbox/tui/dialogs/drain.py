@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Checkbox, Input, Label
 
+from ..widgets.keys_in_order import OrderedInput
 from .base import CommandDialog
 
 
@@ -27,10 +28,10 @@ class DrainDialog(CommandDialog):
     def compose_fields(self) -> ComposeResult:
         with Horizontal(classes="dialog-row"):
             yield Label("GracePeriod:", classes="dialog-label")
-            yield Input("-1", id="grace", restrict=r"-?[0-9]*")
+            yield OrderedInput("-1", id="grace", restrict=r"-?[0-9]*")
         with Horizontal(classes="dialog-row"):
             yield Label("Timeout:", classes="dialog-label")
-            yield Input("0s", id="timeout")
+            yield OrderedInput("0s", id="timeout")
         yield Checkbox("Ignore DaemonSets", True, id="ignore-daemonsets")
         yield Checkbox("Delete EmptyDir Data", id="delete-emptydir-data")
         yield Checkbox("Force", id="force")

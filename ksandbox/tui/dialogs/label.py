@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import Checkbox, Input
 
+from ..widgets.keys_in_order import OrderedInput
 from .base import CommandDialog
 
 
@@ -18,7 +19,7 @@ class LabelDialog(CommandDialog):
         self.title_text = f"Label node {node}"
 
     def compose_fields(self) -> ComposeResult:
-        yield Input(self.spec, id="spec", placeholder="key=value, or key- to remove")
+        yield OrderedInput(self.spec, id="spec", placeholder="key=value, or key- to remove")
         yield Checkbox("--overwrite", id="overwrite")
 
     def command(self) -> str | None:

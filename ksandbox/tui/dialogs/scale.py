@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import Input
 
+from ..widgets.keys_in_order import OrderedInput
 from .base import CommandDialog
 
 
@@ -20,7 +21,7 @@ class ScaleDialog(CommandDialog):
         self.title_text = f"Scale {resource} {name}?"
 
     def compose_fields(self) -> ComposeResult:
-        yield Input(str(self.replicas), id="replicas", restrict=r"[0-9]*", placeholder="replicas")
+        yield OrderedInput(str(self.replicas), id="replicas", restrict=r"[0-9]*", placeholder="replicas")
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -8,6 +8,7 @@ from textual.css.query import NoMatches
 from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet
 
 from ...api.taints import TAINT_EFFECTS
+from ..widgets.keys_in_order import OrderedInput
 from .base import CommandDialog
 
 
@@ -70,7 +71,7 @@ class TaintDialog(CommandDialog):
         self.update_preview()
 
     def compose_fields(self) -> ComposeResult:
-        yield Input(self.spec, id="spec", placeholder="key=value:Effect")
+        yield OrderedInput(self.spec, id="spec", placeholder="key=value:Effect")
         _, effect = split_effect(self.spec)
         with EffectPicker(id="effect"):
             for e in TAINT_EFFECTS:

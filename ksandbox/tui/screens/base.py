@@ -205,7 +205,7 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
     def show_crumbs(self) -> None:
         """Put the crumbs in the command bar's row (shown there while the bar is closed)."""
         for bar in self.query(CommandBar):
-            bar.crumbs.crumbs = tuple(self.breadcrumbs())
+            bar.show_crumbs(tuple(self.breadcrumbs()))
 
     def catch_up(self) -> None:
         if not self.is_mounted:

@@ -24,6 +24,7 @@ from ...commands.edit import NO_VALID, UNCHANGED, EditCommand, rebase
 from ..guard import DismissOnce
 from ..screen_layout import LayoutOnce
 from ..tint import QuickTint
+from ..widgets.keys_in_order import OrderedTextArea
 
 
 class EditScreen(DismissOnce, QuickTint, LayoutOnce, ModalScreen[None]):
@@ -47,7 +48,7 @@ class EditScreen(DismissOnce, QuickTint, LayoutOnce, ModalScreen[None]):
         with Vertical(id="edit-box"):
             yield Label(f"{self.command}   ctrl+s save · esc cancel", classes="dialog-title")
             yield Static("", id="edit-reasons")
-            yield TextArea(self.started, id="edit-text", show_line_numbers=False,
+            yield OrderedTextArea(self.started, id="edit-text", show_line_numbers=False,
                            soft_wrap=False)
 
     def on_mount(self) -> None:

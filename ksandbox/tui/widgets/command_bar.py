@@ -34,6 +34,7 @@ from textual.widgets import Input, Label
 from ..commandline import Vocabulary, complete
 from ..guard import Guarded
 from .focus_look import KeepsFocusLook
+from .keys_in_order import OrderedInput
 from .view_crumbs import ViewCrumbs
 
 PLACEHOLDERS = {
@@ -54,7 +55,7 @@ class CommandSuggester(Suggester):
             return None
 
 
-class CommandInput(Input):
+class CommandInput(OrderedInput):
     """The bar's input. It is on show only while the bar is open, which is while it has the
     focus (a mouse click elsewhere aside): it is styled as focused all the time, so the focus
     arriving and leaving restyles nothing (Textual's Input has four component styles; each
@@ -142,6 +143,7 @@ class CommandBar(Guarded, Horizontal):
         self.mode = "command"
         self._history_pos = 0
         self._kept_look: KeepsFocusLook | None = None
+        self._crumbs: tuple[str, ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Label(":")
@@ -149,11 +151,16 @@ class CommandBar(Guarded, Horizontal):
         # validation sets a class and restyles the input.
         yield CommandInput(suggester=CommandSuggester(self.vocab), id="command-input",
                            select_on_focus=False, validate_on=())
-        yield ViewCrumbs()
+        crumbs = ViewCrumbs()
+        crumbs.set_reactive(ViewCrumbs.crumbs, self._crumbs)
+        yield crumbs
 
-    @property
-    def crumbs(self) -> ViewCrumbs:
-        return self.query_one(ViewCrumbs)
+    def show_crumbs(self, crumbs: tuple[str, ...]) -> None:
+        """Show ``crumbs`` in the row, now or, when the bar has not composed yet (a screen's
+        on_mount can run before its bar's children exist), once it has."""
+        self._crumbs = crumbs
+        for line in self.query(ViewCrumbs):
+            line.crumbs = crumbs
 
     @property
     def input(self) -> CommandInput:
@@ -198,7 +205,8 @@ class CommandBar(Guarded, Horizontal):
         displayed, and so focusable, before the focus moves to it."""
         self.query_one(Label).display = shown
         self.input.display = shown
-        self.crumbs.display = not shown
+        for line in self.query(ViewCrumbs):
+            line.display = not shown
 
     def close(self, cancelled: bool) -> None:
         self.remove_class("-open", update=False)
