@@ -621,9 +621,9 @@ class KsandboxApp(App[int]):
         self.push_screen(EditScreen(cmd, text, started))
 
     def open_explain(self, namespace: str, name: str) -> None:
-        from .screens.explain import ExplainScreen
+        from .screens.explain import open_explain
 
-        self.push_screen(ExplainScreen(namespace, name))
+        open_explain(self, namespace, name)
 
     # -- crash guards ---------------------------------------------------------------------
     async def _dispatch_action(self, namespace: Any, action_name: str, params: Any) -> bool:

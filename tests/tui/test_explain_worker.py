@@ -315,3 +315,83 @@ async def test_an_answer_of_the_same_shape_is_shown_without_a_layout(session, ma
         await settle(pilot)
         assert layouts and message.size.height == rows + 1
         assert "one row more" in screen_text(app)
+
+
+async def test_the_kept_view_reopened_for_another_pod_never_shows_the_last_ones(session, make):
+    """Explain's view is kept when it closes and pushed again for the next pod (a new one
+    costs ~60 ms of UI thread at 1,000 nodes). Reopened for another pod while that pod's
+    answer is still being computed, no frame shows anything of the last pod: its name, its
+    verdict line, its legend, its matrix or its panel. The cursor is back on the first node.
+    An answer for the last pod that arrives after the view closed is dropped."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        other = next(p for p in app.session.store.list("Pod")
+                     if p.spec.node_name and p.metadata.namespace == "default")
+        app.open_explain("default", "gpu-pod")
+        await settle(pilot)
+        kept = app.screen
+        first = screen_text(app)
+        assert "0/4 nodes are available" in first and "THE POD ASKS FOR" in first
+        legend = str(kept.query_one("#explain-legend").render())
+        assert "NodeResourcesFit" in legend
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.view_name == "board"
+
+        frames = []
+        real_display = app._display
+
+        def display(screen, renderable):
+            if screen is kept:
+                frames.append(screen_text(app))
+            return real_display(screen, renderable)
+
+        app._display = display
+        gate = Gate(app.session)
+        app.open_explain("default", other.metadata.name)
+        assert app.screen is kept  # the same view, not a new one
+        await _until(pilot, gate.entered.is_set)
+        for _ in range(5):
+            await pilot.pause(0.02)
+        assert frames, "the reopened view was never drawn"
+        for text in frames:
+            assert "gpu-pod" not in text
+            assert "0/4 nodes are available" not in text
+            assert "THE POD ASKS FOR" not in text and "NodeResourcesFit" not in text
+        assert "computing…" in frames[-1]
+        assert all(text == frames[-1] for text in frames)  # laid out before its first frame
+        assert kept.matrix.row_count() == 0
+        gate.open.set()
+        await explained(pilot)
+        await settle(pilot)
+        text = screen_text(app)
+        assert f"pod/default/{other.metadata.name}" in text and "THE POD ASKS FOR" in text
+        assert "gpu-pod" not in text
+
+        # Closed while computing: the late answer is not put on the kept view.
+        gate.open.clear()
+        gate.entered.clear()
+        app.submit("kubectl label nodes node-1 hw-type=gpu")  # a new version: not cached
+        await pilot.pause()
+        kept.recompute()
+        await _until(pilot, gate.entered.is_set)
+        await pilot.press("escape")
+        await pilot.pause(0.05)
+        shown, calls = kept.shown, len(gate.calls)
+        gate.open.set()
+        await settle(pilot)
+        await pilot.pause(0.2)
+        assert kept.shown is shown
+        assert len(gate.calls) == calls  # and it does not ask again
+
+        # Reopened, the cursor is on the first node again.
+        app.open_explain("default", other.metadata.name)
+        await settle(pilot)
+        await pilot.press("down", "down")
+        assert kept.matrix.cursor == 2
+        await pilot.press("escape")
+        app.open_explain("default", other.metadata.name)
+        await settle(pilot)
+        assert app.screen is kept and kept.matrix.cursor == 0

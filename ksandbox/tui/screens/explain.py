@@ -53,6 +53,7 @@ COST_FACTOR = 4.0
 # Narrower than this, the learner's panel goes below the matrix (the matrix keeps its full
 # width for the REASON column) instead of beside it.
 SIDE_BY_SIDE = 180
+COMPUTING = "computing the scheduler's verdicts…"
 
 
 def disruption_banner(session: Any) -> str:
@@ -190,6 +191,42 @@ def remember(session: Any, result: Explained) -> None:
         del per[next(iter(per))]
 
 
+# The app's explain view, kept when it closes and pushed again for the next pod: a new one
+# costs the UI thread ~60 ms at 1,000 nodes before its first frame (composing and mounting its
+# widgets, the stylesheet applied three times over them).
+_KEPT: weakref.WeakKeyDictionary[Any, ExplainScreen] = weakref.WeakKeyDictionary()
+KEPT_NAME = "ksandbox-explain"
+
+
+def open_explain(app: Any, namespace: str, name: str) -> None:
+    """Push the explain view of a pod: the kept one when it is closed (not on any screen
+    stack), the terminal has the size it was laid out at and a recording plays as it did
+    then (the playback bar is composed in or not), else a new one, which is kept (installed:
+    Textual removes a popped screen unless it is installed)."""
+    kept = _KEPT.get(app)
+    if kept is not None and kept.is_attached and kept.size == app.size \
+            and bool(kept.query("PlayerPane")) == (getattr(app, "player", None) is not None) \
+            and not any(kept in stack for stack in app._screen_stacks.values()):
+        app.push_screen(kept)  # on the stack at once; drawn after reopen emptied it
+        kept.reopen(namespace, name)
+        # Laid out now, before its first frame: the emptied widgets' own layout requests come
+        # through the message queue, after the repaint the push asks for, and that first
+        # frame kept the last pod's heights (blank rows).
+        for node in (kept, *kept.query("#explain-body, #explain-asks")):
+            node._clear_arrangement_cache()  # else the last pod's heights are reused
+        kept._refresh_layout(app.size)
+        return
+    screen = ExplainScreen(namespace, name)
+    if kept is None or not any(kept in stack for stack in app._screen_stacks.values()):
+        if kept is not None and app.is_screen_installed(kept):
+            app.uninstall_screen(kept)  # laid out at another size: a new one instead
+            if kept.is_attached:
+                kept.remove()
+        app.install_screen(screen, KEPT_NAME)
+        _KEPT[app] = screen
+    app.push_screen(screen)
+
+
 class ExplainScreen(KsScreen):
     """The explain view. The explanation is computed in a worker thread, never on the UI
     thread (at 1,000 nodes it costs ~50-150 ms): the screen opens at once saying
@@ -222,7 +259,7 @@ class ExplainScreen(KsScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Static(id="explain-title")
-        yield Static(Text("computing the scheduler's verdicts…", "dim"), id="explain-message")
+        yield Static(Text(COMPUTING, "dim"), id="explain-message")
         yield Static(id="explain-banner")
         yield Static(id="explain-legend")
         with Horizontal(id="explain-body"):
@@ -269,6 +306,33 @@ class ExplainScreen(KsScreen):
 
     def action_reload(self) -> None:
         self.recompute()
+
+    def reopen(self, namespace: str, name: str) -> None:
+        """Make this closed view the explain view of another pod (or the same one again),
+        as a new one would open: nothing of the last pod stays on show (the verdict line,
+        the banner, the legend, the matrix and the learner's panel are emptied as it is
+        pushed again, before its first frame), the cursor is on the first node, the matrix has the focus,
+        and the answer is computed afresh or taken from the cache."""
+        self._dismissed = False
+        self.generation = self.model.generation
+        self.error = ""
+        self._pod, self._bypassed, self._facts = None, False, ()
+        self._stale, self._gap = False, MIN_INTERVAL
+        message = self.query_one("#explain-message", Static)
+        put(message, Text(COMPUTING, "dim"))
+        message.set_class(False, "-warning")
+        banner = self.query_one("#explain-banner", Static)
+        if banner.display:
+            banner.display = False
+        put(self.query_one("#explain-legend", Static), "")
+        matrix = self.matrix
+        matrix.set_layout(EMPTY)
+        matrix.scroll_to(0, 0, animate=False, immediate=True)
+        self.query_one("#explain-asks", VerticalScroll).scroll_to(0, 0, animate=False,
+                                                                   immediate=True)
+        self._show_asks()  # the panel, emptied (the cursor's watch runs only if it moved)
+        self.set_focus(matrix)
+        self.retarget(namespace, name)
 
     def retarget(self, namespace: str, name: str) -> None:
         """Explain another pod here: whatever is being computed for the old one is dropped."""
@@ -326,14 +390,21 @@ class ExplainScreen(KsScreen):
                 pass
         else:
             return  # cancelled: the screen is closing
-        if self.is_attached and self.request != self._delivered:
+        if self.is_open and self.request != self._delivered:
             self.recompute()  # asked again (another pod, ctrl+r) while the worker ran
+
+    @property
+    def is_open(self) -> bool:
+        """On the screen stack (on show or covered); a closed view is kept for the next
+        opening (open_explain) and neither shows nor computes anything meanwhile."""
+        return self.is_attached and self in self.app.screen_stack
 
     def _deliver(self, request: int, session: Any, result: Explained) -> None:
         """Show a worker's result if it is still the one wanted: the latest request, for the
-        session on show and the pod on show. An older moment of the same pod is shown with
-        its own time in the title and a fresh computation is asked for."""
-        if not self.is_attached or request != self.request or session is not self.session:
+        session on show and the pod on show, while the view is open (a closed view is kept
+        for the next opening: see open_explain). An older moment of the same pod is shown
+        with its own time in the title and a fresh computation is asked for."""
+        if not self.is_open or request != self.request or session is not self.session:
             return  # another pod, a newer request or another session: recompute() follows
         self._delivered = request
         if not result.error and result.version is not None:
