@@ -103,6 +103,23 @@ _OWNERS = (None, ("ReplicaSet", "web", "u1"), ("ReplicaSet", "api", "u2"), ("Job
            ("ReplicaSet", "web", "u1", False))
 
 
+def _apply_owner_ops(store, ops) -> None:
+    """Create, re-own or delete pods a, b, c as the generated ``ops`` say."""
+    for name, op, owner in ops:
+        cur = store.get("Pod", name, "default")
+        if op == "delete":
+            if cur is not None:
+                store.remove("Pod", name, "default")
+            continue
+        o = _OWNERS[owner]
+        refs = () if o is None else (_ref(o[0], o[1], o[2], *o[3:]),)
+        if cur is None:
+            store.create(_pod(name, *refs))
+        else:
+            store.update(attrs.evolve(cur, metadata=attrs.evolve(cur.metadata,
+                                                                  owner_references=refs)))
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(("put", "delete")),
                           st.integers(0, len(_OWNERS) - 1)), max_size=25))
@@ -126,19 +143,7 @@ def test_handlers_reading_the_index_refs_hear_what_the_plain_handler_hears(ops):
             h = (handler(kind, change, account) if handler is not None
                  else OwnerHandler(kind, change, account))
             store.subscribe("Pod", h)
-    for name, op, owner in ops:
-        cur = store.get("Pod", name, "default")
-        if op == "delete":
-            if cur is not None:
-                store.remove("Pod", name, "default")
-            continue
-        o = _OWNERS[owner]
-        refs = () if o is None else (_ref(o[0], o[1], o[2], *o[3:]),)
-        if cur is None:
-            store.create(_pod(name, *refs))
-        else:
-            store.update(attrs.evolve(cur, metadata=attrs.evolve(cur.metadata,
-                                                                  owner_references=refs)))
+    _apply_owner_ops(store, ops)
     assert heard["fast"] == heard["plain"]
 
 
@@ -164,17 +169,5 @@ def test_a_handler_without_orphans_hears_the_rest(ops):
             h = (inf.pods.handler(kind, change, account, orphans=False) if path == "none"
                  else OwnerHandler(kind, change, account))
             store.subscribe("Pod", h)
-    for name, op, owner in ops:
-        cur = store.get("Pod", name, "default")
-        if op == "delete":
-            if cur is not None:
-                store.remove("Pod", name, "default")
-            continue
-        o = _OWNERS[owner]
-        refs = () if o is None else (_ref(o[0], o[1], o[2], *o[3:]),)
-        if cur is None:
-            store.create(_pod(name, *refs))
-        else:
-            store.update(attrs.evolve(cur, metadata=attrs.evolve(cur.metadata,
-                                                                  owner_references=refs)))
+    _apply_owner_ops(store, ops)
     assert heard["none"] == [c for c in heard["plain"] if not (len(c) == 5 and c[2] is None)]

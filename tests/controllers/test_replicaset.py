@@ -17,8 +17,8 @@ import pytest
 from ksandbox.api.codec import FrozenDict
 from ksandbox.api.core import Container, Pod, PodCondition, PodSpec, PodStatus
 from ksandbox.api.meta import ObjectMeta
-from ksandbox.controllers.controller_utils import pod_active, pod_ready
 from ksandbox.controllers.activepods import ActivePods, deletion_key
+from ksandbox.controllers.controller_utils import pod_active, pod_ready
 from ksandbox.session import Session
 
 NODES = """
@@ -333,6 +333,24 @@ def test_scale_down_deletes_unready_pods_before_ready_ones():
     assert len(remaining) == 2
 
 
+def _full_sort_pick(store, rs, parent, count, now):
+    """The ``count`` pods of ``rs`` a full sort deletes first, ranked on the nodes of the
+    pods of ``parent``'s whole family (upstream's getPodsRankedByRelatedPodsOnSameNode)."""
+    family: dict[str, int] = {}
+    mine = []
+    for p in store.list("Pod", "default"):
+        ref = p.metadata.controller_ref()
+        if ref is None or not pod_active(p):
+            continue
+        owner = store.get("ReplicaSet", ref.name, "default")
+        oref = owner.metadata.controller_ref() if owner is not None else None
+        if ref.uid == rs.metadata.uid:
+            mine.append(p)
+        if parent is not None and oref is not None and oref.uid == parent.uid:
+            family[p.spec.node_name] = family.get(p.spec.node_name, 0) + 1
+    return sorted(mine, key=lambda p: deletion_key(p, family, now))[:count]
+
+
 def test_rolling_updates_scale_down_in_the_full_sort_order_of_the_family():
     """getPodsToDelete with ActivePodsWithRanks (upstream ``replica_set.go`` and
     ``controller_utils.go``): in rolling updates of Deployments (three ReplicaSets at once in
@@ -373,20 +391,7 @@ spec:
     def checked_pick(self, rs, count):
         got = original(self, rs, count)
         parent = rs.metadata.controller_ref()
-        family: dict[str, int] = {}
-        mine = []
-        for p in store.list("Pod", "default"):
-            ref = p.metadata.controller_ref()
-            if ref is None or not pod_active(p):
-                continue
-            owner = store.get("ReplicaSet", ref.name, "default")
-            oref = owner.metadata.controller_ref() if owner is not None else None
-            if ref.uid == rs.metadata.uid:
-                mine.append(p)
-            if parent is not None and oref is not None and oref.uid == parent.uid:
-                family[p.spec.node_name] = family.get(p.spec.node_name, 0) + 1
-        now = session.now
-        want = sorted(mine, key=lambda p: deletion_key(p, family, now))[:count]
+        want = _full_sort_pick(store, rs, parent, count, session.now)
         checked.append(([p.metadata.name for p in got], [p.metadata.name for p in want]))
         return got
 
@@ -455,19 +460,7 @@ spec:
     def checked_pick(self, rs, count):
         got = original(self, rs, count)
         parent = store.get("ReplicaSet", rs.metadata.name, "default").metadata.controller_ref()
-        family: dict[str, int] = {}
-        mine = []
-        for p in store.list("Pod", "default"):
-            ref = p.metadata.controller_ref()
-            if ref is None or not pod_active(p):
-                continue
-            owner = store.get("ReplicaSet", ref.name, "default")
-            oref = owner.metadata.controller_ref() if owner is not None else None
-            if ref.uid == rs.metadata.uid:
-                mine.append(p)
-            if parent is not None and oref is not None and oref.uid == parent.uid:
-                family[p.spec.node_name] = family.get(p.spec.node_name, 0) + 1
-        want = sorted(mine, key=lambda p: deletion_key(p, family, session.now))[:count]
+        want = _full_sort_pick(store, rs, parent, count, session.now)
         checked.append((rs.metadata.name, [p.metadata.name for p in got],
                         [p.metadata.name for p in want]))
         return got

@@ -91,17 +91,16 @@ async def test_the_edit_screen_takes_a_burst_in_order():
 
     app = Fields()
     async with app.run_test() as pilot:
+        async def typed(field, keys: list[str]) -> None:
+            field.focus()
+            await pilot.pause()
+            burst(app, keys)
+            await pilot.pause()
+            await pilot.pause()
+
         area = app.query_one(OrderedTextArea)
-        area.focus()
-        await pilot.pause()
-        burst(app, ["b", "a", "backspace", "c", "left", "X"])
-        await pilot.pause()
-        await pilot.pause()
+        await typed(area, ["b", "a", "backspace", "c", "left", "X"])
         assert area.text == "bXc"
         line = app.query_one(OrderedInput)
-        line.focus()
-        await pilot.pause()
-        burst(app, ["b", "a", "backspace", "c", "home", "X"])
-        await pilot.pause()
-        await pilot.pause()
+        await typed(line, ["b", "a", "backspace", "c", "home", "X"])
         assert line.value == "Xbc"
