@@ -333,6 +333,14 @@ def test_scale_down_deletes_unready_pods_before_ready_ones():
     assert len(remaining) == 2
 
 
+def _set_image(store, deployment, tag):
+    """A new pod template for ``deployment``: its first container runs ``nginx:<tag>``."""
+    d = store.get("Deployment", deployment, "default")
+    c = attrs.evolve(d.spec.template.spec.containers[0], image=f"nginx:{tag}")
+    t = attrs.evolve(d.spec.template, spec=attrs.evolve(d.spec.template.spec, containers=(c,)))
+    store.update(attrs.evolve(d, spec=attrs.evolve(d.spec, template=t)))
+
+
 def _full_sort_pick(store, rs, parent, count, now):
     """The ``count`` pods of ``rs`` a full sort deletes first, ranked on the nodes of the
     pods of ``parent``'s whole family (upstream's getPodsRankedByRelatedPodsOnSameNode)."""
@@ -395,20 +403,13 @@ spec:
         checked.append(([p.metadata.name for p in got], [p.metadata.name for p in want]))
         return got
 
-    def image(name, tag):
-        d = store.get("Deployment", name, "default")
-        c = attrs.evolve(d.spec.template.spec.containers[0], image=f"nginx:{tag}")
-        t = attrs.evolve(d.spec.template, spec=attrs.evolve(d.spec.template.spec,
-                                                              containers=(c,)))
-        store.update(attrs.evolve(d, spec=attrs.evolve(d.spec, template=t)))
-
     ReplicaSetController.pods_to_delete = checked_pick
     try:
         session.run_until(40)
         for i in range(3):
-            image(f"d{i}", "2")
+            _set_image(store, f"d{i}", "2")
         session.run_until(55)
-        image("d1", "3")                       # mid-rollout: a third ReplicaSet
+        _set_image(store, "d1", "3")                       # mid-rollout: a third ReplicaSet
         session.run_until(70)
         session.submit("kubectl scale deployment d2 --replicas=25")
         session.run_until(200)
@@ -465,17 +466,10 @@ spec:
                         [p.metadata.name for p in want]))
         return got
 
-    def image(tag):
-        d = store.get("Deployment", "d0", "default")
-        c = attrs.evolve(d.spec.template.spec.containers[0], image=f"nginx:{tag}")
-        t = attrs.evolve(d.spec.template, spec=attrs.evolve(d.spec.template.spec,
-                                                              containers=(c,)))
-        store.update(attrs.evolve(d, spec=attrs.evolve(d.spec, template=t)))
-
     ReplicaSetController.pods_to_delete = checked_pick
     try:
         session.run_until(700)
-        image("2")      # four surge pods; the old ones wait 600 s for them to be available
+        _set_image(store, "d0", "2")   # four surge pods; the old ones wait 600 s for them
         session.run_until(720)
         [old] = [rs for rs in store.list("ReplicaSet", "default")
                  if rs.spec.template.spec.containers[0].image == "nginx:1"]

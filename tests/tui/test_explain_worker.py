@@ -138,6 +138,11 @@ class Gate:
         return self.real(namespace, name)
 
 
+def _a_bound_default_pod(app):
+    return next(p for p in app.session.store.list("Pod")
+                if p.spec.node_name and p.metadata.namespace == "default")
+
+
 async def test_a_result_for_a_pod_no_longer_on_show_is_dropped(session, make):
     """Explain is asked for gpu-pod, then — before its worker is done — for another pod:
     gpu-pod's verdicts never reach the screen; the other pod's do."""
@@ -145,8 +150,7 @@ async def test_a_result_for_a_pod_no_longer_on_show_is_dropped(session, make):
     async with app.run_test(size=SIZE) as pilot:
         app.advance(5)
         await settle(pilot)
-        other = next(p for p in app.session.store.list("Pod")
-                     if p.spec.node_name and p.metadata.namespace == "default")
+        other = _a_bound_default_pod(app)
         gate = Gate(app.session)
         app.open_explain("default", "gpu-pod")
         await pilot.pause()
@@ -327,8 +331,7 @@ async def test_the_kept_view_reopened_for_another_pod_never_shows_the_last_ones(
     async with app.run_test(size=SIZE) as pilot:
         app.advance(5)
         await settle(pilot)
-        other = next(p for p in app.session.store.list("Pod")
-                     if p.spec.node_name and p.metadata.namespace == "default")
+        other = _a_bound_default_pod(app)
         app.open_explain("default", "gpu-pod")
         await settle(pilot)
         kept = app.screen

@@ -61,10 +61,7 @@ def is_extended_resource(name: str) -> bool:
 
 class Fit:
     name = NAME
-    # Filter reads the pod, a PreFilter state of the pod alone and the one node; filter_vec
-    # reads the plain PreFilter state: explain takes a bound pod's verdicts from the
-    # fast path's columns (explain._column_passes).
-    filter_reads_one_node = True
+    filter_reads_one_node = True   # its verdicts may come from its column: explain._column_passes
 
     def __init__(self, scorer: Scorer, ignored: frozenset = frozenset(),
                  ignored_groups: frozenset = frozenset()) -> None:

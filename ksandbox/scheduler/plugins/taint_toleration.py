@@ -61,10 +61,7 @@ def count_intolerable_prefer_no_schedule(taints: Any, tolerations: tuple) -> int
 
 class TaintToleration:
     name = NAME
-    # Filter reads the pod, a PreFilter state of the pod alone and the one node; filter_vec
-    # reads the plain PreFilter state: explain takes a bound pod's verdicts from the
-    # fast path's columns (explain._column_passes).
-    filter_reads_one_node = True
+    filter_reads_one_node = True   # its verdicts may come from its column: explain._column_passes
     # Its scalar filter names the taint (Status.detail); explain asks for it per failing node.
     has_detail = True
 
