@@ -98,6 +98,13 @@ async def test_the_footer_line_is_textuals_segment_for_segment(make, monkeypatch
     assert line["board"].startswith("⏎ Pods d Describe node")
     assert line["pending queue"].startswith("⏎ Explain pod")
     assert "Complete" in line["bar open"] and "Describe node" not in line["bar open"]
+    # The filter prompt offers its own keys, not the command line's.
+    assert line["filter open"].startswith("⏎ Keep "), line["filter open"]
+    assert "esc Clear" in line["filter open"] and "^u Erase" in line["filter open"]
+    assert not {"Run", "Complete", "History"} & set(line["filter open"].split())
+    assert {"⏎ Run", "tab Complete", "↑ History", "esc Close", "^u Clear"} <= {
+        " ".join(pair) for pair in zip(*[iter(line["bar open"].split("▏")[0].split())] * 2)}
+    assert not {"Keep", "Erase"} & set(line["bar open"].split())
     assert line["pod list"] != line["board"] and line["filter open"] != line["pod list"]
     assert "palette" in line["board"]
     assert styles["hover a key"]["d"] != styles["board"]["d"]

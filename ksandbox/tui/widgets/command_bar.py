@@ -73,14 +73,43 @@ class CommandInput(OrderedInput):
     # scrollbar): only the horizontal scroll range changes, which the input reads itself.
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=True)
 
+    # The footer says what each key does in the bar's mode: a key's binding for the other mode
+    # is hidden and declined by check_action (a filter has no completion, history or "Run":
+    # Enter keeps it, Escape clears it, ctrl+u erases the text and so the filter).
     BINDINGS = [
         Binding("enter", "submit", "Run", show=True),
+        Binding("enter", "keep_filter", "Keep", show=True),
         Binding("tab", "accept_suggestion", "Complete", show=True),
         Binding("up", "history(-1)", "History", show=True),
         Binding("down", "history(1)", "Next", show=False),
         Binding("escape", "cancel", "Close", show=True),
+        Binding("escape", "clear_filter", "Clear", show=True),
         Binding("ctrl+u", "clear", "Clear", show=True),
+        Binding("ctrl+u", "erase_filter", "Erase", show=True),
     ]
+
+    _COMMAND_ONLY: ClassVar[frozenset[str]] = frozenset(
+        {"submit", "accept_suggestion", "history", "cancel", "clear"})
+    _FILTER_ONLY: ClassVar[frozenset[str]] = frozenset(
+        {"keep_filter", "clear_filter", "erase_filter"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        bar = self.parent
+        filtering = isinstance(bar, CommandBar) and bar.mode == "filter"
+        if action in self._COMMAND_ONLY and filtering:
+            return False
+        if action in self._FILTER_ONLY and not filtering:
+            return False
+        return True
+
+    async def action_keep_filter(self) -> None:
+        await self.action_submit()
+
+    def action_clear_filter(self) -> None:
+        self.action_cancel()
+
+    def action_erase_filter(self) -> None:
+        self.action_clear()
 
     def action_accept_suggestion(self) -> None:
         if self._suggestion:
@@ -173,7 +202,9 @@ class CommandBar(Guarded, Horizontal):
     def open(self, mode: str, value: str = "") -> None:
         """Show the bar and focus its input *now* (not after a refresh): the keys already
         queued behind the one that opened it must land in the input."""
-        self.mode = mode
+        changed, self.mode = self.mode != mode, mode
+        if changed and self.input.has_focus:
+            self.input.refresh_bindings()  # the footer's keys are the mode's (check_action)
         self.query_one(Label).update(":" if mode == "command" else "/")
         # No CSS rule reads the class (it says "open" to tests and the bench): not restyling
         # the bar's four widgets for it saves ~5 ms.
