@@ -153,8 +153,7 @@ def test_a_bulk_start_equals_the_one_by_one_start(seed, monkeypatch):
 def _timers(s: Session) -> list:
     """The clock's live timers in the order they will run (their sequence numbers may
     differ; their order may not)."""
-    return [(w, p, t.label, t.arg, t.background) for w, p, _, t in sorted(s.clock._heap)
-            if not t.cancelled]
+    return s.clock.scheduled()
 
 
 def _nodeless(seed: int) -> str:

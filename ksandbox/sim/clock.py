@@ -59,6 +59,90 @@ class Timer:
         return f"<Timer {self.label} at {self.when}{state}>"
 
 
+class _CANCELLED:
+    """What a TimerBatch holds in place of an entry that ran or was cancelled (a class: a
+    fork shares it as it is, so identity checks hold in the copy, sim/snapshot.py)."""
+
+
+class TimerBatch:
+    """Argument timers due at one ``(time, priority)``, held as one heap entry: a load's
+    150,000 pod starts (Clock.call_batched). Each entry is a callback, its argument and its
+    label in three lists (24 bytes), where a Timer of its own costs a Timer, a heap tuple and
+    a sequence number (~208 bytes).
+
+    Exactly the plain order: the batch sits in the heap with its first entry's sequence
+    number, and it takes further entries only while no other timer of the same (time,
+    priority) has been scheduled since (Clock.call_at closes it), so every entry would have
+    run at the batch's place in the plain order too (also while the batch runs: an entry
+    added then comes after its other entries, as a later Timer would). The clock runs one entry per step, as it runs one Timer: what an
+    entry's callback schedules at that instant with a lower priority runs before the next
+    entry, as it would before the next Timer.
+    """
+
+    __slots__ = ("when", "priority", "callbacks", "args", "labels", "next", "cancelled",
+                 "done", "_index", "_clock")
+    background = False
+
+    def __init__(self, when: float, priority: int, clock: "Clock") -> None:
+        self.when = when
+        self.priority = priority
+        self.callbacks: list[Callable[..., Any]] = []
+        self.args: list[Any] = []
+        self.labels: list[str] = []
+        self.next = 0            # the next entry to run (a live one, or len(args))
+        self.cancelled = False   # True once no entry is left to run: the heap drops it
+        self.done = False
+        # (arg, callback) -> the position of its last entry, built at the first cancel (rare)
+        self._index: dict[tuple[Any, Any], int] | None = None
+        self._clock = clock
+
+    def _add(self, callback: Callable[..., Any], arg: Any, label: str) -> None:
+        if self._index is not None:
+            self._index[(arg, callback)] = len(self.args)
+        self.callbacks.append(callback)
+        self.args.append(arg)
+        self.labels.append(label)
+
+    def cancel(self, callback: Callable[..., Any], arg: Any) -> None:
+        """Cancel the last entry scheduled with ``callback`` and ``arg`` (the one its owner's
+        handle names: a Timer handle names the last call too); nothing when it already ran or
+        was cancelled."""
+        index = self._index
+        if index is None:
+            index = self._index = {(a, c): i for i, (a, c)
+                                   in enumerate(zip(self.args, self.callbacks))}
+        i = index.get((arg, callback))
+        args = self.args
+        if i is None or i < self.next or args[i] is _CANCELLED:
+            return
+        args[i] = _CANCELLED
+        self.callbacks[i] = _noop
+        self._clock.foreground_pending -= 1
+        self._skip()
+
+    def _skip(self) -> None:
+        """Move ``next`` past cancelled entries; an exhausted batch is closed and dropped."""
+        args, i, n = self.args, self.next, len(self.args)
+        while i < n and args[i] is _CANCELLED:
+            i += 1
+        self.next = i
+        if i >= n:
+            self.cancelled = True
+            self._clock._close(self)
+
+    def entries(self) -> list[tuple[str, Any]]:
+        """(label, arg) of the entries left to run, in order."""
+        return [(self.labels[i], self.args[i]) for i in range(self.next, len(self.args))
+                if self.args[i] is not _CANCELLED]
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"<TimerBatch of {len(self.args) - self.next} at {self.when}>"
+
+
+def _noop(_arg: Any) -> None:  # pragma: no cover - a cancelled entry is never called
+    pass
+
+
 class Clock:
     """A heap of ``(time, priority, seq, Timer)``; ``now`` only moves forward.
 
@@ -69,10 +153,13 @@ class Clock:
 
     def __init__(self, start: float = 0.0) -> None:
         self._now: float = float(start)
-        self._heap: list[tuple[float, int, int, Timer]] = []
+        # Timer or TimerBatch entries
+        self._heap: list[tuple[float, int, int, Any]] = []
         self._seq = 0
         self.events_run = 0
         self.foreground_pending = 0
+        # (time, priority) -> the batch that may still take entries (call_batched)
+        self._open: dict[tuple[float, int], TimerBatch] = {}
 
     @property
     def now(self) -> float:
@@ -93,6 +180,8 @@ class Clock:
         ``arg`` (not None), ``callback(arg)``."""
         if when < self._now:
             when = self._now
+        if self._open:   # a timer at a batch's (time, priority) runs after its entries
+            self._open.pop((when, priority), None)
         timer = Timer(when, callback, label, background, self, arg)
         if not background:
             self.foreground_pending += 1
@@ -105,6 +194,47 @@ class Clock:
                    arg: Any = None) -> Timer:
         return self.call_at(self._now + max(0.0, delay), callback, priority, label, background,
                             arg)
+
+    def call_batched(self, when: float, callback: Callable[..., Any], arg: Any,
+                     priority: int = PRIORITY_DEFAULT, label: str = "") -> TimerBatch:
+        """``call_at(when, callback, priority, label, arg=arg)`` that runs exactly as that
+        would, held in a :class:`TimerBatch` with the other entries due at that (time,
+        priority) instead of a Timer and heap entry of its own. The handle is the batch: cancel
+        with ``batch.cancel(callback, arg)``. For foreground timers whose owner keeps one
+        pending call per (callback, arg) it may cancel (a kubelet's pod starts, per pod key)."""
+        if when < self._now:
+            when = self._now
+        key = (when, priority)
+        batch = self._open.get(key)
+        if batch is None:
+            batch = TimerBatch(when, priority, self)
+            self._seq += 1
+            heapq.heappush(self._heap, (when, priority, self._seq, batch))
+            self._open[key] = batch
+        batch._add(callback, arg, label)
+        self.foreground_pending += 1
+        return batch
+
+    def _close(self, batch: TimerBatch) -> None:
+        key = (batch.when, batch.priority)
+        if self._open.get(key) is batch:
+            del self._open[key]
+
+    def _fire_entry(self, batch: TimerBatch) -> None:
+        """Run the batch's next entry (it stays in the heap, its key unchanged, until its
+        last entry has run: whatever that entry schedules goes in around it, as around a
+        Timer)."""
+        i = batch.next
+        callback, arg = batch.callbacks[i], batch.args[i]
+        batch.callbacks[i] = batch.args[i] = _CANCELLED   # run: keep nothing alive
+        batch.next = i + 1
+        batch._skip()
+        if batch.cancelled:
+            batch.done = True
+        self._now = batch.when
+        self.events_run += 1
+        self.foreground_pending -= 1
+        callback(arg)
 
     def call_soon(self, callback: Callback, priority: int = PRIORITY_DEFAULT,
                   label: str = "") -> Timer:
@@ -136,12 +266,29 @@ class Clock:
         """How many callbacks are scheduled (cancelled ones included until they surface)."""
         return len(self._heap)
 
+    def scheduled(self) -> list[tuple[float, int, str, Any, bool]]:
+        """The live callbacks in the order they will run, as ``(when, priority, label, arg,
+        background)``: a batch's entries at its place (for tests and debugging)."""
+        out: list[tuple[float, int, str, Any, bool]] = []
+        for when, prio, _seq, t in sorted(self._heap, key=lambda e: e[:3]):
+            if t.cancelled:
+                continue
+            if t.__class__ is TimerBatch:
+                out.extend((when, prio, label, arg, False) for label, arg in t.entries())
+            else:
+                out.append((when, prio, t.label, t.arg, t.background))
+        return out
+
     def step(self) -> bool:
         """Run the next live callback; False when there is none."""
         self._drop_cancelled()
         if not self._heap:
             return False
-        when, _prio, _seq, timer = heapq.heappop(self._heap)
+        when, _prio, _seq, timer = self._heap[0]
+        if timer.__class__ is TimerBatch:
+            self._fire_entry(timer)
+            return True
+        heapq.heappop(self._heap)
         self._fire(when, timer)
         return True
 
@@ -157,9 +304,13 @@ class Clock:
                 when, _prio, _seq, timer = heap[0]
                 if when > until:
                     break
-                heapq.heappop(heap)
                 if timer.cancelled:
+                    heapq.heappop(heap)
                     continue
+                if timer.__class__ is TimerBatch:
+                    self._fire_entry(timer)
+                    continue
+                heapq.heappop(heap)
                 self._fire(when, timer)
         else:
             while heap:
@@ -171,8 +322,11 @@ class Clock:
                     continue
                 if budget <= 0:
                     return False
-                heapq.heappop(heap)
                 budget -= 1
+                if timer.__class__ is TimerBatch:
+                    self._fire_entry(timer)
+                    continue
+                heapq.heappop(heap)
                 self._fire(when, timer)
         if until > self._now:
             self._now = until

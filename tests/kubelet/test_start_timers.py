@@ -1,12 +1,14 @@
 """A kubelet's pending pod starts (pkg/kubelet/pod_workers.go: one worker per pod, each
-started after its admission) are clock timers that call one shared bound method with the
-pod's key — no closure per pod: a 150,000-pod load holds that many at once. They start the
-same pods at the same times as before, and a fork taken while they wait goes on exactly as
-the original does."""
+started after its admission) are entries of the clock's batches (Clock.call_batched: one heap
+entry per start time, not a Timer per pod) that call one shared bound method with the pod's
+key — no closure per pod: a 150,000-pod load holds that many at once. They start the same
+pods at the same times as before, and a fork taken while they wait goes on exactly as the
+original does."""
 
 from __future__ import annotations
 
 from ksandbox.session import Session
+from ksandbox.sim.clock import TimerBatch
 
 CLUSTER = """apiVersion: v1
 kind: Node
@@ -22,9 +24,21 @@ spec:
 """ for i in range(5))
 
 
+class _Entry:
+    """One pending start: the batch's time object, its callback and its argument."""
+
+    def __init__(self, when, callback, arg):
+        self.when, self.callback, self.arg = when, callback, arg
+
+
 def _start_timers(s: Session) -> list:
-    return [t for _w, _p, _s, t in s.clock._heap
-            if t.label == "kubelet/n1/start" and not t.cancelled]
+    out = []
+    for _w, _p, _s, t in s.clock._heap:
+        if isinstance(t, TimerBatch) and not t.cancelled:
+            for i in range(t.next, len(t.args)):
+                if t.labels[i] == "kubelet/n1/start" and isinstance(t.args[i], tuple):
+                    out.append(_Entry(t.when, t.callbacks[i], t.args[i]))
+    return out
 
 
 def test_pending_starts_share_one_callback_and_carry_the_key():
@@ -69,5 +83,29 @@ spec:
     for t in timers:
         by_value.setdefault(t.when, set()).add(id(t.when))
     assert len(by_value) < 65 and all(len(ids) == 1 for ids in by_value.values())
-    heap_times = {id(w) for w, _p, _s, t in s.clock._heap if t in timers}
+    heap_times = {id(w) for w, _p, _s, t in s.clock._heap if isinstance(t, TimerBatch)}
     assert heap_times == {id(t.when) for t in timers}
+
+
+def test_pending_starts_due_at_one_time_are_one_heap_entry():
+    """65 pods waiting to start at ~20 distinct times: one heap entry (a TimerBatch) per
+    time, not a Timer, heap tuple and sequence number per pod (~208 bytes each; a 150,000-pod
+    load holds them all at once); deleting a pod before its start cancels its entry only."""
+    many = CLUSTER + "".join(f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: q{i}}}
+spec:
+  nodeName: n1
+  containers: [{{name: c, image: nginx:1.25}}]
+""" for i in range(60))
+    s = Session.from_text(many)
+    batches = [t for _w, _p, _s, t in s.clock._heap if isinstance(t, TimerBatch)]
+    assert len(_start_timers(s)) == 65
+    assert len(batches) == len({t.when for t in _start_timers(s)}) < 30
+    s.store.delete("Pod", "q7", "default")
+    s.run_until(10)
+    pods = {p.metadata.name: p.status.phase for p in s.store.list("Pod")}
+    assert "q7" not in pods and set(pods.values()) == {"Running"} and len(pods) == 64
+    started = [e.involved_object.name for e in s.store.occurrences if e.reason == "Started"]
+    assert "q7" not in started and len(started) == 64
