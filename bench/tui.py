@@ -271,11 +271,12 @@ async def run(args) -> None:
         dog.reset()
         t0 = time.perf_counter()
         pod = next(iter(session.store.list("Pod")))
-        app.open_explain(pod.metadata.namespace, pod.metadata.name)
+        # Counted before the call: a kept explain view draws its first frame inside it.
         n = len(rec.frames)
+        app.open_explain(pod.metadata.namespace, pod.metadata.name)
         while len(rec.frames) == n:
             await asyncio.sleep(0.001)
-        results["explain view: first frame"] = [(rec.frames[-1] - t0) * 1000]
+        results["explain view: first frame"] = [(rec.frames[n] - t0) * 1000]
         # The explanation is computed in a worker ("computing…" meanwhile): to the first
         # frame after its result was applied.
         while getattr(app.screen, "computing", False) and time.perf_counter() - t0 < 10:

@@ -209,7 +209,7 @@ class KsandboxApp(App[int]):
 
     def _warm_next(self) -> None:
         """Import the next of WARM_MODULES, then come back for the one after; last, build the
-        taint dialog (below)."""
+        taint dialog and the explain view (below)."""
         import importlib
 
         if not self.is_running:
@@ -218,6 +218,7 @@ class KsandboxApp(App[int]):
             if self._warmed == len(WARM_MODULES):
                 self._warmed += 1
                 self._prebuild_dialog()
+                self.set_timer(WARM_GAP, self._prebuild_explain)
             return
         name = WARM_MODULES[self._warmed]
         self._warmed += 1
@@ -254,6 +255,18 @@ class KsandboxApp(App[int]):
                 self._get_screen(dialog)
             except Exception:  # noqa: BLE001 - only a head start: `t` builds it anyway
                 pass
+
+    def _prebuild_explain(self) -> None:
+        """Build the explain view while the app is idle (screens/explain.prebuild_explain):
+        the first `e` then reopens it as the later ones do."""
+        if not self.is_running:
+            return
+        from .screens.explain import prebuild_explain
+
+        try:
+            prebuild_explain(self)
+        except Exception:  # noqa: BLE001 - only a head start: `e` builds one anyway
+            pass
 
     def _theme_changed(self, theme: Any) -> None:
         if self._save_theme and not save_theme(theme.name):

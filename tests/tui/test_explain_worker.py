@@ -398,3 +398,78 @@ async def test_the_kept_view_reopened_for_another_pod_never_shows_the_last_ones(
         app.open_explain("default", other.metadata.name)
         await settle(pilot)
         assert app.screen is kept and kept.matrix.cursor == 0
+
+
+async def test_the_view_built_ahead_opens_for_its_first_pod_as_a_kept_one_would(session, make):
+    """With the real clock the app builds its explain view in idle time after the first
+    frame, with no pod yet (prebuild_explain), so that the first `e` reopens it instead of
+    composing a new one. That view computes nothing while it waits. Opened, it is the view
+    pushed (no new one), and every frame of it until the answer names the pod asked for and
+    says "computing…" (nothing else: no verdicts, legend, matrix or panel). The answer is that
+    pod's. Then it is kept as any view is: reopened for another pod, it shows that pod only."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        other = _a_bound_default_pod(app)
+        gate = Gate(app.session)
+        explain_module.prebuild_explain(app)
+        await settle(pilot)
+        built = explain_module._KEPT[app]
+        assert built.is_running and built not in app.screen_stack
+        assert built.request == 0 and not gate.calls  # nothing computed for no pod
+        explain_module.prebuild_explain(app)  # a second call keeps it
+        assert explain_module._KEPT[app] is built
+
+        frames = []
+        real_display = app._display
+
+        def display(screen, renderable):
+            if screen is built:
+                frames.append(screen_text(app))
+            return real_display(screen, renderable)
+
+        app._display = display
+        app.open_explain("default", "gpu-pod")
+        assert app.screen is built  # reopened, not a new one
+        await _until(pilot, gate.entered.is_set)
+        for _ in range(5):
+            await pilot.pause(0.02)
+        assert frames, "the view was never drawn"
+        for text in frames:
+            assert "pod/default/gpu-pod" in text and "computing…" in text
+            assert "nodes are available" not in text and "would place it on" not in text
+            assert "THE POD ASKS FOR" not in text and "NodeResourcesFit" not in text
+        assert all(text == frames[-1] for text in frames)
+        assert built.matrix.row_count() == 0
+        gate.open.set()
+        await explained(pilot)
+        await settle(pilot)
+        text = screen_text(app)
+        assert "pod/default/gpu-pod" in text and "0/4 nodes are available" in text
+        assert "THE POD ASKS FOR" in text and gate.calls == ["gpu-pod"]
+        await pilot.press("escape")
+        await settle(pilot)
+        app.open_explain("default", other.metadata.name)
+        await settle(pilot)
+        assert app.screen is built
+        text = screen_text(app)
+        assert f"pod/default/{other.metadata.name}" in text and "gpu-pod" not in text
+        assert "0/4 nodes are available" not in text
+
+
+async def test_a_view_built_ahead_at_another_size_is_not_used(session, make):
+    """Built ahead at one terminal size, the view is dropped when `e` comes at another: a new
+    one, laid out at the size now, is built and kept instead."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        explain_module.prebuild_explain(app)
+        await settle(pilot)
+        built = explain_module._KEPT[app]
+        await pilot.resize_terminal(SIZE[0] - 20, SIZE[1])
+        await settle(pilot)
+        app.open_explain("default", "gpu-pod")
+        await settle(pilot)
+        assert app.screen is not built and explain_module._KEPT[app] is app.screen
+        assert not app.is_screen_installed(built)
+        assert "0/4 nodes are available" in screen_text(app)

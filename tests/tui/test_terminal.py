@@ -265,3 +265,36 @@ def test_the_taint_dialog_opens_fresh_for_each_node(terminal):  # noqa: F811
     assert "Taint node node-1" in screen and "team=a" not in screen, screen
     term.keys("Enter")
     term.wait_for(r"node/node-1 tainted")
+
+
+def _explains(term, pod: str, node: str, other: str) -> str:
+    """Explain ``pod`` (bound through spec.nodeName to ``node``) and read its answer: the
+    title names it, the verdict line says what its kubelet did, nothing names ``other``."""
+    term.keys(f":explain {pod}", "Enter")
+    screen = term.wait_until(lambda s: f"explain pod/{pod}" in s
+                             and f"names {node} in spec.nodeName" in s.replace("\n", " "))
+    assert other not in screen, screen
+    return screen
+
+
+def test_explain_first_thing_after_start_up_shows_the_pod_asked_for(terminal):  # noqa: F811
+    """The app builds its explain view while idle after its first frame, before any pod is
+    asked for (screens/explain.prebuild_explain), and keeps it between uses. Explain asked
+    for at once after start-up, then for another pod, shows each time the pod asked for."""
+    term = _open(terminal, (120, 36))
+    _explains(term, "default/report", "node-2", "etcd")
+    term.keys("Escape")
+    term.wait_until(lambda s: "explain pod/" not in s)
+    _explains(term, "kube-system/etcd-control-plane", "control-plane", "report")
+
+
+def test_explain_after_the_idle_warm_up_shows_the_pod_asked_for(terminal):  # noqa: F811
+    """Explain asked for once the app has had time to build its view ahead (the clock at 1×
+    has run three seconds; the warm-up ends ~1.3 s after the first frame) opens that view for
+    the pod asked for, and again for another one."""
+    term = terminal([FAILURE], 120, 36)
+    term.wait_for(r"T\+00:00:0[3-9]")
+    _explains(term, "kube-system/etcd-control-plane", "control-plane", "report")
+    term.keys("Escape")
+    term.wait_until(lambda s: "explain pod/" not in s)
+    _explains(term, "default/report", "node-2", "etcd")

@@ -44,6 +44,7 @@ from ...views.pod_asks import node_answers, pod_asks, spread_lines
 from ..model import ChangeSet
 from ..widgets.explain_matrix import EMPTY, ExplainMatrix, MatrixLayout, matrix_layout, short_name
 from ..widgets.header import sim_time_text
+from ..widgets.key_footer import KeyFooter
 from .base import KsScreen, Target
 
 # Real seconds between two recomputations while the cluster keeps changing (at least; and at
@@ -193,20 +194,25 @@ def remember(session: Any, result: Explained) -> None:
 
 # The app's explain view, kept when it closes and pushed again for the next pod: a new one
 # costs the UI thread ~60 ms at 1,000 nodes before its first frame (composing and mounting its
-# widgets, the stylesheet applied three times over them).
+# widgets, the stylesheet applied three times over them). With the real clock, the first one is
+# built in idle time after the app's first frame (prebuild_explain), with no pod yet.
 _KEPT: weakref.WeakKeyDictionary[Any, ExplainScreen] = weakref.WeakKeyDictionary()
 KEPT_NAME = "ksandbox-explain"
 
 
+def _on_any_stack(app: Any, screen: Any) -> bool:
+    return any(screen in stack for stack in app._screen_stacks.values())
+
+
 def open_explain(app: Any, namespace: str, name: str) -> None:
     """Push the explain view of a pod: the kept one when it is closed (not on any screen
-    stack), the terminal has the size it was laid out at and a recording plays as it did
-    then (the playback bar is composed in or not), else a new one, which is kept (installed:
-    Textual removes a popped screen unless it is installed)."""
+    stack), it was made for the terminal's size now and a recording plays as it did then (the
+    playback bar is composed in or not), else a new one, which is kept (installed: Textual
+    removes a popped screen unless it is installed)."""
     kept = _KEPT.get(app)
-    if kept is not None and kept.is_attached and kept.size == app.size \
+    if kept is not None and kept.is_attached and kept.made_for == app.size \
             and bool(kept.query("PlayerPane")) == (getattr(app, "player", None) is not None) \
-            and not any(kept in stack for stack in app._screen_stacks.values()):
+            and not _on_any_stack(app, kept):
         app.push_screen(kept)  # on the stack at once; drawn after reopen emptied it
         kept.reopen(namespace, name)
         # Laid out now, before its first frame: the emptied widgets' own layout requests come
@@ -217,14 +223,39 @@ def open_explain(app: Any, namespace: str, name: str) -> None:
         kept._refresh_layout(app.size)
         return
     screen = ExplainScreen(namespace, name)
-    if kept is None or not any(kept in stack for stack in app._screen_stacks.values()):
-        if kept is not None and app.is_screen_installed(kept):
-            app.uninstall_screen(kept)  # laid out at another size: a new one instead
-            if kept.is_attached:
-                kept.remove()
+    if kept is None or not _on_any_stack(app, kept):
+        _forget(app, kept)
         app.install_screen(screen, KEPT_NAME)
         _KEPT[app] = screen
     app.push_screen(screen)
+
+
+def _forget(app: Any, kept: Any) -> None:
+    """Drop a kept view that no longer fits (laid out at another size, or before a recording
+    started or stopped playing): a new one takes its place."""
+    if kept is not None and app.is_screen_installed(kept):
+        app.uninstall_screen(kept)
+        if kept.is_attached:
+            kept.remove()
+
+
+def prebuild_explain(app: Any) -> None:
+    """Compose, mount and lay out the app's kept explain view while the app is idle, off
+    screen and with no pod yet, so that the first `e` of a session reopens it (open_explain)
+    as every later one does, instead of building a new one (~60 ms of UI thread at 1,000
+    nodes before its first frame). Textual starts an installed screen when asked for it
+    (``_get_screen``); it is shown only by open_explain, which first empties it for its pod.
+    A view kept already, or one of ours on the stack, is left as it is."""
+    kept = _KEPT.get(app)
+    if kept is not None and kept.is_attached and kept.made_for == app.size:
+        return
+    if kept is not None and _on_any_stack(app, kept):
+        return
+    _forget(app, kept)
+    screen = ExplainScreen()
+    app.install_screen(screen, KEPT_NAME)
+    _KEPT[app] = screen
+    app._get_screen(screen)  # composed and mounted through the message queue, off screen
 
 
 class ExplainScreen(KsScreen):
@@ -238,10 +269,14 @@ class ExplainScreen(KsScreen):
                 Binding("ctrl+r", "reload", "Refresh", show=False, id="view.refresh")]
     view_name = "explain"
 
-    def __init__(self, namespace: str, name: str) -> None:
+    def __init__(self, namespace: str = "", name: str = "") -> None:
+        """``name`` "": no pod yet (prebuild_explain); reopen gives it one as it is pushed."""
         super().__init__()
         self.namespace = namespace
         self.pod_name = name
+        self.made_for: Any = None
+        """The terminal's size this view was composed or last resized at (open_explain
+        reopens it only at that size)."""
         self._last = 0.0
         self._stale = False
         self.error = ""
@@ -258,16 +293,22 @@ class ExplainScreen(KsScreen):
         self._gap = MIN_INTERVAL
 
     def compose_body(self) -> ComposeResult:
+        self.made_for = self.app.size
         yield Static(id="explain-title")
         yield Static(Text(COMPUTING, "dim"), id="explain-message")
         yield Static(id="explain-banner")
         yield Static(id="explain-legend")
-        with Horizontal(id="explain-body"):
+        # The panel's place for this width now, not on the first Resize: that class, new after
+        # the first layout, restyled and laid the whole screen out again (and a view built
+        # ahead drew its first frame with the panel on the wrong side).
+        with Horizontal(id="explain-body",
+                        classes="-narrow" if self.app.size.width < SIDE_BY_SIDE else ""):
             yield ExplainMatrix(id="matrix")
             with VerticalScroll(id="explain-asks"):
                 yield Static(id="explain-asks-text")
 
     def on_resize(self, event: Any) -> None:
+        self.made_for = self.app.size
         try:
             self.query_one("#explain-body").set_class(self.size.width < SIDE_BY_SIDE,
                                                       "-narrow")
@@ -289,7 +330,9 @@ class ExplainScreen(KsScreen):
         # sooner than when the worker waited for that frame (1,000 nodes / 30,000 pods, same
         # process, alternated, busy machine: the result's frame 538 -> 434 ms, the first
         # frame 201 -> 259 ms; the UI thread's CPU for the whole opening 167 -> 150 ms).
-        self.recompute()
+        # A view built ahead with no pod (prebuild_explain) computes nothing until reopen.
+        if self.pod_name:
+            self.recompute()
         matrix.focus()
         self.set_interval(MIN_INTERVAL, self._maybe_recompute)
         self.watch(matrix, "cursor", lambda _old, _new: self._show_asks(), init=False)
@@ -332,6 +375,10 @@ class ExplainScreen(KsScreen):
                                                                    immediate=True)
         self._show_asks()  # the panel, emptied (the cursor's watch runs only if it moved)
         self.set_focus(matrix)
+        # A view built ahead was on no stack: its crumbs and its key line were read then.
+        self.show_crumbs()
+        for footer in self.query(KeyFooter):
+            footer.update_keys()
         self.retarget(namespace, name)
 
     def retarget(self, namespace: str, name: str) -> None:
