@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .dispatch import NO_OBJECT
 from .store import DELETED, Store, WatchEvent
 
 _NONE: dict = {}
-_NOT_INDEXED: Any = object()
+# The side a write does not have (ADDED's old, DELETED's new): as the store's dispatch reads it.
+_NOT_INDEXED: Any = NO_OBJECT
 
 
 class ControllerIndex:
@@ -49,6 +51,10 @@ class ControllerIndex:
         # created / deleted as one), else None: each OwnerHandler of that write makes its one
         # owner-None call without looking at the refs (a SchedulingBasic pod's every write).
         self.orphan_event: Any = None
+        self._store = store
+        # The store reads both sides' controller refs of every write of this kind (the key
+        # that calls only the OwnerHandlers a write concerns) and keeps them for us.
+        store.track_controllers(kind)
         store.subscribe(kind, self._update)
 
     def owned(self, uid: str) -> dict[str, Any]:
@@ -62,14 +68,20 @@ class ControllerIndex:
     def handler(self, owner_kind: str, on_change: Callable[[str, str | None, WatchEvent], None],
                 account: Callable[[str, Any, int], None] | None = None, *,
                 orphans: bool = True) -> OwnerHandler:
-        """A watch handler for a controller of ``owner_kind`` (see :class:`OwnerHandler`)."""
+        """A watch handler for a controller of ``owner_kind`` (see :class:`OwnerHandler`);
+        subscribe it with ``owners=handler.owners``."""
         return OwnerHandler(owner_kind, on_change, account, self, orphans=orphans)
 
     def _update(self, ev: WatchEvent) -> None:
         meta = ev.obj.metadata
-        old_ref = _controller(ev.old) if ev.old is not None else _NOT_INDEXED
-        new_ref = _controller(ev.obj) if ev.type != DELETED else _NOT_INDEXED
-        self.last = (ev, old_ref, new_ref)
+        last = self._store.last_refs
+        if last[0] is ev:   # the store read them for this very write (track_controllers)
+            self.last = last
+            old_ref, new_ref = last[1], last[2]
+        else:
+            old_ref = _controller(ev.old) if ev.old is not None else _NOT_INDEXED
+            new_ref = _controller(ev.obj) if ev.type != DELETED else _NOT_INDEXED
+            self.last = (ev, old_ref, new_ref)
         # OwnerHandler's orphan case: a None ref on one side, None or not indexed on the other
         self.orphan_event = ev if (
             (old_ref is None and (new_ref is None or new_ref is _NOT_INDEXED))
@@ -122,6 +134,15 @@ class OwnerHandler:
         self._account = account
         self._index = index
         self._orphans = orphans
+
+    @property
+    def owners(self) -> frozenset[str | None]:
+        """The writes this handler acts on, as a ``Store.subscribe`` ``owners`` filter: an
+        object controlled by ``owner_kind`` before or after the write, or (with orphans) one
+        with no controller on a side. Any other write reaches neither branch below: both
+        sides are another kind's or missing (no account, no call), or, without orphans, an
+        orphan side makes no call."""
+        return frozenset((self.owner_kind, None) if self._orphans else (self.owner_kind,))
 
     def __call__(self, ev: WatchEvent) -> None:
         index = self._index

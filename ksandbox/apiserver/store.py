@@ -31,6 +31,7 @@ from ..api.meta import ObjectMeta
 from ..sim import limits
 from ..sim.rand import SimRandom
 from . import admission, validation
+from .dispatch import NO_OBJECT, WatchFilter, plan
 
 if TYPE_CHECKING:
     from ..api.core import Pod
@@ -103,6 +104,18 @@ class Store:
         self._pods_by_node: dict[str, dict[Key, Any]] = {}
         self._handlers: dict[str, list[Handler]] = {}
         self._all_handlers: list[Handler] = []
+        # What a subscription declared it acts on (subscribe's types / owners), by (kind,
+        # handler); a handler without an entry hears every write of its kind.
+        self._filters: dict[tuple[str, Handler], WatchFilter] = {}
+        # Kinds with a declared filter or tracked controllers -> {dispatch key: the handlers
+        # that write concerns, in subscription order} (dispatch.plan), built on first use and
+        # emptied whenever the kind's subscriptions change. A kind not here: every handler.
+        self._plans: dict[str, dict[Any, tuple[Handler, ...]]] = {}
+        # Kinds whose writes are keyed by their controllers' kinds too (track_controllers),
+        # and the refs read for the last such write: (event, old side, new side), NO_OBJECT
+        # for a side the write has not (ADDED's old, DELETED's new), None for an orphan.
+        self._tracked: set[str] = set()
+        self.last_refs: tuple[Any, Any, Any] = (None, None, None)
         # Deduplicated events (what `kubectl get events` lists, with counts) and every
         # occurrence in order (what the sim JSON and the live event log show, each at the
         # simulated second it happened).
@@ -169,18 +182,60 @@ class Store:
         return list(self._objects["Node"].values())
 
     # -- watches --------------------------------------------------------------------------
-    def subscribe(self, kind: str | None, handler: Handler) -> None:
-        """Hear every write of ``kind`` (or of every kind when None), in write order."""
+    def subscribe(self, kind: str | None, handler: Handler, *,
+                  types: Iterable[str] | None = None,
+                  owners: Iterable[str | None] | None = None) -> None:
+        """Hear every write of ``kind`` (or of every kind when None), in write order.
+
+        A handler that acts on only some writes declares which, and hears only those (in its
+        place among the kind's handlers): ``types`` — the watch event types it acts on;
+        ``owners`` — the kinds of controller (None: no controller) an object must have before
+        or after the write (the kind must be tracked: :meth:`track_controllers`). Declare
+        only what the handler provably ignores otherwise, and say why where it subscribes:
+        the order of everything the others do stays as if every handler heard every write."""
         if kind is None:
+            assert types is None and owners is None, "filters are per kind"
             self._all_handlers.append(handler)
+            return
+        self._handlers.setdefault(kind, []).append(handler)
+        self._set_filter(kind, handler, types, owners)
+
+    def refilter(self, kind: str, handler: Handler, *,
+                 types: Iterable[str] | None = None,
+                 owners: Iterable[str | None] | None = None) -> None:
+        """Declare anew what a subscribed handler acts on (as :meth:`subscribe`; it keeps
+        its place): for a handler whose interest follows its own state (a controller that
+        adopts orphans only while it has owners to adopt them)."""
+        assert handler in self._handlers.get(kind, ()), "refilter a subscribed handler"
+        self._set_filter(kind, handler, types, owners)
+
+    def track_controllers(self, kind: str) -> None:
+        """Key the writes of ``kind`` by the kind of the object's controller before and
+        after (``owners`` filters need it) and keep the refs read in :attr:`last_refs` for
+        the handlers (the shared informers' index reads them instead of reading again)."""
+        self._tracked.add(kind)
+        self._plans[kind] = {}
+
+    def _set_filter(self, kind: str, handler: Handler, types: Iterable[str] | None,
+                    owners: Iterable[str | None] | None) -> None:
+        if types is None and owners is None:
+            self._filters.pop((kind, handler), None)
         else:
-            self._handlers.setdefault(kind, []).append(handler)
+            assert owners is None or kind in self._tracked, f"track_controllers({kind!r}) first"
+            self._filters[(kind, handler)] = WatchFilter(types, owners)
+        if (kind, handler) in self._filters or kind in self._plans:
+            self._plans[kind] = {}
 
     def unsubscribe(self, kind: str | None, handler: Handler) -> None:
         """Stop calling ``handler`` (subscribed with the same ``kind``)."""
         handlers = self._all_handlers if kind is None else self._handlers.get(kind, [])
         if handler in handlers:
             handlers.remove(handler)
+            if kind is not None:
+                if handler not in handlers:
+                    self._filters.pop((kind, handler), None)
+                if kind in self._plans:
+                    self._plans[kind] = {}
 
     @contextmanager
     def muted(self, handlers: Iterable[tuple[str, Handler]]) -> Iterator[None]:
@@ -192,16 +247,60 @@ class Store:
         removed = [(kind, before[kind].index(handler), handler) for kind, handler in handlers]
         for kind, _, handler in removed:
             self._handlers[kind].remove(handler)
+        self._replan(before)
         try:
             yield
         finally:
             # each back at the place it had, lowest first (so every index is right again)
             for kind, i, handler in sorted(removed, key=lambda r: (r[0], r[1])):
                 self._handlers[kind].insert(i, handler)
+            self._replan(before)
+
+    def _replan(self, kinds: Iterable[str]) -> None:
+        for kind in kinds:
+            if kind in self._plans:
+                self._plans[kind] = {}
 
     def _notify(self, ev: WatchEvent) -> None:
-        for h in self._handlers.get(ev.obj.kind, ()):
-            h(ev)
+        obj = ev.obj
+        kind = obj.kind
+        plans = self._plans.get(kind)
+        if plans is None:
+            for h in self._handlers.get(kind, ()):
+                h(ev)
+        else:
+            if kind in self._tracked:
+                # The controller refs of both sides (ControllerIndex's and OwnerHandler's
+                # reading, done once here): the dispatch key names their kinds.
+                old = ev.old
+                old_ref = new_ref = None
+                if old is None:
+                    old_ref = NO_OBJECT
+                else:
+                    for ref in old.metadata.owner_references:
+                        if ref.controller:
+                            old_ref = ref
+                            break
+                if ev.type == DELETED:
+                    new_ref = NO_OBJECT
+                elif old is not None and \
+                        obj.metadata.owner_references is old.metadata.owner_references:
+                    new_ref = old_ref
+                else:
+                    for ref in obj.metadata.owner_references:
+                        if ref.controller:
+                            new_ref = ref
+                            break
+                self.last_refs = (ev, old_ref, new_ref)
+                key: Any = (ev.type, old_ref.kind if old_ref is not None else None,
+                            new_ref.kind if new_ref is not None else None)
+            else:
+                key = ev.type
+            hs = plans.get(key)
+            if hs is None:
+                hs = plans[key] = plan(self._handlers.get(kind, ()), self._filters, kind, key)
+            for h in hs:
+                h(ev)
         for h in self._all_handlers:
             h(ev)
 

@@ -484,7 +484,8 @@ class DrainRunner:
     def start(self, cp: Any) -> None:
         self.store = cp.store
         self.clock = cp.clock
-        self.store.subscribe("Pod", self._on_pod)
+        # _on_pod waits for deletions only
+        self.store.subscribe("Pod", self._on_pod, types=(DELETED,))
 
     def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
         """The pod watch hears deletions only: a load (creates) has nothing for it."""

@@ -87,7 +87,9 @@ class DaemonSetController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        self.store.subscribe("Pod", self.pods.handler("DaemonSet", self._pod_changed))
+        # Only pods a DaemonSet controls, or orphans it may adopt (OwnerHandler.owners)
+        pods = self.pods.handler("DaemonSet", self._pod_changed)
+        self.store.subscribe("Pod", pods, owners=pods.owners)
         self.store.subscribe("DaemonSet", self._ds_event)
         self.store.subscribe("Node", self._node_event)
 

@@ -58,9 +58,12 @@ class DeploymentController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        self.store.subscribe("ReplicaSet", self.rss.handler("Deployment", self._rs_changed))
+        # Only ReplicaSets a Deployment controls, or orphans it may adopt (OwnerHandler.owners)
+        rss = self.rss.handler("Deployment", self._rs_changed)
+        self.store.subscribe("ReplicaSet", rss, owners=rss.owners)
         self.store.subscribe("Deployment", self._deployment_event)
-        self.store.subscribe("Pod", self._pod_event)
+        # _pod_event returns at once unless the pod is deleted
+        self.store.subscribe("Pod", self._pod_event, types=(DELETED,))
 
     # -- watch handlers: they only enqueue ---------------------------------------------------
     def _deployment_event(self, ev: WatchEvent) -> None:

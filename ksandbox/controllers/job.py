@@ -71,8 +71,10 @@ class JobController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        # orphans=False: a Job adopts no orphan here (_pod_changed ignores owner None)
-        self.store.subscribe("Pod", self.pods.handler("Job", self._pod_changed, orphans=False))
+        # orphans=False: a Job adopts no orphan here (_pod_changed ignores owner None); so it
+        # hears only the pods a Job controls (OwnerHandler.owners)
+        pods = self.pods.handler("Job", self._pod_changed, orphans=False)
+        self.store.subscribe("Pod", pods, owners=pods.owners)
         self.store.subscribe("Job", self._job_event)
 
     def _job_event(self, ev: WatchEvent) -> None:

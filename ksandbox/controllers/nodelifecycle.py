@@ -45,7 +45,7 @@ from ..api.taints import (
     TAINT_NODE_UNSCHEDULABLE,
     Taint,
 )
-from ..apiserver.store import ADDED, DELETED, WatchEvent
+from ..apiserver.store import ADDED, DELETED, MODIFIED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
 from .base import Controller, Worker
 from .rate_limited_queue import RateLimitedQueue
@@ -167,7 +167,8 @@ class NodeLifecycleController(Controller):
     # -- watches: only enqueue ------------------------------------------------------------
     def watch(self) -> None:
         self.store.subscribe("Node", self._on_node)
-        self.store.subscribe("Pod", self._on_pod)
+        # _on_pod returns at once for a deletion
+        self.store.subscribe("Pod", self._on_pod, types=(ADDED, MODIFIED))
         self.store.subscribe("Lease", self._on_lease)
 
     def _on_node(self, ev: WatchEvent) -> None:

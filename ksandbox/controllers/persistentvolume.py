@@ -69,7 +69,7 @@ from ..api.volume_helpers import (
     is_bound_to_claim,
     pod_claim_names,
 )
-from ..apiserver.store import DELETED, WatchEvent
+from ..apiserver.store import ADDED, DELETED, WatchEvent
 from .base import Controller
 
 COMPONENT = "persistentvolume-controller"
@@ -91,7 +91,9 @@ class PersistentVolumeController(Controller):
         self.store.subscribe("PersistentVolumeClaim", self._claim_event)
         self.store.subscribe("PersistentVolume", self._volume_event)
         self.store.subscribe("StorageClass", self._class_event)
-        self.store.subscribe("Pod", self._pod_event)
+        # _pod_event acts on a new pod only (ev.old None: only ADDED has none; a pod's
+        # MODIFIED always carries its old version)
+        self.store.subscribe("Pod", self._pod_event, types=(ADDED,))
 
     # -- handlers: only enqueue ------------------------------------------------------------
     def _claim_event(self, ev: WatchEvent) -> None:

@@ -86,7 +86,9 @@ class ReplicaSetController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        self.store.subscribe("Pod", self.pods.handler(self.kind, self._pod_changed, self._account))
+        # Only the pods this kind controls, or orphans it may adopt (OwnerHandler.owners)
+        pods = self.pods.handler(self.kind, self._pod_changed, self._account)
+        self.store.subscribe("Pod", pods, owners=pods.owners)
         self.store.subscribe(self.kind, self._owner_event)
         self.store.subscribe("PriorityClass", self._priority_class_event)
 

@@ -79,9 +79,10 @@ class StatefulSetController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        # orphans=False: a StatefulSet adopts no orphan here (_pod_changed ignores owner None)
-        self.store.subscribe("Pod", self.pods.handler("StatefulSet", self._pod_changed,
-                                                      orphans=False))
+        # orphans=False: a StatefulSet adopts no orphan here (_pod_changed ignores owner None);
+        # so it hears only the pods a StatefulSet controls (OwnerHandler.owners)
+        pods = self.pods.handler("StatefulSet", self._pod_changed, orphans=False)
+        self.store.subscribe("Pod", pods, owners=pods.owners)
         self.store.subscribe("StatefulSet", self._set_event)
 
     def _set_event(self, ev: WatchEvent) -> None:
