@@ -8,7 +8,8 @@ replays upstream's sequential search (start index, stop after enough feasible no
 result, so the feasible set, the diagnosis, the start index and the random draws are exactly
 the reference path's. Per-template work is cached: node-static filter and score columns (keyed
 by the pod fields they depend on, dropped when nodes change), topology-domain ids per label
-key, and per-selector matching-pod counts per node kept current incrementally.
+key, and per-selector matching-pod counts per node kept current incrementally, with their
+sums per topology domain (PodTopologySpread's counts, moved by one per pod event).
 
 A test hashes the placements of both paths on a mixed workload; they must be identical.
 """
@@ -211,7 +212,7 @@ class IndexedNodes:
 
 
 class _Counter:
-    __slots__ = ("pred", "counts", "route")
+    __slots__ = ("pred", "counts", "route", "domains")
 
     def __init__(self, pred: Callable[[Any], bool], counts: np.ndarray,
                  route: tuple[str, str, str] | None) -> None:
@@ -219,6 +220,35 @@ class _Counter:
         self.counts = counts
         # (namespace, label key, label value) every pod ``pred`` accepts has, or None.
         self.route = route
+        # The same counts summed per topology domain over the nodes a mask admits
+        # (FastPath.domain_counts): (topology key, id(incl), id(keys)) -> _Domains. None
+        # until asked; dropped whenever the nodes' static parts change (the domain ids and
+        # the masks are static), kept current from the same pod events as ``counts``.
+        self.domains: dict | None = None
+
+    def move(self, idx: int, sign: int) -> None:
+        """One accepted pod came to (sign 1) or left (-1) node ``idx``."""
+        self.counts[idx] += sign
+        if self.domains is not None:
+            for d in self.domains.values():
+                if d.mask[idx]:
+                    d.per[d.ids[idx]] += sign
+
+
+class _Domains:
+    """A counter's counts summed per domain of one topology key, over the nodes ``mask``
+    admits. ``incl`` and ``keys`` are the masks it was built from (held so that the ids in
+    its key stay theirs)."""
+
+    __slots__ = ("incl", "keys", "mask", "ids", "per")
+
+    def __init__(self, incl: np.ndarray, keys: np.ndarray | None, ids: np.ndarray,
+                 per: np.ndarray) -> None:
+        self.incl = incl
+        self.keys = keys
+        self.mask = incl if keys is None else incl & keys
+        self.ids = ids
+        self.per = per
 
 
 class FastPath:
@@ -281,6 +311,8 @@ class FastPath:
             self._incl.clear()
             self._topology.clear()
             self._anti.clear()
+            for c in self._counters.values():
+                c.domains = None
 
     def invalidate_counters(self) -> None:
         self._counters.clear()
@@ -304,7 +336,7 @@ class FastPath:
             self._index_pod(pi, idx, sign)
         for c in self._unrouted:
             if c.pred(pi):
-                c.counts[idx] += sign
+                c.move(idx, sign)
         if routes:
             ns = pi.namespace
             for k, v in pi.labels.items():
@@ -312,7 +344,7 @@ class FastPath:
                 if routed is not None:
                     for c in routed:
                         if c.pred(pi):
-                            c.counts[idx] += sign
+                            c.move(idx, sign)
         if self._anti and pi.required_anti_affinity:
             from ..plugins.inter_pod_affinity import _update
 
@@ -386,8 +418,13 @@ class FastPath:
                     j = index[v] = len(values)
                     values.append(v)
                 ids[i] = j
-            t = self._topology[key] = (ids, values, has, index)
+            t = self._topology[key] = (ids, values, has, index, bool(has.all()))
         return t[0], t[1], t[2]
+
+    def topology_complete(self, key: str) -> bool:
+        """Whether every node has the label ``key``."""
+        self.topology(key)
+        return self._topology[key][4]
 
     def topology_value_id(self, key: str, value: str) -> int | None:
         self.topology(key)
@@ -421,10 +458,15 @@ class FastPath:
         from ...api.taints import NO_EXECUTE, NO_SCHEDULE, find_untolerated_taint
         from ..plugins.node_affinity import required_node_affinity_matches
 
+        aff = pod.spec.affinity
+        req = aff.node_affinity.required if aff is not None and aff.node_affinity else None
+        if not taints_honor and (not affinity_honor or (req is None
+                                                        and not pod.spec.node_selector)):
+            # Every node counts: one shared mask for every such pod (so what is kept per
+            # mask, e.g. domain_counts, is shared by their templates too).
+            return self.static(("incl_every",), lambda: np.ones(self.n, dtype=bool))
         m = np.ones(self.n, dtype=bool)
         if affinity_honor:
-            aff = pod.spec.affinity
-            req = aff.node_affinity.required if aff is not None and aff.node_affinity else None
             if req is not None or pod.spec.node_selector:
                 m &= self.static(("incl_aff", pod.spec.node_selector, req), lambda: np.array(
                     [required_node_affinity_matches(pod, ni.node) for ni in self.infos],
@@ -440,13 +482,66 @@ class FastPath:
         """Per node: non-terminating pods in ``namespace`` whose labels ``selector`` matches."""
         if selector is None:
             return np.zeros(self.n, dtype=_I64)
+        return self._match_counter(namespace, selector).counts
+
+    def _match_counter(self, namespace: str, selector: Any) -> _Counter:
+        c = self._counters.get(("pts", namespace, selector))
+        if c is not None:
+            return c
 
         def pred(pi: Any) -> bool:
             return (not pi.terminating and pi.namespace == namespace
                     and selector.matches(pi.labels))
         eq = selector.equality_requirement()
-        return self.pod_counts(("pts", namespace, selector), pred,
-                               (namespace, eq[0], eq[1]) if eq is not None else None)
+        return self._counter(("pts", namespace, selector), pred,
+                             (namespace, eq[0], eq[1]) if eq is not None else None)
+
+    MAX_DOMAIN_SUMS = 8   # per counter (a few masks: one per pod spec that narrows the nodes)
+
+    def domain_counts(self, namespace: str, selector: Any, key: str, incl: np.ndarray,
+                      keys: np.ndarray | None = None) -> np.ndarray:
+        """Per domain of topology ``key`` (``topology(key)``'s value ids): the pods
+        ``match_counts`` counts, summed over the nodes ``incl`` (and ``keys``, when given)
+        admit — ``np.bincount(ids[mask], weights=match_counts(...)[mask])`` — counted once,
+        then kept current from the cache's pod events with the per-node counts (a pod bound
+        or gone moves one domain by one), so a template's pods read their domains' counts
+        without summing every node's. ``incl`` and ``keys`` must be arrays that stay the same
+        objects while the nodes' static parts do (``inclusion_mask``'s, ``has_keys``'). The
+        answer is read-only for the caller (it moves with the next pod event: copy to keep)."""
+        ids, values, _has = self.topology(key)
+        if selector is None:
+            return np.zeros(len(values), dtype=_I64)
+        c = self._match_counter(namespace, selector)
+        dkey = (key, id(incl), id(keys))
+        doms = c.domains
+        if doms is None:
+            doms = c.domains = {}
+        d = doms.get(dkey)
+        if d is not None and d.incl is incl and d.keys is keys:
+            return d.per
+        if len(doms) >= self.MAX_DOMAIN_SUMS:
+            doms.clear()
+        d = _Domains(incl, keys, ids, np.zeros(0, dtype=_I64))
+        mask = d.mask
+        d.per = np.bincount(ids[mask], weights=c.counts[mask],
+                            minlength=len(values)).astype(_I64)
+        doms[dkey] = d
+        return d.per
+
+    def domains_present(self, key: str, incl: np.ndarray,
+                        keys: np.ndarray | None = None) -> np.ndarray:
+        """Per domain of topology ``key``: whether any node ``incl`` (and ``keys``) admits is
+        in it (read-only; static: kept until the nodes' static parts change)."""
+        skey = ("domains_present", key, id(incl), id(keys))
+        hit = self._static.get(skey)
+        if hit is not None and hit[0] is incl and hit[1] is keys:
+            return hit[2]
+        ids, values, _has = self.topology(key)
+        mask = incl if keys is None else incl & keys
+        present = np.bincount(ids[mask], minlength=len(values)) > 0
+        present.flags.writeable = False
+        self._static[skey] = (incl, keys, present)
+        return present
 
     def pod_counts(self, key: Any, pred: Callable[[Any], bool],
                    route: tuple[str, str, str] | None = None) -> np.ndarray:
@@ -454,6 +549,10 @@ class FastPath:
         from the cache's pod events. ``key`` must identify ``pred``; ``route``, when given, is
         (namespace, label key, value) that every pod ``pred`` accepts has (pods without it
         are not offered to ``pred``)."""
+        return self._counter(key, pred, route).counts
+
+    def _counter(self, key: Any, pred: Callable[[Any], bool],
+                 route: tuple[str, str, str] | None) -> _Counter:
         c = self._counters.get(key)
         if c is None:
             counts = self._count(pred, route)
@@ -461,7 +560,7 @@ class FastPath:
                 self._counters.pop(next(iter(self._counters)))
             c = self._counters[key] = _Counter(pred, counts, route)
             self._routes = None
-        return c.counts
+        return c
 
     MAX_LABEL_KEYS = 8
 

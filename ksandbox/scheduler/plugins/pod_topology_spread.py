@@ -178,13 +178,13 @@ class PodTopologySpread:
         keys = ctx.has_keys(tuple(c.topology_key for c in constraints))
         ns = pod.metadata.namespace
         for c in constraints:
-            ids, values, _ = ctx.topology(c.topology_key)
-            incl = keys & ctx.inclusion_mask(pod, c.affinity_honor, c.taints_honor)
-            counts = ctx.match_counts(ns, c.selector)
-            sel = ids[incl]
-            per = np.bincount(sel, weights=counts[incl], minlength=len(values)).astype(np.int64)
-            present = np.bincount(sel, minlength=len(values)) > 0
-            s.arrays.append((per, present, values))
+            key = c.topology_key
+            _ids, values, _ = ctx.topology(key)
+            incl = ctx.inclusion_mask(pod, c.affinity_honor, c.taints_honor)
+            # The nodes with every key that the policies let count, and their domains' pod
+            # counts, kept current by the fast path (a copy: the state is this cycle's).
+            per = ctx.domain_counts(ns, c.selector, key, incl, keys).copy()
+            s.arrays.append((per, ctx.domains_present(key, incl, keys), values))
         state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
 
@@ -322,17 +322,17 @@ class PodTopologySpread:
                 s.arrays.append(None)
                 s.weights.append(topology_normalizing_weight(len(idx) - len(s.ignored)))
                 continue
-            ids, values, _ = ctx.topology(c.topology_key)
+            key = c.topology_key
+            ids, values, _ = ctx.topology(key)
             present = np.zeros(len(values), dtype=bool)
             present[ids[kept]] = True
             incl = ctx.inclusion_mask(pod, c.affinity_honor, c.taints_honor)
-            if require_all:
-                incl = incl & keys
-            counts = ctx.match_counts(ns, c.selector)
-            per = np.bincount(ids[incl], weights=counts[incl], minlength=len(values))
-            per = np.where(present, per, 0).astype(np.int64)
+            # Matching pods per domain over the nodes that count (kept current by the fast
+            # path, not summed over every node per pod); only the candidates' domains count.
+            per = np.where(present, ctx.domain_counts(ns, c.selector, key, incl,
+                                                      keys if require_all else None), 0)
             s.arrays.append((per, present, values))
-            s.weights.append(topology_normalizing_weight(int(present.sum())))
+            s.weights.append(topology_normalizing_weight(int(np.count_nonzero(present))))
         state.write(PRE_SCORE_STATE_KEY, s)
         return None
 
@@ -378,14 +378,18 @@ class PodTopologySpread:
         total = None
         ns = pod.metadata.namespace
         for i, c in enumerate(s.constraints):
-            ids, values, has = ctx.topology(c.topology_key)
-            if c.topology_key == LABEL_HOSTNAME:
-                cnt = ctx.match_counts(ns, c.selector)[idx]
-            elif s.arrays is not None:
-                cnt = s.arrays[i][0][ids[idx]]
+            key = c.topology_key
+            ids, values, has = ctx.topology(key)
+            if key == LABEL_HOSTNAME:
+                contrib = constraint_score(ctx.match_counts(ns, c.selector)[idx],
+                                           s.weights[i], c.max_skew)
             else:
-                cnt = _per_value(ctx, c.topology_key, s.value_counts[i])[ids[idx]]
-            contrib = np.where(has[idx], constraint_score(cnt, s.weights[i], c.max_skew), 0.0)
+                per = s.arrays[i][0] if s.arrays is not None else \
+                    _per_value(ctx, key, s.value_counts[i])
+                # Scored once per domain, then gathered per node (the same numbers).
+                contrib = constraint_score(per, s.weights[i], c.max_skew)[ids[idx]]
+            if not ctx.topology_complete(key):
+                contrib = np.where(has[idx], contrib, 0.0)
             # The first sum is 0.0 + contrib: contrib itself (no contribution is -0.0).
             total = contrib if total is None else total + contrib
         if total is None:
