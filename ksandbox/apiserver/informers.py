@@ -144,6 +144,15 @@ class OwnerHandler:
         orphan side makes no call."""
         return frozenset((self.owner_kind, None) if self._orphans else (self.owner_kind,))
 
+    def hear_orphans(self, store: Store, on: bool) -> None:
+        """Hear orphans' writes (if this handler adopts) only while ``on``: a controller
+        with no owner at all calls ``on_change(ns, None, ev)`` for an orphan to find none
+        that selects it, so it subscribes ``owners`` without None meanwhile (the handler
+        keeps its place)."""
+        assert self._index is not None
+        owners = self.owners if on else frozenset((self.owner_kind,))
+        store.refilter(self._index.kind, self, owners=owners)
+
     def __call__(self, ev: WatchEvent) -> None:
         index = self._index
         if index is not None and index.orphan_event is ev:

@@ -87,9 +87,12 @@ class DaemonSetController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        # Only pods a DaemonSet controls, or orphans it may adopt (OwnerHandler.owners)
-        pods = self.pods.handler("DaemonSet", self._pod_changed)
+        # Only pods a DaemonSet controls, or orphans it may adopt (OwnerHandler.owners):
+        # orphans only while a DaemonSet exists (_hear_orphans)
+        self._pod_watch = pods = self.pods.handler("DaemonSet", self._pod_changed)
         self.store.subscribe("Pod", pods, owners=pods.owners)
+        self._orphans_heard = True
+        self._hear_orphans()
         self.store.subscribe("DaemonSet", self._ds_event)
         self.store.subscribe("Node", self._node_event)
 
@@ -99,14 +102,25 @@ class DaemonSetController(Controller):
         key = (ds.metadata.namespace, ds.metadata.name)
         if ev.type == DELETED:
             self.dss.pop(key, None)
+            self._hear_orphans()
             self._scan_orphans.discard(ds.metadata.uid)
             self._adoptable.pop(ds.metadata.uid, None)
             return
         self.dss[key] = ds
+        if not self._orphans_heard:
+            self._hear_orphans()
         if ev.old is None or ev.old.spec.selector != ds.spec.selector:
             self._scan_orphans.add(ds.metadata.uid)
         if ev.old is None or ev.old.spec is not ds.spec:
             self.queue.add(key)
+
+    def _hear_orphans(self) -> None:
+        """Orphan pods' writes reach _pod_changed only while a DaemonSet exists: with none,
+        its owner-None branch loops over no DaemonSet."""
+        heard = bool(self.dss)
+        if heard != self._orphans_heard:
+            self._orphans_heard = heard
+            self._pod_watch.hear_orphans(self.store, heard)
 
     def _pod_changed(self, ns: str, owner: str | None, ev: WatchEvent) -> None:
         if owner is not None:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..api.codec import FrozenDict
 from ..api.evolve import evolve
 from ..api.selectors import atoi_clamped
-from ..apiserver.store import DELETED, WatchEvent
+from ..apiserver.store import DELETED, MODIFIED, WatchEvent
 from .base import Controller, Worker
 
 if TYPE_CHECKING:
@@ -67,17 +67,30 @@ class DisruptionController(Controller):
     def watch(self) -> None:
         self.store.subscribe("PodDisruptionBudget", self._on_pdb)
         self.store.subscribe("Pod", self._on_pod)
+        # _on_pod returns at once while no budget exists: it hears no pod meanwhile
+        self._pods_heard = True
+        self._hear_pods()
         for kind in ("ReplicaSet", "Deployment", "ReplicationController"):
             self.store.subscribe(kind, self._on_workload)
 
     # -- watches --------------------------------------------------------------------------
     def _on_pdb(self, ev: WatchEvent) -> None:
+        if ev.type != MODIFIED:
+            self._hear_pods()
         if ev.type == DELETED:
             return
         if ev.old is not None and ev.old.spec is ev.obj.spec and \
                 ev.old.metadata.generation == ev.obj.metadata.generation:
             return
         self._enqueue((ev.obj.metadata.namespace, ev.obj.metadata.name))
+
+    def _hear_pods(self) -> None:
+        """Pods' writes reach _on_pod only while a PodDisruptionBudget exists (its first
+        line)."""
+        heard = self.store.count("PodDisruptionBudget") > 0
+        if heard != self._pods_heard:
+            self._pods_heard = heard
+            self.store.refilter("Pod", self._on_pod, types=None if heard else ())
 
     def _on_pod(self, ev: WatchEvent) -> None:
         if not self.store.count("PodDisruptionBudget"):

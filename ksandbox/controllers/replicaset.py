@@ -86,9 +86,12 @@ class ReplicaSetController(Controller):
         super().start(cp)
 
     def watch(self) -> None:
-        # Only the pods this kind controls, or orphans it may adopt (OwnerHandler.owners)
-        pods = self.pods.handler(self.kind, self._pod_changed, self._account)
+        # Only the pods this kind controls, or orphans it may adopt (OwnerHandler.owners):
+        # orphans only while an owner of this kind exists (_hear_orphans)
+        self._pod_watch = pods = self.pods.handler(self.kind, self._pod_changed, self._account)
         self.store.subscribe("Pod", pods, owners=pods.owners)
+        self._orphans_heard = True
+        self._hear_orphans()
         self.store.subscribe(self.kind, self._owner_event)
         self.store.subscribe("PriorityClass", self._priority_class_event)
 
@@ -109,19 +112,33 @@ class ReplicaSetController(Controller):
                 self._siblings.setdefault(parent_uid, set()).add(uid)
                 self._recount_family(parent_uid)
         if ev.type == DELETED:
-            self.owners.get(ns, {}).pop(name, None)
+            in_ns = self.owners.get(ns, {})
+            in_ns.pop(name, None)
+            if not in_ns:
+                self.owners.pop(ns, None)
+                self._hear_orphans()
             self._scan_orphans.discard(uid)
             self._adoptable.pop(uid, None)
             if not self.pods.owned(uid):
                 self.counts.pop(uid, None)
             return
         self.owners.setdefault(ns, {})[name] = obj
+        if not self._orphans_heard:
+            self._hear_orphans()
         old = ev.old
         if old is None or old.spec.selector != obj.spec.selector:
             self._scan_orphans.add(uid)
         if old is None or old.spec is not obj.spec or \
                 old.metadata.deletion_timestamp != obj.metadata.deletion_timestamp:
             self.queue.add((ns, name))
+
+    def _hear_orphans(self) -> None:
+        """Orphan pods' writes reach _pod_changed only while an owner of this kind exists:
+        with none, its owner-None branch finds no owner in the namespace to adopt for."""
+        heard = bool(self.owners)   # namespaces with an owner (emptied ones are dropped)
+        if heard != self._orphans_heard:
+            self._orphans_heard = heard
+            self._pod_watch.hear_orphans(self.store, heard)
 
     def _priority_class_event(self, ev: WatchEvent) -> None:
         # Admission resolves a pod's priority from the classes: re-admit templates, and retry

@@ -186,7 +186,8 @@ _CLAIMER = ("apiVersion: v1\nkind: Pod\nmetadata: {name: claimer}\nspec:\n"
 
 def _scenario(s: Session) -> None:
     """Orphans adopted and released, every workload kind, a budget, a drain, a Recreate
-    rollout, a claim waiting for its pod, a failed node."""
+    rollout, a claim waiting for its pod, the last DaemonSet and budget deleted (and a
+    DaemonSet made again), a failed node."""
     def sub(cmd: str, stdin: str | None = None) -> None:
         s.submit(cmd, stdin)
 
@@ -230,6 +231,16 @@ def _scenario(s: Session) -> None:
     s.run_until(210)
     sub("kubectl delete pod o1")
     sub("kubectl uncordon n1")
+    # the last DaemonSet and budget go: orphans' and pods' writes are left out meanwhile
+    sub("kubectl delete daemonset agent")
+    sub("kubectl delete poddisruptionbudget pdb")
+    s.run_until(215)
+    sub("kubectl label pod o2 app=agent --overwrite")
+    s.run_until(220)
+    sub("kubectl apply -f -", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent2}\n"
+        "spec:\n  selector: {matchLabels: {app: agent}}\n" + _TEMPLATE % "agent")
+    s.run_until(230)
+    sub("kubectl label pod o3 app=agent --overwrite")
     sub("ksandbox fail node n2")
     s.run_until(420)
 
@@ -318,7 +329,8 @@ def test_a_handler_the_dispatch_leaves_out_would_have_done_nothing(monkeypatch):
     filtered = ("OwnerHandler:ReplicaSet", "OwnerHandler:ReplicationController",
                 "OwnerHandler:DaemonSet", "OwnerHandler:StatefulSet", "OwnerHandler:Job",
                 "DeploymentController._pod_event", "PersistentVolumeController._pod_event",
-                "NodeLifecycleController._on_pod", "DrainRunner._on_pod")
+                "NodeLifecycleController._on_pod", "DrainRunner._on_pod",
+                "DisruptionController._on_pod")
     # (the Deployment controller's ReplicaSet handler: every ReplicaSet here is a
     # Deployment's or an orphan, which it may adopt, so it hears them all)
     for name in filtered:
@@ -370,3 +382,25 @@ def test_a_run_with_the_dispatch_is_the_run_with_every_handler_hearing_every_wri
     broadcast = _trace(monkeypatch, broadcast=True)
     assert len(dispatched) > 500
     assert dispatched == broadcast
+
+
+def test_a_fork_keeps_the_filters_and_opens_its_own_gates():
+    """A fork copies the subscriptions with their filters: a DaemonSet made in the fork opens
+    the fork's orphan gate and adopts an orphan through the watch there, as the original
+    does."""
+    s = Session.from_text(_NODES, seed=5)
+    s.run_until(5)
+    other = s.fork()
+    stray = ("apiVersion: v1\nkind: Pod\nmetadata: {name: stray, labels: {app: agent}}\n"
+             "spec:\n  containers: [{name: c, image: nginx}]\n")
+    for sess in (other, s):
+        sess.submit("kubectl apply -f -", "apiVersion: apps/v1\nkind: DaemonSet\n"
+                    "metadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: agent}}\n"
+                    + _TEMPLATE % "agent")
+        sess.run_until(10)
+        sess.submit("kubectl apply -f -", stray)
+        sess.run_until(15)
+    # adopted through the pod watch, and removed as one pod too many for the DaemonSet (a
+    # pod nobody adopted would be running)
+    assert other.store.get("Pod", "stray", "default") is None
+    assert s.view() == other.view()
