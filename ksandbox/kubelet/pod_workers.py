@@ -41,28 +41,71 @@ _START_TIMES: dict[float, float] = {}
 
 
 class _PodState:
-    """What the kubelet knows of one pod it runs."""
+    """What the kubelet knows of one pod it runs.
 
-    __slots__ = ("uid", "admitted_at", "started", "start_timer", "stop_timer", "requests",
-                 "evicting", "static", "pod_ip", "running_since", "host_ports")
+    One per pod a kubelet holds (150,000 after a big load), so what most pods never have —
+    host ports, a stop timer, an eviction in progress — lives in a :class:`_Rare` made when
+    the first of them is set (the properties below), not in three slots of every pod (96
+    bytes a pod instead of 120 with the unused ``static`` flag)."""
 
-    def __init__(self, uid: str, admitted_at: float, requests: Any, static: bool,
+    __slots__ = ("uid", "admitted_at", "started", "start_timer", "requests", "pod_ip",
+                 "running_since", "_rare")
+
+    def __init__(self, uid: str, admitted_at: float, requests: Any,
                  host_ports: tuple = ()) -> None:
-        self.host_ports = host_ports
+        self._rare: _Rare | None = _Rare(host_ports) if host_ports else None
         self.uid = uid
         self.admitted_at = admitted_at
         self.started = False
         self.start_timer: Any = None
-        self.stop_timer: Any = None
         self.requests = requests
-        self.evicting = False
-        self.static = static
         # The pod's sandbox IP and when its containers started: a static pod's mirror that
         # is deleted and recreated shows the same running pod (its IP, its times).
         self.pod_ip = ""
         # A float (simulated seconds), or an adopted pod's exported RFC 3339 string.
         self.running_since: float | str | None = None
 
+    def _more(self) -> _Rare:
+        rare = self._rare
+        if rare is None:
+            rare = self._rare = _Rare(())
+        return rare
+
+    @property
+    def host_ports(self) -> tuple:
+        rare = self._rare
+        return rare.host_ports if rare is not None else ()
+
+    @property
+    def stop_timer(self) -> Any:
+        rare = self._rare
+        return rare.stop_timer if rare is not None else None
+
+    @stop_timer.setter
+    def stop_timer(self, timer: Any) -> None:
+        if timer is not None or self._rare is not None:
+            self._more().stop_timer = timer
+
+    @property
+    def evicting(self) -> bool:
+        rare = self._rare
+        return rare.evicting if rare is not None else False
+
+    @evicting.setter
+    def evicting(self, value: bool) -> None:
+        if value or self._rare is not None:
+            self._more().evicting = value
+
+
+class _Rare:
+    """A _PodState's seldom-set part."""
+
+    __slots__ = ("host_ports", "stop_timer", "evicting")
+
+    def __init__(self, host_ports: tuple) -> None:
+        self.host_ports = host_ports
+        self.stop_timer: Any = None
+        self.evicting = False
 
 
 class PodWorkers:
@@ -188,7 +231,7 @@ class PodWorkers:
             # A mirror pod in the API with no manifest here (a loaded export): run it as ours.
             static = self.static_pods.adopt(key, pod)
             if pod.status.phase == RUNNING:
-                self._adopt(key, pod, static=True)   # and its containers are running here
+                self._adopt(key, pod)   # and its containers are running here
             else:
                 self._admit(key, static, static=True)
             self.sync_mirror(key, pod)
@@ -267,7 +310,7 @@ class PodWorkers:
         if reason:
             self._reject(pod, reason, message)
             return
-        st = _PodState(pod.metadata.uid, now, pod.spec.requests, static, pod.spec.host_ports)
+        st = _PodState(pod.metadata.uid, now, pod.spec.requests, pod.spec.host_ports)
         if static:
             api_pod = self.store.get("Pod", key[1], key[0])
             st.uid = api_pod.metadata.uid if api_pod is not None else ""
@@ -280,13 +323,13 @@ class PodWorkers:
             self.used[name] = self.used.get(name, 0) + amount
         self.used["pods"] = self.used.get("pods", 0) + 1
 
-    def _adopt(self, key: tuple[str, str], pod: Pod, static: bool = False) -> None:
+    def _adopt(self, key: tuple[str, str], pod: Pod) -> None:
         """A pod the API shows Running on this node when the kubelet first sees it (a loaded
         export): its containers are already running here, so the pod worker takes it as it
         is — no admission, no image pull, no Created/Started events, the status untouched
         (its IP, start times, readiness, restart counts). Upstream: a restarted kubelet's
         syncPod finds the pod's sandbox and containers in the runtime and starts nothing."""
-        st = _PodState(pod.metadata.uid, self.clock.now, pod.spec.requests, static,
+        st = _PodState(pod.metadata.uid, self.clock.now, pod.spec.requests,
                        pod.spec.host_ports)
         st.started = True
         st.pod_ip = pod.status.pod_ip

@@ -109,3 +109,30 @@ spec:
     assert "q7" not in pods and set(pods.values()) == {"Running"} and len(pods) == 64
     started = [e.involved_object.name for e in s.store.occurrences if e.reason == "Started"]
     assert "q7" not in started and len(started) == 64
+
+
+def test_a_waiting_pods_state_holds_only_what_every_pod_has():
+    """A kubelet's state of each pod it runs (150,000 after a big load): host ports, a stop
+    timer and an eviction in progress live in a part made when the first is set, so a plain
+    pod's state is 8 slots (96 bytes), not 11 (120); the pod with host ports, the pod being
+    stopped and the pod being evicted read them back as set."""
+    import sys
+
+    from ksandbox.kubelet.pod_workers import _PodState
+
+    s = Session.from_text(CLUSTER)
+    states = list(s.cp.kubelets.kubelets["n1"].pod_workers.pods.values())
+    assert len(states) == 5 and all(st._rare is None for st in states)
+    plain = _PodState("u", 0.0, {}, ())
+    assert plain._rare is None and sys.getsizeof(plain) <= 96
+    assert plain.host_ports == () and plain.stop_timer is None and plain.evicting is False
+    plain.stop_timer = None
+    plain.evicting = False
+    assert plain._rare is None   # setting the defaults makes nothing
+    ports = _PodState("u", 0.0, {}, (("TCP", 80),))
+    assert ports.host_ports == (("TCP", 80),) and ports.stop_timer is None
+    plain.evicting = True
+    plain.stop_timer = "t"
+    assert plain.evicting is True and plain.stop_timer == "t" and plain.host_ports == ()
+    plain.stop_timer = None
+    assert plain.stop_timer is None and plain.evicting is True
