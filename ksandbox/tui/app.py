@@ -298,11 +298,13 @@ class KsandboxApp(App[int]):
     def _first_frame_waiting(self) -> bool:
         """The screen on top has not had a frame yet: a dialog, a list view or explain being
         built. A tick in between (up to the pacer's budget and its repaint of the screen
-        beneath, 10-30 ms at 1,000 nodes) was paid by the key that opened it."""
+        beneath, 10-30 ms at 1,000 nodes) was paid by the key that opened it. Or it owes the
+        frame that key waits for (``frame_owed``: explain's first answer, on its way)."""
         try:
-            return self._painted is not self.screen
+            screen = self.screen
         except ScreenStackError:  # no screen (closing): nothing to wait for
             return False
+        return self._painted is not screen or getattr(screen, "frame_owed", False)
 
     def _input_waiting(self) -> bool:
         """A key or mouse event is queued (for the app, the screen or the focused widget)."""

@@ -221,6 +221,10 @@ def open_explain(app: Any, namespace: str, name: str) -> None:
         for node in (kept, *kept.query("#explain-body, #explain-asks")):
             node._clear_arrangement_cache()  # else the last pod's heights are reused
         kept._refresh_layout(app.size)
+        # Whatever was asked before this full layout is done (a view laid out ahead, off
+        # screen, still had its widgets' requests from then): no second layout after the
+        # first frame.
+        kept._layout_required = False
         return
     screen = ExplainScreen(namespace, name)
     if kept is None or not _on_any_stack(app, kept):
@@ -255,7 +259,18 @@ def prebuild_explain(app: Any) -> None:
     screen = ExplainScreen()
     app.install_screen(screen, KEPT_NAME)
     _KEPT[app] = screen
-    app._get_screen(screen)  # composed and mounted through the message queue, off screen
+    # Composed and mounted through the message queue, off screen.
+    _, mounted = app._get_screen(screen)
+
+    async def lay_out_ahead() -> None:
+        # Laid out once off screen too, in the screen's own queue: its widgets get their
+        # sizes now, not in open_explain's layout, which then resized them all and asked for
+        # a second layout and full repaint of the screen after its first frame.
+        await mounted
+        if screen.is_attached and screen.made_for == app.size and not _on_any_stack(app, screen):
+            screen._refresh_layout(app.size)
+
+    screen.call_later(lay_out_ahead)
 
 
 class ExplainScreen(KsScreen):
@@ -291,6 +306,10 @@ class ExplainScreen(KsScreen):
         self._facts: tuple[Any, ...] = ()
         self._delivered = 0
         self._gap = MIN_INTERVAL
+        self._awaited = False
+        """Nothing on show yet and an answer asked for: the frame that shows it is owed."""
+        self._reading = False
+        """A worker holds the session's lock (set from its thread)."""
 
     def compose_body(self) -> ComposeResult:
         self.made_for = self.app.size
@@ -387,12 +406,28 @@ class ExplainScreen(KsScreen):
         self.shown = None
         self.recompute()
 
+    @property
+    def frame_owed(self) -> bool:
+        """The view has nothing on show and its answer is on the way, but no worker is reading
+        the sandbox: the app's clock gives way for a few ticks (KsandboxApp._tick), as it does
+        for a screen's first frame. A tick is 10-15 ms at 1,000 nodes / 30,000 pods; one
+        before the worker takes the lock, or between its end and the answer's frame, was
+        paid by the key that opened the view. (While the worker reads, the clock waits on the
+        lock anyway.)"""
+        return self._awaited and not self._reading
+
+    def _compositor_refresh(self) -> None:
+        super()._compositor_refresh()
+        if self._awaited and self.shown is not None:
+            self._awaited = False  # the answer's frame is out
+
     def recompute(self) -> None:
         """Ask for a fresh explanation: shown at once from the cache when the cluster has not
         changed since it was computed, else computed in a worker and shown when it comes."""
         self._stale = False
         self._last = time.perf_counter()
         self.request += 1
+        self._awaited = self.shown is None
         session = self.session
         hit = cached(session, self.namespace, self.pod_name)
         if hit is not None:
@@ -406,9 +441,13 @@ class ExplainScreen(KsScreen):
 
         def work() -> tuple[int, Any, Explained, float]:
             with session.lock:  # one moment of the cluster (see Session.lock)
-                t0 = time.perf_counter()
-                result = compute_explanation(session, namespace, name)
-                return request, session, result, time.perf_counter() - t0
+                self._reading = True
+                try:
+                    t0 = time.perf_counter()
+                    result = compute_explanation(session, namespace, name)
+                    return request, session, result, time.perf_counter() - t0
+                finally:
+                    self._reading = False
 
         self.run_worker(work, thread=True, group="explain", exit_on_error=False)
 
@@ -430,6 +469,7 @@ class ExplainScreen(KsScreen):
             self._deliver(request, session, result)
         elif event.state == WorkerState.ERROR:  # compute_explanation catches; belt and braces
             self._delivered = self.request
+            self._awaited = False
             try:
                 self._show_title()
                 self._show_error(f"explain failed: {worker.error}")
