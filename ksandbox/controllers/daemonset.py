@@ -81,7 +81,9 @@ class DaemonSetController(Controller):
         self._failed_backoff: dict[tuple[str, str], tuple[float, float]] = {}
         self._retries: dict[tuple[str, str], int] = {}
         self._scan_orphans: set[str] = set()
-        self._adoptable: dict[str, set[str]] = {}
+        # DaemonSet uid -> names of orphans it may adopt, in the order heard (a set's order
+        # follows each process's string hash: adoptions were written in another order per run)
+        self._adoptable: dict[str, dict[str, None]] = {}
         # DaemonSet uid -> (the template's hash when first seen, its template generation).
         self._first_template: dict[str, tuple[str, str]] = {}
         super().start(cp)
@@ -132,7 +134,7 @@ class DaemonSetController(Controller):
         for (dns, name), ds in self.dss.items():
             sel = ds.spec.selector
             if dns == ns and sel is not None and not sel.empty and sel.matches(labels):
-                self._adoptable.setdefault(ds.metadata.uid, set()).add(ev.obj.metadata.name)
+                self._adoptable.setdefault(ds.metadata.uid, {})[ev.obj.metadata.name] = None
                 self.queue.add((ns, name))
 
     def _node_event(self, ev: WatchEvent) -> None:

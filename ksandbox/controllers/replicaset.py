@@ -75,11 +75,15 @@ class ReplicaSetController(Controller):
         # (see _flush_ranks): a pod write is a leave and an enter on the same node, which
         # leaves the count — and so every sibling's standing order — as it was.
         self._touched: dict[str, dict[str, int]] = {}
-        self._relabeled: dict[str, set[str]] = {}
+        # owner uid -> names of its pods relabeled since its last sync, and (below) of the
+        # orphans it may adopt, in the order heard: dicts, not sets, whose order follows each
+        # process's string hash and made the releases' and adoptions' write order differ
+        # between runs of one recording.
+        self._relabeled: dict[str, dict[str, None]] = {}
         # Orphans that may be adopted: every orphan of the namespace for a new (or
         # re-selecting) owner, else only those whose change was heard since the last sync.
         self._scan_orphans: set[str] = set()
-        self._adoptable: dict[str, set[str]] = {}
+        self._adoptable: dict[str, dict[str, None]] = {}
         self._templates: dict[int, tuple[Any, Any, Any]] = {}
         self._selectors: dict[int, tuple[Any, LabelSelector]] = {}
         self._retries: dict[tuple[str, str], int] = {}
@@ -211,7 +215,7 @@ class ReplicaSetController(Controller):
                     old.metadata.labels is not new.metadata.labels:
                 ref = new.metadata.controller_ref()
                 if ref is not None:
-                    self._relabeled.setdefault(ref.uid, set()).add(new.metadata.name)
+                    self._relabeled.setdefault(ref.uid, {})[new.metadata.name] = None
             self.queue.add((ns, owner))
             return
         if ev.type == DELETED or not pod_active(ev.obj):
@@ -219,7 +223,7 @@ class ReplicaSetController(Controller):
         labels = ev.obj.metadata.labels
         for rs in self.owners.get(ns, {}).values():
             if self._selector(rs).matches(labels) and rs.metadata.deletion_timestamp is None:
-                self._adoptable.setdefault(rs.metadata.uid, set()).add(ev.obj.metadata.name)
+                self._adoptable.setdefault(rs.metadata.uid, {})[ev.obj.metadata.name] = None
                 self.queue.add((ns, rs.metadata.name))
 
     # -- sync --------------------------------------------------------------------------------
