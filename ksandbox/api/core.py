@@ -529,4 +529,10 @@ class Event:
     def object_path(self) -> str:
         """``Pod/default/web-1`` or ``Node/node-1``, as `sim -o json` prints the object."""
         o = self.involved_object
-        return f"{o.kind}/{o.namespace}/{o.name}" if o.namespace else f"{o.kind}/{o.name}"
+        return object_path(o.kind, o.namespace, o.name)
+
+
+def object_path(kind: str, namespace: str, name: str) -> str:
+    """An event's object as `sim -o json` prints it (``Event.object_path``; the event log
+    reads it from its records without building the Event)."""
+    return f"{kind}/{namespace}/{name}" if namespace else f"{kind}/{name}"

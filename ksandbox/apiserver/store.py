@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import builtins
 from contextlib import contextmanager
-from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 import attrs
 
 from ..api import loadprogress
-from ..api.core import Event, ObjectReference
 from ..api.errors import ApiError, KsandboxError
 from ..api.evolve import evolve, replacer
 from ..api.kinds import BY_KIND, KindInfo
@@ -32,9 +30,21 @@ from ..sim import limits
 from ..sim.rand import SimRandom
 from . import admission, validation
 from .dispatch import NO_OBJECT, WatchFilter, plan
+from .event_records import (
+    K_KIND,
+    K_NAME,
+    K_NAMESPACE,
+    KEY,
+    EventBuilder,
+    EventList,
+    Record,
+    event_namespace,
+    occurrence_facts,
+    reason_of,
+)
 
 if TYPE_CHECKING:
-    from ..api.core import Pod
+    from ..api.core import Event, Pod
 
 ADDED, MODIFIED, DELETED = "ADDED", "MODIFIED", "DELETED"
 
@@ -84,8 +94,6 @@ Handler = Callable[[WatchEvent], None]
 
 # Events kept in memory; older ones are dropped (upstream keeps events for 1 h by default).
 MAX_EVENTS = 20_000
-# Object references remembered for the events about an object (the table starts over when full).
-_REFS_KEPT = 4096
 # Occurrences never dropped from the log the sim JSON prints: what a run is read for (who was
 # placed, who could not be, who was preempted or evicted). Their number is bounded by the
 # scheduling attempts and evictions the run made; the rest roll over past MAX_EVENTS, counted.
@@ -118,9 +126,12 @@ class Store:
         self.last_refs: tuple[Any, Any, Any] = (None, None, None)
         # Deduplicated events (what `kubectl get events` lists, with counts) and every
         # occurrence in order (what the sim JSON and the live event log show, each at the
-        # simulated second it happened).
-        self.events: list[Event] = []
-        self.occurrences: list[Event] = []
+        # simulated second it happened), as records (event_records.py): the Event is built
+        # when read (self.events / self.occurrences), most never are.
+        self._event_recs: list[Record] = []
+        self._occurrence_recs: list[Record] = []
+        self._build_event = EventBuilder().build
+        # the correlator's key (event_records.KEY) -> absolute position in the log
         self._event_index: dict[tuple, int] = {}
         self._events_dropped = 0  # events dropped from the front of self.events so far
         # (kind, name) -> absolute positions (as _event_index's) of the events about it, built
@@ -135,9 +146,6 @@ class Store:
         self._droppable = 0
         self._droppable_from = 0
         self._event_seq = 0
-        # (kind, namespace, name, uid, apiVersion) -> the ObjectReference events about that
-        # object share (immutable); bounded (_REFS_KEPT).
-        self._refs: dict[tuple, ObjectReference] = {}
         # Simulated time of the last write that changed the cluster (heartbeats excluded):
         # headless runs stop once the cluster has been quiet for a while.
         self.last_change_time = 0.0
@@ -155,8 +163,9 @@ class Store:
 
     def list(self, kind: str, namespace: str | None = None) -> list[Any]:
         if kind == "Event":
-            return [e for e in self.events
-                    if namespace is None or e.metadata.namespace == namespace]
+            build = self._build_event
+            return [build(r) for r in self._event_recs
+                    if namespace is None or event_namespace(r) == namespace]
         objs = self._objects[kind]
         if namespace is None or not _namespaced(kind):
             return list(objs.values())
@@ -575,87 +584,92 @@ class Store:
             self._pods_by_node.setdefault(new_node, {})[key] = new
 
     # -- events ---------------------------------------------------------------------------
+    @property
+    def events(self) -> EventList:
+        """The deduplicated events, oldest first (``kubectl get events``): read-only, in place."""
+        return EventList(self._event_recs, self._build_event)
+
+    @property
+    def occurrences(self) -> EventList:
+        """Every occurrence of an event in order, repeats included (the sim JSON, the live
+        event log), each at the count and time it had then: read-only, in place."""
+        return EventList(self._occurrence_recs, self._build_event)
+
+    def occurrence_facts(self) -> Iterator[tuple[float, str, str, str, str]]:
+        """(last_timestamp, type, reason, object_path, message) of every occurrence, in
+        order, as ``self.occurrences`` gives them, without building the Events."""
+        return occurrence_facts(self._occurrence_recs)
+
     def record_event(self, obj: Any, type_: str, reason: str, message: str,
-                     component: str = "") -> Event:
+                     component: str = "") -> None:
         """Record a core/v1 Event; a repeat of the same one bumps its count, as upstream's
-        event correlator does."""
+        event correlator does. The Event is built when read (``events``, ``occurrences``,
+        ``events_for``, ``list("Event")``) or at once for a watcher of events."""
         meta = obj.metadata
-        # One reference per object: a pod's Scheduled, Pulled, Created and Started events
-        # name the same object (the reference holds nothing a write changes).
-        ref_key = (obj.kind, meta.namespace, meta.name, meta.uid, obj.api_version)
-        ref = self._refs.get(ref_key)
-        if ref is None:
-            ref = ObjectReference(kind=obj.kind, namespace=meta.namespace, name=meta.name,
-                                  uid=meta.uid, api_version=obj.api_version)
-            if len(self._refs) >= _REFS_KEPT:
-                self._refs.clear()
-            self._refs[ref_key] = ref
+        key = (obj.kind, meta.namespace, meta.name, meta.uid, type_, reason, message)
         now = self._now()
-        dedup = (obj.kind, meta.namespace, meta.name, meta.uid, type_, reason, message)
-        idx = self._event_index.get(dedup)
+        recs = self._event_recs
+        idx = self._event_index.get(key)
         if idx is not None:
             idx -= self._events_dropped
-        if idx is not None and 0 <= idx < len(self.events) and self.events[idx].reason == reason:
-            ev = self.events[idx]
-            ev = evolve(ev, count=ev.count + 1, last_timestamp=now)
-            self.events[idx] = ev
-            self._occurred(ev)
-            if self._all_handlers or "Event" in self._handlers:
-                self._notify(WatchEvent(MODIFIED, ev))
-            return ev
+            if 0 <= idx < len(recs):
+                # a repeat: a new record (count + 1, last seen now), as evolve made a new Event
+                old = recs[idx]
+                rec = [old[0], old[1], old[2], old[3], old[4], old[5], now, old[7] + 1, None]
+                recs[idx] = rec
+                self._occurred(rec, reason)
+                if self._all_handlers or "Event" in self._handlers:
+                    self._notify(WatchEvent(MODIFIED, self._build_event(rec)))
+                return
+        # a new event: its resourceVersion and name's number drawn now, as the Event's were
+        self.resource_version += 1
         self._event_seq += 1
-        # Event(metadata=..., involved_object=ref, reason=..., message=..., type=type_,
-        # source_component=component, first_timestamp=now, last_timestamp=now), the other
-        # fields at their defaults, passed by position (api/evolve.py)
-        ev = _new_event(ObjectMeta(name=f"{meta.name}.{self._event_seq:x}",
-                                   namespace=meta.namespace or "default",
-                                   resource_version=self._next_rv()),
-                        ref, reason, message, type_, component, now, now)
-        if len(self.events) >= MAX_EVENTS:
+        rec = [key, obj.api_version, component, self._event_seq, self.resource_version, now,
+               now, 1, None]
+        if len(recs) >= MAX_EVENTS:
             # Positions in the index are absolute (offset by what was dropped), so dropping
             # the oldest tenth costs no rebuild; entries of dropped events are pruned only
             # when the index has grown to twice the log.
             drop = MAX_EVENTS // 10
-            self.events = self.events[drop:]
+            recs = self._event_recs = recs[drop:]
             self._events_dropped += drop
             if len(self._event_index) > 2 * MAX_EVENTS:
                 first = self._events_dropped
                 self._event_index = {k: i for k, i in self._event_index.items() if i >= first}
-        self._event_index[dedup] = len(self.events) + self._events_dropped
+        pos = len(recs) + self._events_dropped
+        self._event_index[key] = pos
         by_object = self._events_by_object
         if by_object is not None:
             if self._events_by_object_size >= 2 * MAX_EVENTS:
                 self._events_by_object = None   # rebuilt from the log at the next read
             else:
                 self._events_by_object_size += 1
-                by_object.setdefault((obj.kind, meta.name), []).append(
-                    len(self.events) + self._events_dropped)
-        self.events.append(ev)
-        self._occurred(ev)
-        # Nobody watches events in a headless run (a UI's model does): the watch event is
-        # built only for a listener (_notify would call no one).
+                by_object.setdefault((key[0], key[2]), []).append(pos)
+        recs.append(rec)
+        self._occurred(rec, reason)
+        # Nobody watches events in a headless run (a UI's model does): the Event and its
+        # watch event are built only for a listener (_notify would call no one).
         if self._all_handlers or "Event" in self._handlers:
-            self._notify(WatchEvent(ADDED, ev))
-        return ev
+            self._notify(WatchEvent(ADDED, self._build_event(rec)))
 
-    def _occurred(self, ev: Event) -> None:
-        if ev.reason not in KEPT_REASONS:
+    def _occurred(self, rec: Record, reason: str) -> None:
+        if reason not in KEPT_REASONS:
             if self._droppable >= MAX_EVENTS:
                 self._drop_oldest_occurrences(max(1, MAX_EVENTS // 10))
             self._droppable += 1
-        self.occurrences.append(ev)
+        self._occurrence_recs.append(rec)
 
     def _drop_oldest_occurrences(self, count: int) -> None:
         """Drop the ``count`` oldest occurrences that are not KEPT_REASONS, keeping the order
         of the rest. Only the stretch from the first droppable one is scanned."""
-        occ = self.occurrences
+        occ = self._occurrence_recs
         start = i = self._droppable_from
-        kept: list[Event] = []
+        kept: list[Record] = []
         dropped = 0
         while dropped < count and i < len(occ):
-            e = occ[i]
-            if e.reason in KEPT_REASONS:
-                kept.append(e)
+            rec = occ[i]
+            if reason_of(rec) in KEPT_REASONS:
+                kept.append(rec)
             else:
                 dropped += 1
             i += 1
@@ -671,15 +685,15 @@ class Store:
         if by_object is None:
             by_object = self._events_by_object = {}
             first = self._events_dropped
-            for i, e in enumerate(self.events, first):
-                ref = e.involved_object
-                by_object.setdefault((ref.kind, ref.name), []).append(i)
-            self._events_by_object_size = len(self.events)
-        events, first = self.events, self._events_dropped
-        found = [events[i - first] for i in by_object.get((kind, name), ()) if i >= first]
+            for i, rec in enumerate(self._event_recs, first):
+                key = rec[KEY]
+                by_object.setdefault((key[K_KIND], key[K_NAME]), []).append(i)
+            self._events_by_object_size = len(self._event_recs)
+        recs, first = self._event_recs, self._events_dropped
+        found = [recs[i - first] for i in by_object.get((kind, name), ()) if i >= first]
         if namespace:
-            found = [e for e in found if e.involved_object.namespace == namespace]
-        return found
+            found = [r for r in found if r[KEY][K_NAMESPACE] == namespace]
+        return [self._build_event(r) for r in found]
 
     # -- forking --------------------------------------------------------------------------
     def fork(self, now: Callable[[], float], rand: SimRandom) -> "Store":
@@ -689,8 +703,8 @@ class Store:
         other._objects = {k: dict(v) for k, v in self._objects.items()}
         other._count = self._count
         other._pods_by_node = {k: dict(v) for k, v in self._pods_by_node.items()}
-        other.events = list(self.events)
-        other.occurrences = list(self.occurrences)
+        other._event_recs = list(self._event_recs)   # records are shared: never changed
+        other._occurrence_recs = list(self._occurrence_recs)
         other._event_index = dict(self._event_index)
         other._events_dropped = self._events_dropped
         other.occurrences_dropped = self.occurrences_dropped
@@ -757,16 +771,6 @@ def _stamp(meta: ObjectMeta, rv: str, uid: str, created: Any, generation: int) -
 
 
 _STAMP_META = replacer(ObjectMeta, _STAMP_FIELDS)
-_EVENT_TEMPLATE = Event()
-_EVENT_FIELDS = ("metadata", "involved_object", "reason", "message", "type", "source_component",
-                 "first_timestamp", "last_timestamp")
-# _new_event(*values): Event(**dict(zip(_EVENT_FIELDS, values))), every other field at its
-# default (the template's), by position.
-_new_event: Callable[..., Event] = partial(
-    replacer(Event, _EVENT_FIELDS)
-    or (lambda _t, *values: Event(**dict(zip(_EVENT_FIELDS, values)))), _EVENT_TEMPLATE)
-
-
 def _namespaced(kind: str) -> bool:
     return BY_KIND[kind].namespaced
 

@@ -82,8 +82,15 @@ def pod_dict(session: Session, pod: Pod) -> dict:
 
 def event_dict(ev: Any) -> dict:
     """One occurrence of an event, at the simulated second it happened."""
-    return {"time": float(ev.last_timestamp), "type": ev.type, "reason": ev.reason,
-            "object": ev.object_path, "message": ev.message}
+    return occurrence_dict(ev.last_timestamp, ev.type, ev.reason, ev.object_path, ev.message)
+
+
+def occurrence_dict(time: float, type_: str, reason: str, object_path: str,
+                    message: str) -> dict:
+    """``event_dict`` of the occurrence with these fields (``Store.occurrence_facts``: the
+    store's records read without building the Events)."""
+    return {"time": float(time), "type": type_, "reason": reason, "object": object_path,
+            "message": message}
 
 
 def state_dict(session: Session) -> dict:
@@ -94,7 +101,7 @@ def state_dict(session: Session) -> dict:
         "time": float(session.now),
         "nodes": [node_dict(store, n) for n in nodes],
         "pods": [pod_dict(session, p) for p in pods],
-        "events": [event_dict(e) for e in store.occurrences],
+        "events": [occurrence_dict(*facts) for facts in store.occurrence_facts()],
     }
     # The event list is complete unless this says how many were left out (the oldest, never
     # one of store.KEPT_REASONS); absent when nothing was, so existing outputs are unchanged.

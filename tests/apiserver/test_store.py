@@ -193,8 +193,8 @@ def test_events_are_deduplicated_with_a_count():
     node = store.get("Node", "node-1")
     store.record_event(node, "Normal", "NodeNotReady", "Node node-1 status is now: NodeNotReady")
     clock.run_until(5)
-    ev = store.record_event(node, "Normal", "NodeNotReady",
-                            "Node node-1 status is now: NodeNotReady")
+    store.record_event(node, "Normal", "NodeNotReady", "Node node-1 status is now: NodeNotReady")
+    ev = store.events[-1]
     assert ev.count == 2 and ev.first_timestamp == 0 and ev.last_timestamp == 5
     assert len(store.events) == 1
 
@@ -328,11 +328,12 @@ def test_consecutive_events_about_one_object_share_its_reference_and_others_get_
     store, _ = fresh_store()
     apply_all(store, load_manifests(NODES))
     n1, n2 = store.get("Node", "node-1"), store.get("Node", "node-2")
-    a = store.record_event(n1, "Normal", "A", "a")
-    b = store.record_event(n1, "Normal", "B", "b")
-    c = store.record_event(n2, "Normal", "C", "c")
+    store.record_event(n1, "Normal", "A", "a")
+    store.record_event(n1, "Normal", "B", "b")
+    store.record_event(n2, "Normal", "C", "c")
     n1b = store.update(attrs.evolve(n1, spec=attrs.evolve(n1.spec, unschedulable=True)))
-    d = store.record_event(n1b, "Normal", "D", "d")
+    store.record_event(n1b, "Normal", "D", "d")
+    a, b, c, d = store.events
     assert a.involved_object is b.involved_object
     for ev, node in ((a, n1), (c, n2), (d, n1b)):
         ref = ev.involved_object
@@ -502,8 +503,9 @@ def test_recorded_events_equal_plainly_built_ones_and_share_their_reference():
     pod = store.list("Pod")[0]
     newer = attrs.evolve(pod, status=attrs.evolve(pod.status, phase="Running"))
     seq, rv = store._event_seq, store.resource_version
-    a = store.record_event(pod, "Normal", "Pulled", "pulled x", "kubelet")
-    b = store.record_event(newer, "Warning", "Failed", "no", "kubelet")
+    store.record_event(pod, "Normal", "Pulled", "pulled x", "kubelet")
+    store.record_event(newer, "Warning", "Failed", "no", "kubelet")
+    a, b = store.events[-2:]
     m = pod.metadata
     ref = ObjectReference(kind="Pod", namespace=m.namespace, name=m.name, uid=m.uid,
                           api_version=pod.api_version)

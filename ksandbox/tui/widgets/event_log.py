@@ -9,6 +9,7 @@ unless the user has moved the cursor up to read; the full history is in the ``:e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -39,7 +40,7 @@ class EventLog(LineList):
         self._cache: dict[tuple, Strip] = {}
 
     @property
-    def _log(self) -> list[Any]:
+    def _log(self) -> Sequence[Any]:
         # Every occurrence in order (a repeated event appears each time it happens).
         store = self.session.store
         return getattr(store, "occurrences", store.events)

@@ -1,0 +1,137 @@
+"""The event log's compact records, and the core/v1 Events made from them when read.
+
+A run records ~4.4 events per scheduled pod, and a headless ``sim`` reads few of them as Events:
+its JSON wants five fields of each occurrence, and past ``store.MAX_EVENTS`` the oldest are
+dropped unread. Building the Event (its ObjectMeta, its reference, the name, the version
+string) at every record was ~half of an event's cost, so ``Store.record_event`` keeps a small
+list per event instead and the Event is built the first time something reads it (then kept in
+the record, so a second read gives the same object).
+
+A record is a list: ``[key, api_version, component, seq, rv, first, last, count, event]``
+where ``key`` is the correlator's key ``(kind, namespace, name, uid, type, reason, message)``
+of the object the event is about; ``seq`` numbers the event's name, ``rv`` its
+resourceVersion (an int); ``event`` is None until it is built. A repeat of an event makes a
+new record (count + 1, last = now) sharing everything else, as the eager log made a new Event
+with ``evolve``; the old record stays where an earlier occurrence holds it. Records are never
+changed once made, except for that last slot.
+
+``EventList`` is what ``Store.events`` / ``Store.occurrences`` hand out: a read-only sequence of
+Events over a list of records, in place (no copy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Callable, Iterator, overload
+
+from ..api.core import Event, ObjectReference, object_path
+from ..api.evolve import replacer
+from ..api.meta import ObjectMeta
+
+Record = list   # [key, api_version, component, seq, rv, first, last, count, event | None]
+
+# positions in a record and in its key
+KEY, API_VERSION, COMPONENT, SEQ, RV, FIRST, LAST, COUNT, EVENT = range(9)
+K_KIND, K_NAMESPACE, K_NAME, K_UID, K_TYPE, K_REASON, K_MESSAGE = range(7)
+
+# Object references remembered for the events about an object (the table starts over when full).
+_REFS_KEPT = 4096
+
+_EVENT_FIELDS = ("metadata", "involved_object", "reason", "message", "type", "source_component",
+                 "count", "first_timestamp", "last_timestamp")
+_EVENT_TEMPLATE = Event()
+_NEW_EVENT = replacer(Event, _EVENT_FIELDS)
+
+
+def _new_event(*values: Any) -> Event:
+    """Event(**dict(zip(_EVENT_FIELDS, values))), every other field at its default, by
+    position (api/evolve.py) when the class allows it."""
+    if _NEW_EVENT is not None:
+        return _NEW_EVENT(_EVENT_TEMPLATE, *values)
+    return Event(**dict(zip(_EVENT_FIELDS, values)))
+
+
+class EventBuilder:
+    """Builds the Event of a record (once: it is kept in the record). The events about one
+    object share one ObjectReference (it holds nothing a write changes)."""
+
+    def __init__(self) -> None:
+        # (kind, namespace, name, uid, apiVersion) -> the reference (immutable); bounded
+        self._refs: dict[tuple, ObjectReference] = {}
+
+    def build(self, rec: Record) -> Event:
+        ev = rec[EVENT]
+        if ev is not None:
+            return ev
+        kind, namespace, name, uid, type_, reason, message = rec[KEY]
+        api_version = rec[API_VERSION]
+        ref_key = (kind, namespace, name, uid, api_version)
+        ref = self._refs.get(ref_key)
+        if ref is None:
+            ref = ObjectReference(kind=kind, namespace=namespace, name=name, uid=uid,
+                                  api_version=api_version)
+            if len(self._refs) >= _REFS_KEPT:
+                self._refs.clear()
+            self._refs[ref_key] = ref
+        meta = ObjectMeta(name=f"{name}.{rec[SEQ]:x}", namespace=namespace or "default",
+                          resource_version=str(rec[RV]))
+        ev = rec[EVENT] = _new_event(meta, ref, reason, message, type_, rec[COMPONENT],
+                                     rec[COUNT], rec[FIRST], rec[LAST])
+        return ev
+
+
+def reason_of(rec: Record) -> str:
+    return rec[KEY][K_REASON]
+
+
+def event_namespace(rec: Record) -> str:
+    """The Event's own namespace (a cluster-scoped object's events go to "default")."""
+    return rec[KEY][K_NAMESPACE] or "default"
+
+
+def occurrence_facts(recs: list[Record]) -> Iterator[tuple[float, str, str, str, str]]:
+    """(last_timestamp, type, reason, object_path, message) of each record, in order: what
+    the built Events would give, without building them (the sim JSON's event list)."""
+    for rec in recs:
+        kind, namespace, name, _, type_, reason, message = rec[KEY]
+        yield rec[LAST], type_, reason, object_path(kind, namespace, name), message
+
+
+class EventList(Sequence[Event]):
+    """A read-only list of Events over a list of records, each built when first read. It
+    reads the list in place: what it holds is what the log holds at the time of the read."""
+
+    __slots__ = ("_recs", "_build")
+
+    def __init__(self, recs: list[Record], build: Callable[[Record], Event]) -> None:
+        self._recs = recs
+        self._build = build
+
+    def __len__(self) -> int:
+        return len(self._recs)
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        if isinstance(index, slice):
+            return list(map(self._build, self._recs[index]))
+        return self._build(self._recs[index])
+
+    def __iter__(self) -> Iterator[Event]:
+        return map(self._build, self._recs)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EventList):
+            other = list(other)
+        if not isinstance(other, list):
+            return NotImplemented
+        return list(self) == other
+
+    __hash__ = None  # type: ignore[assignment]  # as a list's
+
+    def __repr__(self) -> str:
+        return f"EventList({list(self)!r})"
