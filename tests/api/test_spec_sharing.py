@@ -132,3 +132,40 @@ def test_a_shared_load_is_a_plain_load(choices, with_class):
     shared = _outcome(lambda: Session.from_text(text))
     plain = _outcome(lambda: Session.from_documents(unshared(text)))
     assert shared == plain
+
+
+@pytest.mark.parametrize("a, b", [
+    (1, True), (1, 1.0), (1, "1"), (0, False), (None, "null"), ("", None), ([], {}),
+    ({"a": 1, "b": 2}, {"b": 2, "a": 1}), ([1, 2], [2, 1]), (0.0, -0.0), ("é", "e"),
+    ({"x": [1]}, {"x": (1,)}),
+])
+def test_the_sharing_key_tells_apart_data_of_other_types_or_order(a, b):
+    """codec._plain_key (the key a load's shared specs are found by): data that differ in a
+    type (True / 1 / 1.0 / "1"), in key order or in any character never share a key, so a
+    spec is only ever shared with one decoded from the very same data."""
+    assert codec._plain_key(a) != codec._plain_key(b)
+    assert codec._plain_key(a) == codec._plain_key(_copy(a))
+
+
+def _copy(v):
+    import json
+    return json.loads(json.dumps(v)) if not isinstance(v, float) else float(str(v))
+
+
+def test_a_json_export_shares_the_specs_of_one_template_on_one_node():
+    """The JSON List path (safeload.JsonList, kubectl get -o json) shares as the YAML one:
+    pods of one template on one node hold one decoded spec; another node, another spec."""
+    import json
+
+    from ksandbox.api.manifest import load_manifests_with_origins
+
+    items = [{"apiVersion": "v1", "kind": "Pod",
+              "metadata": {"name": f"p{i}", "namespace": "default"},
+              "spec": {"nodeName": f"n{i % 2}", "containers": [
+                  {"name": "app", "image": "app:1.0",
+                   "resources": {"requests": {"cpu": "100m"}}}]}} for i in range(6)]
+    text = json.dumps({"apiVersion": "v1", "kind": "List", "items": items}, indent=4)
+    pods = [o for o, _ in load_manifests_with_origins(text, "f.json")]
+    specs = [p.spec for p in pods]
+    assert specs[0] is specs[2] is specs[4] and specs[1] is specs[3] is specs[5]
+    assert specs[0] is not specs[1]
