@@ -219,6 +219,7 @@ class KsandboxApp(App[int]):
                 self._warmed += 1
                 self._prebuild_dialog()
                 self.set_timer(WARM_GAP, self._prebuild_explain)
+                self.set_timer(5 * WARM_GAP, self._prebuild_pod_list)  # after explain's
             return
         name = WARM_MODULES[self._warmed]
         self._warmed += 1
@@ -267,6 +268,13 @@ class KsandboxApp(App[int]):
             prebuild_explain(self)
         except Exception:  # noqa: BLE001 - only a head start: `e` builds one anyway
             pass
+
+    def _prebuild_pod_list(self) -> None:
+        """The pod list `:po` shows, built in idle time (screens/resources.prebuild_pod_list)."""
+        from .screens.resources import prebuild_pod_list
+
+        if self.is_running:
+            prebuild_pod_list(self)
 
     def _theme_changed(self, theme: Any) -> None:
         if self._save_theme and not save_theme(theme.name):
@@ -598,19 +606,29 @@ class KsandboxApp(App[int]):
 
     def open_view(self, kind: str, *, namespace: str | None = None, filter_text: str = "",
                   node: str | None = None) -> None:
-        from .screens.resources import ResourceScreen
+        from .screens.resources import ResourceScreen, pod_list
 
-        screen = ResourceScreen(kind, namespace=namespace, node=node, filter_text=filter_text)
+        kept = False
+        if kind == "Pod" and node is None:
+            screen, kept = pod_list(self, namespace, filter_text)
+        else:
+            screen = ResourceScreen(kind, namespace=namespace, node=node,
+                                    filter_text=filter_text)
         if isinstance(self.screen, ResourceScreen):
             # `-` comes back here (k9s's previous view).
             from .habits import ViewPlace
 
             self.previous_view = ViewPlace(self.screen.kind, self.screen.namespace)
         # `:` from a list view switches views (k9s); from the board it stacks, esc returns.
-        if isinstance(self.screen, ResourceScreen) and len(self.screen_stack) > 2:
+        if screen is self.screen:
+            pass  # the kept pod list on show: readied in place below
+        elif isinstance(self.screen, ResourceScreen) and len(self.screen_stack) > 2:
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+        if kept:
+            # On the stack now (its crumbs are read from it), drawn after it was readied.
+            screen.reopen(namespace, filter_text)
 
     def open_node_pods(self, node: str) -> None:
         from .screens.resources import ResourceScreen

@@ -298,3 +298,48 @@ def test_explain_after_the_idle_warm_up_shows_the_pod_asked_for(terminal):  # no
     term.keys("Escape")
     term.wait_until(lambda s: "explain pod/" not in s)
     _explains(term, "default/report", "node-2", "etcd")
+
+
+def test_the_pod_list_reopens_as_new_after_a_filter_a_sort_and_a_namespace(terminal):  # noqa: F811
+    """The app keeps its pod list (built while idle after the first frame) and `:po` shows it
+    again (tests/tui/test_kept_pod_list.py checks every frame): after a filter, a reversed
+    sort and another view, `:po` shows every pod in the default order; `:po kube-system`
+    only that namespace's; and a burst `:po⏎/web` opens the list with its filter typed in
+    (the keys behind Enter used to be lost in the closed bar)."""
+    term = _open(terminal, (160, 48))
+
+    def title(screen: str) -> str:
+        return next((line for line in screen.splitlines() if "pods(" in line), "")
+
+    term.keys(":po", "Enter")
+    screen = term.wait_for(r"pods\(all\)\[\d+\]")
+    total = re.search(r"pods\(all\)\[(\d+)\]", screen).group(1)
+    assert "checkout-" in screen and "web-" in screen, screen
+    term.keys("/web", "Enter")
+    term.wait_for(r"pods\(all\)\[3\] </web>")
+    term.keys("A")
+    term.keys("A")
+    screen = term.wait_for(r"AGE↓")
+    assert "checkout-" not in screen, screen
+    term.keys(":deploy", "Enter")
+    term.wait_for(r"deployments\(all\)\[\d+\]")
+    term.keys(":po", "Enter")
+    screen = term.wait_for(rf"pods\(all\)\[{total}\]")
+    assert "</web>" not in title(screen) and "AGE↓" not in screen, screen
+    assert "NAMESPACE↑" in screen and "checkout-" in screen and "etcd-" in screen, screen
+    term.keys(":po kube-system", "Enter")
+    screen = term.wait_for(r"pods\(kube-system\)\[\d+\]")
+    assert "etcd-" in screen and "web-" not in screen and "checkout-" not in screen, screen
+    term.keys("Escape")                                   # back to the board
+    term.wait_until(lambda s: "pods(" not in title(s))
+    term.keys(":po", "Enter")
+    screen = term.wait_for(rf"pods\(all\)\[{total}\]")
+    assert "NAMESPACE↑" in screen and "web-" in screen and "etcd-" in screen, screen
+    term.keys("Escape")
+    term.wait_until(lambda s: "pods(" not in title(s))
+    term.keys(":po", "Enter", "/web")                     # one burst, from the board
+    screen = term.wait_for(r"pods\(all\)\[3\]")
+    assert "checkout-" not in screen and "etcd-" not in screen, screen
+    term.keys("Enter")
+    screen = term.wait_for(r"pods\(all\)\[3\] </web>")
+    assert "NAMESPACE↑" in screen and "AGE↓" not in screen, screen

@@ -7,14 +7,17 @@ pods, a namespace its pods, a pod or an event describes it.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 
 from ...api.kinds import BY_KIND
+from ..filtering import parse_filter
 from ..model import ChangeSet
 from ..rows import spec_for
+from ..widgets.command_bar import CommandBar
 from ..widgets.resource_table import ResourceTable
 from .base import NODE_BINDINGS, OBJECT_BINDINGS, KsScreen, Target
 
@@ -38,6 +41,89 @@ def owned_by(kind: str, name: str, store: Store):
         return ref is not None and (ref.kind, ref.name) in owners
 
     return pred
+
+
+# The app's pod list (`:po`), kept when it closes and pushed again: a new one cost the UI
+# thread ~90 ms at 30,000 pods before its first frame (composing and mounting its widgets,
+# reading and sorting every pod). With the real clock it is built in idle time after the
+# first frame (prebuild_pod_list), and caught up with the cluster while it is closed
+# (CATCH_UP_EVERY), so reopening it costs a catch-up, a reset and a frame.
+_KEPT: weakref.WeakKeyDictionary[Any, ResourceScreen] = weakref.WeakKeyDictionary()
+KEPT_NAME = "ksandbox-pods"
+CATCH_UP_EVERY = 2.0
+"""Real seconds between two catch-ups of the kept pod list while it is closed (the model
+remembers ~25 s of changes; further behind, it would read every pod again)."""
+
+
+def _on_a_stack(app: Any, screen: Any) -> bool:
+    return any(screen in stack for stack in app._screen_stacks.values())
+
+
+def _usable(app: Any, kept: ResourceScreen) -> bool:
+    """The kept list can be shown again: mounted, over the app's session, with the playback
+    bar composed in if and only if a recording plays, laid out at the terminal's size (or
+    never laid out)."""
+    return (kept.is_attached and kept.is_mounted and kept.table_or_none() is not None
+            and kept.table.session is app.session
+            and bool(kept.query("PlayerPane")) == (getattr(app, "player", None) is not None)
+            and (not kept.size or kept.size == app.size))
+
+
+def pod_list(app: Any, namespace: str | None,
+             filter_text: str) -> tuple[ResourceScreen, bool]:
+    """The pod list to show for `:po`, and whether it is the kept one, which the caller
+    readies (ResourceScreen.reopen) once it is on the stack: the kept one when it is closed,
+    or on show, and usable; else a new one, which is kept (installed: Textual removes a popped
+    screen unless it is installed) unless the kept one is on a stack."""
+    kept = _KEPT.get(app)
+    if kept is not None:
+        if _on_a_stack(app, kept) or not kept.is_mounted:  # in use, or still being built
+            if app.screen is kept and _usable(app, kept):
+                return kept, True
+            screen = ResourceScreen("Pod", namespace=namespace, filter_text=filter_text)
+            return screen, False
+        if _usable(app, kept):
+            return kept, True
+        _forget(app)  # another session, size or playback bar: a new one instead
+    screen = ResourceScreen("Pod", namespace=namespace, filter_text=filter_text)
+    app.install_screen(screen, KEPT_NAME)
+    _KEPT[app] = screen
+    return screen, False
+
+
+def _forget(app: Any) -> None:
+    kept = _KEPT.pop(app, None)
+    if kept is not None and app.is_screen_installed(kept):
+        app.uninstall_screen(kept)
+        if kept.is_attached:
+            kept.remove()
+
+
+def prebuild_pod_list(app: Any) -> None:
+    """Compose and mount the pod list while the app is idle, off screen, rows and all (its
+    table then prepares its search texts and other orders in the background), so the first
+    `:po` costs no more than the next ones. It is shown only by `:po`. Textual starts an
+    installed screen the first time it is asked for it."""
+    if _KEPT.get(app) is not None or not app.is_running:
+        return
+    screen = ResourceScreen("Pod")
+    app.install_screen(screen, KEPT_NAME)
+    _KEPT[app] = screen
+    try:
+        app._get_screen(screen)
+    except Exception:  # noqa: BLE001 - only a head start: `:po` builds one anyway
+        _forget(app)
+        return
+    app.set_interval(CATCH_UP_EVERY, lambda: _catch_up_kept(app), name="kept pod list")
+
+
+def _catch_up_kept(app: Any) -> None:
+    """Bring the closed kept list up to date with the cluster (a few hundred changed pods
+    move by bisection), so that reopening it is never a full reload."""
+    kept = _KEPT.get(app)
+    if app.is_running and kept is not None and not _on_a_stack(app, kept) \
+            and _usable(app, kept):
+        kept.catch_up()
 
 
 class ResourceScreen(KsScreen):
@@ -72,6 +158,31 @@ class ResourceScreen(KsScreen):
     @property
     def table(self) -> ResourceTable:
         return self.query_one(ResourceTable)
+
+    def table_or_none(self) -> ResourceTable | None:
+        found = self.query(ResourceTable)
+        return found.first() if found else None
+
+    def reopen(self, namespace: str | None, filter_text: str = "") -> None:
+        """Ready the kept pod list (pod_list) to be shown as a new one would be: no filter but
+        ``filter_text``, the default sort, no marks, the cursor on the first row, the bar
+        closed, the focus on the table — and the rows of the cluster now, before its first
+        frame (the frame must never show a row that is gone, or the last filter or sort)."""
+        self._dismissed = False
+        self.namespace = namespace
+        self.initial_filter = filter_text
+        self.row_filter = parse_filter(filter_text)
+        if self.row_filter.error:
+            self.app.notify(self.row_filter.error, severity="error", timeout=3)
+        for bar in self.query(CommandBar):
+            bar.close_quietly()
+        changes = self.model.changes_since(self.generation)
+        self.generation = changes.generation
+        table = self.table
+        table.reopen(namespace, self.row_filter, changes)
+        self._shown_title = ""
+        self._title()
+        self.set_focus(table)
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -12,7 +12,12 @@ synchronous — the bar is displayed and its input focused before the key that o
 so every key that follows, even in the same read from the terminal (a paste, SSH, a fast
 typist), goes into the input and never to the view's single-key bindings.
 
-In command mode Enter runs the line (the screen decides what it means), ↑/↓ walk the history,
+Enter runs the line at once, while the key is handled (the screen decides what it means), and
+gives the focus back to the view: the keys typed behind it in the same burst, which the App had
+already handed to the input, are passed on to whatever is on top then — `:po⏎/web` opens the
+pod list and types ``web`` into its filter, instead of losing ``/web`` in the closed bar.
+
+In command mode ↑/↓ walk the history,
 Tab or → accepts the greyed completion (verbs, resources, node and pod names). In filter mode
 every keystroke re-filters the view (filter as you type); Enter keeps the filter, Escape
 clears it.
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -110,6 +116,24 @@ class CommandInput(OrderedInput):
 
     def action_erase_filter(self) -> None:
         self.action_clear()
+
+    async def _on_key(self, event: events.Key) -> None:
+        bar = self.parent
+        if isinstance(bar, CommandBar) and not bar.is_open:
+            # Typed behind the Enter that closed the bar, in the same burst (see the module).
+            event.stop()
+            event.prevent_default()
+            await bar.pass_on(event.key, event.character)
+            return
+        await super()._on_key(event)
+
+    async def action_submit(self) -> None:
+        """Enter: the line runs now (CommandBar.submit), not once a Submitted message has
+        bubbled up through the bar and the screen — by then the rest of the burst was in the
+        closed bar."""
+        bar = self.parent
+        if isinstance(bar, CommandBar):
+            bar.submit(self.value)
 
     def action_accept_suggestion(self) -> None:
         if self._suggestion:
@@ -244,6 +268,16 @@ class CommandBar(Guarded, Horizontal):
         self._show_prompt(False)
         self.post_message(self.Closed(self.mode, cancelled))
 
+    def close_quietly(self) -> None:
+        """Closed and emptied, telling nobody (a kept view shown again: nothing it would say
+        applies any more)."""
+        if self.is_open:
+            self.remove_class("-open", update=False)
+            self._show_prompt(False)
+        self._kept_look = None
+        for field in self.query(CommandInput):
+            field.value = ""
+
     def cancel(self) -> None:
         if self.mode == "filter":
             self.input.value = ""
@@ -264,11 +298,36 @@ class CommandBar(Guarded, Horizontal):
         if self.mode == "filter" and self.is_open:
             self.post_message(self.FilterChanged(event.value))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        value = event.value.strip()
+    def submit(self, text: str) -> None:
+        """Close the bar, give the focus back to the view and run ``text`` there (the
+        screen's ``on_command_bar_submitted``), all before the Enter key returns."""
+        value = text.strip()
         if self.mode == "command" and value:
             if not self.history or self.history[-1] != value:
                 self.history.append(value)
-        self.post_message(self.Submitted(self.mode, value))
+        screen = self.screen
         self.close(cancelled=False)
+        focus_body = getattr(screen, "focus_body", None)
+        if callable(focus_body):
+            focus_body()
+        handler = getattr(screen, "on_command_bar_submitted", None)
+        if callable(handler):
+            handler(self.Submitted(self.mode, value))
+        else:
+            self.post_message(self.Submitted(self.mode, value))
+
+    async def pass_on(self, key: str, character: str | None) -> None:
+        """A key that reached the closed bar's input (typed behind Enter): what the App
+        would have done with it had it come now — a priority binding (``:``, ``/``) of the
+        screen on top, else the key to the focused widget. A screen still mounting gets it
+        once it has mounted, in turn with the keys behind it."""
+        app = self.app
+        screen = app.screen
+        if not screen.is_mounted:
+            screen.call_later(self.pass_on, key, character)
+            return
+        if await app._check_bindings(key, priority=True):
+            return
+        target = app.focused or screen
+        if target is not self.input:
+            target._forward_event(events.Key(key, character))

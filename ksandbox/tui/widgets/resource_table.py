@@ -520,6 +520,44 @@ class ResourceTable(LineList):
         else:
             self._rebuild()
 
+    def reopen(self, namespace: str | None, row_filter: RowFilter, changes: ChangeSet) -> None:
+        """Show the list again as a new table would (the kept pod list, screens/resources):
+        the default sort, unreversed, narrow columns, no marks, the cursor on the first row,
+        ``row_filter`` applied — with the rows of the store now. ``changes``: what changed
+        since the table last heard. The orders kept for its columns and filters stay (the
+        sort keys and filters typed before cost no sort), caught up with ``changes``; another
+        namespace, or more changes than move row by row, rebuilds them."""
+        self.sort_column = "NAMESPACE" if "NAMESPACE" in self.spec.sort_keys else "NAME"
+        self.reverse = False
+        self.wide = False
+        self.marked.clear()
+        rebuild = (namespace != self.namespace or changes.everything or self._reloading
+                   or self.spec.kind != "Pod" or len(changes.pods) > INCREMENTAL_LIMIT)
+        self.namespace = namespace
+        self._widths = [len(c) for c in self._columns()]
+        self.row_filter = row_filter
+        if rebuild:
+            self.reload()
+        else:
+            keys = changes.pods
+            search = self._search
+            for k in keys:
+                search.pop(k, None)
+            self._mark_dirty(keys, None)  # the order on show too: it may not be shown again
+            if not self._show_cached():
+                base = self._orders.get((KEY_ORDER, ""))
+                if row_filter.active and base is not None:
+                    if base.dirty:
+                        dirty, base.dirty = base.dirty, set()
+                        self._catch_up(base, dirty)
+                    self._rows = base
+                    self._narrow()
+                else:
+                    self._rebuild()
+        self.set_reactive(ResourceTable.cursor, 0)
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh()
+
     def _narrow(self) -> None:
         f = self.row_filter
         self._commit(self._rows.filtered(f, self._matching(self._rows.order, f)))
