@@ -13,6 +13,7 @@ function has a numpy twin that must give the same numbers.
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ..framework.interface import MAX_CUSTOM_PRIORITY_SCORE, MAX_NODE_SCORE
@@ -179,6 +180,28 @@ class Scorer:
         self.resources = tuple(resources)
         self.use_requested = use_requested
         self.shape = tuple(shape)
+        # score_row's memo: (pod requests, the node fields score reads) -> score.
+        self._row = _row_fields(self.resources, use_requested)
+        self._memo: dict = {}
+
+    MEMO_KEPT = 4096
+
+    def score_row(self, ni: Any, pod_requests: tuple) -> int:
+        """``score(ni, pod_requests)``, remembered by the node fields it reads (allocatable
+        and requested cpu, memory, ephemeral storage): the fast path's column asks it again
+        for each node a pod event changed, and nodes alike (same allocatable, same pods'
+        requests) give the same answer. Not remembered when an extended resource is scored
+        (its fields are dicts)."""
+        row = self._row
+        if row is None:
+            return self.score(ni, pod_requests)
+        key = (pod_requests, row(ni))
+        v = self._memo.get(key)
+        if v is None:
+            if len(self._memo) >= self.MEMO_KEPT:
+                self._memo.clear()
+            v = self._memo[key] = self.score(ni, pod_requests)
+        return v
 
     def score(self, ni: Any, pod_requests: tuple) -> int:
         q, a = node_vectors(ni, self.resources, pod_requests, self.use_requested)
@@ -225,7 +248,7 @@ class Scorer:
         only its own node's row)."""
         return ctx.table.column((self, pod_requests),
                                 lambda rows: self.score_vec(ctx, rows, pod_requests),
-                                lambda ni: self.score(ni, pod_requests))
+                                lambda ni: self.score_row(ni, pod_requests))
 
     def score_vec(self, ctx: Any, idx: np.ndarray, pod_requests: tuple) -> np.ndarray:
         cols = self._arrays(ctx, idx, pod_requests)
@@ -254,6 +277,24 @@ class Scorer:
             ratio = node_score / np.maximum(weight_sum, 1)
             return np.where(weight_sum == 0, 0, go_round_vec(ratio))
         return _balanced_vec(cols, n)
+
+
+def _row_fields(resources: Sequence[ResourceSpec], use_requested: bool) -> Any:
+    """A getter of the NodeInfo fields ``Scorer.score`` reads for ``resources`` (as one
+    value), or None when one of them is an extended resource."""
+    fields: list[str] = []
+    for r in resources:
+        if r.name == CPU:
+            fields += ["alloc_cpu", "req_cpu" if use_requested else "nz_cpu"]
+        elif r.name == MEMORY:
+            fields += ["alloc_mem", "req_mem" if use_requested else "nz_mem"]
+        elif r.name == EPHEMERAL_STORAGE:
+            fields += ["alloc_eph", "req_eph"]
+        elif is_scalar_resource(r.name):
+            return None
+    if not fields:
+        return lambda ni: ()
+    return attrgetter(*fields)
 
 
 def _broken_linear_vec(shape: Sequence[FunctionShapePoint], p: np.ndarray) -> np.ndarray:
