@@ -52,6 +52,10 @@ def is_pod_ready(pod: Pod) -> bool:
     return cond is not None and cond.status == "True"
 
 
+# The workload kinds whose scale changes a budget's expected count (_on_workload).
+_WORKLOADS = ("ReplicaSet", "Deployment", "ReplicationController")
+
+
 class DisruptionController(Controller):
     name = "disruption"
 
@@ -67,11 +71,12 @@ class DisruptionController(Controller):
     def watch(self) -> None:
         self.store.subscribe("PodDisruptionBudget", self._on_pdb)
         self.store.subscribe("Pod", self._on_pod)
-        # _on_pod returns at once while no budget exists: it hears no pod meanwhile
+        for kind in _WORKLOADS:
+            self.store.subscribe(kind, self._on_workload)
+        # _on_pod returns at once and _on_workload loops over no budget while no budget
+        # exists: they hear no pod and no workload meanwhile
         self._pods_heard = True
         self._hear_pods()
-        for kind in ("ReplicaSet", "Deployment", "ReplicationController"):
-            self.store.subscribe(kind, self._on_workload)
 
     # -- watches --------------------------------------------------------------------------
     def _on_pdb(self, ev: WatchEvent) -> None:
@@ -85,12 +90,15 @@ class DisruptionController(Controller):
         self._enqueue((ev.obj.metadata.namespace, ev.obj.metadata.name))
 
     def _hear_pods(self) -> None:
-        """Pods' writes reach _on_pod only while a PodDisruptionBudget exists (its first
-        line)."""
+        """Pods' writes reach _on_pod (its first line), and workloads' _on_workload (its
+        loop over the namespace's budgets), only while a PodDisruptionBudget exists."""
         heard = self.store.count("PodDisruptionBudget") > 0
         if heard != self._pods_heard:
             self._pods_heard = heard
-            self.store.refilter("Pod", self._on_pod, types=None if heard else ())
+            types = None if heard else ()
+            self.store.refilter("Pod", self._on_pod, types=types)
+            for kind in _WORKLOADS:
+                self.store.refilter(kind, self._on_workload, types=types)
 
     def _on_pod(self, ev: WatchEvent) -> None:
         if not self.store.count("PodDisruptionBudget"):

@@ -330,7 +330,7 @@ def test_a_handler_the_dispatch_leaves_out_would_have_done_nothing(monkeypatch):
                 "OwnerHandler:DaemonSet", "OwnerHandler:StatefulSet", "OwnerHandler:Job",
                 "DeploymentController._pod_event", "PersistentVolumeController._pod_event",
                 "NodeLifecycleController._on_pod", "DrainRunner._on_pod",
-                "DisruptionController._on_pod")
+                "DisruptionController._on_pod", "DisruptionController._on_workload")
     # (the Deployment controller's ReplicaSet handler: every ReplicaSet here is a
     # Deployment's or an orphan, which it may adopt, so it hears them all)
     for name in filtered:
