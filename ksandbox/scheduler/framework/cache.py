@@ -212,11 +212,14 @@ class SchedulerCache:
             fn(ni)
 
     def _replace_status_only(self, key: str, pod: Pod) -> bool:
-        """A pod write that changes nothing the node's totals, the counters or the affinity
-        indexes read (the kubelet's status posts: same node, spec, labels, still not
-        terminating): swap in a PodInfo of the new pod without removing and re-adding it,
-        which would cost every listener two updates that cancel out. The key still moves to
-        the end of the node's pods, exactly as remove + add leaves it. False: do the full
+        """A pod write that changes nothing the node's totals or the affinity indexes read
+        (the kubelet's status posts, and the deletion that makes a pod terminating: same
+        node, spec and labels): swap in a PodInfo of the new pod without removing and
+        re-adding it, which would cost every listener two updates that cancel out. The key
+        still moves to the end of the node's pods, exactly as remove + add leaves it. A pod
+        turning terminating leaves the node's totals as they are (upstream keeps its
+        requests on the node until it is gone), so only the pod listeners hear it (the
+        counters skip terminating pods), not the node listeners. False: do the full
         remove + add."""
         node_name = pod.spec.node_name
         if self._pod_node[key] != node_name or pod.is_terminated:
@@ -227,13 +230,19 @@ class SchedulerCache:
             return False
         op = old.pod
         if (op.spec is not pod.spec or op.metadata.labels is not pod.metadata.labels
-                or old.terminating != (pod.metadata.deletion_timestamp is not None)
                 or old.has_affinity or old.required_anti_affinity):
             return False
         pi = old.with_pod(pod)
         del ni.pods[key]
         ni.pods[key] = pi
         ni.generation += 2   # as a remove and an add would
+        terminating = pod.metadata.deletion_timestamp is not None
+        if old.terminating != terminating:
+            pi.terminating = terminating
+            for fn in self.on_pod_removed:
+                fn(ni, old)
+            for fn in self.on_pod_added:
+                fn(ni, pi)
         self._bump(static=False)
         return True
 
