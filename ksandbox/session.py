@@ -167,30 +167,32 @@ class Session:
             self.store.create(PriorityClass(metadata=ObjectMeta(name=name), value=value,
                                             description=description,
                                             preemption_policy="PreemptLowerPriority"))
-        if objects:
-            order = _order(objects)
-            # The bulk start: a component that can catch up from the store once the objects
-            # are written (muted_for_load(kinds loaded) / load_done) hears none of the
-            # writes, and ends exactly as if it had heard each (tests/test_bulk_start.py).
-            bulk = [c for c in self.components if hasattr(c, "muted_for_load")] \
-                if BULK_START else []
-            kinds = {o.kind for o in objects}
-            muted = {c.name: c.muted_for_load(kinds) for c in bulk}
-            with self.store.muted([pair for pairs in muted.values() for pair in pairs]):
-                # atomic=False: a refused object refuses the whole session (nothing is kept),
-                # so the objects need no staging copy before they are written (apply_all)
-                ordered = [objects[i] for i in order]
-                ordered_origins = [origins[i] for i in order] if origins is not None else None
-                if take:
-                    objects.clear()
-                    origins = None
-                apply_all(self.store, ordered, ordered_origins, atomic=False, take=take)
-                del ordered, ordered_origins
-            for c in bulk:
-                if muted[c.name]:
-                    c.load_done()
-        # Let the control plane react to the initial objects at t=0.
-        self._run_clock(0.0)
+        # a big load builds its cluster without the collector and freezes it (gcpolicy)
+        with gcpolicy.bulk_load(len(objects)):
+            if objects:
+                order = _order(objects)
+                # The bulk start: a component that can catch up from the store once the objects
+                # are written (muted_for_load(kinds loaded) / load_done) hears none of the
+                # writes, and ends exactly as if it had heard each (tests/test_bulk_start.py).
+                bulk = [c for c in self.components if hasattr(c, "muted_for_load")] \
+                    if BULK_START else []
+                kinds = {o.kind for o in objects}
+                muted = {c.name: c.muted_for_load(kinds) for c in bulk}
+                with self.store.muted([pair for pairs in muted.values() for pair in pairs]):
+                    # atomic=False: a refused object refuses the whole session (nothing is kept),
+                    # so the objects need no staging copy before they are written (apply_all)
+                    ordered = [objects[i] for i in order]
+                    ordered_origins = [origins[i] for i in order] if origins is not None else None
+                    if take:
+                        objects.clear()
+                        origins = None
+                    apply_all(self.store, ordered, ordered_origins, atomic=False, take=take)
+                    del ordered, ordered_origins
+                for c in bulk:
+                    if muted[c.name]:
+                        c.load_done()
+            # Let the control plane react to the initial objects at t=0.
+            self._run_clock(0.0)
 
     @property
     def initial_objects(self) -> list[Any]:
