@@ -43,8 +43,10 @@ def bulk_load(objects: int) -> Iterator[None]:
     them again (~0.45 s at 150,000 pods: the TUI's first frame collects once). A load leaves
     almost no cyclic garbage (228 objects at 30,000 pods), so freezing it keeps nothing that
     matters; the price, as with tui/app.freeze_heap, is that a frozen session discarded later
-    is not reclaimed. Small loads (tests, samples) leave the collector alone; a load that
-    fails freezes nothing. Only what the collector does changes, never a result."""
+    is not reclaimed — so the Session asks it only for the load a caller hands over (the
+    process's own: the CLI, from_files, bench/load.py), not for a replay's. Small loads
+    (tests, samples) leave the collector alone; a load that fails freezes nothing. Only what
+    the collector does changes, never a result."""
     if objects < FREEZE_LOAD_OBJECTS or not gc.isenabled():
         yield
         return

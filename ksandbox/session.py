@@ -167,8 +167,10 @@ class Session:
             self.store.create(PriorityClass(metadata=ObjectMeta(name=name), value=value,
                                             description=description,
                                             preemption_policy="PreemptLowerPriority"))
-        # a big load builds its cluster without the collector and freezes it (gcpolicy)
-        with gcpolicy.bulk_load(len(objects)):
+        # A big load handed over (the process's own load: the CLI, from_files, bench/load.py)
+        # builds its cluster without the collector and freezes it (gcpolicy.bulk_load). Not
+        # a replay's (fresh_start): a frozen session that is discarded is never reclaimed.
+        with gcpolicy.bulk_load(len(objects) if take else 0):
             if objects:
                 order = _order(objects)
                 # The bulk start: a component that can catch up from the store once the objects

@@ -1,9 +1,10 @@
-"""A big load builds its cluster without the cycle collector and freezes it after
-(gcpolicy.bulk_load, around the Session's load): the collections that walked hundreds of
-thousands of long-lived objects for nothing during the load (~0.4 CPU s of a 150,000-pod
-one) do not run, and later full collections do not walk the loaded cluster again. Only the
-collector's work changes: the session is the same. Small loads leave the collector alone,
-and a refused load freezes nothing."""
+"""A big load handed over to a Session (the CLI's, from_files) builds its cluster without the
+cycle collector and freezes it after (gcpolicy.bulk_load, around the Session's load): the
+collections that walked hundreds of thousands of long-lived objects for nothing during the
+load (~0.4 CPU s of a 150,000-pod one) do not run, and later full collections do not walk the
+loaded cluster again. Only the collector's work changes: the session is the same. Small
+loads and replays (which may be discarded: a frozen session is never reclaimed) leave the
+collector alone, and a refused load freezes nothing."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import gc
 import pytest
 
 from ksandbox import gcpolicy
-from ksandbox.api.errors import ValidationError
+from ksandbox.api.errors import ManifestError
 from ksandbox.session import Session
 
 CLUSTER = """apiVersion: v1
@@ -48,7 +49,14 @@ def collections():
             gc.unfreeze()
 
 
-def test_a_big_load_runs_no_collection_and_freezes_what_it_built(collections, monkeypatch):
+def _load(tmp_path, text: str = CLUSTER) -> Session:
+    path = tmp_path / "cluster.yaml"
+    path.write_text(text)
+    return Session.from_files([path])   # takes the decoded objects over, as the CLI does
+
+
+def test_a_big_load_runs_no_collection_and_freezes_what_it_built(collections, monkeypatch,
+                                                                 tmp_path):
     """From the first write of the load to the end of its t=0 run no collection runs (with
     thresholds that collect at every allocation otherwise), and the result is frozen."""
     import ksandbox.session as session_module
@@ -71,34 +79,35 @@ def test_a_big_load_runs_no_collection_and_freezes_what_it_built(collections, mo
     gc.set_threshold(1, 1, 1)   # a collection at every allocation, wherever one may run
     try:
         before = gc.get_freeze_count()
-        s = Session.from_text(CLUSTER)
+        s = _load(tmp_path)
     finally:
         gc.set_threshold(*old)
     assert sum(marks["load starts"]) > 0   # (the thresholds do collect outside the load)
     assert marks["t=0 ran"] == marks["load starts"]
     assert gc.isenabled()
     assert gc.get_freeze_count() > before
-    plain = _plain_session(monkeypatch)
+    monkeypatch.setattr(gcpolicy, "FREEZE_LOAD_OBJECTS", 10 ** 9)
+    plain = _load(tmp_path)
     s.run_until(30)
     plain.run_until(30)
     assert s.view() == plain.view()
 
 
-def _plain_session(monkeypatch) -> Session:
-    monkeypatch.setattr(gcpolicy, "FREEZE_LOAD_OBJECTS", 10 ** 9)
-    return Session.from_text(CLUSTER)
-
-
-def test_a_small_load_leaves_the_collector_alone(collections):
+def test_a_small_load_and_a_replay_leave_the_collector_alone(collections, monkeypatch,
+                                                             tmp_path):
     before = gc.get_freeze_count()
-    Session.from_text(CLUSTER)
+    s = _load(tmp_path)
+    assert gc.get_freeze_count() == before and gc.isenabled()
+    monkeypatch.setattr(gcpolicy, "FREEZE_LOAD_OBJECTS", 10)
+    s.fresh_start()   # a replay's session: it may be discarded
+    Session.from_text(CLUSTER)   # objects not handed over
     assert gc.get_freeze_count() == before and gc.isenabled()
 
 
-def test_a_refused_load_freezes_nothing(collections, monkeypatch):
+def test_a_refused_load_freezes_nothing(collections, monkeypatch, tmp_path):
     monkeypatch.setattr(gcpolicy, "FREEZE_LOAD_OBJECTS", 10)
     before = gc.get_freeze_count()
-    with pytest.raises(ValidationError):
-        Session.from_text(CLUSTER + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: bad_Name}\n"
-                          "spec: {containers: [{name: c, image: i}]}\n")
+    with pytest.raises(ManifestError):
+        _load(tmp_path, CLUSTER + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: bad_Name}\n"
+              "spec: {containers: [{name: c, image: i}]}\n")
     assert gc.get_freeze_count() == before and gc.isenabled()
