@@ -605,59 +605,61 @@ class Store:
         """Record a core/v1 Event; a repeat of the same one bumps its count, as upstream's
         event correlator does. The Event is built when read (``events``, ``occurrences``,
         ``events_for``, ``list("Event")``) or at once for a watcher of events."""
+        # ~4.4 per scheduled pod: one pass, no call but the clock's
         meta = obj.metadata
         key = (obj.kind, meta.namespace, meta.name, meta.uid, type_, reason, message)
         now = self._now()
         recs = self._event_recs
         idx = self._event_index.get(key)
-        if idx is not None:
-            idx -= self._events_dropped
-            if 0 <= idx < len(recs):
-                # a repeat: a new record (count + 1, last seen now), as evolve made a new Event
-                old = recs[idx]
-                rec = [old[0], old[1], old[2], old[3], old[4], old[5], now, old[7] + 1, None]
-                recs[idx] = rec
-                self._occurred(rec, reason)
-                if self._all_handlers or "Event" in self._handlers:
-                    self._notify(WatchEvent(MODIFIED, self._build_event(rec)))
-                return
-        # a new event: its resourceVersion and name's number drawn now, as the Event's were
-        self.resource_version += 1
-        self._event_seq += 1
-        rec = [key, obj.api_version, component, self._event_seq, self.resource_version, now,
-               now, 1, None]
-        if len(recs) >= MAX_EVENTS:
-            # Positions in the index are absolute (offset by what was dropped), so dropping
-            # the oldest tenth costs no rebuild; entries of dropped events are pruned only
-            # when the index has grown to twice the log.
-            drop = MAX_EVENTS // 10
-            recs = self._event_recs = recs[drop:]
-            self._events_dropped += drop
-            if len(self._event_index) > 2 * MAX_EVENTS:
-                first = self._events_dropped
-                self._event_index = {k: i for k, i in self._event_index.items() if i >= first}
-        pos = len(recs) + self._events_dropped
-        self._event_index[key] = pos
-        by_object = self._events_by_object
-        if by_object is not None:
-            if self._events_by_object_size >= 2 * MAX_EVENTS:
-                self._events_by_object = None   # rebuilt from the log at the next read
-            else:
-                self._events_by_object_size += 1
-                by_object.setdefault((key[0], key[2]), []).append(pos)
-        recs.append(rec)
-        self._occurred(rec, reason)
-        # Nobody watches events in a headless run (a UI's model does): the Event and its
-        # watch event are built only for a listener (_notify would call no one).
-        if self._all_handlers or "Event" in self._handlers:
-            self._notify(WatchEvent(ADDED, self._build_event(rec)))
-
-    def _occurred(self, rec: Record, reason: str) -> None:
+        if idx is not None and 0 <= (idx := idx - self._events_dropped) < len(recs):
+            # a repeat: a new record (count + 1, last seen now), as evolve made a new Event
+            old = recs[idx]
+            rec = recs[idx] = [old[0], old[1], old[2], old[3], old[4], old[5], now,
+                               old[7] + 1, None]
+            change = MODIFIED
+        else:
+            # a new event: its resourceVersion and name's number drawn now, as the Event's were
+            rv = self.resource_version = self.resource_version + 1
+            seq = self._event_seq = self._event_seq + 1
+            rec = [key, obj.api_version, component, seq, rv, now, now, 1, None]
+            if len(recs) >= MAX_EVENTS:
+                recs = self._drop_oldest_events()
+            pos = len(recs) + self._events_dropped
+            self._event_index[key] = pos
+            if self._events_by_object is not None:
+                self._index_by_object(key, pos)
+            recs.append(rec)
+            change = ADDED
+        # the occurrence
         if reason not in KEPT_REASONS:
             if self._droppable >= MAX_EVENTS:
                 self._drop_oldest_occurrences(max(1, MAX_EVENTS // 10))
             self._droppable += 1
         self._occurrence_recs.append(rec)
+        # Nobody watches events in a headless run (a UI's model does): the Event and its
+        # watch event are built only for a listener (_notify would call no one).
+        if self._all_handlers or "Event" in self._handlers:
+            self._notify(WatchEvent(change, self._build_event(rec)))
+
+    def _drop_oldest_events(self) -> list[Record]:
+        """Drop the oldest tenth of the log. Positions in the index are absolute (offset by
+        what was dropped), so this costs no rebuild; entries of dropped events are pruned only
+        when the index has grown to twice the log."""
+        drop = MAX_EVENTS // 10
+        recs = self._event_recs = self._event_recs[drop:]
+        self._events_dropped += drop
+        if len(self._event_index) > 2 * MAX_EVENTS:
+            first = self._events_dropped
+            self._event_index = {k: i for k, i in self._event_index.items() if i >= first}
+        return recs
+
+    def _index_by_object(self, key: tuple, pos: int) -> None:
+        """Keep events_for's index (once built) with the new event at ``pos``."""
+        if self._events_by_object_size >= 2 * MAX_EVENTS:
+            self._events_by_object = None   # rebuilt from the log at the next read
+        elif self._events_by_object is not None:
+            self._events_by_object_size += 1
+            self._events_by_object.setdefault((key[K_KIND], key[K_NAME]), []).append(pos)
 
     def _drop_oldest_occurrences(self, count: int) -> None:
         """Drop the ``count`` oldest occurrences that are not KEPT_REASONS, keeping the order
