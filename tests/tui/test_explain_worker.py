@@ -577,3 +577,68 @@ async def test_the_kept_view_is_restyled_on_reopening_only_when_its_styles_may_h
         app.open_explain("default", "gpu-pod")
         await settle(pilot)
         assert app.screen is not kept and _looks(app.screen) == after
+
+
+async def test_the_kept_view_reopened_for_a_pod_of_the_same_shape_lays_out_once(
+        session, make):
+    """Reopened for another pod, the kept view empties its legend and learner's panel to blank
+    rows as many as they had, and its matrix keeps room (and its scrollbar) for one row per
+    node. The answer for a pod of the same shape (another replica of the Deployment) then
+    takes their places without a layout of the screen: the one before the first frame is
+    the only one. Before, the matrix's scrollbar appearing laid the screen out three times."""
+    app = make(session)
+    async with app.run_test(size=(100, 30)) as pilot:  # the matrix needs its scrollbar
+        app.advance(5)
+        await settle(pilot)
+        web = sorted(p.metadata.name for p in app.session.store.list("Pod")
+                     if p.metadata.name.startswith("web-") and p.spec.node_name)
+        assert len(web) >= 2
+        app.open_explain("default", web[0])
+        await settle(pilot)
+        kept = app.screen
+        assert kept.matrix.row_count() == 4
+        await pilot.press("escape")
+        await settle(pilot)
+        layouts = []
+        real = type(kept)._refresh_layout
+
+        def counted(self, size=None, scroll=False):
+            layouts.append(scroll)
+            return real(self, size, scroll)
+
+        kept._refresh_layout = counted.__get__(kept)
+        gate = Gate(app.session)
+        app.open_explain("default", web[1])
+        await _until(pilot, gate.entered.is_set)
+        assert kept.matrix.row_count() == 0 and kept.matrix.virtual_size.height == 5
+        text = screen_text(app)
+        assert web[0] not in text and "NodeResourcesFit" not in text
+        gate.open.set()
+        await explained(pilot)
+        await settle(pilot)
+        text = screen_text(app)
+        assert f"pod/default/{web[1]}" in text and "NodeResourcesFit" in text
+        assert layouts == [False], layouts
+
+
+async def test_a_closed_kept_view_asks_nothing_while_the_app_closes(session, make):
+    """The kept view's recompute timer runs while it is closed. With changes still owed to it
+    and the app closing (no screen on the stack: Textual's app.screen raises), it asks
+    nothing and raises nothing (it ended the app's test run with ScreenStackError)."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        app.open_explain("default", "gpu-pod")
+        await settle(pilot)
+        view = app.screen
+        await pilot.press("escape")
+        await settle(pilot)
+        view._stale, view._last = True, 0.0
+        asked = view.request
+        stacks = app._screen_stacks
+        app._screen_stacks = {mode: [] for mode in stacks}  # as while the app closes
+        try:
+            view._maybe_recompute()
+        finally:
+            app._screen_stacks = stacks
+        assert view.request == asked

@@ -30,6 +30,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.css.query import NoMatches
+from textual.geometry import Size
 from textual.widgets import Static
 
 from ...api.errors import KsandboxError
@@ -363,7 +364,9 @@ class ExplainScreen(KsScreen):
         self._maybe_recompute()
 
     def _maybe_recompute(self) -> None:
-        if self._stale and not self.computing and self.app.screen is self \
+        # is_open first: a kept view's timer still runs while it is closed, and while the
+        # app closes (no screen on the stack: app.screen raises).
+        if self._stale and not self.computing and self.is_open and self.app.screen is self \
                 and time.perf_counter() - self._last >= self._gap:
             self.recompute()
 
@@ -387,13 +390,21 @@ class ExplainScreen(KsScreen):
         banner = self.query_one("#explain-banner", Static)
         if banner.display:
             banner.display = False
-        put(self.query_one("#explain-legend", Static), "")
+        # The legend and the learner's panel are emptied to blank rows as many as they had,
+        # and the matrix keeps room for one row per node: an answer of the same shape (a
+        # pod of the same profile, any pod's matrix) then takes their places without a
+        # layout of the screen.
+        put(self.query_one("#explain-legend", Static), _blank_like(
+            self.query_one("#explain-legend", Static)))
         matrix = self.matrix
+        matrix.reserved = Size(matrix.content_width() if matrix.row_count() else 0,
+                               self.session.store.count("Node"))
         matrix.set_layout(EMPTY)
         matrix.scroll_to(0, 0, animate=False, immediate=True)
         self.query_one("#explain-asks", VerticalScroll).scroll_to(0, 0, animate=False,
                                                                    immediate=True)
-        self._show_asks()  # the panel, emptied (the cursor's watch runs only if it moved)
+        panel = self.query_one("#explain-asks-text", Static)
+        put(panel, _blank_like(panel))  # the panel, emptied
         self.set_focus(matrix)
         # A view built ahead was on no stack: its crumbs and its key line were read then.
         self.show_crumbs()
@@ -639,6 +650,12 @@ class ExplainScreen(KsScreen):
 
     def explain_target(self) -> Target | None:
         return Target("Pod", self.namespace, self.pod_name)
+
+
+def _blank_like(static: Static) -> str:
+    """Blank rows as many as ``static`` shows now ("" for none)."""
+    rows = static.size.height if static.is_mounted and static.display else 0
+    return "\n" * (rows - 1) if rows > 1 else " " if rows == 1 else ""
 
 
 def _mark_style(line: str) -> str:

@@ -15,8 +15,10 @@ from typing import Any
 import attrs
 from rich.cells import cell_len
 from rich.segment import Segment
+from textual.geometry import Size
 from textual.strip import Strip
 
+from .line_api import set_virtual_size
 from .line_list import LineList
 
 # Short column heads for the upstream plugins (others get their capitals).
@@ -117,6 +119,12 @@ class ExplainMatrix(LineList):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.shown = EMPTY
+        self.reserved = Size(0, 0)
+        """Columns and rows kept room for while the matrix has none (an explanation lists
+        every node: the explain view reopened for another pod reserves the cluster's node
+        count and the last matrix's width). Its scrollbars are there from the first frame,
+        and an answer of that shape takes the room without a layout of the screen (a
+        scrollbar appearing laid it out three times)."""
 
     # The layout's parts, under the names the screen and the tests read.
     data = property(lambda self: self.shown.data)
@@ -142,6 +150,14 @@ class ExplainMatrix(LineList):
                     self.set_reactive(ExplainMatrix.cursor, i)
                     break
         self.rows_changed()
+
+    def update_virtual_size(self) -> None:
+        if self.row_count() or not self.reserved:
+            super().update_virtual_size()
+            return
+        set_virtual_size(self, Size(max(self.content_width(), self.reserved.width),
+                                    self.reserved.height + 1))
+        self.cursor = 0
 
     @property
     def selected_name(self) -> str | None:
