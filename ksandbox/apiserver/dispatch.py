@@ -39,10 +39,14 @@ class _NoObject:
 
 NO_OBJECT: Any = _NoObject()
 
+# In an ``owners`` filter: any controller at all (an object with a controller on a side).
+ANY_CONTROLLER = "*"
+
 
 class WatchFilter:
     """What one subscription acts on: event ``types`` (None: all) and controller kinds
-    ``owners`` before or after the write (None: any; None in the set: no controller)."""
+    ``owners`` before or after the write (None: any; None in the set: no controller;
+    ANY_CONTROLLER: a controller of any kind)."""
 
     __slots__ = ("types", "owners")
 
@@ -56,9 +60,10 @@ class WatchFilter:
         kind, new controller kind)``) is one the handler acts on."""
         if isinstance(key, tuple):
             type_, old_kind, new_kind = key
-            if self.owners is not None and old_kind not in self.owners \
-                    and new_kind not in self.owners:
-                return False
+            owners = self.owners
+            if owners is not None and old_kind not in owners and new_kind not in owners \
+                    and not (ANY_CONTROLLER in owners and (old_kind or new_kind)):
+                return False   # (old_kind / new_kind: None for an orphan, "" for no side)
         else:
             type_ = key
             assert self.owners is None, "owners filters need the kind's controllers tracked"

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Collection
 
 from ..api.errors import ApiError
 from ..api.kinds import lookup_resource
+from ..apiserver.dispatch import ANY_CONTROLLER
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from .controller_utils import POD_READY
 
@@ -77,7 +78,10 @@ class Metrics:
         self._serving: dict[Level, int] = {}
         self._counted: dict[str, dict[str, tuple[Level, ...]]] = {}  # ns → pod → chain
         self._chains: dict[tuple[str, str], tuple[Level, ...]] = {}
-        self.store.subscribe("Pod", self._pod_event)
+        # _pod_event counts serving pods per controller chain: a pod with no controller before
+        # or after a write has none, and was not counted (the write that took its
+        # controller away uncounted it), so it hears only pods with a controller on a side
+        self.store.subscribe("Pod", self._pod_event, owners=(ANY_CONTROLLER,))
         self.store.subscribe("ReplicaSet", self._owner_event)
         self.store.subscribe("ReplicationController", self._owner_event)
 

@@ -62,6 +62,8 @@ def test_types_and_owner_kinds_pick_the_handlers_in_subscription_order():
     store.subscribe("Pod", rs, owners=("ReplicaSet",))
     store.subscribe("Pod", orphans, owners=(None,))
     store.subscribe("Pod", new, types=(ADDED,), owners=("ReplicaSet", None))
+    controlled = hearer("controlled")
+    store.subscribe("Pod", controlled, owners=(dispatch.ANY_CONTROLLER,))
     a = store.create(_pod("a", _ref("ReplicaSet", "web", "u1")))
     store.create(_pod("b", _ref("Job", "batch", "u2")))
     store.create(_pod("c"))
@@ -71,11 +73,13 @@ def test_types_and_owner_kinds_pick_the_handlers_in_subscription_order():
     store.remove("Pod", "a", "default")
     assert a is not None
     assert heard == [
-        ("every", ADDED, "a"), ("rs", ADDED, "a"), ("new", ADDED, "a"),
-        ("every", ADDED, "b"),
+        ("every", ADDED, "a"), ("rs", ADDED, "a"), ("new", ADDED, "a"), ("controlled", ADDED, "a"),
+        ("every", ADDED, "b"), ("controlled", ADDED, "b"),
         ("every", ADDED, "c"), ("orphans", ADDED, "c"), ("new", ADDED, "c"),
         ("every", MODIFIED, "c"), ("rs", MODIFIED, "c"), ("orphans", MODIFIED, "c"),
+        ("controlled", MODIFIED, "c"),
         ("every", DELETED, "a"), ("deletes", DELETED, "a"), ("rs", DELETED, "a"),
+        ("controlled", DELETED, "a"),
     ]
 
 
@@ -330,7 +334,8 @@ def test_a_handler_the_dispatch_leaves_out_would_have_done_nothing(monkeypatch):
                 "OwnerHandler:DaemonSet", "OwnerHandler:StatefulSet", "OwnerHandler:Job",
                 "DeploymentController._pod_event", "PersistentVolumeController._pod_event",
                 "NodeLifecycleController._on_pod", "DrainRunner._on_pod",
-                "DisruptionController._on_pod", "DisruptionController._on_workload")
+                "DisruptionController._on_pod", "DisruptionController._on_workload",
+                "Metrics._pod_event")
     # (the Deployment controller's ReplicaSet handler: every ReplicaSet here is a
     # Deployment's or an orphan, which it may adopt, so it hears them all)
     for name in filtered:
