@@ -431,6 +431,10 @@ class FastPath:
         return self._topology[key][3].get(value)
 
     def has_keys(self, keys: tuple) -> np.ndarray:
+        hit = self._static.get(("has_keys", keys))
+        if hit is not None:
+            return hit
+
         def compute() -> np.ndarray:
             m = np.ones(self.n, dtype=bool)
             for k in keys:

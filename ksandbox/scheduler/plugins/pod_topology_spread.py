@@ -309,9 +309,10 @@ class PodTopologySpread:
         s.constraints = constraints
         s._counts = None
         s.arrays = []
-        keys = ctx.has_keys(tuple(c.topology_key for c in constraints))
+        keys = None   # the nodes with every constraint's key: asked only when it matters
         kept = idx
         if require_all:
+            keys = ctx.has_keys(tuple(c.topology_key for c in constraints))
             bad = ~keys[idx]
             if bad.any():
                 s.ignored = {ctx.infos[j].name for j in idx[bad]}
@@ -329,8 +330,7 @@ class PodTopologySpread:
             incl = ctx.inclusion_mask(pod, c.affinity_honor, c.taints_honor)
             # Matching pods per domain over the nodes that count (kept current by the fast
             # path, not summed over every node per pod); only the candidates' domains count.
-            per = np.where(present, ctx.domain_counts(ns, c.selector, key, incl,
-                                                      keys if require_all else None), 0)
+            per = np.where(present, ctx.domain_counts(ns, c.selector, key, incl, keys), 0)
             s.arrays.append((per, present, values))
             s.weights.append(topology_normalizing_weight(int(np.count_nonzero(present))))
         state.write(PRE_SCORE_STATE_KEY, s)
