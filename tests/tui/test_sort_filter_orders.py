@@ -70,6 +70,53 @@ def test_an_order_kept_row_by_row_equals_a_fresh_sort(seed):
     assert rows.index(("z", "nope")) is None
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_texts_stay_in_step_and_a_filtered_order_keeps_its_own_values(seed):
+    """An order's lower-cased search texts (RowOrder.texts, which the filter reads in a row)
+    stay those of its rows, in its order, through inserts and deletes. An order filtered from
+    another — its values copied less the dropped rows, or picked one by one — stays its own
+    fresh sort as both change (the parent caught up later, as a kept order shown again is)."""
+    rnd = random.Random(seed)
+    values = ["Running", "Pending", "Failed"] if seed % 2 else [1.0, 2.0, 5.0, 3.5]
+    keys = [(rnd.choice("ab"), f"p-{i:03d}") for i in range(120)]
+    value = {k: rnd.choice(values) for k in keys}
+
+    def text(k):
+        return f"{k[0]}/{k[1]} {value[k]}".lower()
+
+    parent = RowOrder.by_value("X", None, sorted(keys), dict(value))
+    parent.texts = [text(k) for k in parent.order]
+    # Most rows kept (the copy less the dropped) for even seeds, few for odd ones.
+    wanted = {k for k in keys if (k[1][-1] != "7") == (seed % 2 == 0)}
+    kept = [k for k in parent.order if k in wanted]
+    dropped = [k for k in parent.order if k not in wanted]
+    child = parent.filtered("f", kept, [text(k) for k in kept], dropped)
+    assert child.value == {k: value[k] for k in kept} and child.value is not parent.value
+    behind: set = set()
+    for step in range(200):
+        k = (rnd.choice("abc"), f"p-{rnd.randrange(150):03d}")
+        if rnd.random() < 0.3:
+            value.pop(k, None)
+        else:
+            value[k] = None if seed >= 4 and rnd.random() < 0.05 else rnd.choice(values)
+
+        def current(key, keep=None):
+            return key in value and (keep is None or key in keep), value.get(key)
+
+        child.update([k], lambda key: current(key, wanted), text)
+        behind.add(k)
+        if step % 7 == 0:
+            parent.update(behind, current, text)
+            behind = set()
+            assert parent.order == _fresh(value, value), step
+            assert parent.texts == [text(k) for k in parent.order] or (
+                seed >= 4 and parent.texts is None), step  # a mixed type re-sorts: dropped
+        mine = {k: value[k] for k in value if k in wanted}
+        assert child.order == _fresh(mine, mine), step
+        assert child.texts == [text(k) for k in child.order] or (
+            seed >= 4 and child.texts is None), step
+
+
 # -- the list view ------------------------------------------------------------------------------
 
 def _expected(app, column: str, text: str, reverse: bool) -> list[tuple[str, str]]:
@@ -250,6 +297,23 @@ async def test_filtering_over_the_joined_texts_keeps_what_each_row_matches(sessi
             pods = {k: app.session.store.get("Pod", k[1], k[0]) for k in keys}
             want = [k for k in keys if f.matches(spec.search(pods[k]), pods[k].metadata.labels)]
             assert table._matching(keys, f) == want, text
+        # Typed over no filter, as the bar does: the rows on show narrowed (their texts read
+        # in a row from the order for plain text) are those same rows.
+        from ksandbox.tui.filtering import NO_FILTER
+
+        keys = _shown(table)
+        texts = table._rows.texts
+        assert texts == [spec.search(app.session.store.get("Pod", k[1], k[0])).lower()
+                         for k in table._rows.order], "the texts follow the pods"
+        for text in FILTERS:
+            f = parse_filter(text)
+            table.set_filter(NO_FILTER)
+            table.set_filter(f)
+            await settle(pilot)
+            pods = {k: app.session.store.get("Pod", k[1], k[0]) for k in keys}
+            want = [k for k in keys if f.matches(spec.search(pods[k]), pods[k].metadata.labels)]
+            assert _shown(table) == want, text
+        table.set_filter(NO_FILTER)
         for k in keys:
             pod = app.session.store.get("Pod", k[1], k[0])
             assert pod_status_of(pod) == pod_status(pod)
