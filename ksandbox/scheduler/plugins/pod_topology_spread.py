@@ -83,6 +83,9 @@ class PodTopologySpread:
         self.handle = handle
         self.default_constraints = default_constraints
         self.system_defaulted = system_defaulted
+        # What get_constraints asks of the defaults for every pod, answered once.
+        self._default_actions = frozenset(c.when_unsatisfiable for c in default_constraints)
+        self._defaults_need_labels = _any_match_label_keys(default_constraints)
         # get_constraints' answers: (action, id(constraints), id(labels or None)) and
         # (action, id(default selector), id(labels or None)) -> (constraints, labels,
         # selector, the parsed list).
@@ -119,13 +122,13 @@ class PodTopologySpread:
             return self._remember(key, raw, labels, None, constraints)
         # The defaults apply only with a selector ("pods like this one"): a pod no Service
         # or controller selects gets none, and is answered before any Constraint is built.
-        if not any(c.when_unsatisfiable == action for c in self.default_constraints):
+        if action not in self._default_actions:
             return []
         selector = self.handle.default_selector(pod)
         if selector is None or selector.empty:
             return []
         raw = self.default_constraints
-        labels = pod.metadata.labels if _needs_labels(raw) else None
+        labels = pod.metadata.labels if self._defaults_need_labels else None
         key = (action, id(selector), id(labels))
         hit = self._defaults.get(key)
         if hit is not None and hit[1] is labels and hit[2] is selector:
