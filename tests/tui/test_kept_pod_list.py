@@ -162,3 +162,47 @@ async def test_a_drilled_pod_list_is_new_and_the_kept_one_stays(session, make):
         await command(pilot, "po")
         assert isinstance(app.screen, ResourceScreen) and app.screen is not kept
         assert app.screen_stack.count(kept) == 1
+
+
+async def test_the_list_built_ahead_fills_in_slices_and_is_what_po_shows(session, make,
+                                                                         monkeypatch):
+    """With the real clock the app builds its pod list off screen in idle time
+    (prebuild_pod_list): its rows are read and its texts gathered in slices (keys typed on
+    the board meanwhile never wait for a 30,000-row block); the first `:po` shows that list,
+    with the rows of the cluster then, as a new one would."""
+    from ksandbox.tui.screens import resources
+    from ksandbox.tui.widgets import resource_table
+
+    monkeypatch.setattr(resource_table, "WARM_ROWS", 1)
+    monkeypatch.setattr(resource_table, "WARM_SLICE", 3)
+    monkeypatch.setattr(resource_table, "SLICE", 4)
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(10)
+        await settle(pilot)
+        sliced = []
+        real = resource_table.ResourceTable._rebuild_in_slices
+
+        def counted(self, items):
+            sliced.append(len(items))
+            return real(self, items)
+
+        monkeypatch.setattr(resource_table.ResourceTable, "_rebuild_in_slices", counted)
+        resources.prebuild_pod_list(app)
+        ahead = resources._KEPT[app]
+        for _ in range(40):
+            await pilot.pause()
+        assert ahead.is_mounted and ahead not in app.screen_stack
+        table = ahead.table
+        store = app.session.store
+        assert sliced == [len(store.list("Pod"))] and not table._reloading
+        assert table._rows.texts is not None, "texts gathered ahead"
+        app.submit("kubectl delete pod quick-evict --grace-period=0 --force", quiet=True)
+        app.advance(5)
+        frames = await _command_recorded(app, pilot, ahead, "po")
+        assert app.screen is ahead and frames
+        names = {p.metadata.name for p in store.list("Pod")}
+        for text in frames:
+            assert "quick-evict" not in text
+            assert f"pods(all)[{len(names)}]" in _title_line(text)
+        assert not table.in_background  # on show: rebuilt at once from now on

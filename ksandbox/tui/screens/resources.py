@@ -107,6 +107,7 @@ def prebuild_pod_list(app: Any) -> None:
     if _KEPT.get(app) is not None or not app.is_running:
         return
     screen = ResourceScreen("Pod")
+    screen.built_ahead = True
     app.install_screen(screen, KEPT_NAME)
     _KEPT[app] = screen
     try:
@@ -146,14 +147,18 @@ class ResourceScreen(KsScreen):
         self.owner = owner
         self.initial_filter = filter_text
         self.view_name = BY_KIND[kind].resource
+        self.built_ahead = False
+        """Composed off screen in idle time (prebuild_pod_list): its table fills in slices."""
 
     def compose_body(self) -> ComposeResult:
         where = None
         if self.owner is not None:
             kind, ns, name = self.owner
             where = owned_by(kind, name, self.app.session.store)
-        yield ResourceTable(self.app.session, spec_for(self.kind), namespace=self.namespace,
-                            node=self.node, where=where, id="table")
+        table = ResourceTable(self.app.session, spec_for(self.kind), namespace=self.namespace,
+                              node=self.node, where=where, id="table")
+        table.in_background = self.built_ahead
+        yield table
 
     @property
     def table(self) -> ResourceTable:

@@ -134,6 +134,10 @@ class ResourceTable(LineList):
         self._warming = False
         self._warm_generation = 0
         self._widths: list[int] = [len(c) for c in self._columns()]
+        self.in_background = False
+        """Built ahead, off screen (the kept pod list before its first `:po`): its rows are
+        read in slices whatever their number, and its texts gathered in slices, so the keys
+        typed meanwhile on the screen on show never wait for a 30,000-row block."""
 
     # -- data -----------------------------------------------------------------------------
     def _items(self) -> list[tuple[Key, Any]]:
@@ -323,7 +327,7 @@ class ResourceTable(LineList):
         # clock ticks in between before the list shows.
         cheap = not self._needs_check() and self._column_id(self.sort_column) in (
             KEY_ORDER, "NAME")
-        if len(items) <= SYNC_ROWS or cheap:
+        if (len(items) <= SYNC_ROWS or cheap) and not self.in_background:
             if self._reloading:
                 self.workers.cancel_group(self, "table-reload")
                 self._reloading = False
@@ -407,7 +411,11 @@ class ResourceTable(LineList):
             return
         # The order on show changes with the cluster between slices: its texts in one go
         # (~20 ms at 30,000 rows), kept in step from then on; the first `/` keystroke reads them.
-        self._gather_texts(shown)
+        # A list built ahead, off screen, changes only when it is caught up: in slices.
+        if self.in_background:
+            await self._gather_in_slices(shown, shown)
+        else:
+            self._gather_texts(shown)
         row_filter = shown.filter
         for column in self.spec.sort_keys:
             cid = self._column_id(column)
@@ -598,6 +606,7 @@ class ResourceTable(LineList):
         since the table last heard. The orders kept for its columns and filters stay (the
         sort keys and filters typed before cost no sort), caught up with ``changes``; another
         namespace, or more changes than move row by row, rebuilds them."""
+        self.in_background = False
         self.sort_column = "NAMESPACE" if "NAMESPACE" in self.spec.sort_keys else "NAME"
         self.reverse = False
         self.wide = False
