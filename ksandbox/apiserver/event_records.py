@@ -3,17 +3,20 @@
 A run records ~4.4 events per scheduled pod, and a headless ``sim`` reads few of them as Events:
 its JSON wants five fields of each occurrence, and past ``store.MAX_EVENTS`` the oldest are
 dropped unread. Building the Event (its ObjectMeta, its reference, the name, the version
-string) at every record was ~half of an event's cost, so ``Store.record_event`` keeps a small
-list per event instead and the Event is built the first time something reads it (then kept in
-the record, so a second read gives the same object).
+string) at every record was ~half of an event's cost, so ``Store.record_event`` keeps a flat
+tuple per event instead and the Event is built the first time something reads it.
 
-A record is a list: ``[key, api_version, component, seq, rv, first, last, count, event]``
-where ``key`` is the correlator's key ``(kind, namespace, name, uid, type, reason, message)``
-of the object the event is about; ``seq`` numbers the event's name, ``rv`` its
-resourceVersion (an int); ``event`` is None until it is built. A repeat of an event makes a
-new record (count + 1, last = now) sharing everything else, as the eager log made a new Event
-with ``evolve``; the old record stays where an earlier occurrence holds it. Records are never
-changed once made, except for that last slot.
+A record is ``(kind, namespace, name, uid, type, reason, message, api_version, component,
+seq, rv, first, last, count)``: the first seven are the correlator's key of the event (the
+object it is about, with its uid, and what happened), ``seq`` numbers the event's name and
+``rv`` is its resourceVersion (an int). A repeat of an event is a new record (count + 1, last
+= now), as the eager log made a new Event with ``evolve``; the old record stays where an
+earlier occurrence holds it. Records hold only strings and numbers, so a fork of the
+simulation (sim/snapshot.py) shares them as they are.
+
+Built Events are remembered by record value (equal records make equal Events), so reading an
+event twice gives the same object while the table lasts; it starts over when it is full, and
+a fork of the simulation starts with an empty one.
 
 ``EventList`` is what ``Store.events`` / ``Store.occurrences`` hand out: a read-only sequence of
 Events over a list of records, in place (no copy).
@@ -28,14 +31,18 @@ from ..api.core import Event, ObjectReference, object_path
 from ..api.evolve import replacer
 from ..api.meta import ObjectMeta
 
-Record = list   # [key, api_version, component, seq, rv, first, last, count, event | None]
+Record = tuple   # (kind, namespace, name, uid, type, reason, message, api_version,
+#                    component, seq, rv, first, last, count)
 
-# positions in a record and in its key
-KEY, API_VERSION, COMPONENT, SEQ, RV, FIRST, LAST, COUNT, EVENT = range(9)
-K_KIND, K_NAMESPACE, K_NAME, K_UID, K_TYPE, K_REASON, K_MESSAGE = range(7)
+(KIND, NAMESPACE, NAME, UID, TYPE, REASON, MESSAGE, API_VERSION, COMPONENT, SEQ, RV, FIRST, LAST,
+ COUNT) = range(14)
+KEY_LEN = 7   # rec[:KEY_LEN] is the correlator's key
 
 # Object references remembered for the events about an object (the table starts over when full).
 _REFS_KEPT = 4096
+# Events remembered by record (the table starts over when full): above the log's 20,000 events
+# and the occurrences it keeps, so that a UI reading the same events sees the same objects.
+_BUILT_KEPT = 1 << 16
 
 _EVENT_FIELDS = ("metadata", "involved_object", "reason", "message", "type", "source_component",
                  "count", "first_timestamp", "last_timestamp")
@@ -52,19 +59,26 @@ def _new_event(*values: Any) -> Event:
 
 
 class EventBuilder:
-    """Builds the Event of a record (once: it is kept in the record). The events about one
-    object share one ObjectReference (it holds nothing a write changes)."""
+    """Builds the Event of a record, once while its table lasts. The events about one object
+    share one ObjectReference (it holds nothing a write changes)."""
 
     def __init__(self) -> None:
         # (kind, namespace, name, uid, apiVersion) -> the reference (immutable); bounded
         self._refs: dict[tuple, ObjectReference] = {}
+        # record -> its Event; bounded (the log's records and occurrences, and then some)
+        self._built: dict[Record, Event] = {}
+
+    def __deepcopy__(self, memo: Any) -> EventBuilder:
+        """A fork of the simulation starts with empty tables: they are caches."""
+        return EventBuilder()
 
     def build(self, rec: Record) -> Event:
-        ev = rec[EVENT]
+        built = self._built
+        ev = built.get(rec)
         if ev is not None:
             return ev
-        kind, namespace, name, uid, type_, reason, message = rec[KEY]
-        api_version = rec[API_VERSION]
+        (kind, namespace, name, uid, type_, reason, message, api_version, component, seq, rv,
+         first, last, count) = rec
         ref_key = (kind, namespace, name, uid, api_version)
         ref = self._refs.get(ref_key)
         if ref is None:
@@ -73,28 +87,30 @@ class EventBuilder:
             if len(self._refs) >= _REFS_KEPT:
                 self._refs.clear()
             self._refs[ref_key] = ref
-        meta = ObjectMeta(name=f"{name}.{rec[SEQ]:x}", namespace=namespace or "default",
-                          resource_version=str(rec[RV]))
-        ev = rec[EVENT] = _new_event(meta, ref, reason, message, type_, rec[COMPONENT],
-                                     rec[COUNT], rec[FIRST], rec[LAST])
+        meta = ObjectMeta(name=f"{name}.{seq:x}", namespace=namespace or "default",
+                          resource_version=str(rv))
+        ev = _new_event(meta, ref, reason, message, type_, component, count, first, last)
+        if len(built) >= _BUILT_KEPT:
+            built.clear()
+        built[rec] = ev
         return ev
 
 
 def reason_of(rec: Record) -> str:
-    return rec[KEY][K_REASON]
+    return rec[REASON]
 
 
 def event_namespace(rec: Record) -> str:
     """The Event's own namespace (a cluster-scoped object's events go to "default")."""
-    return rec[KEY][K_NAMESPACE] or "default"
+    return rec[NAMESPACE] or "default"
 
 
 def occurrence_facts(recs: list[Record]) -> Iterator[tuple[float, str, str, str, str]]:
     """(last_timestamp, type, reason, object_path, message) of each record, in order: what
     the built Events would give, without building them (the sim JSON's event list)."""
     for rec in recs:
-        kind, namespace, name, _, type_, reason, message = rec[KEY]
-        yield rec[LAST], type_, reason, object_path(kind, namespace, name), message
+        yield (rec[LAST], rec[TYPE], rec[REASON], object_path(rec[KIND], rec[NAMESPACE], rec[NAME]),
+               rec[MESSAGE])
 
 
 class EventList(Sequence[Event]):

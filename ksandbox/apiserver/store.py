@@ -31,10 +31,10 @@ from ..sim.rand import SimRandom
 from . import admission, validation
 from .dispatch import NO_OBJECT, WatchFilter, plan
 from .event_records import (
-    K_KIND,
-    K_NAME,
-    K_NAMESPACE,
-    KEY,
+    COUNT,
+    KIND,
+    NAME,
+    NAMESPACE,
     EventBuilder,
     EventList,
     Record,
@@ -126,12 +126,12 @@ class Store:
         self.last_refs: tuple[Any, Any, Any] = (None, None, None)
         # Deduplicated events (what `kubectl get events` lists, with counts) and every
         # occurrence in order (what the sim JSON and the live event log show, each at the
-        # simulated second it happened), as records (event_records.py): the Event is built
-        # when read (self.events / self.occurrences), most never are.
+        # simulated second it happened), as records (event_records.py: flat tuples): the
+        # Event is built when read (self.events / self.occurrences), most never are.
         self._event_recs: list[Record] = []
         self._occurrence_recs: list[Record] = []
         self._build_event = EventBuilder().build
-        # the correlator's key (event_records.KEY) -> absolute position in the log
+        # the correlator's key (a record's first seven) -> absolute position in the log
         self._event_index: dict[tuple, int] = {}
         self._events_dropped = 0  # events dropped from the front of self.events so far
         # (kind, name) -> absolute positions (as _event_index's) of the events about it, built
@@ -614,14 +614,13 @@ class Store:
         if idx is not None and 0 <= (idx := idx - self._events_dropped) < len(recs):
             # a repeat: a new record (count + 1, last seen now), as evolve made a new Event
             old = recs[idx]
-            rec = recs[idx] = [old[0], old[1], old[2], old[3], old[4], old[5], now,
-                               old[7] + 1, None]
+            rec = recs[idx] = old[:-2] + (now, old[COUNT] + 1)
             change = MODIFIED
         else:
             # a new event: its resourceVersion and name's number drawn now, as the Event's were
             rv = self.resource_version = self.resource_version + 1
             seq = self._event_seq = self._event_seq + 1
-            rec = [key, obj.api_version, component, seq, rv, now, now, 1, None]
+            rec = key + (obj.api_version, component, seq, rv, now, now, 1)
             if len(recs) >= MAX_EVENTS:
                 recs = self._drop_oldest_events()
             pos = len(recs) + self._events_dropped
@@ -659,7 +658,7 @@ class Store:
             self._events_by_object = None   # rebuilt from the log at the next read
         elif self._events_by_object is not None:
             self._events_by_object_size += 1
-            self._events_by_object.setdefault((key[K_KIND], key[K_NAME]), []).append(pos)
+            self._events_by_object.setdefault((key[KIND], key[NAME]), []).append(pos)
 
     def _drop_oldest_occurrences(self, count: int) -> None:
         """Drop the ``count`` oldest occurrences that are not KEPT_REASONS, keeping the order
@@ -688,13 +687,12 @@ class Store:
             by_object = self._events_by_object = {}
             first = self._events_dropped
             for i, rec in enumerate(self._event_recs, first):
-                key = rec[KEY]
-                by_object.setdefault((key[K_KIND], key[K_NAME]), []).append(i)
+                by_object.setdefault((rec[KIND], rec[NAME]), []).append(i)
             self._events_by_object_size = len(self._event_recs)
         recs, first = self._event_recs, self._events_dropped
         found = [recs[i - first] for i in by_object.get((kind, name), ()) if i >= first]
         if namespace:
-            found = [r for r in found if r[KEY][K_NAMESPACE] == namespace]
+            found = [r for r in found if r[NAMESPACE] == namespace]
         return [self._build_event(r) for r in found]
 
     # -- forking --------------------------------------------------------------------------
@@ -705,7 +703,7 @@ class Store:
         other._objects = {k: dict(v) for k, v in self._objects.items()}
         other._count = self._count
         other._pods_by_node = {k: dict(v) for k, v in self._pods_by_node.items()}
-        other._event_recs = list(self._event_recs)   # records are shared: never changed
+        other._event_recs = list(self._event_recs)   # records are tuples: shared
         other._occurrence_recs = list(self._occurrence_recs)
         other._event_index = dict(self._event_index)
         other._events_dropped = self._events_dropped

@@ -176,3 +176,22 @@ def test_a_repeat_of_an_event_dropped_from_the_log_is_a_new_event(monkeypatch):
         log.record(node, "Normal", reason, message, "", 2.0)
     assert store.events[-1].reason == "Starting" and store.events[-1].count == 1
     _same(store, log, None, [])
+
+
+def test_a_fork_of_the_simulation_shares_the_records_and_reads_the_same_events():
+    """Session.fork (sim/snapshot.fork_graph) shares the records (flat tuples) and starts the
+    fork's table of built Events empty; both read the same events and go on apart."""
+    from ksandbox.session import Session
+
+    s = Session.from_text("apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n")
+    s.settle()
+    node = s.store.get("Node", "n1")
+    for i in range(5):
+        s.store.record_event(node, "Normal", "Tick", f"m{i % 3}")
+    before = list(s.store.occurrences)   # some built before the fork
+    f = s.fork()
+    assert s.store._build_event.__self__._built and not f.store._build_event.__self__._built
+    assert list(f.store.occurrences) == before and list(f.store.events) == list(s.store.events)
+    assert all(a is b for a, b in zip(f.store._occurrence_recs, s.store._occurrence_recs))
+    f.store.record_event(node, "Normal", "Tick", "m0")
+    assert len(f.store.occurrences) == len(before) + 1 and list(s.store.occurrences) == before
