@@ -38,6 +38,7 @@ from .event_records import (
     EventBuilder,
     EventList,
     Record,
+    RecordList,
     event_namespace,
     occurrence_facts,
     reason_of,
@@ -128,8 +129,8 @@ class Store:
         # occurrence in order (what the sim JSON and the live event log show, each at the
         # simulated second it happened), as records (event_records.py: flat tuples): the
         # Event is built when read (self.events / self.occurrences), most never are.
-        self._event_recs: list[Record] = []
-        self._occurrence_recs: list[Record] = []
+        self._event_recs = RecordList()
+        self._occurrence_recs = RecordList()
         self._build_event = EventBuilder().build
         # the correlator's key (a record's first seven) -> absolute position in the log
         self._event_index: dict[tuple, int] = {}
@@ -645,7 +646,7 @@ class Store:
         what was dropped), so this costs no rebuild; entries of dropped events are pruned only
         when the index has grown to twice the log."""
         drop = MAX_EVENTS // 10
-        recs = self._event_recs = self._event_recs[drop:]
+        recs = self._event_recs = RecordList(self._event_recs[drop:])
         self._events_dropped += drop
         if len(self._event_index) > 2 * MAX_EVENTS:
             first = self._events_dropped
@@ -703,8 +704,8 @@ class Store:
         other._objects = {k: dict(v) for k, v in self._objects.items()}
         other._count = self._count
         other._pods_by_node = {k: dict(v) for k, v in self._pods_by_node.items()}
-        other._event_recs = list(self._event_recs)   # records are tuples: shared
-        other._occurrence_recs = list(self._occurrence_recs)
+        other._event_recs = RecordList(self._event_recs)   # records are tuples: shared
+        other._occurrence_recs = RecordList(self._occurrence_recs)
         other._event_index = dict(self._event_index)
         other._events_dropped = self._events_dropped
         other.occurrences_dropped = self.occurrences_dropped
