@@ -190,13 +190,16 @@ async def test_the_list_built_ahead_fills_in_slices_and_is_what_po_shows(session
         monkeypatch.setattr(resource_table.ResourceTable, "_rebuild_in_slices", counted)
         resources.prebuild_pod_list(app)
         ahead = resources._KEPT[app]
-        for _ in range(40):
+        for _ in range(200):
             await pilot.pause()
+            if ahead.is_mounted and not ahead.table._reloading and ahead.table._rows.texts:
+                break
         assert ahead.is_mounted and ahead not in app.screen_stack
         table = ahead.table
         store = app.session.store
         assert sliced == [len(store.list("Pod"))] and not table._reloading
         assert table._rows.texts is not None, "texts gathered ahead"
+        assert [column for column, _ in table._orders] == ["NAMESPACE"]
         app.submit("kubectl delete pod quick-evict --grace-period=0 --force", quiet=True)
         app.advance(5)
         frames = await _command_recorded(app, pilot, ahead, "po")
@@ -206,3 +209,9 @@ async def test_the_list_built_ahead_fills_in_slices_and_is_what_po_shows(session
             assert "quick-evict" not in text
             assert f"pods(all)[{len(names)}]" in _title_line(text)
         assert not table.in_background  # on show: rebuilt at once from now on
+        # Built ahead, it prepared no other column's order; on show, it does.
+        await settle(pilot, 10)
+        for _ in range(40):
+            await pilot.pause()
+        assert {column for column, _ in table._orders} == {
+            "NAMESPACE", "NAME", "STATUS", "AGE", "NODE"}

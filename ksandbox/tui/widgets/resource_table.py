@@ -52,6 +52,10 @@ SLICE = 12000
 # Lists this long get their search texts computed in the background, WARM_SLICE rows at a time.
 WARM_ROWS = 2000
 WARM_SLICE = 1000
+# A list built ahead, off screen (in_background), works in slices this many times smaller, and
+# prepares its other columns' orders only once it is on show: keys typed on the screen on show
+# meanwhile wait for a slice at most.
+BACKGROUND_SHARE = 5
 _PAD = 3  # kubectl's tabwriter padding
 
 
@@ -356,8 +360,9 @@ class ResourceTable(LineList):
         values: dict[Key, Any] | None = None if column == KEY_ORDER else {}
         check = self._needs_check()
         wanted = self._wanted
-        for i in range(0, len(items), SLICE):
-            part = items[i:i + SLICE]
+        size = max(1, SLICE // BACKGROUND_SHARE) if self.in_background else SLICE
+        for i in range(0, len(items), size):
+            part = items[i:i + size]
             if check:
                 part = [(k, o) for k, o in part if wanted(o, k)]
             keys.extend(k for k, _ in part)
@@ -395,11 +400,12 @@ class ResourceTable(LineList):
     async def _warm_texts_and_orders(self) -> None:
         shown = self._rows
         keys = list(shown.order)
-        for i in range(0, len(keys), WARM_SLICE):
+        size = self._warm_slice()
+        for i in range(0, len(keys), size):
             await asyncio.sleep(0)
             if self._reloading:
                 break  # rows replaced: the texts so far are kept
-            part = [k for k in keys[i:i + WARM_SLICE] if k not in self._search]
+            part = [k for k in keys[i:i + size] if k not in self._search]
             if part:
                 get = self._getter()
                 search = self._search_text
@@ -414,6 +420,7 @@ class ResourceTable(LineList):
         # A list built ahead, off screen, changes only when it is caught up: in slices.
         if self.in_background:
             await self._gather_in_slices(shown, shown)
+            return  # the other columns' orders once it is on show (reopen)
         else:
             self._gather_texts(shown)
         row_filter = shown.filter
@@ -454,6 +461,9 @@ class ResourceTable(LineList):
             if not await self._gather_in_slices(rows, shown):
                 return
 
+    def _warm_slice(self) -> int:
+        return max(1, WARM_SLICE // BACKGROUND_SHARE) if self.in_background else WARM_SLICE
+
     async def _gather_in_slices(self, rows: RowOrder, shown: RowOrder) -> bool:
         """Gather the texts of ``rows`` (an order not on show) a slice at a time; False when
         the warm-up should stop (rows replaced, another order shown)."""
@@ -462,13 +472,14 @@ class ResourceTable(LineList):
         start = rows.changes
         order = rows.order
         texts: list[str] = []
-        for i in range(0, len(order), WARM_SLICE):
+        size = self._warm_slice()
+        for i in range(0, len(order), size):
             await asyncio.sleep(0)
             if self._reloading or self._rows is not shown:
                 return False
             if rows.changes != start:
                 return True  # shown and caught up meanwhile: its first keystroke gathers
-            part = self._texts(order[i:i + WARM_SLICE])
+            part = self._texts(order[i:i + size])
             if not all(map(str.isascii, part)):
                 return True
             texts.extend(t.lower() for t in part)
@@ -637,6 +648,10 @@ class ResourceTable(LineList):
         self.set_reactive(ResourceTable.cursor, 0)
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
+        text = self.row_filter.text
+        if not self._reloading and not self._warming and any(
+                (self._column_id(c), text) not in self._orders for c in self.spec.sort_keys):
+            self._warm()  # built ahead: the other columns' orders, now that it is on show
 
     def _narrow(self) -> None:
         """The rows on show that the (narrower) filter keeps, in their order. Plain text is
