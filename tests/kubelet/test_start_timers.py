@@ -23,6 +23,16 @@ spec:
   containers: [{{name: c, image: nginx:1.25, resources: {{requests: {{cpu: 100m}}}}}}]
 """ for i in range(5))
 
+# 60 more pods without requests: their starts fall at ~20 distinct times.
+MANY = CLUSTER + "".join(f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: q{i}}}
+spec:
+  nodeName: n1
+  containers: [{{name: c, image: nginx:1.25}}]
+""" for i in range(60))
+
 
 class _Entry:
     """One pending start: the batch's time object, its callback and its argument."""
@@ -68,15 +78,7 @@ def test_a_fork_taken_while_starts_wait_goes_on_as_the_original():
 def test_pending_starts_due_at_one_time_share_its_float():
     """Start delays are tenths of a second, so a load's pods share a few start times: each
     time is one float object (PodWorkers.schedule_start), not one per pod."""
-    many = CLUSTER + "".join(f"""---
-apiVersion: v1
-kind: Pod
-metadata: {{name: q{i}}}
-spec:
-  nodeName: n1
-  containers: [{{name: c, image: nginx:1.25}}]
-""" for i in range(60))
-    s = Session.from_text(many)
+    s = Session.from_text(MANY)
     timers = _start_timers(s)
     assert len(timers) == 65
     by_value: dict = {}
@@ -91,15 +93,7 @@ def test_pending_starts_due_at_one_time_are_one_heap_entry():
     """65 pods waiting to start at ~20 distinct times: one heap entry (a TimerBatch) per
     time, not a Timer, heap tuple and sequence number per pod (~208 bytes each; a 150,000-pod
     load holds them all at once); deleting a pod before its start cancels its entry only."""
-    many = CLUSTER + "".join(f"""---
-apiVersion: v1
-kind: Pod
-metadata: {{name: q{i}}}
-spec:
-  nodeName: n1
-  containers: [{{name: c, image: nginx:1.25}}]
-""" for i in range(60))
-    s = Session.from_text(many)
+    s = Session.from_text(MANY)
     batches = [t for _w, _p, _s, t in s.clock._heap if isinstance(t, TimerBatch)]
     assert len(_start_timers(s)) == 65
     assert len(batches) == len({t.when for t in _start_timers(s)}) < 30

@@ -138,6 +138,20 @@ class Gate:
         return self.real(namespace, name)
 
 
+def _frames_of(app, screen):
+    """The text of every frame of ``screen`` from now on, as the app displays it."""
+    frames = []
+    real_display = app._display
+
+    def display(shown, renderable):
+        if shown is screen:
+            frames.append(screen_text(app))
+        return real_display(shown, renderable)
+
+    app._display = display
+    return frames
+
+
 def _a_bound_default_pod(app):
     return next(p for p in app.session.store.list("Pod")
                 if p.spec.node_name and p.metadata.namespace == "default")
@@ -343,15 +357,7 @@ async def test_the_kept_view_reopened_for_another_pod_never_shows_the_last_ones(
         await settle(pilot)
         assert app.screen.view_name == "board"
 
-        frames = []
-        real_display = app._display
-
-        def display(screen, renderable):
-            if screen is kept:
-                frames.append(screen_text(app))
-            return real_display(screen, renderable)
-
-        app._display = display
+        frames = _frames_of(app, kept)
         gate = Gate(app.session)
         app.open_explain("default", other.metadata.name)
         assert app.screen is kept  # the same view, not a new one
@@ -421,15 +427,7 @@ async def test_the_view_built_ahead_opens_for_its_first_pod_as_a_kept_one_would(
         explain_module.prebuild_explain(app)  # a second call keeps it
         assert explain_module._KEPT[app] is built
 
-        frames = []
-        real_display = app._display
-
-        def display(screen, renderable):
-            if screen is built:
-                frames.append(screen_text(app))
-            return real_display(screen, renderable)
-
-        app._display = display
+        frames = _frames_of(app, built)
         layouts = []
         real_layout = type(built)._refresh_layout
 
