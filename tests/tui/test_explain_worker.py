@@ -152,6 +152,19 @@ def _frames_of(app, screen):
     return frames
 
 
+def _layouts_of(screen):
+    """One entry (its ``scroll`` flag) per layout of ``screen`` from now on."""
+    layouts = []
+    real = type(screen)._refresh_layout
+
+    def counted(self, size=None, scroll=False):
+        layouts.append(scroll)
+        return real(self, size, scroll)
+
+    screen._refresh_layout = counted.__get__(screen)
+    return layouts
+
+
 def _a_bound_default_pod(app):
     return next(p for p in app.session.store.list("Pod")
                 if p.spec.node_name and p.metadata.namespace == "default")
@@ -315,14 +328,7 @@ async def test_an_answer_of_the_same_shape_is_shown_without_a_layout(session, ma
         await settle(pilot)
         screen = app.screen
         assert "0/4 nodes are available" in screen_text(app)
-        layouts = []
-        real = type(screen)._refresh_layout
-
-        def counted(self, size=None, scroll=False):
-            layouts.append(scroll)
-            return real(self, size, scroll)
-
-        screen._refresh_layout = counted.__get__(screen)
+        layouts = _layouts_of(screen)
         screen.recompute()  # the cached answer, shown again
         await settle(pilot)
         assert layouts == []
@@ -428,14 +434,7 @@ async def test_the_view_built_ahead_opens_for_its_first_pod_as_a_kept_one_would(
         assert explain_module._KEPT[app] is built
 
         frames = _frames_of(app, built)
-        layouts = []
-        real_layout = type(built)._refresh_layout
-
-        def counted(self, size=None, scroll=False):
-            layouts.append(scroll)
-            return real_layout(self, size, scroll)
-
-        built._refresh_layout = counted.__get__(built)
+        layouts = _layouts_of(built)
         app.open_explain("default", "gpu-pod")
         assert app.screen is built  # reopened, not a new one
         await _until(pilot, gate.entered.is_set)
@@ -597,14 +596,7 @@ async def test_the_kept_view_reopened_for_a_pod_of_the_same_shape_lays_out_once(
         assert kept.matrix.row_count() == 4
         await pilot.press("escape")
         await settle(pilot)
-        layouts = []
-        real = type(kept)._refresh_layout
-
-        def counted(self, size=None, scroll=False):
-            layouts.append(scroll)
-            return real(self, size, scroll)
-
-        kept._refresh_layout = counted.__get__(kept)
+        layouts = _layouts_of(kept)
         gate = Gate(app.session)
         app.open_explain("default", web[1])
         await _until(pilot, gate.entered.is_set)
