@@ -74,9 +74,9 @@ class TimerBatch:
     number, and it takes further entries only while no other timer of the same (time,
     priority) has been scheduled since (Clock.call_at closes it), so every entry would have
     run at the batch's place in the plain order too (also while the batch runs: an entry
-    added then comes after its other entries, as a later Timer would). The clock runs one entry per step, as it runs one Timer: what an
-    entry's callback schedules at that instant with a lower priority runs before the next
-    entry, as it would before the next Timer.
+    added then comes after its other entries, as a later Timer would). The clock runs one
+    entry per step, as it runs one Timer: what an entry's callback schedules at that instant
+    with a lower priority runs before the next entry, as it would before the next Timer.
     """
 
     __slots__ = ("when", "priority", "callbacks", "args", "labels", "next", "cancelled",
@@ -115,8 +115,7 @@ class TimerBatch:
         args = self.args
         if i is None or i < self.next or args[i] is _CANCELLED:
             return
-        args[i] = _CANCELLED
-        self.callbacks[i] = _noop
+        args[i] = self.callbacks[i] = _CANCELLED   # as an entry that ran: nothing kept alive
         self._clock.foreground_pending -= 1
         self._skip()
 
@@ -137,10 +136,6 @@ class TimerBatch:
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"<TimerBatch of {len(self.args) - self.next} at {self.when}>"
-
-
-def _noop(_arg: Any) -> None:  # pragma: no cover - a cancelled entry is never called
-    pass
 
 
 class Clock:
