@@ -232,6 +232,11 @@ class KsandboxApp(App[int]):
     # -- dialogs built once ---------------------------------------------------------------
     _reusable: dict[type, Any]
 
+    def is_on_a_stack(self, screen: Any) -> bool:
+        """Whether ``screen`` is on the stack of any mode (a kept view in use cannot be
+        pushed again; one off every stack can)."""
+        return any(screen in stack for stack in self._screen_stacks.values())
+
     def reusable_dialog(self, kind: type[D]) -> D:
         """The app's one dialog of ``kind``, kept (installed) between uses: composing and
         styling a dialog's dozen widgets was two thirds of the CPU before its first frame

@@ -201,10 +201,6 @@ _KEPT: weakref.WeakKeyDictionary[Any, ExplainScreen] = weakref.WeakKeyDictionary
 KEPT_NAME = "ksandbox-explain"
 
 
-def _on_any_stack(app: Any, screen: Any) -> bool:
-    return any(screen in stack for stack in app._screen_stacks.values())
-
-
 def open_explain(app: Any, namespace: str, name: str) -> None:
     """Push the explain view of a pod: the kept one when it is closed (not on any screen
     stack), it was made for the terminal's size now and a recording plays as it did then (the
@@ -213,7 +209,7 @@ def open_explain(app: Any, namespace: str, name: str) -> None:
     kept = _KEPT.get(app)
     if kept is not None and kept.is_attached and kept.made_for == app.size \
             and bool(kept.query("PlayerPane")) == (getattr(app, "player", None) is not None) \
-            and not _on_any_stack(app, kept):
+            and not app.is_on_a_stack(kept):
         app.push_screen(kept)  # on the stack at once; drawn after reopen emptied it
         kept.reopen(namespace, name)
         # Laid out now, before its first frame: the emptied widgets' own layout requests come
@@ -228,7 +224,7 @@ def open_explain(app: Any, namespace: str, name: str) -> None:
         kept._layout_required = False
         return
     screen = ExplainScreen(namespace, name)
-    if kept is None or not _on_any_stack(app, kept):
+    if kept is None or not app.is_on_a_stack(kept):
         _forget(app, kept)
         app.install_screen(screen, KEPT_NAME)
         _KEPT[app] = screen
@@ -254,7 +250,7 @@ def prebuild_explain(app: Any) -> None:
     kept = _KEPT.get(app)
     if kept is not None and kept.is_attached and kept.made_for == app.size:
         return
-    if kept is not None and _on_any_stack(app, kept):
+    if kept is not None and app.is_on_a_stack(kept):
         return
     _forget(app, kept)
     screen = ExplainScreen()
@@ -268,7 +264,7 @@ def prebuild_explain(app: Any) -> None:
         # sizes now, not in open_explain's layout, which then resized them all and asked for
         # a second layout and full repaint of the screen after its first frame.
         await mounted
-        if screen.is_attached and screen.made_for == app.size and not _on_any_stack(app, screen):
+        if screen.is_attached and screen.made_for == app.size and not app.is_on_a_stack(screen):
             screen._refresh_layout(app.size)
             screen._styled_for = screen._style_inputs()  # mounted: styled as things are now
 

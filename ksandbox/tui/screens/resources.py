@@ -55,10 +55,6 @@ CATCH_UP_EVERY = 2.0
 remembers ~25 s of changes; further behind, it would read every pod again)."""
 
 
-def _on_a_stack(app: Any, screen: Any) -> bool:
-    return any(screen in stack for stack in app._screen_stacks.values())
-
-
 def _usable(app: Any, kept: ResourceScreen) -> bool:
     """The kept list can be shown again: mounted, over the app's session, with the playback
     bar composed in if and only if a recording plays, laid out at the terminal's size (or
@@ -77,7 +73,7 @@ def pod_list(app: Any, namespace: str | None,
     screen unless it is installed) unless the kept one is on a stack."""
     kept = _KEPT.get(app)
     if kept is not None:
-        if _on_a_stack(app, kept) or not kept.is_mounted:  # in use, or still being built
+        if app.is_on_a_stack(kept) or not kept.is_mounted:  # in use, or still being built
             if app.screen is kept and _usable(app, kept):
                 return kept, True
             screen = ResourceScreen("Pod", namespace=namespace, filter_text=filter_text)
@@ -122,7 +118,7 @@ def _catch_up_kept(app: Any) -> None:
     """Bring the closed kept list up to date with the cluster (a few hundred changed pods
     move by bisection), so that reopening it is never a full reload."""
     kept = _KEPT.get(app)
-    if app.is_running and kept is not None and not _on_a_stack(app, kept) \
+    if app.is_running and kept is not None and not app.is_on_a_stack(kept) \
             and _usable(app, kept):
         kept.catch_up()
 
