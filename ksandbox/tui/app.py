@@ -34,7 +34,7 @@ from .commandline import (
     parse_command_line,
 )
 from .config import UserConfig, load_config, save_theme
-from .guard import GuardedCommandPalette, report_bug
+from .guard import GuardedCommandPalette, no_negative_timers, report_bug
 from .messages import ClusterChanged
 from .model import ClusterModel
 from .pacer import Pacer
@@ -101,6 +101,7 @@ class KsandboxApp(App[int]):
                  paused: bool = False, config: UserConfig | None = None,
                  ticking: bool = True, record_to: Path | None = None,
                  record: bool = False, debug: bool = False) -> None:
+        no_negative_timers()  # a toast's expired wait froze the app (guard.no_negative_timers)
         super().__init__()
         self.session = session
         self.model = ClusterModel(session)

@@ -20,6 +20,11 @@
   search worker raises NoMatches (CommandList) when the palette is dismissed while it searches
   (``ctrl+p`` then Escape in one burst). Upstream bugs, reproductions in notes/crash.md; remove
   the overrides once Textual guards them.
+- :func:`no_negative_timers`: a Textual timer asked to wait a negative time spins forever
+  without yielding (the app freezes at 100 % CPU). A toast asks for one when its notification
+  expires between the rack's expiry check and the toast's construction (a burst of keys, each
+  saying something, on a loaded machine: the stress test's freeze of 2026-11-27). A wait under
+  a millisecond is now a millisecond.
 """
 
 from __future__ import annotations
@@ -131,3 +136,35 @@ class GuardedCommandPalette(DismissOnce, QuickTint, LayoutOnce, CommandPalette):
             if action not in ("page_up", "page_down"):
                 raise
             # The list has options but no lines yet (not laid out): the page key is dropped.
+
+
+def no_negative_timers() -> None:
+    """Make every Textual timer wait at least MIN_WAIT (idempotent; called as the app is made).
+
+    Textual's ``Timer._run`` with ``skip`` (the default) recomputes its count from
+    ``(now - start) / interval`` while the next time is in the past: with a negative interval
+    the next time is always in the past, so it loops without awaiting, and the event loop
+    (every key, every frame, the clock) stops; with 0 it divides by zero and the timer dies
+    without firing. ``Toast`` waits ``notification.time_left``, read after ``ToastRack.show``
+    checked ``has_expired``: a notification that expires in between gives a toast a wait of
+    minus a few microseconds. Clamping at the timer covers that and any other caller; a wait
+    of MIN_WAIT fires on the next turns of the loop, which is what an elapsed wait means."""
+    from textual.timer import Timer
+
+    if getattr(Timer.__init__, "_ksandbox_min_wait", False):
+        return
+    original = Timer.__init__
+
+    def __init__(self: Timer, event_target: Any, interval: float, *args: Any,
+                 **kwargs: Any) -> None:
+        # NaN fails ``>=`` as well, and becomes MIN_WAIT.
+        original(self, event_target, interval if interval >= MIN_WAIT else MIN_WAIT, *args,
+                 **kwargs)
+
+    __init__._ksandbox_min_wait = True  # type: ignore[attr-defined]
+    Timer.__init__ = __init__  # type: ignore[method-assign]
+
+
+MIN_WAIT = 0.001
+"""The shortest wait a Textual timer is given (seconds): long enough that one turn of its loop
+never outlasts it, so a timer that starts late catches up in one step."""

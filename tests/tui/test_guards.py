@@ -14,6 +14,8 @@
   never popped.
 - A failure of the app itself: the session so far is written as a recording in the working
   directory, and run_tui's message says where.
+- A toast whose notification expired before it was built (a negative wait): Textual's timer
+  spun forever and froze the app; every timer now waits at least a millisecond.
 """
 
 from __future__ import annotations
@@ -198,3 +200,38 @@ def test_every_screen_class_is_dismissed_once():
                 screens.add(cls)
     assert len(screens) >= 10
     assert sorted(c.__name__ for c in screens if not issubclass(c, DismissOnce)) == []
+
+
+# A toast for a notification that expired between Textual's expiry check and the toast's
+# construction waits a negative time; Textual's timer then spins without yielding and the app
+# freezes at 100 % CPU (the stress test's freeze: a fork dialog on show, the clock stuck). Run
+# in a process of its own: without the guard it never ends, and the deadline fails the test.
+_EXPIRED_TOAST = """
+import time
+from textual.app import App
+from textual.notifications import Notification
+from textual.widgets._toast import Toast
+from ksandbox.tui.app import KsandboxApp
+from ksandbox.session import Session
+
+KsandboxApp(Session(), ticking=False)  # making the app installs its guards
+
+class Probe(App):
+    def on_mount(self):
+        late = Notification("late", timeout=1.0)
+        late.raised_at = time.time() - 1.001  # expired: time_left < 0, as in the race
+        self.mount(Toast(late))
+        self.set_timer(-0.001, lambda: self.exit("answered"))  # any negative wait too
+
+print(Probe().run(headless=True))
+"""
+
+
+def test_a_timer_with_a_negative_wait_fires_and_the_app_goes_on():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _EXPIRED_TOAST], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "answered"

@@ -58,11 +58,14 @@ def _open(tmp_path: Path, name: str) -> tuple[Terminal, Path]:
 
 
 # The "freeze" these tests used to meet now and then (no answer, an old frame on the screen)
-# was two things. A second close queued for the command palette (Enter Enter) popped the board
+# had two causes. A second close queued for the command palette (Enter Enter) popped the board
 # too, since Textual's dismiss pops whatever is on top, and the blank default screen left took
 # every key (guard.DismissOnce, app.KsandboxApp.pop_screen). And on a loaded machine an app
 # still reading a burst that opens screens shows its last frame (Textual paints between
 # messages) for longer than the probe waited; the probe now waits while the app is busy.
+# And a third (2026-11-27: T+0 on the clock, the fork dialog half drawn, the app at 100 %
+# CPU): a toast whose notification expired before it was built asked Textual for a negative
+# wait, and Textual's timer spun without yielding (guard.no_negative_timers).
 
 
 def _check(term: Terminal, bugs: Path, what: str) -> None:
@@ -112,9 +115,11 @@ def _check(term: Terminal, bugs: Path, what: str) -> None:
     assert log == "", f"{what}: the guards caught a bug:\n{log}"
     if not answered:
         stacks = _thread_stacks(term)
-        message = (f"{what}: the app did not answer the probe:\n{screen}\n"
+        # The threads first: CI keeps the head and the tail of a long failure, and where the
+        # app was stuck is the part that matters.
+        message = (f"{what}: the app did not answer the probe; the app's threads:\n{stacks}\n"
                    "the probe's last steps:\n" + "\n".join(trail[-12:])
-                   + "\nthe app's threads:\n" + stacks)
+                   + f"\nthe screen:\n{screen}")
         raise AssertionError(message)
 
 
