@@ -154,6 +154,7 @@ class Stages:
 def staged_run(path: Path) -> dict[str, float]:
     """Run ``sim -o json`` on ``path`` in this process with a timer around every stage."""
     from ksandbox.api import manifest
+    from ksandbox.api.codec import sharing
     from ksandbox.apiserver.store import Store
     from ksandbox.session import Session
     from ksandbox.sim import clock as clockmod
@@ -184,12 +185,15 @@ def staged_run(path: Path) -> dict[str, float]:
         st.leave()
         st.enter("decode")
         objects = []
-        for doc, data in docs:
-            if isinstance(data, dict) and data.get("kind") == "List":
-                objects.extend(manifest.decode_object(item, str(path), doc, f"items[{i}]")
-                               for i, item in enumerate(data["items"]))
-            else:
-                objects.append(manifest.decode_object(data, str(path), doc))
+        # as the CLI decodes (manifest.decode_documents): pods of one template share their
+        # decoded spec, and so the API server's defaulting and validation of it, done once
+        with sharing():
+            for doc, data in docs:
+                if isinstance(data, dict) and data.get("kind") == "List":
+                    objects.extend(manifest.decode_object(item, str(path), doc, f"items[{i}]")
+                                   for i, item in enumerate(data["items"]))
+                else:
+                    objects.append(manifest.decode_object(data, str(path), doc))
         del docs, text
         st.leave()
         st.enter("setup")
