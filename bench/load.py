@@ -198,6 +198,19 @@ def main() -> None:
     rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(f"RSS at the end: {rss / 2**20:.0f} MiB ({rss / max(1, args.pods):,.0f} B per pod, "
           f"everything included), peak {rss_peak / 2**20:.0f} MiB")
+    # Without a bytecode cache (PYTHONDONTWRITEBYTECODE set and no __pycache__ in the tree),
+    # every module the stages import is compiled from source first: ~0.2 CPU s of the session
+    # stage (the control plane's modules) that an installed ksandbox, which has its .pyc
+    # files, never pays.
+    import importlib.util
+
+    import ksandbox.session
+
+    cached = importlib.util.cache_from_source(ksandbox.session.__file__)
+    if not Path(cached).exists():
+        print("note: no bytecode cache for ksandbox (PYTHONDONTWRITEBYTECODE, no __pycache__): "
+              "the stages include compiling the modules they import; `python -m compileall "
+              "ksandbox` once measures without it")
     if args.memory:
         print(f"memory held by the store/session (tracemalloc, which also slows the run ~2x): "
               f"{current / 2**20:.1f} MiB ({current / max(1, store.count('Pod')):,.0f} B per pod "
