@@ -470,11 +470,17 @@ class Node:
 
     @cached_property
     def allocatable_amounts(self) -> FrozenDict:
-        """Allocatable as integers (cpu millicores, memory bytes, pods count, ...)."""
-        from .quantity import resource_amount
+        """Allocatable as integers (cpu millicores, memory bytes, pods count, ...). Nodes of
+        one shape share their allocatable map (the kubelet posts one per shape:
+        node_status.reported_resources), and so these amounts (by_identity): 5,000
+        registrations compute a few."""
+        return by_identity(_amounts, self.status.allocatable or self.status.capacity)
 
-        src = self.status.allocatable or self.status.capacity
-        return FrozenDict({n: resource_amount(n, q) for n, q in src.items()})
+
+def _amounts(resources: Any) -> FrozenDict:
+    from .quantity import resource_amount
+
+    return FrozenDict({n: resource_amount(n, q) for n, q in resources.items()})
 
 
 # -- namespace --------------------------------------------------------------------------------

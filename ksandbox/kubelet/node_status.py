@@ -17,7 +17,7 @@ from ..api.codec import FrozenDict
 from ..api.coordination import NAMESPACE_NODE_LEASE, Lease, LeaseSpec
 from ..api.core import NodeAddress, NodeCondition
 from ..api.errors import KsandboxError
-from ..api.evolve import evolve, replacer
+from ..api.evolve import by_identity, evolve, replacer
 from ..api.meta import ObjectMeta, OwnerReference
 from ..api.quantity import Quantity
 from .config import DEFAULT_MAX_PODS
@@ -241,21 +241,28 @@ DEFAULT_EPHEMERAL_STORAGE = "100Gi"
 
 def reported_resources(config: Any, status: Any) -> tuple[FrozenDict, FrozenDict]:
     """Capacity (with ``pods`` = maxPods) and allocatable as a kubelet with ``config`` reports
-    them: by the KubeletConfiguration's formula when one applies, else the manifest's."""
-    capacity = dict(status.capacity)
+    them: by the KubeletConfiguration's formula when one applies, else the manifest's.
+    Remembered by identity (nodes of one shape share their decoded capacity: codec's
+    sharing), so 5,000 registrations compute a few: the maps are immutable."""
+    return by_identity(_reported_resources, config, status.capacity, status.allocatable)
+
+
+def _reported_resources(config: Any, capacity_in: Any, allocatable_in: Any
+                        ) -> tuple[FrozenDict, FrozenDict]:
+    capacity = dict(capacity_in)
     # A real kubelet always reports its root filesystem (cAdvisor) as ephemeral-storage; a
     # manifest that leaves it out must not make every pod that requests disk unschedulable.
     capacity.setdefault("ephemeral-storage", Quantity.parse(DEFAULT_EPHEMERAL_STORAGE))
     max_pods = config.max_pods
     if max_pods is not None or "pods" not in capacity:
         capacity["pods"] = Quantity.from_int(max_pods or DEFAULT_MAX_PODS)
-    if config.explicit or not status.allocatable or status.allocatable == status.capacity:
+    if config.explicit or not allocatable_in or allocatable_in == capacity_in:
         # A KubeletConfiguration, or none (upstream's defaults: evictionHard memory.available
         # 100Mi and nodefs.available 10 % are held back): the kubelet's own formula.
         allocatable = config.allocatable(capacity)
     else:
         # A manifest that states allocatable (an export: what the real kubelet reported).
-        allocatable = dict(status.allocatable or status.capacity)
+        allocatable = dict(allocatable_in or capacity_in)
         allocatable["pods"] = allocatable.get("pods", capacity["pods"])
         allocatable.setdefault("ephemeral-storage", capacity["ephemeral-storage"])
         if max_pods is not None:

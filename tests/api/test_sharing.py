@@ -150,3 +150,42 @@ def test_a_refused_list_item_is_named_by_its_path(bad):
     assert str(err.value) == str(direct.value)
     if isinstance(bad, dict) and bad["kind"] == "Pod":
         assert "items[2]" in str(err.value)
+
+
+def _node(name: str, cpu: str) -> str:
+    return (f"apiVersion: v1\nkind: Node\nmetadata: {{name: {name}}}\n"
+            f"status: {{capacity: {{cpu: {cpu}, memory: 8Gi, pods: '110'}}}}\n")
+
+
+def test_nodes_of_one_shape_share_their_capacity_and_the_kubelet_reports_it_once():
+    text = "---\n".join([_node("n1", "'4'"), _node("n2", "'4'"), _node("n3", "4"),
+                         _node("n4", "'4000m'")])
+    nodes = {o.metadata.name: o for o in load_manifests(text)}
+    caps = {n: o.status.capacity for n, o in nodes.items()}
+    assert caps["n1"] is caps["n2"]
+    # another text (an integer, another spelling), another value: never shared
+    assert caps["n3"] is not caps["n1"] and caps["n4"] is not caps["n1"]
+    alone = [decode_object(d, "f", n) for n, d in load_yaml_documents(text, "f")]
+    assert [encode(o) for o in alone] == [encode(o) for o in nodes.values()]
+    # what the kubelets posted: equal to the plain computation, node by node, and computed
+    # once for the nodes that share a capacity
+    from ksandbox.kubelet import node_status
+
+    s = Session.from_text(text)
+    posted = {n.metadata.name: n.status for n in s.store.nodes()}
+    for name, node in nodes.items():
+        config = s.cp.kubelets.kubelets[name].config
+        cap, alloc = node_status._reported_resources(config, node.status.capacity,
+                                                     node.status.allocatable)
+        assert (encode(posted[name].capacity), encode(posted[name].allocatable)) == \
+            (encode(cap), encode(alloc))
+    assert posted["n1"].allocatable is posted["n2"].allocatable
+    # ... and the amounts read from it (Node.allocatable_amounts): the plain ones, computed
+    # once per shape
+    from ksandbox.api.quantity import resource_amount
+
+    stored = {n.metadata.name: n for n in s.store.nodes()}
+    for node in stored.values():
+        assert dict(node.allocatable_amounts) == \
+            {k: resource_amount(k, q) for k, q in node.status.allocatable.items()}
+    assert stored["n1"].allocatable_amounts is stored["n2"].allocatable_amounts
