@@ -23,8 +23,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..api.codec import EMPTY, FrozenDict
+from ..api.core import Pod
 from ..api.errors import ApiError, FieldError, ValidationError
-from ..api.evolve import by_identity, evolve
+from ..api.evolve import by_identity, evolve, replacer
 from ..api.kinds import BY_KIND
 from ..api.taints import NO_EXECUTE, Toleration
 from .admission_objects import CREATE as _OBJECT_CREATE
@@ -32,7 +33,7 @@ from .admission_objects import UPDATE as _OBJECT_UPDATE
 from .pod_defaults import default_pod, default_pod_spec, pod_defaults
 
 if TYPE_CHECKING:
-    from ..api.core import Node, Pod
+    from ..api.core import Node
     from ..apiserver.store import Store
 
 # plugin/pkg/admission/defaulttolerationseconds: both defaults are 300 s
@@ -166,7 +167,7 @@ def resolve_priority(store: Store, spec: Any, name: str) -> tuple[int, str]:
             raise ApiError("Forbidden", f'pods "{name}" is forbidden: no PriorityClass with '
                                         f'name {pc_name} was found', 403)
         return pc.value, pc.preemption_policy or PREEMPT_LOWER_PRIORITY
-    for pc in store.list("PriorityClass"):
+    for _, pc in store.items("PriorityClass"):   # in the order stored, without a list per pod
         if pc.global_default:
             return pc.value, pc.preemption_policy or PREEMPT_LOWER_PRIORITY
     return DEFAULT_PRIORITY, PREEMPT_LOWER_PRIORITY
@@ -215,6 +216,8 @@ def _admit_pod(store: Store, pod: Pod, meta: Any = None) -> Any:
     kept = ("Succeeded", "Failed") + (("Running",) if spec.node_name else ())
     phase = status.phase if status.phase in kept else "Pending"
     status = by_identity(_admitted_status, status, phase, spec.qos_class)
+    if _ADMITTED_POD is not None:
+        return _ADMITTED_POD(pod, meta, spec, status)
     return evolve(pod, metadata=meta, spec=spec, status=status)
 
 
@@ -240,6 +243,10 @@ def admitted_spec(spec: Any, mirror: bool, priority: int, policy: str) -> Any:
 def _admitted_status(status: Any, phase: str, qos_class: str) -> Any:
     return evolve(status, phase=phase, qos_class=qos_class,
                   conditions=status.conditions if phase != "Pending" else ())
+
+
+# evolve(pod, metadata=..., spec=..., status=...) built by position (api/evolve.py)
+_ADMITTED_POD = replacer(Pod, ("metadata", "spec", "status"))
 
 
 def _update_pod(store: Store, pod: Pod) -> Any:

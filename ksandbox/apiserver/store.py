@@ -343,14 +343,16 @@ class Store:
         pods from one template it admitted once (``ReplicaSetController._admitted``), and
         ``kubectl autoscale`` checking every HPA before creating any. Mutating hooks still
         run."""
-        info = BY_KIND[obj.kind]
+        kind = obj.kind
+        info = BY_KIND[kind]
         if not admitted:
             self.check_namespace(obj)
             obj = self.admit(obj)
-        if self.mutators:
+        if kind in self.mutators:
             obj = admission.run_mutators(self, obj)
-        key = _key(info, obj.metadata)
-        table = self._objects[obj.kind]
+        meta = obj.metadata
+        key = (meta.namespace if info.namespaced else "", meta.name)   # _key's
+        table = self._objects[kind]
         if key in table:
             raise ApiError.already_exists(info.display_resource, obj.metadata.name)
         cap = limits.LIMITS.max_objects
@@ -360,12 +362,11 @@ class Store:
             raise ApiError("Forbidden", f'{info.display_resource} "{obj.metadata.name}" is '
                                         f'forbidden: the sandbox holds {cap} objects, its '
                                         f'limit (--max-objects)', 403)
-        meta = obj.metadata
         rv, now = self._next_rv(), self._now()
         if not (meta.resource_version == rv and meta.uid and meta.creation_timestamp == now
                 and type(meta.creation_timestamp) is type(now)
-                and (meta.generation or obj.kind not in GENERATION_KINDS)):
-            if obj.kind in GENERATION_KINDS and not meta.generation:
+                and (meta.generation or kind not in GENERATION_KINDS)):
+            if kind in GENERATION_KINDS and not meta.generation:
                 meta = _replace(meta, ("generation",), 1)
             obj = _with_metadata(obj, _replace(meta, _CREATE_FIELDS, rv,
                                                meta.uid or self.rand.uid(), now))
@@ -374,9 +375,9 @@ class Store:
         # instead of being built again (two objects per object of a 150,000-pod load).
         table[key] = obj
         self._count += 1
-        if obj.kind == "Pod":
+        if kind == "Pod" and obj.spec.node_name:   # _index_pod's (a pending pod: nothing)
             self._index_pod(key, None, obj)
-        self.last_change_time = self._now()
+        self.last_change_time = now
         self._notify(WatchEvent(ADDED, obj))
         return obj
 
