@@ -12,8 +12,10 @@ stable tie-break.
 Sorting every pod for each scale-down would cost O(n log n) per deleted pod in a 15,000-pod
 ReplicaSet. Most pods are "plain": bound, Running, ready, without a deletion cost; they differ
 only by node crowding and age. So plain pods are grouped by node, each node's plain pods kept
-sorted by age (re-sorted only when that node's pods change or an age crosses a power of two),
-and the k to delete are merged across the most crowded nodes. The few other pods are sorted
+sorted by age (re-sorted only when that node's pods change or an age crosses a power of two —
+looked at when the node's best pod comes up in a pick: ages only grow, so an order that has
+aged was never placed after where it belongs), and the k to delete are merged across the most
+crowded nodes. The few other pods are sorted
 with the full key. The result is exactly the full sort's.
 
 Not here: container restart counts (not modelled), the controllers themselves.
@@ -86,7 +88,7 @@ class ActivePods:
         self.special: dict[str, Any] = {}            # the pods that are not plain
         self.node_counts = NodeCounts(self)
         # Per node: its plain pods' (ready since, created, uid, pod), rebuilt when they
-        # change; sorted by age key, and how long that order holds.
+        # change; sorted by age key, and until when _pick_plain may take that order.
         self._static: dict[str, list[tuple]] = {}
         self._sorted: dict[str, tuple[float, list]] = {}
         # A lazy heap of each node's best plain pod, (-rank, age key, node, stamp); an entry
@@ -176,13 +178,7 @@ class ActivePods:
             self._entry.pop(node, None)
             if not node or node not in self.nodes:
                 continue
-            valid, entries = self._sort_node(node, now)
-            if entries:
-                entry = (-ranks.get(node, 0), entries[0][0], node, next(_versions))
-                self._entry[node] = entry
-                heapq.heappush(self._heap, entry)
-                if valid < math.inf:
-                    heapq.heappush(expiry, (valid, node, entry[3]))
+            self._push(node, ranks, now)
         self._dirty.clear()
         if len(self._heap) > 2 * len(self._entry) + 64:  # drop the dead entries
             self._heap = list(self._entry.values())
@@ -190,6 +186,18 @@ class ActivePods:
             live = {e[3] for e in self._entry.values()}
             self._expiry = [x for x in expiry if x[2] in live]
             heapq.heapify(self._expiry)
+
+    def _push(self, node: str, ranks: Any, now: float) -> None:
+        """Sort the node's plain pods and put its best one in the heap. An order that ages
+        only by its pods' ages growing is checked when its entry comes to the top
+        (_pick_plain); one with a pod of age <= 0 goes in the expiry heap (_refresh)."""
+        valid, entries, monotone = self._sort_node(node, now)
+        if entries:
+            entry = (-ranks.get(node, 0), entries[0][0], node, next(_versions))
+            self._entry[node] = entry
+            heapq.heappush(self._heap, entry)
+            if not monotone:
+                heapq.heappush(self._expiry, (valid, node, entry[3]))
 
     def _pick_plain(self, need: int, ranks: Any, now: float) -> list[Any]:
         """A k-way merge of the nodes' sorted plain pods, crowded nodes first; the standing
@@ -199,9 +207,22 @@ class ActivePods:
         taken: list[tuple] = []
         more: list[tuple] = []  # (-rank, key, node, index) of the nodes' next pods
         out: list[Any] = []
+        sorted_ = self._sorted
         while len(out) < need:
-            while heap and live.get(heap[0][2]) is not heap[0]:
-                heapq.heappop(heap)
+            while heap:
+                top = heap[0]
+                node = top[2]
+                if live.get(node) is not top:
+                    heapq.heappop(heap)
+                elif sorted_[node][0] <= now:
+                    # An order that has aged (_push): its pods' ages only grow, so each key
+                    # only grows and the stale entry was never after its place — sorted
+                    # again, the node goes back in at its place now.
+                    heapq.heappop(heap)
+                    del live[node]
+                    self._push(node, ranks, now)
+                else:
+                    break
             if heap and (not more or heap[0][:2] < more[0][:2]):
                 entry = heapq.heappop(heap)
                 taken.append(entry)
@@ -218,9 +239,11 @@ class ActivePods:
             heapq.heappush(heap, entry)
         return out
 
-    def _sort_node(self, node: str, now: float) -> tuple[float, list]:
-        """The node's plain pods as [(age key, pod)], sorted, and until when that holds (an
-        age crossing into the next power of two may reorder them)."""
+    def _sort_node(self, node: str, now: float) -> tuple[float, list, bool]:
+        """The node's plain pods as [(age key, pod)], sorted; until when that holds (an age
+        crossing into the next power of two may reorder them); and whether every age in it
+        is positive — then the keys only grow with time (log2 of a growing age), while an
+        age of 0 or less turns to a positive one whose log2 may be below -1."""
         static = self._static.get(node)
         if static is None:
             special = self.special
@@ -229,6 +252,7 @@ class ActivePods:
             self._static[node] = static
         entries = []
         valid = math.inf
+        monotone = True
         log2 = math.log2
         for since, created, uid, p in static:
             r = c = -2
@@ -238,7 +262,7 @@ class ActivePods:
                     r = int(log2(age * 1e9))
                     change = since + 2.0 ** (r + 1) / 1e9
                 else:
-                    r, change = -1, since
+                    r, change, monotone = -1, since, False
                 if change < valid:
                     valid = change
             if created is not None:
@@ -247,13 +271,15 @@ class ActivePods:
                     c = int(log2(age * 1e9))
                     change = created + 2.0 ** (c + 1) / 1e9
                 else:
-                    c, change = -1, created
+                    c, change, monotone = -1, created, False
                 if change < valid:
                     valid = change
             entries.append(((r, c, uid), p))
         entries.sort(key=_first)
-        self._sorted[node] = (valid, entries)
-        return valid, entries
+        # _pick_plain sorts again at this time; an order that is not monotone is sorted
+        # again by _refresh (the expiry heap) instead, once per pick (its age of 0 may last).
+        self._sorted[node] = (valid if monotone else math.inf, entries)
+        return valid, entries, monotone
 
 
 def _first(entry: tuple) -> Any:

@@ -13,6 +13,8 @@ import re
 
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from ksandbox.api.codec import FrozenDict
 from ksandbox.api.core import Container, Pod, PodCondition, PodSpec, PodStatus
@@ -282,6 +284,34 @@ def test_picking_by_node_gives_exactly_the_full_sort():
                 assert [p.metadata.name for p in got] == [p.metadata.name for p in want[:k]]
         # Deleting them all needs no order (upstream skips the sort too).
         assert len(pods.pick(len(everything), pods.node_counts, 1e6)) == len(everything)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pods=hs.lists(hs.tuples(hs.sampled_from(["n1", "n2", "n3", "n4", "n5"]),
+                               hs.floats(0.0, 64.0), hs.floats(0.0, 64.0)),
+                     min_size=2, max_size=40),
+       steps=hs.lists(hs.floats(0.0, 40.0), min_size=1, max_size=12),
+       start=hs.floats(0.0, 30.0))
+def test_a_standing_order_aged_between_picks_gives_the_full_sort(pods, steps, start):
+    """Plain pods keep their order between picks while only their ages grow; an order is
+    sorted again only when its node's best pod comes up (ActivePods._pick_plain), or at once
+    when it held an age of zero or less (ready or created at or after the time it was sorted:
+    such a key can fall). Each pick at a later time is the full sort's."""
+    standing = ActivePods()
+    for i, (node, ready_at, created) in enumerate(pods):
+        standing.account(_pod(f"p{i:02d}", node=node, phase="Running", ready=True,
+                              ready_at=ready_at, created=created), 1)
+    everything = standing.all()
+    now = start
+    for step in steps:
+        now += step
+        ranks = standing.node_counts
+        want = sorted(everything, key=lambda p: deletion_key(p, ranks, now))
+        for k in sorted({1, 2, len(everything) - 1}):
+            if k >= len(everything):
+                continue   # all of them: no order (see test_picking_by_node...)
+            got = standing.pick(k, ranks, now)
+            assert [p.metadata.name for p in got] == [p.metadata.name for p in want[:k]]
 
 
 def test_the_standing_order_follows_changes_in_the_family():
