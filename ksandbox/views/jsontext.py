@@ -13,11 +13,27 @@ Not here: what the output contains (``session.view()``, ``views.state``).
 from __future__ import annotations
 
 import json
+import json.encoder
+from itertools import chain
 from json.encoder import encode_basestring_ascii
 from typing import Any, Callable
 
+# json's C encoder (None without the accelerator: then every list takes the general path).
+c_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
+
 _INF = float("inf")
 _INDENT = "  "
+# A list of rows — non-empty dicts with str keys and scalar values: sim's events and pods —
+# is encoded whole by json's C encoder (json takes that path itself without ``indent``), its
+# item separator carrying the newline and indentation of the rows' items; then the rows'
+# braces get the lines json's indent gives them. The same text: the C encoder checks a bool
+# before an int, writes numbers with the same ``repr``s, strings with the same escaper, NaN
+# and the infinities as json does; and no newline occurs inside an encoded string, so "}"
+# followed by a newline is always the end of a row. Checked in C too (map, chain, all).
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_STR = frozenset({str})
+_DICT = frozenset({dict})
+_row_encoders: dict[int, Any] = {}
 
 
 class _Fallback(Exception):
@@ -91,9 +107,34 @@ def _value(o: Any, out: Callable[[str], None], level: int) -> None:
         raise _Fallback
 
 
+def _rows(lst: Any) -> bool:
+    """Whether ``lst`` is a list of rows (see _SCALARS); in C, no Python loop."""
+    return (c_make_encoder is not None and _DICT.issuperset(map(type, lst)) and all(lst)
+            and _STR.issuperset(map(type, chain.from_iterable(lst)))
+            and _SCALARS.issuperset(map(type, chain.from_iterable(map(dict.values, lst)))))
+
+
+def _encode_rows(lst: list, level: int) -> str:
+    """The text of a non-empty list of rows at ``level``, as json.dumps(indent=2) writes it."""
+    encode = _row_encoders.get(level)
+    if encode is None:
+        assert c_make_encoder is not None
+        encode = _row_encoders[level] = c_make_encoder(
+            None, None, encode_basestring_ascii, None, ": ", ",\n" + _INDENT * (level + 2),
+            False, False, True)
+    text = "".join(encode(lst, 0))
+    row, item = "\n" + _INDENT * (level + 1), "\n" + _INDENT * (level + 2)
+    # '[{' ... '},<item>{' ... '}]': each row's braces on lines of their own.
+    body = text[2:-2].replace("}," + item + "{", row + "}," + row + "{" + item)
+    return "[" + row + "{" + item + body + row + "}\n" + _INDENT * level + "]"
+
+
 def _list(lst: Any, out: Callable[[str], None], level: int) -> None:
     if not lst:
         out("[]")
+        return
+    if type(lst) is list and _rows(lst):
+        out(_encode_rows(lst, level))
         return
     inner = "\n" + _INDENT * (level + 1)
     sep = "," + inner

@@ -42,3 +42,27 @@ def test_what_json_cannot_encode_fails_as_json_does():
         dumps({"a": [object()]})
     with pytest.raises(TypeError, match="keys must be"):
         dumps({(1, 2): 3})
+
+
+# Lists of rows (dicts of scalars with str keys: sim's events and pods) go through json's C
+# encoder whole; the strings include what could be mistaken for a row's end.
+tricky = st.sampled_from(["}", "},", "},\n    {", "\n", "{", "]", '"', "\\", "é", "\u2028"])
+row_text = st.lists(st.text() | tricky, max_size=3).map("".join)
+row_scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
+               | row_text)
+rows = st.lists(st.dictionaries(row_text, row_scalars, min_size=1, max_size=5), min_size=1,
+                max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows, st.integers(min_value=0, max_value=3))
+def test_lists_of_rows_at_any_depth_are_json_dumps_text(lst, depth):
+    doc: object = lst
+    for _ in range(depth):
+        doc = {"items": doc, "n": 1}
+    assert dumps(doc) == json.dumps(doc, indent=2)
+
+
+def test_a_list_of_rows_with_an_empty_row_or_a_nested_value_takes_the_general_path():
+    for doc in ([{"a": 1}, {}], [{"a": 1}, {"b": [1]}], [{"a": 1}, {1: 2}], [{"a": 1}, 3]):
+        assert dumps({"x": doc}) == json.dumps({"x": doc}, indent=2)
