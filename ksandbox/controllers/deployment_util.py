@@ -71,7 +71,12 @@ def max_unavailable(d: Any) -> int:
 
 def total_replicas(rss: Iterable[Any]) -> int:
     """GetReplicaCountForReplicaSets: the sum of spec.replicas."""
-    return sum(replicas(rs) for rs in rss if rs is not None)
+    total = 0
+    for rs in rss:   # a loop, not sum() over a generator: a sync asks several times
+        if rs is not None:
+            r = rs.spec.replicas
+            total += 1 if r is None else r
+    return total
 
 
 def new_rs_new_replicas(d: Any, all_rss: list[Any], new_rs: Any) -> int:
@@ -117,7 +122,10 @@ def _creation_key(rs: Any) -> tuple[float, str]:
 
 def by_creation(rss: Iterable[Any]) -> list[Any]:
     """ReplicaSetsByCreationTimestamp: oldest first, names breaking ties."""
-    return sorted(rss, key=_creation_key)
+    out = list(rss)
+    if len(out) > 1:   # (most Deployments have one ReplicaSet between rollouts)
+        out.sort(key=_creation_key)
+    return out
 
 
 def by_size_older(rss: Iterable[Any]) -> list[Any]:
@@ -135,7 +143,9 @@ def by_size_newer(rss: Iterable[Any]) -> list[Any]:
 
 def filter_active(rss: Iterable[Any]) -> list[Any]:
     """FilterActiveReplicaSets: those asked to run at least one pod."""
-    return [rs for rs in rss if rs is not None and replicas(rs) > 0]
+    # replicas(rs) > 0, inline: an unset count is 1
+    return [rs for rs in rss if rs is not None and
+            (rs.spec.replicas is None or rs.spec.replicas > 0)]
 
 
 def revision(rs: Any) -> int:
@@ -146,7 +156,13 @@ def revision(rs: Any) -> int:
 
 
 def max_revision(rss: Iterable[Any]) -> int:
-    return max((revision(rs) for rs in rss), default=0)
+    """The highest revision (0 for none)."""
+    best = None
+    for rs in rss:   # max() over a generator cost more than the few revisions it reads
+        r = revision(rs)
+        if best is None or r > best:
+            best = r
+    return 0 if best is None else best
 
 
 def by_revision(rss: Iterable[Any]) -> list[Any]:

@@ -130,7 +130,10 @@ class ReplicaSetController(Controller):
         if not self._orphans_heard:
             self._hear_orphans()
         old = ev.old
-        if old is None or old.spec.selector != obj.spec.selector:
+        # (identity first: a status write or a resize keeps the selector object, which then
+        # needs no comparison field by field)
+        if old is None or old.spec.selector is not obj.spec.selector and \
+                old.spec.selector != obj.spec.selector:
             self._scan_orphans.add(uid)
         if old is None or old.spec is not obj.spec or \
                 old.metadata.deletion_timestamp != obj.metadata.deletion_timestamp:
