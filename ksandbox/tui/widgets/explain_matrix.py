@@ -151,12 +151,12 @@ class ExplainMatrix(LineList):
                     break
         self.rows_changed()
 
-    def update_virtual_size(self) -> None:
+    def update_virtual_size(self, repaint: bool = True) -> None:
         if self.row_count() or not self.reserved:
-            super().update_virtual_size()
+            super().update_virtual_size(repaint)
             return
         set_virtual_size(self, Size(max(self.content_width(), self.reserved.width),
-                                    self.reserved.height + 1))
+                                    self.reserved.height + 1), repaint)
         self.cursor = 0
 
     @property

@@ -34,8 +34,10 @@ def _needs_bar(overflow: str, virtual: int, room: int) -> bool:
     return overflow == "scroll" or (overflow == "auto" and virtual > room)
 
 
-def set_virtual_size(widget: Widget, size: Size) -> None:
-    """``widget.virtual_size = size``, without a screen layout when the box cannot change."""
+def set_virtual_size(widget: Widget, size: Size, repaint: bool = True) -> None:
+    """``widget.virtual_size = size``, without a screen layout when the box cannot change.
+    ``repaint=False``: the caller repaints what changed on screen itself (only the scroll
+    range changed, not what the widget's lines show)."""
     old = widget.virtual_size
     if size == old:
         return
@@ -60,7 +62,8 @@ def set_virtual_size(widget: Widget, size: Size) -> None:
         return
     widget.set_reactive(Widget.virtual_size, size)
     widget._scroll_update(size)  # the scrollbars' range, and scroll offsets clamped to it
-    widget.refresh()
+    if repaint:
+        widget.refresh()
 
 
 class StyleMemo:

@@ -93,10 +93,12 @@ class LineList(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
     def body_height(self) -> int:
         return max(1, self.scrollable_content_region.height - (1 if self.header else 0))
 
-    def update_virtual_size(self) -> None:
+    def update_virtual_size(self, repaint: bool = True) -> None:
+        """The scroll range for the rows now; ``repaint=False``: the caller repaints the lines
+        that changed (a range that grew or shrank alone changes no line on screen)."""
         rows = self.row_count()
         width = max(self.content_width(), 0)
-        set_virtual_size(self, Size(width, rows + (1 if self.header else 0)))
+        set_virtual_size(self, Size(width, rows + (1 if self.header else 0)), repaint)
         if self.cursor >= rows:
             self.cursor = max(0, rows - 1)
 
@@ -145,8 +147,15 @@ class LineList(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
 
     # -- cursor ---------------------------------------------------------------------------
     def watch_cursor(self, old: int, new: int) -> None:
+        top = int(self.scroll_y)
         self.scroll_to_cursor()
-        self.refresh()
+        if int(self.scroll_y) == top:
+            # Only the two rows' highlight changed (a scroll repaints everything by itself):
+            # a cursor step repainted the whole list, ~40 lines through Textual's pipeline.
+            self.refresh_row(old)
+            self.refresh_row(new)
+        else:
+            self.refresh()
         self.post_message(self.Highlighted(self, new))
 
     def scroll_to_cursor(self) -> None:

@@ -24,6 +24,7 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.message import Message
 from textual.strip import Strip
 
@@ -138,6 +139,11 @@ class ResourceTable(LineList):
         self._warming = False
         self._warm_generation = 0
         self._widths: list[int] = [len(c) for c in self._columns()]
+        self._painted: dict[int, tuple[Key, tuple[str, ...], str, bool, bool]] = {}
+        """What each row's line was last drawn with, by row index: (key, cells, state, marked,
+        selected) — repaint_changed repaints only what differs."""
+        self._fresh: dict[int, tuple[Key, Any, tuple[Any, ...], tuple[str, ...]]] = {}
+        self._fresh_generation = 0
         self.in_background = False
         """Built ahead, off screen (the kept pod list before its first `:po`): its rows are
         read in slices whatever their number, and its texts gathered in slices, so the keys
@@ -548,14 +554,14 @@ class ResourceTable(LineList):
             if kind in changes.kinds:
                 self.reload()
             else:
-                self.refresh()  # ages move on
+                self.repaint_changed()  # ages move on
             return
         keys = changes.pods
         if len(keys) > INCREMENTAL_LIMIT:
             self.reload()
             return
         if not keys:
-            self.refresh()
+            self.repaint_changed()  # ages move on
             return
         search = self._search
         for k in keys:
@@ -590,8 +596,8 @@ class ResourceTable(LineList):
             search.pop(k, None)
         self._mark_dirty(keys, self._rows)
         self._catch_up(self._rows, keys)
-        self._restore(selected)
-        self.rows_changed()
+        self._restore(selected, repaint=False)
+        self.repaint_changed()
 
     def set_filter(self, row_filter: RowFilter) -> None:
         """Filter as you type. Nothing is sorted again: a filter typed over no filter, or one
@@ -733,10 +739,11 @@ class ResourceTable(LineList):
     def selected_object(self) -> Any | None:
         return self.object_at(self.cursor)
 
-    def _restore(self, key: Key | None) -> None:
-        """Keep the cursor on the row it was on (found by bisection, not a scan)."""
+    def _restore(self, key: Key | None, repaint: bool = True) -> None:
+        """Keep the cursor on the row it was on (found by bisection, not a scan).
+        ``repaint=False``: the caller repaints what changed (repaint_changed)."""
         # The scroll range first: the row may have moved past the old end.
-        self.update_virtual_size()
+        self.update_virtual_size(repaint)
         if key is None or not self._rows.order:
             return
         i = self._rows.index(key)
@@ -762,6 +769,88 @@ class ResourceTable(LineList):
     def _cells(self, obj: Any) -> tuple[str, ...]:
         return self.spec.cells(obj, self.session.now, self.session, self.wide,
                                with_namespace=self.namespace is None)
+
+    def _fresh_cells(self, index: int, key: Key, obj: Any) -> tuple[str, ...]:
+        """The row's cells: those repaint_changed just computed for it, if they are of this
+        object at this moment, else computed now."""
+        fresh = self._fresh.get(index)
+        if fresh is not None and fresh[0] == key and fresh[1] is obj \
+                and fresh[2] == self._fresh_moment():
+            return fresh[3]  # type: ignore[no-any-return]
+        return self._cells(obj)
+
+    def _fresh_moment(self) -> tuple[Any, ...]:
+        """What a row's cells depend on besides its object (the cluster's other state, for
+        the EVICTION countdown, is that of this change set: the check runs per change set)."""
+        return (self.session.now, self.wide, self.namespace, self._fresh_generation)
+
+    def repaint_changed(self) -> None:
+        """Repaint only what changed on screen: a line whose row, colour, mark or cursor
+        changed is repainted whole; one whose cells changed (the AGE column as the clock
+        runs, a pod's STATUS) only from its first changed cell to its last. The clock ticks
+        twenty times a second, and repainting the whole list for it was ~40 lines through
+        Textual's pipeline per tick (the most of a tick's frame on the pod list, and the
+        garbage of their strips). What each line shows was recorded when it was drawn
+        (render_row); cells computed here are kept for the frame's render_row."""
+        self._fresh_generation += 1
+        self._fresh = {}
+        rows = self.row_count()
+        if not rows or not self.is_mounted:
+            self.refresh()
+            return
+        top = int(self.scroll_y)
+        header = 1 if self.header else 0
+        widths = list(self._widths)
+        painted = self._painted
+        moment = self._fresh_moment()
+        cursor = self.cursor if self.show_cursor else -1
+        spans: list[tuple[int, int, int]] = []  # (line, first cell, last cell); -1: whole
+        for index in range(top, top + self.body_height):
+            was = painted.get(index)
+            if index >= rows:
+                if was is not None:
+                    del painted[index]
+                    spans.append((index - top + header, -1, -1))
+                continue
+            key = self.row_key(index)
+            obj = self._object(key)
+            if was is None or obj is None or was[0] != key:
+                spans.append((index - top + header, -1, -1))
+                continue
+            cells = self._cells(obj)
+            self._fresh[index] = (key, obj, moment, cells)
+            if was[2:] != (self.spec.state(obj), key in self.marked, index == cursor) \
+                    or len(cells) != len(was[1]):
+                spans.append((index - top + header, -1, -1))
+                continue
+            changed = [i for i, (a, b) in enumerate(zip(cells, was[1])) if a != b]
+            if changed:
+                self._grow(cells)
+                spans.append((index - top + header, changed[0], changed[-1]))
+        if self._widths != widths:
+            self.refresh()  # a column grew: every line moves
+            return
+        if not spans:
+            return
+        width = self.size.width
+        scroll_x = int(self.scroll_x)
+        starts = [0]
+        for w in self._widths:
+            starts.append(starts[-1] + w + _PAD)
+        last = len(self._columns()) - 1
+        regions = []
+        for y, first, final in spans:
+            if first < 0:
+                regions.append(Region(0, y, width, 1))
+                continue
+            x0 = starts[first] - scroll_x
+            # The last column is not cut to its width: to the end of the line.
+            x1 = width if final >= last else starts[final + 1] - scroll_x
+            x0, x1 = max(0, x0), min(width, x1)
+            if x1 > x0:
+                regions.append(Region(x0, y, x1 - x0, 1))
+        if regions:
+            self.refresh(*regions)
 
     def toggle_wide(self) -> bool:
         """``ctrl+w``: kubectl's ``-o wide`` columns on or off; returns the new setting."""
@@ -811,12 +900,16 @@ class ResourceTable(LineList):
         obj = self.object_at(index)
         base = self.base_style
         if obj is None:
+            self._painted.pop(index, None)
             return Strip.blank(width, base)
-        cells = self._cells(obj)
+        key = self.row_key(index)
+        cells = self._fresh_cells(index, key, obj)
         self._grow(cells)
         state = self.spec.state(obj)
+        marked = key in self.marked
+        self._painted[index] = (key, cells, state, marked, selected)
         style = base + self.component_style(f"resource-table--{state}")
-        if self.row_key(index) in self.marked:
+        if marked:
             style = style + self.component_style("resource-table--marked")
         segs = self._line(cells, [style] * len(cells), width)
         strip = Strip(segs).crop_extend(0, width, style)

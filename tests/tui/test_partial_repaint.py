@@ -1,0 +1,133 @@
+"""The pod list repaints only what changed on screen, and what it shows is what a full repaint
+shows (issue 11: the clock's tick repainted the whole list, ~40 lines, twenty times a second).
+
+ResourceTable.repaint_changed compares what each line was drawn with against the rows now and
+marks only the lines, or the cells within a line, that differ; LineList repaints only the two
+rows a cursor step moves between. A slip there leaves a stale line on screen, so every step of
+a long seeded run (the clock, scaling, keys, marks, filters, sorts, a taint's countdown, wide
+columns, horizontal scrolling) checks the screen against the same screen repainted whole.
+"""
+
+from __future__ import annotations
+
+import random
+
+from helpers import command, settle
+from screen_text import screen_lines
+
+from ksandbox.tui.screens.resources import ResourceScreen
+
+SIZE = (100, 30)
+
+
+async def _whole_repaint_agrees(app, pilot, what: str) -> None:
+    await settle(pilot)
+    shown = screen_lines(app)
+    table = app.screen.table
+    table.refresh()
+    await settle(pilot)
+    assert screen_lines(app) == shown, f"a stale line on screen after {what}"
+
+
+async def test_the_pod_list_shows_what_a_whole_repaint_shows(session, make):
+    app = make(session)
+    rng = random.Random(11)
+    async with app.run_test(size=SIZE) as pilot:
+        app.submit("kubectl scale deployment/web --replicas=30", quiet=True)
+        app.advance(30)
+        await command(pilot, "po")
+        assert isinstance(app.screen, ResourceScreen)
+        table = app.screen.table
+
+        async def step(i: int) -> str:
+            pick = rng.randrange(16)
+            if pick < 5:
+                seconds = rng.choice([0.5, 1, 1, 3, 20, 70])
+                app.advance(seconds)
+                return f"the clock moved {seconds} s"
+            if pick < 7:
+                n = rng.randrange(2, 45)
+                app.submit(f"kubectl scale deployment/web --replicas={n}", quiet=True)
+                app.advance(rng.choice([0.5, 2, 10]))
+                return f"web scaled to {n}"
+            if pick < 10:
+                key = rng.choice(["down", "down", "up", "pagedown", "pageup", "G", "g"])
+                await pilot.press(key)
+                return key
+            if pick == 10:
+                app.screen.action_mark()
+                return "a mark"
+            if pick == 11:
+                table.scroll_to(x=rng.choice([0, 0, 7, 30]), animate=False, immediate=True)
+                return "a horizontal scroll"
+            if pick == 12:
+                await pilot.press(rng.choice(["N", "A", "S", "O"]))
+                return "a sort"
+            if pick == 13:
+                app.screen.apply_filter(rng.choice(["", "", "web", "Running", "node-"]))
+                return "a filter"
+            if pick == 14:
+                await pilot.press("ctrl+w")
+                return "wide columns"
+            effect = rng.choice(["NoExecute", "NoSchedule"])
+            node = rng.choice(["node-1", "node-2", "node-3"])
+            app.submit(f"kubectl taint nodes {node} k{i}=v:{effect}", quiet=True)
+            app.advance(1)
+            return f"a {effect} taint on {node}"
+
+        for i in range(120):
+            what = await step(i)
+            await _whole_repaint_agrees(app, pilot, what)
+
+
+async def test_a_tick_that_only_ages_rows_repaints_only_the_age_cells(session, make):
+    """Pin the saving: as the clock runs with nothing else changing, the lines are not
+    repainted whole, only the AGE column's cells."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await command(pilot, "po")
+        table = app.screen.table
+        await settle(pilot)
+        app.advance(100)  # every pod is Running; ages only from here on
+        await settle(pilot)
+        regions = []
+        original = table.refresh
+
+        def refresh(*args, **kwargs):
+            regions.append(args)
+            return original(*args, **kwargs)
+
+        table.refresh = refresh
+        app.advance(1)
+        await settle(pilot)
+        table.refresh = original
+        columns = table._columns()
+        age = columns.index("AGE")
+        x0 = sum(table._widths[:age]) + 3 * age
+        marked = [r for call in regions for r in call]
+        assert regions and all(call for call in regions), "repainted whole"
+        assert {(r.x, r.width) for r in marked} == {(x0, table._widths[age] + 3)}
+        assert len(marked) == table.row_count()
+        await _whole_repaint_agrees(app, pilot, "the clock")
+
+
+async def test_a_cursor_step_repaints_two_rows(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, "po")
+        table = app.screen.table
+        await settle(pilot)
+        regions = []
+        original = table.refresh
+
+        def refresh(*args, **kwargs):
+            regions.append(args)
+            return original(*args, **kwargs)
+
+        table.refresh = refresh
+        await pilot.press("down")
+        table.refresh = original
+        assert [len(call) for call in regions] == [1, 1]
+        assert sorted(call[0].y for call in regions) == [1, 2]  # rows 0 and 1, under the header
+        await _whole_repaint_agrees(app, pilot, "a cursor step")
