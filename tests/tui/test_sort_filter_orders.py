@@ -372,3 +372,38 @@ def test_key_order_is_sorted_order():
         assert in_key_order(iter(keys)) == sorted(keys)
 
     check()
+
+
+async def test_a_filter_every_row_matches_narrows_to_copies_of_the_rows(session, make):
+    """Typing a text every row has keeps every row: the narrowed order is made of copies of
+    the order on show (its keys, texts and values), and both go their own ways as the cluster
+    changes — the wider one shown again with backspace."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.submit("kubectl scale deployment/web --replicas=12", quiet=True)
+        app.advance(20)
+        await pilot.press("colon")
+        await type_text(pilot, "po")
+        await pilot.press("enter")
+        await settle(pilot, 4)
+        table = app.screen.table
+        await pilot.press("S")  # an order with values
+        await settle(pilot)
+        wider = table._rows
+        assert wider.value is not None and table._gather_texts(wider) is not None
+        await pilot.press("slash")
+        await type_text(pilot, "e")  # every row: "default/…" and "kube-system/…"
+        await settle(pilot)
+        narrow = table._rows
+        everything = _expected(app, "STATUS", "", False)
+        assert narrow is not wider and narrow.order == wider.order == everything
+        assert narrow.order is not wider.order and narrow.texts is not wider.texts
+        assert narrow.value is not wider.value and narrow.value == wider.value
+        assert narrow.texts == wider.texts
+        app.submit("kubectl scale deployment/web --replicas=3", quiet=True)
+        app.advance(30)
+        await settle(pilot)
+        assert _shown(table) == _expected(app, "STATUS", "e", False)
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert table._rows is wider and _shown(table) == _expected(app, "STATUS", "", False)
