@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, TypeVar
 
+from textual import events
 from textual.app import App, ScreenStackError, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
@@ -342,7 +343,7 @@ class KsandboxApp(App[int]):
         # and its frame is most of a key's latency at 1,000 nodes; so is one between a key
         # that opens a screen and that screen's first frame. The time owed is paid on
         # the next tick (the pacer caps a catch-up at MAX_REAL_DT).
-        if self._yielded < self.YIELD_TICKS and (self._input_waiting()
+        if self._yielded < self.YIELD_TICKS and (self._key_waiting()
                                                   or self._first_frame_waiting()):
             self._yielded += 1
             return
@@ -357,6 +358,38 @@ class KsandboxApp(App[int]):
         finally:
             lock.release()
 
+    _keys_sent = 0
+    """Keys the driver sent to the app (counted in its input thread, see _build_driver)."""
+    _keys_posted = 0
+    """Keys that reached the app's queue (counted in the event loop, see _post_message)."""
+
+    def _key_waiting(self) -> bool:
+        """A key is on its way from the driver to the app, or queued: a tick's slice of
+        sandbox work ends early for it (Pacer.tick's ``yield_when``)."""
+        return self._keys_sent > self._keys_posted or self._input_waiting()
+
+    def _build_driver(self, *args: Any, **kwargs: Any) -> Any:
+        """Textual's driver, which also counts each key it sends to the app. It sends from
+        its input thread, and the key reaches the app's queue only when the event loop
+        next runs, after the tick in progress: the tick, told by _key_waiting, ends its
+        slice at the next callback and the key does not wait for the rest of the budget.
+        The key itself is delivered by the driver as before, in order."""
+        driver = super()._build_driver(*args, **kwargs)
+        send = driver.send_message
+
+        def send_message(message: Any) -> None:
+            if isinstance(message, events.Key):
+                self._keys_sent += 1
+            send(message)
+
+        driver.send_message = send_message  # type: ignore[method-assign]
+        return driver
+
+    async def _post_message(self, message: Any) -> bool:
+        if isinstance(message, events.Key):
+            self._keys_posted += 1
+        return await super()._post_message(message)
+
     def _tick_locked(self) -> None:
         now = time.perf_counter()
         real_dt, self._last_tick = now - self._last_tick, now
@@ -369,7 +402,7 @@ class KsandboxApp(App[int]):
             self.publish()
             return
         try:
-            moved = self.pacer.tick(real_dt)
+            moved = self.pacer.tick(real_dt, yield_when=self._key_waiting)
         except Exception as exc:  # a control-plane bug pauses the clock, never the UI
             self.pacer.paused = True
             self.notify(f"the simulation stopped: {exc!r}; clock paused", severity="error")

@@ -30,6 +30,10 @@ SPEEDS: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 
 DEFAULT_BUDGET = 0.012
 # A tick after a long gap (the machine slept, a modal was open) must not try to catch up.
 MAX_REAL_DT = 0.25
+# A tick's slice ends early when a key arrives (Pacer.tick's ``yield_when``), at the next
+# callback once this much of it has run: a key then waits ~3 ms of sandbox work, not up to the
+# whole budget, and typing without a pause still lets the cluster move.
+MIN_SLICE = 0.003
 
 
 def format_speed(speed: float) -> str:
@@ -51,6 +55,8 @@ class Pacer:
         self._perf = perf_counter
         self.limit: float | None = None
         """Where the clock stops (the end of a recording being played); None: no end."""
+        self.cut_short = False
+        """The last tick ended early to let a key through (see ``tick``)."""
 
     @property
     def session(self) -> Any:
@@ -58,8 +64,9 @@ class Pacer:
 
     @property
     def lagging(self) -> bool:
-        """The last tick ran out of budget before reaching its target."""
-        return self.playback.lagging
+        """The last tick ran out of budget before reaching its target (a tick cut short for
+        a key is not lagging: the time owed is paid by the next ones)."""
+        return self.playback.lagging and not self.cut_short
 
     # -- controls -------------------------------------------------------------------------
     def toggle(self) -> bool:
@@ -79,22 +86,42 @@ class Pacer:
         return "⏸" if self.paused else format_speed(self.speed)
 
     # -- running --------------------------------------------------------------------------
-    def tick(self, real_dt: float) -> bool:
-        """Advance by ``real_dt`` real seconds at the current speed. True if time moved."""
+    def tick(self, real_dt: float, yield_when: Callable[[], bool] | None = None) -> bool:
+        """Advance by ``real_dt`` real seconds at the current speed. True if time moved.
+        ``yield_when()`` true (a key arrived): the slice ends at the next callback once
+        MIN_SLICE of it has run, and the key is handled before the rest of the work."""
+        self.cut_short = False
         if self.paused or real_dt <= 0:
             return False
         before = self.session.now
         target = before + min(real_dt, MAX_REAL_DT) * self.speed
         if self.limit is not None:
             target = min(target, max(self.limit, before))
-        self.advance_to(target)
+        self.advance_to(target, yield_when=yield_when)
         return self.session.now != before
 
-    def advance_to(self, target: float, budget: float | None = None) -> None:
+    def advance_to(self, target: float, budget: float | None = None,
+                   yield_when: Callable[[], bool] | None = None) -> None:
         """Walk towards ``target`` until done or the tick's budget is spent
         (``budget=float("inf")``: all the way)."""
         b = self.budget if budget is None else budget
-        self.playback.advance_to(target, None if b == float("inf") else b, self._perf)
+        if b == float("inf"):
+            self.playback.advance_to(target, None, self._perf)
+            return
+        real = self._perf
+        if yield_when is None:
+            self.playback.advance_to(target, b, real)
+            return
+        start = real()
+
+        def clock() -> float:
+            # Past any deadline once a key waits (and the minimum slice has run).
+            now = real()
+            if now - start >= MIN_SLICE and yield_when():
+                self.cut_short = True
+                return float("inf")
+            return now
+        self.playback.advance_to(target, b, clock)
 
     def step_next(self) -> float | None:
         """Jump to the next scheduled event (or recorded step) and run it; its time, or None."""

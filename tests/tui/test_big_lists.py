@@ -222,3 +222,47 @@ async def test_the_clock_gives_way_to_a_waiting_key_a_few_ticks_at_most(session,
         assert moved == [False] * app.YIELD_TICKS + [True]
         await settle(pilot)
         assert app.is_running and app._exception is None
+
+
+async def test_a_key_on_its_way_from_the_driver_holds_the_clock_and_ends_its_slice(session,
+                                                                                   make):
+    """The driver sends a key from its input thread; it reaches the app's queue only when
+    the event loop next runs. A tick that starts meanwhile gives way as to a queued key, and
+    one already running ends its slice of sandbox work early (Pacer.tick's ``yield_when``),
+    so the key waits for a callback, not for the rest of the budget."""
+    from textual import events
+
+    from ksandbox.tui.pacer import MIN_SLICE
+
+    app = make(session, paused=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not app._key_waiting()
+        app._driver.send_message(events.Key("down", None))  # not yet in any queue
+        assert app._key_waiting()
+        before = app.session.now
+        app._last_tick -= 0.05
+        app._tick()
+        assert app.session.now == before and app._yielded == 1, "the tick gave way"
+        await settle(pilot)
+        assert not app._key_waiting(), "delivered and handled"
+
+        # A tick in progress when a key is sent: the slice ends at the next callback once
+        # MIN_SLICE has run (a fake clock: every callback takes a millisecond).
+        for t in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0):
+            app.session.clock.call_at(app.session.now + t, lambda: None)
+        clock = iter(i / 1000 for i in range(10_000))
+        app.pacer._perf = lambda: next(clock)
+        app.pacer.speed = 10
+        app._driver.send_message(events.Key("up", None))
+        before = app.session.now
+        app.pacer.tick(1.0, yield_when=app._key_waiting)
+        assert app.pacer.cut_short and not app.pacer.lagging
+        ran = app.session.now - before
+        assert 0 < ran < 8, "some callbacks ran, not the slice's whole target"
+        assert ran <= MIN_SLICE * 1000 + 1
+        await settle(pilot)
+        assert not app._key_waiting()
+        app.pacer.tick(1.0, yield_when=app._key_waiting)
+        assert not app.pacer.cut_short and app.session.now > before + ran
+        assert app.is_running and app._exception is None
