@@ -11,3 +11,46 @@ def screen_lines(app) -> list[str]:
 
 def screen_text(app) -> str:
     return "\n".join(screen_lines(app))
+
+
+class TerminalMirror:
+    """What the terminal shows: every update the app writes (``App._display``) applied to a
+    grid of cells, as a terminal applies the cursor moves and text it receives. A widget that
+    marks too little for repaint leaves stale cells here, where ``screen_lines`` (which renders
+    the widgets' lines afresh from their caches) would not show them."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        width, height = app.size
+        self.cells = [[" "] * width for _ in range(height)]
+        original = app._display
+
+        def display(screen, renderable):
+            if renderable is not None:
+                self._apply(renderable)
+            return original(screen, renderable)
+
+        app._display = display
+
+    def _apply(self, renderable) -> None:
+        from rich.cells import cell_len
+        from rich.segment import ControlType
+
+        console = self.app.console
+        x = y = 0
+        for segment in renderable.__rich_console__(console, console.options):
+            if segment.control:
+                for code in segment.control:
+                    if code[0] == ControlType.CURSOR_MOVE_TO:
+                        x, y = code[1], code[2]
+                continue
+            for ch in segment.text:
+                if ch == "\n":
+                    x, y = 0, y + 1
+                    continue
+                if 0 <= y < len(self.cells) and 0 <= x < len(self.cells[y]):
+                    self.cells[y][x] = ch
+                x += max(1, cell_len(ch))
+
+    def lines(self) -> list[str]:
+        return ["".join(row) for row in self.cells]

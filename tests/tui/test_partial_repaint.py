@@ -13,26 +13,31 @@ from __future__ import annotations
 import random
 
 from helpers import command, settle
-from screen_text import screen_lines
+from screen_text import TerminalMirror, screen_lines
 
 from ksandbox.tui.screens.resources import ResourceScreen
 
 SIZE = (100, 30)
 
 
-async def _whole_repaint_agrees(app, pilot, what: str) -> None:
+async def _whole_repaint_agrees(app, pilot, what: str, mirror=None, widget=None) -> None:
+    """The screen after ``what`` is the screen repainted whole: the widgets' lines and, with
+    a ``mirror``, the cells the terminal was sent."""
     await settle(pilot)
     shown = screen_lines(app)
-    table = app.screen.table
-    table.refresh()
+    sent = mirror.lines() if mirror is not None else None
+    (widget if widget is not None else app.screen.table).refresh()
     await settle(pilot)
     assert screen_lines(app) == shown, f"a stale line on screen after {what}"
+    if mirror is not None:
+        assert sent == shown, f"the terminal was sent a stale cell after {what}"
 
 
 async def test_the_pod_list_shows_what_a_whole_repaint_shows(session, make):
     app = make(session)
     rng = random.Random(11)
     async with app.run_test(size=SIZE) as pilot:
+        mirror = TerminalMirror(app)
         app.submit("kubectl scale deployment/web --replicas=30", quiet=True)
         app.advance(30)
         await command(pilot, "po")
@@ -77,19 +82,20 @@ async def test_the_pod_list_shows_what_a_whole_repaint_shows(session, make):
 
         for i in range(120):
             what = await step(i)
-            await _whole_repaint_agrees(app, pilot, what)
+            await _whole_repaint_agrees(app, pilot, what, mirror)
 
 
 async def test_a_tick_that_only_ages_rows_repaints_only_the_age_cells(session, make):
     """Pin the saving: as the clock runs with nothing else changing, the lines are not
-    repainted whole, only the AGE column's cells."""
+    repainted whole, only the AGE column's cells — and the terminal gets them right as the
+    ages go from 14s to 24s (the first digit changes at 20s, the width stays)."""
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
+        mirror = TerminalMirror(app)
         app.advance(5)
         await command(pilot, "po")
         table = app.screen.table
-        await settle(pilot)
-        app.advance(100)  # every pod is Running; ages only from here on
+        app.advance(9)
         await settle(pilot)
         regions = []
         original = table.refresh
@@ -98,18 +104,21 @@ async def test_a_tick_that_only_ages_rows_repaints_only_the_age_cells(session, m
             regions.append(args)
             return original(*args, **kwargs)
 
-        table.refresh = refresh
-        app.advance(1)
-        await settle(pilot)
-        table.refresh = original
-        columns = table._columns()
-        age = columns.index("AGE")
-        x0 = sum(table._widths[:age]) + 3 * age
-        marked = [r for call in regions for r in call]
-        assert regions and all(call for call in regions), "repainted whole"
-        assert {(r.x, r.width) for r in marked} == {(x0, table._widths[age] + 3)}
-        assert len(marked) == table.row_count()
-        await _whole_repaint_agrees(app, pilot, "the clock")
+        for second in range(10):
+            regions.clear()
+            table.refresh = refresh
+            app.advance(1)
+            await settle(pilot)
+            table.refresh = original
+            columns = table._columns()
+            age = columns.index("AGE")
+            x0 = sum(table._widths[:age]) + 3 * age
+            marked = [r for call in regions for r in call]
+            assert regions and all(call for call in regions), "repainted whole"
+            assert {(r.x, r.width) for r in marked} == {(x0, table._widths[age] + 3)}
+            assert len(marked) == table.row_count()
+            await _whole_repaint_agrees(app, pilot, f"the clock, second {second}", mirror)
+        assert "24s" in "".join(mirror.lines())
 
 
 async def test_a_cursor_step_repaints_two_rows(session, make):
@@ -131,3 +140,36 @@ async def test_a_cursor_step_repaints_two_rows(session, make):
         assert [len(call) for call in regions] == [1, 1]
         assert sorted(call[0].y for call in regions) == [1, 2]  # rows 0 and 1, under the header
         await _whole_repaint_agrees(app, pilot, "a cursor step")
+
+
+async def test_the_board_sends_the_terminal_what_a_whole_repaint_shows(session, make):
+    """The board repaints a changed or selected card's own columns of its grid row: what the
+    terminal was sent is the board repainted whole, as the selection moves, pods come and go,
+    a node is cordoned."""
+    app = make(session)
+    rng = random.Random(5)
+    async with app.run_test(size=(140, 40)) as pilot:
+        mirror = TerminalMirror(app)
+        board = app.screen.board
+        for i in range(40):
+            pick = rng.randrange(6)
+            if pick < 3:
+                what = rng.choice(["right", "left", "down", "up"])
+                await pilot.press(what)
+            elif pick == 3:
+                n = rng.randrange(1, 15)
+                app.submit(f"kubectl scale deployment/web --replicas={n}", quiet=True)
+                app.advance(rng.choice([1, 5, 20]))
+                what = f"web scaled to {n}"
+            elif pick == 4:
+                node = rng.choice(["node-1", "node-2", "node-3"])
+                verb = rng.choice(["cordon", "uncordon"])
+                app.submit(f"kubectl {verb} {node}", quiet=True)
+                app.advance(1)
+                what = f"{verb} {node}"
+            else:
+                app.advance(rng.choice([0.5, 3, 30]))
+                what = "the clock"
+            await settle(pilot)
+            board._drop_all()
+            await _whole_repaint_agrees(app, pilot, what, mirror, board)
