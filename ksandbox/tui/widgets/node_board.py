@@ -289,16 +289,23 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
             self.refresh_cards(redrawn)
 
     def refresh_cards(self, names: set[str] | list[str]) -> None:
-        """Repaint the grid rows holding these cards (and nothing else)."""
-        width = self.size.width
+        """Repaint these cards (and nothing else): each card's own columns of its grid row,
+        not the row's whole width — a selection step or a changed card was three cards'
+        worth of lines through Textual's compositor for one or two cards."""
         top = int(self.scroll_y)
-        rows = {self.order.index(n) // self._cols for n in names if n in self.order}
-        for r in rows:
+        width = self._card_width
+        index = {n: i for i, n in enumerate(self.order)} if len(names) > 8 else None
+        for name in names:
+            i = index.get(name) if index is not None else (
+                self.order.index(name) if name in self.order else None)
+            if i is None:
+                continue
+            r, c = divmod(i, self._cols)
             if r < len(self._row_heights):
                 y = self._row_tops[r] - top
                 h = self._row_heights[r]
                 if y + h > 0 and y < self.size.height:
-                    self.refresh(Region(0, y, width, h))
+                    self.refresh(Region(c * width, y, width, h))
 
     # -- layout ---------------------------------------------------------------------------
     def _layout(self, force: bool = False, keep: bool = False) -> bool:
