@@ -85,6 +85,7 @@ async def test_the_pod_list_shows_what_a_whole_repaint_shows(session, make):
             await _whole_repaint_agrees(app, pilot, what, mirror)
 
 
+
 async def test_a_tick_that_only_ages_rows_repaints_only_the_age_cells(session, make):
     """Pin the saving: as the clock runs with nothing else changing, the lines are not
     repainted whole, only the AGE column's cells — and the terminal gets them right as the
@@ -173,3 +174,22 @@ async def test_the_board_sends_the_terminal_what_a_whole_repaint_shows(session, 
             await settle(pilot)
             board._drop_all()
             await _whole_repaint_agrees(app, pilot, what, mirror, board)
+
+
+async def test_what_lines_were_drawn_with_is_kept_for_the_window_only(session, make):
+    """Paging through the whole list draws every row once; what they were drawn with is
+    pruned to the window on the next tick (it is only compared there)."""
+    app = make(session)
+    async with app.run_test(size=(100, 14)) as pilot:
+        app.submit("kubectl scale deployment/web --replicas=40", quiet=True)
+        app.advance(30)
+        await command(pilot, "po")
+        table = app.screen.table
+        for _ in range(12):
+            await pilot.press("pagedown")
+            await settle(pilot)
+        assert len(table._painted) > 4 * table.body_height, "every row was drawn"
+        app.advance(1)
+        await settle(pilot)
+        assert 0 < len(table._painted) <= 4 * table.body_height
+        await _whole_repaint_agrees(app, pilot, "the clock after paging")

@@ -811,6 +811,10 @@ class ResourceTable(LineList):
         header = 1 if self.header else 0
         widths = list(self._widths)
         painted = self._painted
+        if len(painted) > 4 * self.body_height:
+            # Lines scrolled past: only the window's records can be compared again.
+            self._painted = painted = {i: was for i, was in painted.items()
+                                       if top <= i < top + self.body_height}
         moment = self._fresh_moment()
         cursor = self.cursor if self.show_cursor else -1
         spans: list[tuple[int, int, int]] = []  # (line, first cell, last cell); -1: whole
