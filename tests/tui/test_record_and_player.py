@@ -86,6 +86,7 @@ async def test_recorded_with_the_keys_and_played_back_gives_the_same_state(
 async def test_m_without_recording_says_how_to_start(session, make):
     app = make(session)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)  # the board on show first, as a person sees it before typing
         await pilot.press("m")
         await settle(pilot)
         assert any("R starts a recording" in n.message for n in app._notifications)
