@@ -90,17 +90,15 @@ def test_replay_undo_and_recording_are_those_of_a_session_keeping_objects(tmp_pa
 
 
 def test_a_text_compressed_in_the_background_is_the_same_bytes(tmp_path, monkeypatch):
-    """A big text is compressed on a thread while it is parsed (manifest.BACKGROUND_CHARS),
-    a slice at a time: the same bytes as compressing it at once, and the same objects
-    decoded again."""
+    """A big text is compressed on a thread while it is parsed (manifest.BACKGROUND_BYTES):
+    the same bytes as compressing it at once, and the same objects decoded again."""
     import zlib
 
     from ksandbox.api import manifest
 
     files = _files(tmp_path)
     at_once = Session.from_files(files)
-    monkeypatch.setattr(manifest, "BACKGROUND_CHARS", 0)
-    monkeypatch.setattr(manifest, "SLICE_CHARS", 7)   # many slices, some mid-line
+    monkeypatch.setattr(manifest, "BACKGROUND_BYTES", 0)
     s = Session.from_files(files)
     kept = s._initial_source._texts
     assert all(isinstance(data, manifest._Compressing) for _, data in kept)

@@ -268,10 +268,10 @@ class SourceTexts:
         self._texts: list[tuple[str, bytes | _Compressing]] = []
 
     def add(self, source: str, text: str) -> None:
-        if len(text) >= BACKGROUND_CHARS:
-            self._texts.append((source, _Compressing(text)))
-        else:
-            self._texts.append((source, zlib.compress(_utf8(text), 1)))
+        # surrogatepass: any str read_source gives round-trips exactly
+        data = text.encode("utf-8", "surrogatepass")
+        self._texts.append((source, _Compressing(data) if len(data) >= BACKGROUND_BYTES
+                            else zlib.compress(data, 1)))
 
     def compressed(self) -> list[tuple[str, bytes]]:
         """(source, compressed text) of each text, in order (waiting for any compression
@@ -296,38 +296,24 @@ class SourceTexts:
         return self
 
 
-# A text at least this long is compressed on a thread of its own while it is parsed (zlib's
-# deflate lets go of the GIL): its ~0.2 CPU s at 115 MiB off the load's path when the other
-# core is free. A short text is compressed at once (a thread costs more than it).
-BACKGROUND_CHARS = 4 << 20
-# ... a slice at a time: the text's UTF-8 bytes are never held whole beside the parse (a
-# 37.5 MiB YAML file's whole bytes raised the load's peak by as much while its first
-# documents were split).
-SLICE_CHARS = 1 << 20
-
-
-def _utf8(text: str) -> bytes:
-    # surrogatepass: any str read_source gives round-trips exactly
-    return text.encode("utf-8", "surrogatepass")
+# A text at least this big is compressed on a thread of its own while it is parsed (zlib's
+# deflate lets go of the GIL): ~0.3 CPU s of a 115 MiB export off the load's path when the
+# other core is free. A small text is compressed at once (a thread costs more than it).
+BACKGROUND_BYTES = 4 << 20
 
 
 class _Compressing:
-    """A text compressed (zlib, level 1) on a daemon thread, slice by slice; :meth:`result`
-    waits for it. It decompresses to the text's UTF-8 bytes, as compressing them at once
-    does: only when and in which pieces the work is done changes."""
+    """``zlib.compress(data, 1)`` running on a daemon thread; :meth:`result` waits for it.
+    The bytes are the same as compressing in the caller's thread: only when they are made
+    changes, never what."""
 
     __slots__ = ("_box", "_thread")
 
-    def __init__(self, text: str) -> None:
-        box: list[Any] = [None]
-        self._box = box
+    def __init__(self, data: bytes) -> None:
+        box = self._box = [data]
 
         def run() -> None:
-            deflate = zlib.compressobj(1)
-            parts = [deflate.compress(_utf8(text[i:i + SLICE_CHARS]))
-                     for i in range(0, len(text), SLICE_CHARS)]
-            parts.append(deflate.flush())
-            box[0] = b"".join(parts)
+            box[0] = zlib.compress(box[0], 1)
 
         self._thread = threading.Thread(target=run, name="ksandbox-compress", daemon=True)
         self._thread.start()
