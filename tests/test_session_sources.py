@@ -87,26 +87,3 @@ def test_replay_undo_and_recording_are_those_of_a_session_keeping_objects(tmp_pa
         assert undone.store.get("Pod", "p4", "shop") is not None
         runs.append((s.view(), undone.view(), dump_recording(s, title="t")))
     assert runs[0] == runs[1]
-
-
-def test_a_text_compressed_in_the_background_is_the_same_bytes(tmp_path, monkeypatch):
-    """A big text is compressed on a thread while it is parsed (manifest.BACKGROUND_BYTES):
-    the same bytes as compressing it at once, and the same objects decoded again."""
-    import zlib
-
-    from ksandbox.api import manifest
-
-    files = _files(tmp_path)
-    at_once = Session.from_files(files)
-    monkeypatch.setattr(manifest, "BACKGROUND_BYTES", 0)
-    s = Session.from_files(files)
-    kept = s._initial_source._texts
-    assert all(isinstance(data, manifest._Compressing) for _, data in kept)
-    texts = [(str(f).rsplit("/", 1)[-1], f.read_text()) for f in files]
-    compressed = s._initial_source.compressed()
-    assert [zlib.decompress(d).decode() for _, d in compressed] == [t for _, t in texts]
-    assert [d for _, d in compressed] == \
-        [d for _, d in at_once._initial_source.compressed()] == \
-        [zlib.compress(t.encode(), 1) for _, t in texts]
-    assert [encode(o) for o in s.initial_objects] == \
-        [encode(o) for o in at_once.initial_objects]

@@ -9,7 +9,6 @@ Configuration documents (KubeSchedulerConfiguration, Policy, KubeletConfiguratio
 
 from __future__ import annotations
 
-import threading
 import zlib
 from pathlib import Path
 from typing import Any, Iterable
@@ -265,28 +264,17 @@ class SourceTexts:
     __slots__ = ("_texts",)
 
     def __init__(self) -> None:
-        self._texts: list[tuple[str, bytes | _Compressing]] = []
+        self._texts: list[tuple[str, bytes]] = []
 
     def add(self, source: str, text: str) -> None:
         # surrogatepass: any str read_source gives round-trips exactly
-        data = text.encode("utf-8", "surrogatepass")
-        self._texts.append((source, _Compressing(data) if len(data) >= BACKGROUND_BYTES
-                            else zlib.compress(data, 1)))
-
-    def compressed(self) -> list[tuple[str, bytes]]:
-        """(source, compressed text) of each text, in order (waiting for any compression
-        still running)."""
-        texts = self._texts
-        for i, (source, data) in enumerate(texts):
-            if isinstance(data, _Compressing):
-                texts[i] = (source, data.result())
-        return texts   # type: ignore[return-value]
+        self._texts.append((source, zlib.compress(text.encode("utf-8", "surrogatepass"), 1)))
 
     def objects(self) -> list[Any]:
         """The objects of the texts in order (their configuration documents left out), as
         the first load decoded them."""
         out: list[Any] = []
-        for source, data in self.compressed():
+        for source, data in self._texts:
             text = zlib.decompress(data).decode("utf-8", "surrogatepass")
             out.extend(o for o, _ in load_manifests_with_origins(text, source)
                        if not isinstance(o, ConfigDocument))
@@ -294,33 +282,6 @@ class SourceTexts:
 
     def __deepcopy__(self, memo: Any) -> "SourceTexts":
         return self
-
-
-# A text at least this big is compressed on a thread of its own while it is parsed (zlib's
-# deflate lets go of the GIL): ~0.3 CPU s of a 115 MiB export off the load's path when the
-# other core is free. A small text is compressed at once (a thread costs more than it).
-BACKGROUND_BYTES = 4 << 20
-
-
-class _Compressing:
-    """``zlib.compress(data, 1)`` running on a daemon thread; :meth:`result` waits for it.
-    The bytes are the same as compressing in the caller's thread: only when they are made
-    changes, never what."""
-
-    __slots__ = ("_box", "_thread")
-
-    def __init__(self, data: bytes) -> None:
-        box = self._box = [data]
-
-        def run() -> None:
-            box[0] = zlib.compress(box[0], 1)
-
-        self._thread = threading.Thread(target=run, name="ksandbox-compress", daemon=True)
-        self._thread.start()
-
-    def result(self) -> bytes:
-        self._thread.join()
-        return self._box[0]
 
 
 def load_files_with_sources(paths: Iterable[str | Path]
@@ -332,6 +293,6 @@ def load_files_with_sources(paths: Iterable[str | Path]
     for p in paths:
         text = read_text(p)
         name = _source_name(p)
-        texts.add(name, text)   # first: a big text is compressed while it is parsed
         loaded.extend(load_manifests_with_origins(text, name))
+        texts.add(name, text)
     return loaded, texts
