@@ -11,6 +11,7 @@ columns, horizontal scrolling) checks the screen against the same screen repaint
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
 
 from helpers import command, settle
 from screen_text import TerminalMirror, screen_lines
@@ -18,6 +19,24 @@ from screen_text import TerminalMirror, screen_lines
 from ksandbox.tui.screens.resources import ResourceScreen
 
 SIZE = (100, 30)
+
+
+@contextmanager
+def _refreshes(table):
+    """The regions each ``table.refresh`` call marks while in the block (one tuple a call;
+    an empty tuple is a whole repaint)."""
+    regions: list[tuple] = []
+    original = table.refresh
+
+    def refresh(*args, **kwargs):
+        regions.append(args)
+        return original(*args, **kwargs)
+
+    table.refresh = refresh
+    try:
+        yield regions
+    finally:
+        table.refresh = original
 
 
 async def _whole_repaint_agrees(app, pilot, what: str, mirror=None, widget=None) -> None:
@@ -98,19 +117,10 @@ async def test_a_tick_that_only_ages_rows_repaints_only_the_age_cells(session, m
         table = app.screen.table
         app.advance(9)
         await settle(pilot)
-        regions = []
-        original = table.refresh
-
-        def refresh(*args, **kwargs):
-            regions.append(args)
-            return original(*args, **kwargs)
-
         for second in range(10):
-            regions.clear()
-            table.refresh = refresh
-            app.advance(1)
-            await settle(pilot)
-            table.refresh = original
+            with _refreshes(table) as regions:
+                app.advance(1)
+                await settle(pilot)
             columns = table._columns()
             age = columns.index("AGE")
             x0 = sum(table._widths[:age]) + 3 * age
@@ -128,16 +138,8 @@ async def test_a_cursor_step_repaints_two_rows(session, make):
         await command(pilot, "po")
         table = app.screen.table
         await settle(pilot)
-        regions = []
-        original = table.refresh
-
-        def refresh(*args, **kwargs):
-            regions.append(args)
-            return original(*args, **kwargs)
-
-        table.refresh = refresh
-        await pilot.press("down")
-        table.refresh = original
+        with _refreshes(table) as regions:
+            await pilot.press("down")
         assert [len(call) for call in regions] == [1, 1]
         assert sorted(call[0].y for call in regions) == [1, 2]  # rows 0 and 1, under the header
         await _whole_repaint_agrees(app, pilot, "a cursor step")
