@@ -427,8 +427,7 @@ class ResourceTable(LineList):
         if self.in_background:
             await self._gather_in_slices(shown, shown)
             return  # the other columns' orders once it is on show (reopen)
-        else:
-            self._gather_texts(shown)
+        self._gather_texts(shown)
         row_filter = shown.filter
         for column in self.spec.sort_keys:
             cid = self._column_id(column)
