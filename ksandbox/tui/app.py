@@ -207,6 +207,17 @@ class KsandboxApp(App[int]):
             self.set_interval(1 / TICK_HZ, self._tick, name="clock")
             self.set_interval(FREEZE_EVERY, lambda: freeze_heap(collect=False), name="gc")
 
+    def _on_notify(self, event: Any) -> None:
+        """A message already on screen is shown once, its time restarted: a key pressed three
+        times said "'b' does nothing in the Nodes view" in three stacked toasts, where k9s's
+        flash line says it once. Textual's own handler (App._on_notify) runs after this one
+        and adds the new notification."""
+        new = event.notification
+        for shown in list(self._notifications):
+            if (shown.message, shown.title, shown.severity) == (new.message, new.title,
+                                                                 new.severity):
+                self._unnotify(shown, refresh=False)
+
     _warmed = 0
 
     def _warm_next(self) -> None:

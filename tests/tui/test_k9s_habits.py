@@ -74,3 +74,24 @@ async def test_marks_then_ctrl_d_deletes_every_marked_pod_after_one_confirm(sess
         for ns, name in keys:
             pod = store.get("Pod", name, ns)
             assert pod is None or pod.metadata.deletion_timestamp is not None
+
+
+async def test_a_message_said_again_is_shown_once_with_its_time_restarted(session, make):
+    """k9s says a flash message on one line; a key pressed three times that does nothing used
+    to stack three identical toasts."""
+    app = make(session)
+    async with app.run_test(size=(160, 40), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        await settle(pilot)
+        first = [n for n in app._notifications if "'b' does nothing" in n.message]
+        await pilot.press("b", "b")
+        await settle(pilot)
+        said = [n for n in app._notifications if "'b' does nothing" in n.message]
+        assert len(first) == 1 and len(said) == 1
+        assert said[0].raised_at >= first[0].raised_at and said[0] is not first[0]
+        assert screen_text(app).count("'b' does nothing") == 1
+        await pilot.press("z")                       # another message stands beside it
+        await settle(pilot)
+        text = screen_text(app)
+        assert text.count("'b' does nothing") == 1 and text.count("'z' does nothing") == 1
