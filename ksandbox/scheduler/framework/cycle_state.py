@@ -31,6 +31,11 @@ class CycleState:
     def write(self, key: str, value: Any) -> None:
         self._data[key] = value
 
+    def write_all(self, values: dict[str, Any]) -> None:
+        """Write every key of ``values`` (a template's recorded PreFilter or PreScore writes,
+        pod_plan.py)."""
+        self._data.update(values)
+
     def delete(self, key: str) -> None:
         self._data.pop(key, None)
 

@@ -29,7 +29,8 @@ from ..schedule_one import (
     restrict_nodes,
 )
 from .interface import Code, Status
-from .node_info import NodeInfo
+from .node_info import NodeInfo, PodInfo
+from .pod_plan import PodPlan, pre_filter_steps, pre_score_steps
 from .types import Diagnosis
 
 if TYPE_CHECKING:
@@ -284,6 +285,9 @@ class FastPath:
         self._name_index: dict[str, int] = {}
         # Existing pods' required anti-affinity against a pod signature -> (key, value) counts.
         self._anti: dict = {}
+        # pod_plan's answers by spec object (they read only the spec: never dropped but for
+        # room)
+        self._plans: dict[int, PodPlan] = {}
         cache.on_pod_added.append(self._pod_added)
         cache.on_pod_removed.append(self._pod_removed)
 
@@ -618,13 +622,35 @@ class FastPath:
         return m
 
     # -- the cycle ----------------------------------------------------------------------------
+    MAX_PLANS = 512
+
+    def pod_plan(self, fwk: Any, state: Any, pod: Pod) -> PodPlan:
+        """The PreFilter steps of ``pod``'s spec object with its spec-only answers recorded
+        (pod_plan.py), made at the first pod of the spec."""
+        spec = pod.spec
+        plan = self._plans.get(id(spec))
+        if plan is not None and plan.spec is spec and \
+                plan.plugins[0] is fwk.pre_filter_plugins and \
+                plan.plugins[1] is fwk.pre_score_plugins:
+            return plan
+        if len(self._plans) >= self.MAX_PLANS:
+            self._plans.clear()
+        steps = pre_filter_steps(fwk.pre_filter_steps(True), pod, _pod_info(state, pod), self,
+                                 self.infos)
+        # The entry holds the spec, so no other object takes its id while it stands.
+        plan = self._plans[id(spec)] = PodPlan(spec, steps, (fwk.pre_filter_plugins,
+                                                             fwk.pre_score_plugins))
+        return plan
+
     def find_nodes_that_fit(self, ctx: Any, fwk: Any, state: Any,
                             pod: Pod) -> tuple[list[NodeInfo], Diagnosis]:
         self.sync()
         diagnosis = Diagnosis()
         infos = self.infos
+        plan = self.pod_plan(fwk, state, pod)
         result, plugins, early = pre_filter_and_nominated(ctx, fwk, state, pod, infos,
-                                                          diagnosis, vec_ctx=self)
+                                                          diagnosis, vec_ctx=self,
+                                                          steps=plan.pre_filter)
         if early is not None:
             return early, diagnosis
         if result is not None and not result.all_nodes():
@@ -794,19 +820,17 @@ class FastPath:
             nts.set_group(st, idx, infos)
             diagnosis.unschedulable_plugins.add(st.plugin)
 
-    def _score_plan(self, fwk: Any) -> tuple[list, list]:
-        """The profile's PreScore and Score plugins with their vectorized methods and weights
-        looked up once (not three getattr calls per plugin and pod)."""
+    def _score_plan(self, fwk: Any) -> list:
+        """The profile's Score plugins with their vectorized methods and weights looked up
+        once (not three getattr calls per plugin and pod)."""
         plan = getattr(self, "_plan", None)
-        if plan is not None and plan[0] is fwk and plan[1] is fwk.pre_score_plugins \
-                and plan[2] is fwk.score_plugins:
-            return plan[3], plan[4]
-        pre = [(pl, getattr(pl, "pre_score_vec", None)) for pl in fwk.pre_score_plugins]
+        if plan is not None and plan[0] is fwk and plan[1] is fwk.score_plugins:
+            return plan[2]
         score = [(pl.name, pl, getattr(pl, "score_vec", None), getattr(pl, "normalize_vec", None),
                   getattr(pl, "normalize_score", None), fwk.weights[pl.name])
                  for pl in fwk.score_plugins]
-        self._plan = (fwk, fwk.pre_score_plugins, fwk.score_plugins, pre, score)
-        return pre, score
+        self._plan = (fwk, fwk.score_plugins, score)
+        return score
 
     def prioritize(self, fwk: Any, state: Any, pod: Pod,
                    feasible: list[NodeInfo]) -> tuple[list[str], list, np.ndarray]:
@@ -817,11 +841,25 @@ class FastPath:
             idx = last[1]
         else:
             idx = np.fromiter((ni.index for ni in feasible), _I64, len(feasible))
-        pre, score = self._score_plan(fwk)
+        score = self._score_plan(fwk)
+        plan = self.pod_plan(fwk, state, pod)
+        pre = plan.pre_score
+        if pre is None:
+            pre = plan.pre_score = pre_score_steps(
+                fwk.pre_score_plugins, pod, _pod_info(state, pod),
+                lambda fn, with_ctx, st: fn(st, pod, self, idx) if with_ctx else
+                fn(st, pod, feasible))
         skip_score = state.skip_score
-        for pl, vec in pre:
-            st = vec(state, pod, self, idx) if vec is not None else pl.pre_score(state, pod,
-                                                                                  feasible)
+        for pl, fn, with_ctx, memo in pre:
+            if memo is not None:
+                # the plugin's answer for every pod of this spec, as a call would give it
+                writes, skip = memo
+                if writes:
+                    state.write_all(writes)
+                if skip:
+                    skip_score.add(pl.name)
+                continue
+            st = fn(state, pod, self, idx) if with_ctx else fn(state, pod, feasible)
             if st is not None:
                 if st.code == Code.SKIP:
                     skip_score.add(pl.name)
@@ -857,3 +895,9 @@ class FastPath:
         if totals is None:
             totals = np.zeros(len(feasible), dtype=_I64)
         return names, per_plugin, totals
+
+
+def _pod_info(state: Any, pod: Pod) -> PodInfo:
+    """The cycle's PodInfo of ``pod`` (new_cycle_state wrote it), else a fresh one."""
+    pi = state.get("PodInfo")
+    return pi if pi is not None and pi.pod is pod else PodInfo(pod)

@@ -153,16 +153,44 @@ class Framework:
         self.pre_bind_plugins = [plugins[n] for n in points.get("preBind", ())]
         self.extension_plugins = [p for p in self.pre_filter_plugins
                                   if implements(p, "add_pod")]
+        # pre_filter_steps' answer per path (plain, fast), with the list it was built from
+        self._pre_filter_steps: dict[bool, tuple[list, list]] = {}
 
     # -- PreFilter ----------------------------------------------------------------------------
+    def pre_filter_steps(self, vec: bool) -> list:
+        """The PreFilter loop's steps (pod_plan.py): each plugin with the method it runs —
+        its ``pre_filter_vec`` on the fast path (``vec``) where it has one — and no recorded
+        answer."""
+        cached = self._pre_filter_steps.get(vec)
+        if cached is not None and cached[0] is self.pre_filter_plugins:
+            return cached[1]
+        steps = []
+        for pl in self.pre_filter_plugins:
+            fn = getattr(pl, "pre_filter_vec", None) if vec else None
+            steps.append((pl, fn, True, None) if fn is not None else
+                         (pl, pl.pre_filter, False, None))
+        self._pre_filter_steps[vec] = (self.pre_filter_plugins, steps)
+        return steps
+
     def run_pre_filter(self, state: CycleState, pod: Pod, nodes: list,
-                       vec_ctx: Any = None) -> tuple[PreFilterResult | None, Status | None,
-                                                     set[str]]:
+                       vec_ctx: Any = None, steps: list | None = None
+                       ) -> tuple[PreFilterResult | None, Status | None, set[str]]:
+        """RunPreFilterPlugins over ``steps`` (default: every plugin live; the fast path
+        passes its template's plan, whose recorded answers are applied in their place)."""
         result: PreFilterResult | None = None
         with_nodes: list[str] = []
-        for pl in self.pre_filter_plugins:
-            fn = getattr(pl, "pre_filter_vec", None) if vec_ctx is not None else None
-            r, st = fn(state, pod, vec_ctx) if fn is not None else pl.pre_filter(state, pod, nodes)
+        if steps is None:
+            steps = self.pre_filter_steps(vec_ctx is not None)
+        for pl, fn, with_ctx, memo in steps:
+            if memo is not None:
+                # the plugin's answer for every pod of this spec, as a call would give it
+                writes, skip = memo
+                if writes:
+                    state.write_all(writes)
+                if skip:
+                    state.skip_filter.add(pl.name)
+                continue
+            r, st = fn(state, pod, vec_ctx if with_ctx else nodes)
             if st is not None and st.code == Code.SKIP:
                 state.skip_filter.add(pl.name)
                 continue

@@ -33,6 +33,10 @@ class BalancedAllocation:
     def __init__(self, scorer: Scorer) -> None:
         self.scorer = scorer
 
+    def spec_only(self, pod: Pod) -> tuple[str, ...]:
+        """PreScore reads only the pod's requests (pod_plan.py)."""
+        return ("pre_score",)
+
     def pre_score(self, state: Any, pod: Pod, nodes: list) -> Status | None:
         requests = pod_request_list(_pod_info(state, pod), self.scorer.resources, True)
         if not any(requests):

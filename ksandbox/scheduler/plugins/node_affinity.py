@@ -86,6 +86,11 @@ class NodeAffinity:
             return QueueingHint.QUEUE_SKIP
         return QueueingHint.QUEUE
 
+    def spec_only(self, pod: Pod) -> tuple[str, ...]:
+        """PreFilter and PreScore read only the pod's node selector and affinity, and this
+        plugin's added affinity (pod_plan.py)."""
+        return ("pre_filter", "pre_score")
+
     # -- PreFilter / Filter --
     def pre_filter(self, state: Any, pod: Pod, nodes: list):
         req = _required(pod)

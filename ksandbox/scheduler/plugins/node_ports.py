@@ -48,6 +48,10 @@ class NodePorts:
         held = {(proto, port) for _, proto, port in old.spec.host_ports}
         return QueueingHint.QUEUE if want & held else QueueingHint.QUEUE_SKIP
 
+    def spec_only(self, pod: Pod) -> tuple[str, ...]:
+        """PreFilter reads only the pod's host ports (pod_plan.py)."""
+        return ("pre_filter",)
+
     def pre_filter(self, state: Any, pod: Pod, nodes: list):
         ports = pod.spec.host_ports
         if not ports:

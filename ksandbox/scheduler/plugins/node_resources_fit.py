@@ -47,6 +47,7 @@ NAME = names.NODE_RESOURCES_FIT
 PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 PRE_SCORE_STATE_KEY = "PreScore" + NAME
 ERR_REASON_TOO_MANY_PODS = "Too many pods"
+SPEC_ONLY = ("pre_filter", "pre_score")
 
 
 def insufficient(name: str) -> str:
@@ -99,6 +100,10 @@ class Fit:
                 continue
             out.append((name, v))
         return out
+
+    def spec_only(self, pod: Pod) -> tuple[str, ...]:
+        """PreFilter and PreScore read only the pod's requests (pod_plan.py)."""
+        return SPEC_ONLY
 
     # -- PreFilter / Filter --
     def pre_filter(self, state: Any, pod: Pod, nodes: list):

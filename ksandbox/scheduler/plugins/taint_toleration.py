@@ -103,6 +103,10 @@ class TaintToleration:
         return codes, {1: Status.unresolvable(ERR_REASON_NOT_MATCH)}
 
     # -- PreScore / Score --
+    def spec_only(self, pod: Pod) -> tuple[str, ...]:
+        """PreScore reads only the pod's tolerations (pod_plan.py)."""
+        return ("pre_score",)
+
     def pre_score(self, state: Any, pod: Pod, nodes: list) -> Status | None:
         state.write(PRE_SCORE_STATE_KEY, _prefer_no_schedule_tolerations(pod))
         return None

@@ -111,6 +111,11 @@ class VolumeBinding:
                 ClusterEventWithHint(ClusterEvent(STORAGE_CLASS, upd)),
                 ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD | ActionType.UPDATE))]
 
+    def spec_only(self, pod: Pod) -> tuple[str, ...]:
+        """PreFilter reads the store only for the pod's claims: without any, only its spec
+        (pod_plan.py)."""
+        return () if pod_claim_names(pod) else ("pre_filter",)
+
     def pre_filter(self, state: Any, pod: Pod, nodes: list):
         if not pod_claim_names(pod):
             return None, Status.skip()

@@ -104,6 +104,11 @@ class VolumeRestrictions:
                 ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM,
                                                   ActionType.ADD | ActionType.UPDATE))]
 
+    def spec_only(self, pod: Pod) -> tuple[str, ...]:
+        """PreFilter reads the store only for the pod's claims: without any, only its spec
+        (pod_plan.py)."""
+        return () if pod_claim_names(pod) else ("pre_filter",)
+
     def pre_filter(self, state: Any, pod: Pod, nodes: list):
         needs_disk_check = bool(_sources(pod))
         claims = pod_claim_names(pod)

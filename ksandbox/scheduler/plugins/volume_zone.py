@@ -103,6 +103,11 @@ class VolumeZone:
                 ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, upd)),
                 ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME, upd))]
 
+    def spec_only(self, pod: Pod) -> tuple[str, ...]:
+        """PreFilter reads the store only for the pod's claims: without any, only its spec
+        (pod_plan.py)."""
+        return () if pod_claim_names(pod) else ("pre_filter",)
+
     def pre_filter(self, state: Any, pod: Pod, nodes: list):
         if not pod_claim_names(pod) or getattr(self.handle, "store", None) is None:
             return None, Status.skip()
