@@ -483,34 +483,41 @@ def register_shared(cls: type) -> type:
 
 def _shared_decoder(tp: type) -> Decoder:
     def dec_shared(v: Any, path: str) -> Any:
-        types = _share_types
-        if types is None or not isinstance(v, dict) or not v:
-            return decode(tp, v, path)
-        state = types.get(tp)
-        if state is None:
-            state = types[tp] = ({}, [0, 0])
-        table, counts = state
-        tries, hits = counts
-        if tries >= SHARE_PROBE and hits * SHARE_MIN_RATE < tries:
-            if table:
-                table.clear()   # this load's values do not repeat: stop looking
-            return decode(tp, v, path)
-        counts[0] = tries + 1
-        key = _plain_key(v)
-        hit = table.get(key)
-        if hit is not None:
-            counts[1] = hits + 1
-            return hit
-        sink = _strict_sink
-        before = len(sink) if sink is not None else 0
-        out = decode(tp, v, path)
-        if sink is not None and len(sink) == before:   # as _share_value
-            if len(table) >= SHARED_TYPE_LIMIT:
-                table.clear()
-            table[key] = out
-        return out
+        return shared_decode(tp, v, lambda data: decode(tp, data, path))
 
     return dec_shared
+
+
+def shared_decode(tp: type, v: Any, build: Callable[[Any], Any]) -> Any:
+    """The value of ``tp`` decoded from ``v`` by ``build(v)``, shared within ``sharing()``
+    (register_shared): the plain decoder's way and the compiled one's (codec_shapes) alike."""
+    types = _share_types
+    if types is None or not isinstance(v, dict) or not v:
+        return build(v)
+    state = types.get(tp)
+    if state is None:
+        state = types[tp] = ({}, [0, 0])
+    table, counts = state
+    tries, hits = counts
+    if tries >= SHARE_PROBE and hits * SHARE_MIN_RATE < tries:
+        if table:
+            table.clear()   # this load's values do not repeat: stop looking
+        return build(v)
+    key = _plain_key(v)
+    hit = table.get(key)
+    if hit is not None:
+        counts[0] = tries + 1
+        counts[1] = hits + 1
+        return hit
+    sink = _strict_sink
+    before = len(sink) if sink is not None else 0
+    out = build(v)   # (a try counts once it is done: a build the caller redoes is not two)
+    counts[0] += 1
+    if sink is not None and len(sink) == before:   # as _share_value
+        if len(table) >= SHARED_TYPE_LIMIT:
+            table.clear()
+        table[key] = out
+    return out
 
 
 def _plain_key(v: Any) -> Any:
@@ -611,7 +618,12 @@ def _decoder_for(tp: Any, owner: str = "") -> Decoder:
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         if len(args) == 1:
             inner = _decoder_for(args[0], owner)
-            return lambda v, path: None if v is None else inner(v, path)
+
+            def dec_optional(v: Any, path: str) -> Any:
+                return None if v is None else inner(v, path)
+
+            dec_optional.__wrapped__ = inner   # type: ignore[attr-defined]  # codec_shapes
+            return dec_optional
         if set(args) == {int, str}:
             return _dec_int_or_string
         raise TypeError(f"unsupported union {tp}")
@@ -629,6 +641,7 @@ def _decoder_for(tp: Any, owner: str = "") -> Decoder:
             return _share_value(table, (dec_tuple, repr(v)), lambda: tuple(
                 item(x, f"{path}[{i}]") for i, x in enumerate(v)))
 
+        dec_tuple.item = item   # type: ignore[attr-defined]  # codec_shapes reads it
         return dec_tuple
     if tp is FrozenDict or origin in (dict, Mapping, typing.Mapping) or tp is dict:
         return _dec_str_map
@@ -691,8 +704,37 @@ def strict_decode(cls: type, data: Any, path: str = "") -> tuple[Any, list[str]]
         _strict_sink = outer
 
 
+class ShapeMiss(Exception):
+    """The compiled decoder (codec_shapes) gives the object to the plain one."""
+
+
+# class -> its compiled decoder, made at its first decode by ``compile_class`` — which
+# codec_shapes sets when it is imported (the manifest loader imports it); None: plain only
+_FAST: dict[type, Callable[[Any], Any]] = {}
+compile_class: Callable[[type], Callable[[Any], Any]] | None = None
+
+
 def decode(cls: type, data: Any, path: str = "") -> Any:
-    """Build ``cls`` from a YAML mapping; raise FieldError naming the first bad field."""
+    """Build ``cls`` from a YAML mapping; raise FieldError naming the first bad field.
+
+    The decoder compiled for the mapping's keys (codec_shapes) builds it without the paths
+    of its fields; anything it does not take as it comes — a problem, an unknown field to
+    report — is decoded again by the plain loop below, which names the path."""
+    fast = _FAST.get(cls)
+    if fast is None:
+        if compile_class is None:
+            return decode_plain(cls, data, path)
+        fast = _FAST[cls] = compile_class(cls)
+    try:
+        return fast(data)
+    except (ShapeMiss, FieldError, TypeError, ValueError):
+        pass
+    return decode_plain(cls, data, path)
+
+
+def decode_plain(cls: type, data: Any, path: str = "") -> Any:
+    """:func:`decode` field by field, with each field's path (what a compiled decoder is
+    held to: tests/api/test_codec_shapes.py)."""
     if data is None:
         data = {}
     if not isinstance(data, dict):

@@ -16,7 +16,10 @@ from typing import Any, Iterable
 import attrs
 
 from .. import gcpolicy
-from . import loadprogress
+from . import (
+    codec_shapes,  # noqa: F401 - codec.decode's compiled decoders
+    loadprogress,
+)
 from .codec import NumberRangeError, sharing, strict_decode
 from .errors import FieldError, ManifestError
 from .kinds import BY_KIND, CONFIG_KINDS
@@ -48,8 +51,9 @@ def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
         raise ManifestError(source, doc, f"{path or 'document'}: expected a mapping (an object "
                                          f"with apiVersion and kind), got {kind}")
     api_version, kind = data.get("apiVersion"), data.get("kind")
-    missing = [f"{f} not set" for f, v in (("apiVersion", api_version), ("kind", kind)) if not v]
-    if missing:
+    if not api_version or not kind:
+        missing = [f"{f} not set" for f, v in (("apiVersion", api_version), ("kind", kind))
+                   if not v]
         raise ManifestError(source, doc, f"error validating data: [{', '.join(missing)}]")
     if not isinstance(api_version, str) or not isinstance(kind, str):
         raise ManifestError(source, doc, "apiVersion and kind must be strings")
