@@ -19,6 +19,7 @@ import attrs
 
 from ..sim.rand import SimRandom
 from .framework.interface import Code
+from .framework.node_info import NodeInfo
 from .framework.types import FitError
 from .schedule_one import (
     FAST_PATH_MIN_NODES,
@@ -177,6 +178,37 @@ class _ShadowCache:
         self.shadow = base.clone() if base is not None else None
         if self.shadow is not None:
             self.shadow.remove_pod(key)
+        # The fast path whose per-node counters matching_counts reads (count_from).
+        self._fast: Any = None
+        self._matching: dict[tuple[str, int], tuple[Any, tuple[list, list]]] = {}
+
+    def count_from(self, fast: Any) -> None:
+        """Answer matching_counts from ``fast``'s per-node counters (synced on the real
+        cache, which they follow from its pod events)."""
+        self._fast = fast
+
+    def matching_counts(self, namespace: str, selector: Any) -> tuple[list, list] | None:
+        """(node_list(), each node's count_matching by index): the real cache's counts from
+        the fast path — the same rule (not terminating, same namespace, selector matches)
+        over the same pods — with the shadowed node counted afresh. PodTopologySpread then
+        reads a count per node instead of matching the pods of every node (5,000 method
+        calls at 5,000 nodes, each a count or a remembered one) — what made a Deployment's
+        pod (system-default spreading) take twice an owner-less one's time. None without a
+        fast path in step with the real cache."""
+        fast = self._fast
+        if fast is None or fast.infos is not self.real.node_list():
+            return None
+        key = (namespace, id(selector))
+        hit = self._matching.get(key)
+        if hit is not None and hit[0] is selector:
+            return hit[1]
+        counts = fast.match_counts(namespace, selector).tolist()
+        if self.shadow is not None:
+            counts[self.shadow.index] = self.shadow.count_matching(namespace, selector)
+        out = (self.node_list(), counts)
+        # The entry keeps the selector alive, so its id is not reused while remembered.
+        self._matching[key] = (selector, out)
+        return out
 
     def node_list(self) -> list:
         out = self.real.node_list()
@@ -269,9 +301,12 @@ def explain_pod(sched: Any, pod: Pod) -> Explanation:
     gc.disable()
     try:
         if ctx.use_fast is False:
-            # Inside the collector's pause: a small record per node (5,000 at 5,000 nodes)
-            # would otherwise set off a collection of the whole cluster now and then.
-            _seed_spread_counts(sched, fwk, pod)
+            fast = _live_fast(sched, fwk)
+            if fast is not None and isinstance(cache, _ShadowCache):
+                cache.count_from(fast)
+                # Inside the collector's pause: a small record per node (5,000 at 5,000
+                # nodes) would otherwise set off a collection of the whole cluster now and then.
+                _seed_spread_counts(fast, fwk, pod)
         exp = _explain(sched, ctx, fwk, pod, key)
     finally:
         handle.cache = saved
@@ -283,34 +318,34 @@ def explain_pod(sched: Any, pod: Pod) -> Explanation:
     return _as_bound(exp, bound_to, facts)
 
 
-def _seed_spread_counts(sched: Any, fwk: Any, pod: Pod) -> None:
-    """Before the plain path explains a bound pod: hand each node the count of pods that the
-    pod's spread selectors match, from the fast path's counters (kept current from the cache's
-    pod events, the same rule: not terminating, same namespace, selector matches), so that
-    PodTopologySpread's countPodsMatchSelector reads them instead of matching every pod of
-    the cluster (~30,000 label matches at 1,000 nodes). Only where the scheduler runs the fast
-    path already; the node the pod is taken off is a clone and counts afresh."""
+def _live_fast(sched: Any, fwk: Any) -> Any:
+    """The profile's fast path, synced, where the scheduler runs it (its per-node counters
+    are then current); None elsewhere."""
     fast = sched._fast.get(fwk.scheduler_name)
     if fast is None or sched.use_fast is False or \
             sched.cache.num_nodes() < FAST_PATH_MIN_NODES:
-        return
+        return None
+    fast.sync()
+    return fast
+
+
+def _seed_spread_counts(fast: Any, fwk: Any, pod: Pod) -> None:
+    """Hand each real node the count of pods that the pod's DoNotSchedule spread selectors
+    match, from the fast path's counters (the same rule: not terminating, same namespace,
+    selector matches). Explain itself reads them from the shadow cache
+    (``matching_counts``); these are for what comes after it on the real cache:
+    ``spread_facts`` runs the PreFilter there (the TUI asks it right after explain), and
+    finds them in count_matching's memo instead of matching every pod of the cluster
+    (~30,000 label matches at 1,000 nodes). ScheduleAnyway constraints only score: nothing
+    after explain counts them (a Deployment's pods' system-default spreading)."""
     plugin = next((p for p in fwk.pre_filter_plugins if p.name == "PodTopologySpread"), None)
-    if plugin is None:
-        plugin = next((p for p in fwk.pre_score_plugins if p.name == "PodTopologySpread"),
-                      None)
     if plugin is None:
         return
     ns = pod.metadata.namespace
     selectors = {id(c.selector): c.selector
-                 for action in ("DoNotSchedule", "ScheduleAnyway")
-                 for c in plugin.get_constraints(pod, action) if c.selector is not None}
-    if not selectors:
-        return
-    fast.sync()
+                 for c in plugin.get_constraints(pod, "DoNotSchedule") if c.selector is not None}
     for sel in selectors.values():
-        counts = fast.match_counts(ns, sel).tolist()
-        for ni, n in zip(fast.infos, counts):
-            ni.seed_matching(ns, sel, n)
+        NodeInfo.seed_matching(fast.infos, ns, sel, fast.match_counts(ns, sel).tolist())
 
 
 def _as_bound(exp: Explanation, node: str, facts: BoundFacts | None) -> Explanation:
@@ -329,12 +364,17 @@ def _as_bound(exp: Explanation, node: str, facts: BoundFacts | None) -> Explanat
                    else f"it would not fit: {exp.message}")
         return attrs.evolve(exp, message=f"{facts.summary(exp.pod)}. What-if with nodeName "
                                          f"cleared: {what_if}")
-    by = {n.name: n for n in exp.nodes}
-    here = by.get(node)
     if exp.selected == node:
         return exp
-    if here is not None and exp.selected is not None and here.scored and \
-            here.total == by[exp.selected].total:
+    # The two nodes compared, found in one pass (not a dict of every node's name).
+    here = chosen = None
+    for n in exp.nodes:
+        if n.name == node:
+            here = n
+        elif n.name == exp.selected:
+            chosen = n
+    if here is not None and chosen is not None and here.scored and \
+            here.total == chosen.total:
         others = ", ".join(sorted(n.name for n in exp.nodes if n.scored and n.name != node
                                   and n.total == here.total))
         return attrs.evolve(exp, selected=node, message=(

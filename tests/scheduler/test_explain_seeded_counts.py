@@ -1,12 +1,14 @@
 """Explain of a bound pod reads PodTopologySpread's per-node counts from the fast path.
 
 Explain re-runs a bound pod's cycle on the plain path over a cache without the pod
-(``explain.py``). PodTopologySpread's PreFilter and PreScore then count, on every node, the
-pods the pod's spread selectors match (upstream ``podtopologyspread/common.go``
-countPodsMatchSelector). Where the scheduler runs the fast path, explain first hands every
-node the count from the fast path's counters (``_seed_spread_counts``). These tests hold the
-explanation to the one computed with every pod matched afresh, for explicit constraints and
-the system-default spreading (a Service), after churn.
+(``explain.py``). PodTopologySpread's PreFilter, PreScore and Score then count, on every node,
+the pods the pod's spread selectors match (upstream ``podtopologyspread/common.go``
+countPodsMatchSelector). Where the scheduler runs the fast path, the shadow cache answers
+those counts for every node at once from the fast path's counters (``matching_counts``), and
+explain seeds the real nodes with the DoNotSchedule selectors' counts for ``spread_facts``
+(``_seed_spread_counts``). These tests hold the explanation to the one computed with every
+pod matched afresh, for explicit constraints and the system-default spreading (a Service),
+after churn, and each shadow-cache count to a count over the node's pods.
 """
 
 from schedtest import store_cluster
@@ -45,14 +47,28 @@ def _cluster():
 def _unseeded(sched, pod, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(explain, "_seed_spread_counts", lambda *a: None)
+        m.setattr(explain._ShadowCache, "count_from", lambda self, fast: None)
         for ni in sched.cache.node_list():
             ni._matching = None
         return explain.explain_pod(sched, pod).to_dict()
 
 
-def test_explaining_a_bound_pod_with_seeded_counts_gives_the_plain_answer(monkeypatch):
+def test_explaining_a_bound_pod_with_known_counts_gives_the_plain_answer(monkeypatch):
     store, sched = _cluster()
     assert sched._fast, "the fast path runs here"
+    answered = []
+    real = explain._ShadowCache.matching_counts
+
+    def spy(self, namespace, selector):
+        out = real(self, namespace, selector)
+        if out is not None:
+            answered.append(selector)
+            infos, counts = out
+            assert infos is self.node_list()
+            assert counts == [ni.count_matching(namespace, selector) for ni in infos]
+        return out
+
+    monkeypatch.setattr(explain._ShadowCache, "matching_counts", spy)
     seeded = 0
     for i in range(1, 400, 10):
         pod = store.get("Pod", f"p-{i:03d}", "default")
@@ -63,4 +79,8 @@ def test_explaining_a_bound_pod_with_seeded_counts_gives_the_plain_answer(monkey
         got = explain.explain_pod(sched, pod).to_dict()
         assert got == want, pod.metadata.name
         seeded += sum(1 for ni in sched.cache.node_list() if ni._matching and ni._matching[1])
-    assert seeded > 1000
+    # Counts were asked for two selectors at least (web: the Service's, for the default
+    # spreading; db: its DoNotSchedule constraint's; cache pods have no spreading), and the db
+    # pods' DoNotSchedule counts were seeded on the real nodes.
+    assert len({id(s) for s in answered}) >= 2
+    assert seeded > 500

@@ -402,11 +402,17 @@ class NodeInfo:
         swap): an explain or a plain scheduling cycle counts every node's pods, and the next
         one — the explain view refreshing as the clock runs, spread_facts after explain —
         finds most nodes unchanged."""
-        seen = self._matching_now()
         key = (namespace, id(selector))
-        hit = seen.get(key)
-        if hit is not None and hit[0] is selector:
-            return hit[1]
+        # _matching_now's check inline: every node of the cluster asks here once per explain
+        # or plain cycle, and most answers are remembered.
+        memo = self._matching
+        if memo is not None and memo[0] == self.generation:
+            seen = memo[1]
+            hit = seen.get(key)
+            if hit is not None and hit[0] is selector:
+                return hit[1]
+        else:
+            seen = self._matching_now()
         n = 0
         matches = selector.matches
         for pi in self.pods.values():
@@ -415,10 +421,22 @@ class NodeInfo:
         self._remember_matching(seen, namespace, selector, n)
         return n
 
-    def seed_matching(self, namespace: str, selector: Any, n: int) -> None:
-        """Remember ``n`` as count_matching's answer now — a count kept current elsewhere
-        (the fast path's per-node counters, the same rule over the same pods)."""
-        self._remember_matching(self._matching_now(), namespace, selector, n)
+    @staticmethod
+    def seed_matching(infos: Any, namespace: str, selector: Any, counts: Any) -> None:
+        """Remember each count of ``counts`` as count_matching's answer now on the node of
+        ``infos`` in the same place — counts kept current elsewhere (the fast path's per-node
+        counters, the same rule over the same pods). One loop, not two calls per node:
+        explain seeds every node of the cluster."""
+        key = (namespace, id(selector))
+        for ni, n in zip(infos, counts):
+            memo = ni._matching
+            gen = ni.generation
+            if memo is None or memo[0] != gen:
+                # The entry keeps the selector alive, so its id is not reused while
+                # remembered (as _remember_matching's).
+                ni._matching = (gen, {key: (selector, n)})
+                continue
+            NodeInfo._remember_matching(memo[1], namespace, selector, n)
 
     def _matching_now(self) -> dict:
         """count_matching's answers for the pods here now (a new dict once they changed)."""

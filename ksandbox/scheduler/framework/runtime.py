@@ -66,6 +66,14 @@ class Handle:
         ns = self.store.get("Namespace", namespace)
         return ns.metadata.labels if ns is not None else {}
 
+    def matching_counts(self, namespace: str, selector: Any) -> tuple[list, list] | None:
+        """Every node's count of the pods ``selector`` matches (countPodsMatchSelector), by
+        node index, with the node list they belong to, when the cache keeps them
+        (explain's shadow cache); None: count node by node (pod_topology_spread_common's
+        known_counts)."""
+        fn = getattr(self.cache, "matching_counts", None)
+        return fn(namespace, selector) if fn is not None else None
+
     def default_selector(self, pod: Pod) -> LabelSelector | None:
         """helper.DefaultSelector (``plugins/helper/spread.go``): what the system-default
         spreading counts as "pods like this one" — the selectors of every Service in the pod's

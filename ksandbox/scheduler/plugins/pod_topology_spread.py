@@ -46,6 +46,7 @@ from .pod_topology_spread_common import (
     _merge_match_label_keys,
     constraint_score,
     count_pods_match,
+    known_counts,
     node_has_keys,
     reversed_score,
     skew_exceeded,
@@ -75,6 +76,9 @@ SYSTEM_DEFAULT_CONSTRAINTS = (
                              when_unsatisfiable=SCHEDULE_ANYWAY),
 )
 
+
+# known_counts' "count node by node", unpacked like its answer.
+_UNKNOWN: Any = (None, None)
 
 class PodTopologySpread:
     name = NAME
@@ -156,16 +160,20 @@ class PodTopologySpread:
             return None, Status.skip()
         s = PreFilterState(constraints)
         ns = pod.metadata.namespace
+        known = [known_counts(self.handle, c, ns) or _UNKNOWN for c in constraints]
         for ni in nodes:
             labels = ni.labels
             if not node_has_keys(labels, constraints):
                 continue
+            at = ni.index
             for i, c in enumerate(constraints):
                 if not c.includes_node(pod, ni.node):
                     continue
                 v = labels[c.topology_key]
                 d = s.value_counts[i]
-                d[v] = d.get(v, 0) + count_pods_match(ni, c, ns)
+                infos, col = known[i]
+                d[v] = d.get(v, 0) + (col[at] if infos is not None and infos[at] is ni
+                                      else count_pods_match(ni, c, ns))
         s.min_paths  # noqa: B018 - build the critical paths now, as upstream's PreFilter does
         state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
@@ -277,6 +285,7 @@ class PodTopologySpread:
                 size = len(nodes) - len(s.ignored)
             s.weights.append(topology_normalizing_weight(size))
         ns = pod.metadata.namespace
+        s.known = [known_counts(self.handle, c, ns) for c in constraints]
         # One constraint at a time (sums of ints: the order does not matter). A domain no
         # candidate node is in is not counted — so a constraint without one (the hostname
         # constraint's never are: they are counted per node in Score) walks no node — and
@@ -292,11 +301,14 @@ class PodTopologySpread:
                     if require_all else all_nodes
             key = c.topology_key
             every = c.includes_every_node(pod)
+            infos, col = s.known[i] or _UNKNOWN
             for ni in counted:
                 v = ni.labels.get(key, "")
                 if v not in counts or not (every or c.includes_node(pod, ni.node)):
                     continue
-                counts[v] += count_pods_match(ni, c, ns)
+                at = ni.index
+                counts[v] += col[at] if infos is not None and infos[at] is ni else \
+                    count_pods_match(ni, c, ns)
         state.write(PRE_SCORE_STATE_KEY, s)
         return None
 
@@ -350,7 +362,10 @@ class PodTopologySpread:
             if v is None:
                 continue
             if c.topology_key == LABEL_HOSTNAME:
-                cnt = count_pods_match(node_info, c, pod.metadata.namespace)
+                known = s.known[i] if s.known is not None else None
+                at = node_info.index
+                cnt = known[1][at] if known is not None and known[0][at] is node_info else \
+                    count_pods_match(node_info, c, pod.metadata.namespace)
             else:
                 cnt = s.value_counts[i][v]
             total += constraint_score(cnt, s.weights[i], c.max_skew)

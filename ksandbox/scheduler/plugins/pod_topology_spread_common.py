@@ -91,6 +91,18 @@ def count_pods_match(node_info: Any, c: Constraint, namespace: str) -> int:
     return node_info.count_matching(namespace, c.selector)
 
 
+def known_counts(handle: Any, c: Constraint, namespace: str) -> tuple[list, list] | None:
+    """``count_pods_match`` of every node of the cycle's node list at once, when the
+    handle's cache keeps them (explain's shadow cache reads the fast path's per-node counters:
+    the same rule over the same pods): (that node list, the counts by node index). A caller
+    reads a node's count from it only when the node is the list's node at its index — a clone
+    (preemption's, spread_facts') is counted by ``count_pods_match``. None: count node by
+    node."""
+    if c.selector is None:
+        return None
+    return handle.matching_counts(namespace, c.selector)
+
+
 def topology_normalizing_weight(size: int) -> float:
     return math.log(size + 2)
 
@@ -186,7 +198,7 @@ class PreFilterState:
 
 
 class PreScoreState:
-    __slots__ = ("constraints", "ignored", "_counts", "weights", "arrays")
+    __slots__ = ("constraints", "ignored", "_counts", "weights", "arrays", "known")
 
     def __init__(self) -> None:
         self.constraints: list = []
@@ -195,6 +207,9 @@ class PreScoreState:
         self.weights: list[float] = []
         # Per constraint (count per value id, value present, values) or None for hostname.
         self.arrays: list | None = None
+        # Per constraint, known_counts' answer (the plain PreScore's), for Score's hostname
+        # counts; None: count each node.
+        self.known: list | None = None
 
     @property
     def value_counts(self) -> list[dict[str, int]]:
