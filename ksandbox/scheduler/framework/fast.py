@@ -302,6 +302,11 @@ class FastPath:
             self._names = [ni.name for ni in infos]
             self._all_idx = np.arange(self.n, dtype=_I64)
             self._all_idx.flags.writeable = False  # shared by diagnoses
+            # _filter's verdicts when no node failed (read-only: shared by those cycles)
+            self._no_failure = (np.zeros(self.n, dtype=np.int16),
+                                np.zeros(self.n, dtype=np.int64))
+            for a in self._no_failure:
+                a.flags.writeable = False
             self._counters.clear()
             self._routes = None
             self._label_index.clear()
@@ -401,6 +406,20 @@ class FastPath:
         v = self._static.get(key)
         if v is None:
             v = self._static[key] = compute()
+        return v
+
+    def static_of(self, obj: Any, tag: Any, compute: Callable[[], Any]) -> Any:
+        """:meth:`static` keyed by the identity of ``obj`` (an immutable part of a pod's
+        spec, shared by the pods of its template) and ``tag``: for a value that depends only
+        on the nodes' static parts and ``obj``, without hashing ``obj`` by value for every
+        pod (a tolerations tuple hashes each Toleration in Python)."""
+        key = (tag, id(obj))
+        hit = self._static.get(key)
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        v = compute()
+        # The entry holds obj, so its id is not reused while the entry stands.
+        self._static[key] = (obj, v)
         return v
 
     def topology(self, key: str) -> tuple[np.ndarray, list[str], np.ndarray]:
@@ -719,10 +738,14 @@ class FastPath:
         return feasible, diagnosis
 
     def _filter(self, state: Any, pod: Pod, fwk: Any, cand: Any):
+        """Per node: the first failing filter plugin (its index + 1; -1 outside ``cand``, 0
+        passing) and its reason code. The arrays are made at the first failure: when no node
+        fails (most pods of a roomy cluster) both are the shared read-only zeros."""
         n = self.n
-        fail_plugin = np.zeros(n, dtype=np.int16)
-        fail_code = np.zeros(n, dtype=np.int64)
+        fail_plugin: Any = None
+        fail_code: Any = None
         if cand is not None:
+            fail_plugin, fail_code = _fail_arrays(n)
             outside = np.ones(n, dtype=bool)
             outside[cand] = False
             fail_plugin[outside] = -1
@@ -743,6 +766,8 @@ class FastPath:
                 self._status_maps[k] = statuses
                 if not np.count_nonzero(codes):   # every node passes it: no mask built
                     continue
+                if fail_plugin is None:
+                    fail_plugin, fail_code = _fail_arrays(n)
                 newly = codes != 0
                 if failed_any:
                     newly &= fail_plugin == 0
@@ -750,6 +775,8 @@ class FastPath:
                 fail_code[newly] = codes[newly]
                 failed_any = True
             else:
+                if fail_plugin is None:
+                    fail_plugin, fail_code = _fail_arrays(n)
                 for i in np.flatnonzero(fail_plugin == 0).tolist():
                     st = pl.filter(state, pod, self.infos[i])
                     if st is not None and st.code != Code.SUCCESS:
@@ -758,6 +785,8 @@ class FastPath:
                         failed_any = True
         nominated = fwk.handle.nominated
         if nominated:
+            if fail_plugin is None:
+                fail_plugin, fail_code = _fail_arrays(n)
             prio = pod.spec.priority or 0
             key = f"{pod.metadata.namespace}/{pod.metadata.name}"
             for name, pods in nominated.items():
@@ -777,6 +806,8 @@ class FastPath:
                         failed_any = True
         # False only when no node failed (every verdict 0): find_nodes_that_fit's shortcut.
         self._any_failed = failed_any
+        if fail_plugin is None:
+            fail_plugin, fail_code = self._no_failure
         return fail_plugin, fail_code, scalar
 
     def _diagnose(self, failed_idx: np.ndarray, fail_plugin: np.ndarray, fail_code: np.ndarray,
@@ -895,6 +926,11 @@ class FastPath:
         if totals is None:
             totals = np.zeros(len(feasible), dtype=_I64)
         return names, per_plugin, totals
+
+
+def _fail_arrays(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """_filter's verdicts, every node passing so far: (failing plugin, reason code)."""
+    return np.zeros(n, dtype=np.int16), np.zeros(n, dtype=np.int64)
 
 
 def _pod_info(state: Any, pod: Pod) -> PodInfo:

@@ -61,7 +61,8 @@ class NodeUnschedulable:
         return Status.unresolvable(ERR_REASON_UNSCHEDULABLE)
 
     def filter_vec(self, state: Any, pod: Pod, ctx: Any):
-        if _tolerates_unschedulable(pod):
+        tol = pod.spec.tolerations
+        if ctx.static_of(tol, (NAME, "tolerates"), lambda: _tolerates_unschedulable(pod)):
             return None
         mask = ctx.static(("unschedulable",), lambda: np.array(
             [bool(ni.node.spec.unschedulable) for ni in ctx.infos], dtype=bool))
