@@ -261,6 +261,7 @@ class NotStreamable(Exception):
 
 
 _JSON_WS: Any = re.compile(r"[ \t\n\r]*").match   # what json.loads skips (json.decoder.WHITESPACE)
+_ITEM_SEP: Any = re.compile(r"[ \t\n\r]*,[ \t\n\r]*").match   # between two items
 _SCANSTRING: Any = vars(json.decoder)["scanstring"]   # json's own string reader (C)
 _JSON_DECODER = json.JSONDecoder(object_pairs_hook=_json_pairs)
 
@@ -306,17 +307,19 @@ class JsonList:
                 if text[i:i + 1] == "]":
                     i += 1
                 else:
+                    value, sep = self._value, _ITEM_SEP
                     while True:
-                        item, i = self._value(i, limit - 2)
+                        item, i = value(i, limit - 2)
                         yield item, i
+                        between = sep(text, i)   # the comma to the next item, in one match
+                        if between is not None:
+                            i = between.end()
+                            continue
                         i = ws(text, i).end()
-                        c = text[i:i + 1]
-                        if c == "]":
-                            i += 1
-                            break
-                        if c != ",":
+                        if text[i:i + 1] != "]":
                             raise NotStreamable
-                        i = ws(text, i + 1).end()
+                        i += 1
+                        break
             else:
                 header[key], i = self._value(i, limit - 1)
             i = ws(text, i).end()
