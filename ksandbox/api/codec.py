@@ -413,6 +413,19 @@ def _dec_str_map(v: Any, path: str) -> FrozenDict:
         return EMPTY
     if not isinstance(v, dict):
         raise _wrong(path, v, "object")
+    table = _shared
+    key = None
+    if table is not None and v:
+        # a map met before is not checked again: the table holds only maps of strings
+        # (checked below before one is put there), and no other value equals a string — so
+        # a hit is these very strings, in this order
+        key = tuple(v.items())
+        try:
+            hit = table.get(key)
+        except TypeError:   # an unhashable value (a list): the check below says so
+            hit = None
+        if hit is not None:
+            return hit
     for k, val in v.items():
         if not isinstance(k, str):
             raise _wrong(path, k, "string key")
@@ -420,11 +433,10 @@ def _dec_str_map(v: Any, path: str) -> FrozenDict:
             raise _wrong(f"{path}.{k}", val, "string")
     if not v:
         return EMPTY
-    table = _shared
     if table is None:
         return FrozenDict(v)
     # strings only (checked above), in their order: equal keys mean an identical FrozenDict
-    return _share_value(table, tuple(v.items()), lambda: FrozenDict(v))
+    return _share_value(table, key, lambda: FrozenDict(v))
 
 
 # -- sharing equal values while a file loads --------------------------------------------------

@@ -17,6 +17,7 @@ from ksandbox.api.codec import encode
 from ksandbox.api.core import Node, Pod
 from ksandbox.api.errors import FieldError, ManifestError
 from ksandbox.api.manifest import decode_object
+from ksandbox.api.meta import ObjectMeta
 
 KINDS = {"Pod": Pod, "Node": Node}
 
@@ -201,3 +202,30 @@ def test_a_refusal_names_the_path_once_the_shape_is_compiled(monkeypatch):
         with pytest.raises(ManifestError) as exc:
             decode_object(unknown, "f", 1, "items[0]")
     assert 'unknown field "spec.bogusField"' in str(exc.value)
+
+
+MAP_VALUES = st.one_of(st.sampled_from(["1", "a", "", "True"]), st.sampled_from([1, 1.0, True]),
+                       st.none(), st.lists(st.just("a"), max_size=1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(maps=st.lists(st.one_of(
+    st.dictionaries(st.sampled_from(["1", "a", "b"]), MAP_VALUES, max_size=3),
+    st.dictionaries(st.sampled_from([1, True, "1"]), st.just("x"), max_size=2)),
+    min_size=1, max_size=8))
+def test_a_string_map_met_before_decodes_as_it_would_alone(maps):
+    """Within sharing(), a string map equal to one met before (1, 1.0 and True equal each
+    other, never a string) is given back without being checked again: exactly what
+    checking it gives, value or refusal."""
+    def outcome(m):
+        try:   # (a strict decode, as the loader's: only its values are remembered)
+            meta, _ = codec.strict_decode(ObjectMeta, {"name": "n", "labels": m}, "metadata")
+            return ("ok", meta.labels)
+        except FieldError as exc:
+            return ("refused", str(exc))
+
+    alone = [outcome(m) for m in maps]
+    with codec.sharing():
+        shared = [outcome(m) for m in maps]
+    assert shared == alone
+    assert [type(o[1]) for o in shared] == [type(o[1]) for o in alone]
