@@ -421,16 +421,7 @@ class PodWorkers:
             st.running_since = now
         # A fresh mirror of a pod that kept running: the status manager's cached status.
         since = st.running_since if not old.conditions else now
-        conds = []
-        for t in ("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
-                  "PodScheduled"):
-            prev = old.condition(t)
-            if prev is not None and prev.status == "True":
-                conds.append(prev)
-            else:
-                conds.append(_true_condition(t, since))
-        statuses = tuple(_running_container_status(c.name, c.image, st.running_since)
-                         for c in pod.spec.containers)
+        conds, statuses = _running_parts(old, pod.spec.containers, since, st.running_since)
         extra = old.extra.set("containerStatuses", statuses)
         ip = old.pod_ip or st.pod_ip or (self.node_status.host_ip() if pod.spec.host_network
                                          else self.node_status.pod_ip(self.adopted_ips))
@@ -480,6 +471,49 @@ class PodWorkers:
 _SHARED_LIMIT = 4096
 _CONDITIONS: dict[tuple[str, Any, type], PodCondition] = {}
 _CONTAINER_STATUSES: dict[tuple[str, str, Any, type], FrozenDict] = {}
+
+
+# _running_parts' answers by the identity of the old conditions and the containers (the pods
+# bound at one instant share their conditions, a template's pods their containers) and the
+# times: entry -> (old conditions, containers, answer), holding what its ids name.
+_RUNNING_PARTS: dict[tuple, tuple[tuple, tuple, tuple]] = {}
+
+
+def _running_parts(old: Any, containers: tuple, since: Any,
+                   running_since: Any) -> tuple[tuple, tuple]:
+    """A running pod's conditions — of the five, each True one of the old status ``old``
+    kept, the others True since ``since`` — and its containers' running statuses (since
+    ``running_since``). Remembered by the old conditions' identity: the pods of one template
+    bound at one instant and starting at one instant get the same two tuples."""
+    conditions = old.conditions
+    key = (id(conditions), id(containers), since, type(since), running_since,
+           type(running_since))
+    try:
+        hit = _RUNNING_PARTS.get(key)
+    except TypeError:   # an unhashable time from a loaded file's status: not remembered
+        return _running_parts_of(old, containers, since, running_since)
+    if hit is not None and hit[0] is conditions and hit[1] is containers:
+        return hit[2]
+    out = _running_parts_of(old, containers, since, running_since)
+    if len(_RUNNING_PARTS) >= _SHARED_LIMIT:
+        _RUNNING_PARTS.clear()
+    _RUNNING_PARTS[key] = (conditions, containers, out)
+    return out
+
+
+def _running_parts_of(old: Any, containers: tuple, since: Any,
+                      running_since: Any) -> tuple[tuple, tuple]:
+    conds = []
+    for t in ("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
+              "PodScheduled"):
+        prev = old.condition(t)
+        if prev is not None and prev.status == "True":
+            conds.append(prev)
+        else:
+            conds.append(_true_condition(t, since))
+    statuses = tuple(_running_container_status(c.name, c.image, running_since)
+                     for c in containers)
+    return tuple(conds), statuses
 
 
 def _true_condition(t: str, since: Any) -> PodCondition:

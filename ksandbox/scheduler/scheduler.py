@@ -100,8 +100,10 @@ class Scheduler:
         self._run_timer: Any = None
         self._backoff_timer: Any = None
         self._fast: dict[str, Any] = {}
-        # PodScheduled=True of the pods bound at one instant (immutable: they share it)
+        # PodScheduled=True of the pods bound at one instant (immutable: they share it), and
+        # the conditions of such a pod that had none before (shared too)
         self._scheduled: PodCondition | None = None
+        self._scheduled_only: tuple[PodCondition, ...] = ()
 
     # -- wiring -------------------------------------------------------------------------------
     def start(self, cp: Any) -> None:
@@ -413,8 +415,12 @@ class Scheduler:
         if cond is None or cond.last_transition_time is not now:
             cond = self._scheduled = PodCondition(type=POD_SCHEDULED, status="True",
                                                   last_transition_time=now)
+            self._scheduled_only = (cond,)
+        conditions = pod.status.conditions
+        # a pod with no condition yet (most): the shared tuple _set_condition would build
         status = evolve(pod.status, nominated_node_name="",
-                        conditions=_set_condition(pod.status.conditions, cond, now))
+                        conditions=_set_condition(conditions, cond, now) if conditions
+                        else self._scheduled_only)
         # The binding subresource: only nodeName and the condition change.
         bound = self.store.bind(pod, host, status)
         self.queue.done(q.key)

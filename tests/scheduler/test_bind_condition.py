@@ -59,3 +59,20 @@ def test_the_bind_condition_equals_the_plain_update():
     # a condition already True keeps its transition time (and the tuple itself)
     kept = (PodCondition(type="PodScheduled", status="True", last_transition_time=1.0),)
     assert _set_condition(kept, made, now) is kept
+
+
+def test_pods_with_no_condition_bound_at_one_instant_share_the_plain_conditions():
+    """As bound (before the kubelet writes its own): one conditions tuple for the instant's
+    pods that had none, equal to the plain update's."""
+    s = Session.from_text(NODES)
+    s.settle()
+    bound = []
+    s.store.subscribe("Pod", lambda ev: bound.append(ev.obj) if ev.obj.spec.node_name and (
+        ev.old is None or not ev.old.spec.node_name) else None)
+    s.apply_objects([o for o in Session.from_text("".join(_pod(f"a{i}") for i in range(4)))
+                     .initial_objects if o.kind == "Pod"])
+    s.settle()
+    assert len(bound) == 4
+    assert len({id(p.status.conditions) for p in bound}) == 1
+    cond = _scheduled(bound[0])[0]
+    assert bound[0].status.conditions == _set_condition((), cond, cond.last_transition_time)
