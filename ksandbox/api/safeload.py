@@ -263,7 +263,7 @@ class NotStreamable(Exception):
 _JSON_WS: Any = re.compile(r"[ \t\n\r]*").match   # what json.loads skips (json.decoder.WHITESPACE)
 _ITEM_SEP: Any = re.compile(r"[ \t\n\r]*,[ \t\n\r]*").match   # between two items
 _SCANSTRING: Any = vars(json.decoder)["scanstring"]   # json's own string reader (C)
-_JSON_DECODER = json.JSONDecoder(object_pairs_hook=_json_pairs)
+_JSON_DECODER: Any = json.JSONDecoder(object_pairs_hook=_json_pairs)   # (scan_once: untyped)
 
 
 class JsonList:
@@ -334,9 +334,9 @@ class JsonList:
 
     def _value(self, i: int, depth: int) -> tuple[Any, int]:
         text = self.text
-        try:
-            value, end = _JSON_DECODER.raw_decode(text, i)
-        except (ValueError, RecursionError):   # _DuplicateJSONKey is a ValueError
+        try:   # (raw_decode's own call, without its frame: StopIteration is its refusal)
+            value, end = _JSON_DECODER.scan_once(text, i)
+        except (StopIteration, ValueError, RecursionError):   # _DuplicateJSONKey: ValueError
             raise NotStreamable from None
         # A value cannot nest deeper than the brackets its text opens (C-speed counts; a
         # bracket inside a string only overcounts): walked level by level only past that.

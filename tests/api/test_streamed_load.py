@@ -172,13 +172,13 @@ def test_a_json_list_is_decoded_item_by_item(monkeypatch):
     from ksandbox.api import safeload
 
     events: list[str] = []
-    raw_decode = safeload._JSON_DECODER.raw_decode
+    scan_once = safeload._JSON_DECODER.scan_once
     decode_object = manifest.decode_object
 
     class Decoder:
-        def raw_decode(self, text, i):
+        def scan_once(self, text, i):
             events.append("parse")
-            return raw_decode(text, i)
+            return scan_once(text, i)
 
     def decoding(*args, **kw):
         events.append("decode")
