@@ -195,3 +195,49 @@ async def test_what_lines_were_drawn_with_is_kept_for_the_window_only(session, m
         await settle(pilot)
         assert 0 < len(table._painted) <= 4 * table.body_height
         await _whole_repaint_agrees(app, pilot, "the clock after paging")
+
+
+async def test_the_pending_queue_repaints_only_when_its_pods_change(session, make):
+    """The pending queue is read again on every tick that writes a pod, and repainted only
+    when its pods changed (another pod, or a pod written again); a node's heartbeat leaves it
+    alone. What the terminal was sent is the queue repainted whole at every step."""
+    app = make(session)
+    rng = random.Random(3)
+    async with app.run_test(size=(140, 40)) as pilot:
+        mirror = TerminalMirror(app)
+        queue = app.screen.pending
+        app.submit("kubectl scale deployment/web --replicas=400", quiet=True)
+        app.advance(60)  # every pod created (the ReplicaSet controller's rate: 20 a second)
+        await settle(pilot)
+        assert len(queue.pods) > 6
+        skipped = 0
+        for i in range(30):
+            pods = list(queue.pods)
+            with _refreshes(queue) as regions:
+                pick = rng.randrange(5)
+                if pick == 3:
+                    # A write to a running pod, or to a node: nothing the queue shows.
+                    app.submit(rng.choice([f"kubectl label pod quick-evict n={i} --overwrite",
+                                           f"kubectl label node node-1 n={i} --overwrite"]),
+                               quiet=True)
+                    app.advance(0.5)
+                    what = "a write outside the queue"
+                elif pick == 0:
+                    n = rng.randrange(390, 410)
+                    app.submit(f"kubectl scale deployment/web --replicas={n}", quiet=True)
+                    app.advance(rng.choice([0.5, 2]))
+                    what = f"web scaled to {n}"
+                elif pick == 1:
+                    await pilot.press(rng.choice(["down", "up"]))
+                    what = "a cursor key"
+                else:
+                    app.advance(rng.choice([0.5, 1, 10]))
+                    what = "the clock"
+                await settle(pilot)
+            same = len(queue.pods) == len(pods) and all(
+                a is b for a, b in zip(queue.pods, pods))
+            if same and pick != 1:
+                assert regions == [], f"the queue was repainted with the same pods ({what})"
+                skipped += 1
+            await _whole_repaint_agrees(app, pilot, what, mirror, queue)
+        assert skipped >= 5

@@ -71,10 +71,10 @@ class MainScreen(KsScreen):
 
     def refresh_view(self, changes: ChangeSet) -> None:
         self.board.apply_changes(changes)
+        # A pending pod's line is drawn from the pod alone: a node's change (a heartbeat on
+        # nearly every tick) leaves the queue as it was.
         if changes.everything or "Pod" in changes.kinds:
             self.pending.reload()
-        elif changes.nodes:
-            self.pending.refresh()
         if changes.everything or "Event" in changes.kinds:
             self.events.events_changed()
         self._titles()
