@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
+from rich.style import Style
 from textual.binding import Binding
 from textual.strip import Strip
 
@@ -38,6 +38,10 @@ class EventLog(LineList):
         self.follow = True
         self.show_cursor = False
         self._cache: dict[tuple, Strip] = {}
+        self._row_styles: tuple[Style, ...] | None = None
+        """The base and component styles rows are drawn with, read once (each read walks the
+        widget's ancestors and builds the component's styles: most of a row's cost). Dropped
+        with the rows drawn with them, when Textual says the styles changed."""
 
     @property
     def _log(self) -> Sequence[Any]:
@@ -55,6 +59,7 @@ class EventLog(LineList):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._cache.clear()
+        self._row_styles = None
 
     def on_focus(self) -> None:
         self.show_cursor = True
@@ -97,14 +102,18 @@ class EventLog(LineList):
         return strip
 
     def _render_event(self, ev: Any, width: int, selected: bool) -> Strip:
-        style = self.component_style
+        styles = self._row_styles
+        if styles is None:
+            style = self.component_style
+            styles = self._row_styles = (
+                self.base_style, style("event-log--time"), style("event-log--warning"),
+                style("event-log--reason"), style("event-log--object"))
+        base, time_style, warning, reason, object_style = styles
         o = ev.involved_object
-        t = Text(no_wrap=True)
-        t.append(sim_time_text(ev.last_timestamp)[2:] + " ", style("event-log--time"))
-        warn = ev.type == "Warning"
-        t.append(f"{ev.reason} ", style("event-log--warning" if warn else "event-log--reason"))
-        t.append(f"{o.kind.lower()}/{o.name} ", style("event-log--object"))
-        t.append(ev.message)
+        pieces = [(sim_time_text(ev.last_timestamp)[2:] + " ", time_style),
+                  (f"{ev.reason} ", warning if ev.type == "Warning" else reason),
+                  (f"{o.kind.lower()}/{o.name} ", object_style),
+                  (ev.message, None)]
         if ev.count > 1:
-            t.append(f" (x{ev.count})", style("event-log--time"))
-        return self.text_strip(t, width, selected)
+            pieces.append((f" (x{ev.count})", time_style))
+        return self.pieces_strip(pieces, width, selected, base)

@@ -98,9 +98,8 @@ class PendingQueue(LineList):
         pod = self.pods[index]
         current = self.session.store.get("Pod", pod.metadata.name, pod.metadata.namespace)
         pod = current or pod
-        t = Text(no_wrap=True)
-        t.append(f"{pod.metadata.namespace}/{pod.metadata.name} ",
-                 self.component_style("pending-queue--name"))
-        t.append(pending_reason(self.session, pod),
-                 self.component_style("pending-queue--reason"))
-        return self.text_strip(t, width, selected)
+        return self.pieces_strip(
+            [(f"{pod.metadata.namespace}/{pod.metadata.name} ",
+              self.component_style("pending-queue--name")),
+             (pending_reason(self.session, pod), self.component_style("pending-queue--reason"))],
+            width, selected)
