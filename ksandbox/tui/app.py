@@ -213,7 +213,11 @@ class KsandboxApp(App[int]):
         flash line says it once. Textual's own handler (App._on_notify) runs after this one
         and adds the new notification."""
         new = event.notification
-        for shown in list(self._notifications):
+        # A comprehension, not list(): list() makes the iterator and then asks the length,
+        # and Textual's Notifications drops expired ones on each, so a notification expiring
+        # in between changed the dict under the iterator (RuntimeError: a key pressed as an
+        # earlier message ran out ended the app; test_every_key failed so under load).
+        for shown in [n for n in self._notifications]:
             if (shown.message, shown.title, shown.severity) == (new.message, new.title,
                                                                  new.severity):
                 self._unnotify(shown, refresh=False)

@@ -95,3 +95,28 @@ async def test_a_message_said_again_is_shown_once_with_its_time_restarted(sessio
         await settle(pilot)
         text = screen_text(app)
         assert text.count("'b' does nothing") == 1 and text.count("'z' does nothing") == 1
+
+
+async def test_a_message_said_as_another_runs_out_leaves_the_app_running(session, make):
+    """Textual's notifications drop the expired ones whenever they are listed or counted: one
+    that ran out between the two while a new message came (list() does both) changed the
+    collection under its iterator, and the app ended with a RuntimeError."""
+    from textual.app import Notify
+    from textual.notifications import Notification
+
+    class RunsOutAtTheSecondLook:
+        identity, message, title, severity = "runs-out", "old", "", "information"
+        looks = 0
+
+        @property
+        def has_expired(self) -> bool:
+            self.looks += 1
+            return self.looks > 1
+
+    app = make(session)
+    async with app.run_test(size=(160, 40), notifications=True) as pilot:
+        await settle(pilot)
+        old = RunsOutAtTheSecondLook()
+        app._notifications._notifications[old.identity] = old
+        app._on_notify(Notify(Notification("new")))
+        assert old.looks >= 1
