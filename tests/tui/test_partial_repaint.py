@@ -241,3 +241,47 @@ async def test_the_pending_queue_repaints_only_when_its_pods_change(session, mak
                 skipped += 1
             await _whole_repaint_agrees(app, pilot, what, mirror, queue)
         assert skipped >= 5
+
+
+async def test_the_board_lays_out_again_only_the_rows_whose_cards_changed(session, make):
+    """A tick that starts or ends pods changes those nodes' card heights: the board computes
+    again only their heights and their rows' (NodeBoard._relayout), and the layout is the one
+    a full layout gives — every card's height, every row's top and height — and the terminal
+    shows the board repainted whole, as pods come and go, nodes are tainted and cordoned."""
+    app = make(session)
+    rng = random.Random(8)
+    async with app.run_test(size=(140, 44)) as pilot:
+        mirror = TerminalMirror(app)
+        board = app.screen.board
+        relayouts = []
+        original = board._relayout
+
+        def relayout(names):
+            relayouts.append(list(names))
+            return original(names)
+
+        board._relayout = relayout
+        for i in range(40):
+            pick = rng.randrange(5)
+            if pick < 3:
+                n = rng.randrange(1, 30)
+                app.submit(f"kubectl scale deployment/web --replicas={n}", quiet=True)
+                app.advance(rng.choice([1, 3, 20]))
+                what = f"web scaled to {n}"
+            elif pick == 3:
+                node = rng.choice(["node-1", "node-2", "node-3"])
+                app.submit(rng.choice([f"kubectl taint nodes {node} k{i}=v:NoSchedule",
+                                       f"kubectl taint nodes {node} k{i - 1}-",
+                                       f"kubectl cordon {node}", f"kubectl uncordon {node}"]),
+                           quiet=True)
+                app.advance(1)
+                what = f"{node} tainted or cordoned"
+            else:
+                await pilot.press(rng.choice(["right", "down", "left", "up"]))
+                what = "the selection"
+            await settle(pilot)
+            kept = (dict(board._heights), list(board._row_tops), list(board._row_heights))
+            board._layout(force=True)
+            assert kept == (board._heights, board._row_tops, board._row_heights), what
+            await _whole_repaint_agrees(app, pilot, what, mirror, board)
+        assert len(relayouts) >= 10

@@ -178,6 +178,10 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
         """Composed board lines by virtual y, valid while ``_lines_key`` holds."""
         self._lines_key: tuple = ()
         self._version = 0
+        self._index: dict[str, int] = {}
+        """Each name's place in ``order``."""
+        self._heights: dict[str, int] = {}
+        """Each card's own height (its grid row is as tall as its tallest card)."""
 
     def _drop(self, name: str | None) -> None:
         """Forget a card's drawing (and the composed lines it was part of)."""
@@ -235,6 +239,7 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
                     kept.append(name)
             names = kept
         self.order = names
+        self._index = {name: i for i, name in enumerate(names)}
         if self.selected not in self.shapes or self.selected not in names:
             self.selected = names[0] if names else None
         self._layout(force=True)
@@ -253,7 +258,7 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
             self.refresh()
             return
         store = self.session.store
-        relayout = False
+        reshaped: list[str] = []
         redrawn: set[str] = set()
         visible = self.visible_names()
         for name in changes.nodes:
@@ -263,7 +268,7 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
             shape = card_shape(store, node)
             if shape != self.shapes.get(name):
                 self.shapes[name] = shape
-                relayout = True
+                reshaped.append(name)
             old = self._summaries.pop(name, None)
             if name in visible:
                 new = self.summary(name)
@@ -282,7 +287,7 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
             self._reorder()
             self.refresh()
             return
-        if relayout and self._layout(force=True, keep=True):
+        if reshaped and self._relayout(reshaped):
             self.refresh()
             return
         if redrawn:
@@ -294,10 +299,8 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
         worth of lines through Textual's compositor for one or two cards."""
         top = int(self.scroll_y)
         width = self._card_width
-        index = {n: i for i, n in enumerate(self.order)} if len(names) > 8 else None
         for name in names:
-            i = index.get(name) if index is not None else (
-                self.order.index(name) if name in self.order else None)
+            i = self._index.get(name)
             if i is None:
                 continue
             r, c = divmod(i, self._cols)
@@ -327,11 +330,12 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
             self._drop_all()
         self._cols = cols
         self._card_width = card_width
+        shapes, max_pods = self.shapes, self.max_pods
+        self._heights = {name: card_height(shapes[name], card_width, max_pods)
+                         for name in self.order}
         tops, heights = [0], []
         for r in range(0, len(self.order), cols):
-            names = self.order[r:r + cols]
-            h = max(card_height(self.shapes[nm], self._card_width, self.max_pods)
-                    for nm in names)
+            h = max(self._heights[name] for name in self.order[r:r + cols])
             heights.append(h)
             tops.append(tops[-1] + h)
         moved = tops != self._row_tops
@@ -343,6 +347,46 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
         self._row_tops, self._row_heights = tops, heights
         set_virtual_size(self, Size(width, tops[-1]))
         return moved or not keep
+
+    def _relayout(self, names: list[str]) -> bool:
+        """The layout after these cards' shapes changed (their pods came or went), the order
+        and the width as before: only their heights, and the heights of the rows they sit in,
+        are computed again — the same rows as ``_layout(force=True, keep=True)``, which
+        computed all 1,000 cards' heights on every tick that started or ended a pod. True if
+        the rows moved (the whole board repaints)."""
+        width = self.scrollable_content_region.width or self.size.width or 80
+        if width != self._layout_width or len(self._heights) != len(self.order):
+            return self._layout(force=True, keep=True)
+        cols, card_width, max_pods = self._cols, self._card_width, self.max_pods
+        rows = set()
+        for name in names:
+            i = self._index.get(name)
+            if i is None:
+                continue
+            h = card_height(self.shapes[name], card_width, max_pods)
+            if h != self._heights[name]:
+                self._heights[name] = h
+                rows.add(i // cols)
+        heights = self._row_heights
+        changed = []
+        for r in sorted(rows):
+            h = max(self._heights[name] for name in self.order[r * cols:(r + 1) * cols])
+            if h != heights[r]:
+                changed.append((r, h))
+        if not changed:
+            return False
+        heights = list(heights)
+        for r, h in changed:
+            heights[r] = h
+            for name in self.order[r * cols:(r + 1) * cols]:
+                self._drop(name)
+        tops = [0]
+        for h in heights:
+            tops.append(tops[-1] + h)
+        moved = tops != self._row_tops
+        self._row_tops, self._row_heights = tops, heights
+        set_virtual_size(self, Size(width, tops[-1]))
+        return moved
 
     def on_resize(self) -> None:
         self._layout()
@@ -601,11 +645,10 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
 
     def _row_height_of(self, name: str) -> int:
         """Height of the grid row the card sits in (cards of a row share the bottom line)."""
-        try:
-            r = self.order.index(name) // self._cols
-            return self._row_heights[r]
-        except (ValueError, IndexError):
+        i = self._index.get(name)
+        if i is None or i // self._cols >= len(self._row_heights):
             return 0
+        return self._row_heights[i // self._cols]
 
     def _bar(self, label: str, resource: str, pair: tuple[int, int], inner: int,
              base: Style) -> list[Segment]:
