@@ -278,7 +278,9 @@ def _admit_replicated(store: Store, obj: Any) -> Any:
     if spec.replicas is None:
         changes["replicas"] = 1
     template = spec.template
-    tspec = default_pod_spec(template.spec)
+    # By identity: a Deployment's every resize of its ReplicaSets (and every scale) keeps the
+    # template's spec object, defaulted already, which would be walked again field by field.
+    tspec = by_identity(default_pod_spec, template.spec)
     if tspec is not template.spec:
         changes["template"] = evolve(template, spec=tspec)
     if obj.kind == "ReplicationController" and template.metadata.labels:
@@ -323,7 +325,7 @@ def _create_deployment(store: Store, d: Any) -> Any:
 def _admit_daemonset(store: Store, ds: Any) -> Any:
     spec = ds.spec
     changes: dict[str, Any] = {}
-    tspec = default_pod_spec(spec.template.spec)
+    tspec = by_identity(default_pod_spec, spec.template.spec)   # as _admit_replicated's
     if tspec is not spec.template.spec:
         changes["template"] = evolve(spec.template, spec=tspec)
     strategy = spec.update_strategy

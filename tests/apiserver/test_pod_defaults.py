@@ -172,3 +172,34 @@ spec:
     assert (d.spec.revision_history_limit, d.spec.progress_deadline_seconds) == (10, 600)
     out = s.submit("kubectl get ds agent -o yaml").output
     assert "    rollingUpdate:\n      maxSurge: 0\n      maxUnavailable: 1\n" in out
+
+
+def test_workload_templates_are_defaulted_the_same_however_often_their_spec_comes() -> None:
+    """Admission defaults a workload's template spec by the spec object's identity
+    (admission._admit_replicated, _admit_daemonset): every write that brings one spec object
+    again — the same raw spec in two ReplicaSets, a resize that keeps the template — gets
+    exactly what default_pod_spec gives, and a resize keeps the stored template object."""
+    from ksandbox.api.apps import DaemonSet, ReplicaSet
+    from ksandbox.api.evolve import evolve
+
+    s = Session.from_text(NODES)
+    raw = {"metadata": {"labels": {"app": "web"}},
+           "spec": {"containers": [{"name": "c", "image": "web:1",
+                                    "resources": {"limits": {"cpu": "1"}}}]}}
+    template = decode(ReplicaSet, {"spec": {"template": raw}}).spec.template
+    want = default_pod_spec(template.spec)
+    assert want is not template.spec and want != template.spec
+    stored = []
+    for name in ("a", "b"):
+        rs = decode(ReplicaSet, {"metadata": {"name": name, "namespace": "default"},
+                                 "spec": {"replicas": 1,
+                                          "selector": {"matchLabels": {"app": "web"}}}})
+        stored.append(s.store.create(evolve(rs, spec=evolve(rs.spec, template=template))))
+    ds = decode(DaemonSet, {"metadata": {"name": "agent", "namespace": "default"},
+                            "spec": {"selector": {"matchLabels": {"app": "web"}}}})
+    ds = s.store.create(evolve(ds, spec=evolve(ds.spec, template=template)))
+    for obj in (*stored, ds):
+        assert obj.spec.template.spec == want
+    resized = s.store.update(evolve(stored[0], spec=evolve(stored[0].spec, replicas=3)))
+    assert resized.spec.template is stored[0].spec.template
+    assert resized.spec.template.spec == want
