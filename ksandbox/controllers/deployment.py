@@ -174,10 +174,14 @@ class DeploymentController(Controller):
 
     def _is_scaling_event(self, d: Any, rs_list: list[Any]) -> bool:
         """isScalingEvent: an active ReplicaSet was sized for a different replica count."""
+        want = None   # str(replicas(d)), once there is an annotation to compare
         for rs in du.filter_active(rs_list):
             desired = rs.metadata.annotations.get(du.DESIRED_REPLICAS)
-            if desired is not None and desired != str(du.replicas(d)):
-                return True
+            if desired is not None:
+                if want is None:
+                    want = str(du.replicas(d))
+                if desired != want:
+                    return True
         return False
 
     # -- the new and the old ReplicaSets (sync.go) -------------------------------------------

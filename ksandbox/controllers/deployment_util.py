@@ -60,13 +60,16 @@ def _fenceposts(d: Any) -> tuple[int, int]:
 
 
 def max_surge(d: Any) -> int:
-    return _fenceposts(d)[0] if is_rolling(d) else 0
+    # is_rolling(d), inline: a sync asks three or four times
+    return _fenceposts(d)[0] if d.spec.strategy.type != RECREATE else 0
 
 
 def max_unavailable(d: Any) -> int:
-    if not is_rolling(d) or replicas(d) == 0:
+    spec = d.spec
+    want = 1 if spec.replicas is None else spec.replicas   # replicas(d), inline (as above)
+    if spec.strategy.type == RECREATE or want == 0:
         return 0
-    return min(_fenceposts(d)[1], replicas(d))
+    return min(_fenceposts(d)[1], want)
 
 
 def total_replicas(rss: Iterable[Any]) -> int:
