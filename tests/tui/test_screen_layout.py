@@ -124,17 +124,18 @@ async def test_the_screen_looks_as_with_textuals_layouts(session, make, monkeypa
     """The same screen with Textual's own Resize handling and breakpoint update."""
     shots = []
     for textuals in (True, False):
-        if textuals:
-            monkeypatch.setattr(LayoutOnce, "_screen_resized",
-                                lambda self, size: Screen._screen_resized(self, size))
-            monkeypatch.setattr(LayoutOnce, "_start_at_breakpoint", lambda self: None)
-        else:
-            monkeypatch.undo()
-        app = make(session)
-        async with app.run_test(size=(120, 36)) as pilot:
-            await settle(pilot)
-            await push(pilot, key)
-            shots.append((type(app.screen).__name__, app.export_screenshot()))
+        # A context of its own: monkeypatch.undo() would also undo the autouse fixture's
+        # XDG_CONFIG_HOME, and the second app would read the user's own config (its theme).
+        with monkeypatch.context() as patch:
+            if textuals:
+                patch.setattr(LayoutOnce, "_screen_resized",
+                              lambda self, size: Screen._screen_resized(self, size))
+                patch.setattr(LayoutOnce, "_start_at_breakpoint", lambda self: None)
+            app = make(session)
+            async with app.run_test(size=(120, 36)) as pilot:
+                await settle(pilot)
+                await push(pilot, key)
+                shots.append((type(app.screen).__name__, app.export_screenshot()))
     assert shots[0] == shots[1]
 
 
