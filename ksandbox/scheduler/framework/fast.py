@@ -30,7 +30,7 @@ from ..schedule_one import (
 )
 from .interface import Code, Status
 from .node_info import NodeInfo, PodInfo
-from .pod_plan import PodPlan, pre_filter_steps, pre_score_steps
+from .pod_plan import PodPlan, merged, pre_filter_steps, pre_score_steps
 from .types import Diagnosis
 
 if TYPE_CHECKING:
@@ -654,8 +654,8 @@ class FastPath:
             return plan
         if len(self._plans) >= self.MAX_PLANS:
             self._plans.clear()
-        steps = pre_filter_steps(fwk.pre_filter_steps(True), pod, _pod_info(state, pod), self,
-                                 self.infos)
+        steps = merged(pre_filter_steps(fwk.pre_filter_steps(True), pod,
+                                        _pod_info(state, pod), self, self.infos))
         # The entry holds the spec, so no other object takes its id while it stands.
         plan = self._plans[id(spec)] = PodPlan(spec, steps, (fwk.pre_filter_plugins,
                                                              fwk.pre_score_plugins))
@@ -876,19 +876,19 @@ class FastPath:
         plan = self.pod_plan(fwk, state, pod)
         pre = plan.pre_score
         if pre is None:
-            pre = plan.pre_score = pre_score_steps(
+            pre = plan.pre_score = merged(pre_score_steps(
                 fwk.pre_score_plugins, pod, _pod_info(state, pod),
                 lambda fn, with_ctx, st: fn(st, pod, self, idx) if with_ctx else
-                fn(st, pod, feasible))
+                fn(st, pod, feasible)))
         skip_score = state.skip_score
         for pl, fn, with_ctx, memo in pre:
             if memo is not None:
-                # the plugin's answer for every pod of this spec, as a call would give it
-                writes, skip = memo
+                # the plugins' answers for every pod of this spec, as calls would give them
+                writes, skips = memo
                 if writes:
                     state.write_all(writes)
-                if skip:
-                    skip_score.add(pl.name)
+                if skips:
+                    skip_score.update(skips)
                 continue
             st = fn(state, pod, self, idx) if with_ctx else fn(state, pod, feasible)
             if st is not None:

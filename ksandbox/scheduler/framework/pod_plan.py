@@ -13,9 +13,11 @@ live for the spec. The values written are then shared by the spec's pods, as the
 pod's state and its clones: no plugin changes a value in place but on a clone (preemption's
 simulations clone the state first).
 
-One step is ``(plugin, method, takes the fast path's context, recorded answer or None)``;
-``Framework.run_pre_filter`` and ``FastPath.prioritize`` walk the steps, so a recorded answer
-is applied by the same loop that runs a live one. tests/scheduler/test_pod_plan.py checks the
+One step is ``(plugin, method, takes the fast path's context, recorded answer or None)``, a
+recorded answer being (state writes, names of the plugins that answered Skip); consecutive
+recorded answers are merged into one step (:func:`merged`). ``Framework.run_pre_filter`` and
+``FastPath.prioritize`` walk the steps, so a recorded answer is applied by the same loop that
+runs a live one. tests/scheduler/test_pod_plan.py checks the
 plans against the plain path, which never uses them.
 """
 
@@ -49,13 +51,32 @@ def spec_only_points(pl: Any, pod: Any) -> tuple[str, ...]:
     return fn(pod) if fn is not None else ()
 
 
-def _recorded(state: CycleState, st: Any) -> tuple | None:
-    """What a scratch call left: (its state writes, whether it answered Skip); None when
-    the answer is not to be replayed (anything but success or Skip)."""
+def _recorded(pl: Any, state: CycleState, st: Any) -> tuple | None:
+    """What a scratch call of ``pl`` left: (its state writes, the names of the plugins that
+    answered Skip: its own or none); None when the answer is not to be replayed (anything
+    but success or Skip)."""
     if st is not None and st.code != Code.SUCCESS and st.code != Code.SKIP:
         return None
     writes = {k: v for k, v in state._data.items() if k != "PodInfo"}
-    return writes, st is not None and st.code == Code.SKIP
+    return writes, (pl.name,) if st is not None and st.code == Code.SKIP else ()
+
+
+def merged(steps: list) -> list:
+    """``steps`` with each run of consecutive recorded answers made one step (plugin None):
+    their writes in order (a later one of a key wins, as written one after the other) and
+    their Skips in order — what replaying them one by one leaves, in fewer turns of the
+    loop. Live steps keep their places."""
+    out: list = []
+    for step in steps:
+        memo = step[3]
+        if memo is not None and out and out[-1][3] is not None:
+            writes, skips = out[-1][3]
+            out[-1] = (None, None, False, ({**writes, **memo[0]}, skips + memo[1]))
+        elif memo is not None:
+            out.append((None, None, False, memo))
+        else:
+            out.append(step)
+    return out
 
 
 def _scratch(pi: Any) -> CycleState:
@@ -73,7 +94,7 @@ def pre_filter_steps(steps: list, pod: Any, pi: Any, ctx: Any, nodes: Any) -> li
             scratch = _scratch(pi)
             r, st = fn(scratch, pod, ctx if with_ctx else nodes)
             if r is None:
-                memo = _recorded(scratch, st)
+                memo = _recorded(pl, scratch, st)
         out.append((pl, fn, with_ctx, memo))
     return out
 
@@ -90,6 +111,6 @@ def pre_score_steps(plugins: list, pod: Any, pi: Any,
         memo = None
         if PRE_SCORE in spec_only_points(pl, pod):
             scratch = _scratch(pi)
-            memo = _recorded(scratch, call(fn, with_ctx, scratch))
+            memo = _recorded(pl, scratch, call(fn, with_ctx, scratch))
         out.append((pl, fn, with_ctx, memo))
     return out

@@ -191,12 +191,12 @@ class Framework:
             steps = self.pre_filter_steps(vec_ctx is not None)
         for pl, fn, with_ctx, memo in steps:
             if memo is not None:
-                # the plugin's answer for every pod of this spec, as a call would give it
-                writes, skip = memo
+                # the plugins' answers for every pod of this spec, as calls would give them
+                writes, skips = memo
                 if writes:
                     state.write_all(writes)
-                if skip:
-                    state.skip_filter.add(pl.name)
+                if skips:
+                    state.skip_filter.update(skips)
                 continue
             r, st = fn(state, pod, vec_ctx if with_ctx else nodes)
             if st is not None and st.code == Code.SKIP:
