@@ -87,6 +87,8 @@ NOT_AT_FIRST_FRAME = (
     # PyYAML: the samples, the config and the themes are read by the fast path (fastyaml)
     "yaml", "ksandbox.api.safeload_pyyaml",
     *(f"ksandbox.commands.{v}" for v in VERB_MODULES),
+    # Textual's TextArea: the YAML editor's only (tui/widgets/ordered_text_area.py)
+    "textual.widgets._text_area", "ksandbox.tui.widgets.ordered_text_area",
     *(f"ksandbox.tui.dialogs.{d}" for d in ("confirm", "drain", "label", "pressure",
                                              "scale", "taint", "untaint")),
 )

@@ -66,8 +66,8 @@ def test_every_text_field_of_the_tui_takes_keys_in_order():
             if re.search(r"(?<![\w.])(Input|TextArea)\(", line) or \
                     re.search(r"class \w+\((Input|TextArea)\)", line):
                 offenders.append(f"{path.relative_to(TUI)}:{number}: {line.strip()}")
-    assert not offenders, "use widgets.keys_in_order.OrderedInput/OrderedTextArea:\n" + \
-        "\n".join(offenders)
+    assert not offenders, ("use widgets.keys_in_order.OrderedInput or "
+                           "widgets.ordered_text_area.OrderedTextArea:\n" + "\n".join(offenders))
 
 
 @pytest.mark.asyncio
@@ -77,7 +77,8 @@ async def test_the_edit_screen_takes_a_burst_in_order():
     from textual.app import App, ComposeResult
     from textual.events import Key
 
-    from ksandbox.tui.widgets.keys_in_order import OrderedInput, OrderedTextArea
+    from ksandbox.tui.widgets.keys_in_order import OrderedInput
+    from ksandbox.tui.widgets.ordered_text_area import OrderedTextArea
 
     class Fields(App[None]):
         def compose(self) -> ComposeResult:

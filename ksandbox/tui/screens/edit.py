@@ -24,7 +24,7 @@ from ...commands.edit import NO_VALID, UNCHANGED, EditCommand, rebase
 from ..guard import DismissOnce
 from ..screen_layout import LayoutOnce
 from ..tint import QuickTint
-from ..widgets.keys_in_order import OrderedTextArea
+from ..widgets.ordered_text_area import OrderedTextArea
 
 
 class EditScreen(DismissOnce, QuickTint, LayoutOnce, ModalScreen[None]):

@@ -15,12 +15,16 @@ first namespace of its binding chain, and priority bindings were already tried b
 before it forwarded the key. A key the field does not bind, or whose action declines
 (``check_action``), bubbles as before. Upstream: Textualize/textual#6605 (open); drop this
 once Textual runs these bindings inline itself.
+
+The TextArea variant is in ``ordered_text_area.py``: only the YAML editor uses it, and
+importing Textual's TextArea (its document model, the syntax themes) cost ~10 ms of CPU on
+every start, before the board's first frame (issue 11 item 5).
 """
 
 from __future__ import annotations
 
 from textual import events
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 
 class KeysInOrder:
@@ -40,7 +44,3 @@ class KeysInOrder:
 
 class OrderedInput(KeysInOrder, Input):
     """Textual's Input, taking a burst of keys in order."""
-
-
-class OrderedTextArea(KeysInOrder, TextArea):
-    """Textual's TextArea, taking a burst of keys in order."""
