@@ -1,4 +1,5 @@
-"""LayoutOnce: a pushed screen is not laid out again by its own Resize.
+"""LayoutOnce: a pushed screen is not laid out again by its own Resize, nor restyled when
+nothing its styles follow from changed since it was last styled.
 
 What Textual (``textual/screen.py``) does when a screen is pushed:
 1. ``ScreenResume`` lays it out (``_refresh_layout``) and draws the first frame. The screen is
@@ -21,6 +22,12 @@ The mixin removes steps 2 and 3:
   had a frame (the first screen's layout happens inside the app's mount batch, which writes
   none: its Resize layout draws it). Anything that does change the layout asks for its own
   (``refresh(layout=True)``), and a real resize has another size.
+
+4. ``ScreenResume`` also restyles every widget of the screen (``update_node_styles``): for a
+screen off the stack meanwhile, a theme change does not reach it otherwise. A kept screen
+pushed again and again — the pod list, the taint dialog, the explain view — with nothing its
+styles follow from changed since it was last styled skips that (5–10 ms of CPU on each
+`:po` and `t` at 1,000 nodes on a loaded machine, ~7–13 ms on each `e`).
 
 Mixed into every screen of ours (``KsScreen`` and each ModalScreen), before Textual's class.
 """
@@ -64,6 +71,30 @@ class LayoutOnce:
                                           or self._has_frame()):
             return
         super()._screen_resized(size)  # type: ignore[misc]
+
+    _styled_for: tuple[Any, ...] = ()
+    """What the screen's styles were last computed from (``_style_inputs``)."""
+
+    def _style_inputs(self) -> tuple[Any, ...]:
+        """What every widget's computed style here follows from, besides the widgets' own
+        classes and pseudo-classes (which restyle their widget when they change): the
+        stylesheet and its parsed rules (a theme's variables reparse them into a new list),
+        Textual's count of CSS invalidations, and the classes and pseudo-classes of the app
+        (dark/light, theme, focus) and of this screen (the width breakpoint)."""
+        app = self.app  # type: ignore[attr-defined]
+        sheet = app.stylesheet
+        return (sheet, sheet.rules, app._css_update_count, frozenset(app.classes),
+                app.pseudo_classes, frozenset(self.classes))  # type: ignore[attr-defined]
+
+    def _on_screen_resume(self, event: Any) -> None:
+        """Skip Textual's restyle of a screen pushed again with nothing its styles follow from
+        changed since it was last styled (step 4 above). Runs before Textual's own handler,
+        which reads the flag."""
+        inputs, last = self._style_inputs(), self._styled_for
+        if event.refresh_styles and last and inputs[0] is last[0] and inputs[1] is last[1] \
+                and inputs[2:] == last[2:]:
+            event.refresh_styles = False
+        self._styled_for = inputs  # restyled now by Textual's handler, or already so
 
     def _has_frame(self) -> bool:
         """A frame of this screen was written. The first screen is laid out inside the app's

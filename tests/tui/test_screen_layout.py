@@ -158,3 +158,52 @@ async def test_a_real_resize_lays_out_the_dialog_and_then_the_board(session, mak
         lines = [s.text for s in board._compositor.render_strips()]
         assert len(lines) == 30 and lines[-1].lstrip().startswith("⏎ Pods")
         assert all(len(line) == 100 for line in lines)
+
+
+def _styles(screen) -> list:
+    """Every widget's computed styles (the rules the stylesheet gave it) and colours."""
+    return [(node, node.styles.base.get_rules(), node.rich_style)
+            for node in screen.walk_children(with_self=True)]
+
+
+@pytest.mark.parametrize("key", ["t", "colon-po"])
+@pytest.mark.parametrize("between", ["nothing", "theme", "resize"])
+async def test_a_kept_screen_pushed_again_is_restyled_only_when_its_styles_inputs_changed(
+        session, make, monkeypatch, key, between):
+    """The taint dialog and the pod list are kept between uses. Pushed again with nothing
+    their styles follow from changed, Textual's restyle of every widget is skipped; after a
+    theme change while they were closed, it is not. Either way, and after a resize, every
+    widget's styles are those a restyle of the whole screen gives."""
+    from textual.dom import DOMNode
+
+    restyled: list = []
+    original = DOMNode.update_node_styles
+
+    def update_node_styles(self, animate=True):
+        if isinstance(self, Screen):
+            restyled.append(self)
+        return original(self, animate)
+
+    monkeypatch.setattr(DOMNode, "update_node_styles", update_node_styles)
+    app = make(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await push(pilot, key)
+        kept = app.screen
+        assert kept in restyled                          # the first push: styled by Textual
+        await pilot.press("escape")
+        await settle(pilot, 3)
+        if between == "theme":
+            app.theme = "textual-light"
+        elif between == "resize":
+            await pilot.resize_terminal(100, 30)         # another breakpoint class
+        await settle(pilot, 3)
+        restyled.clear()
+        await push(pilot, key)
+        assert app.screen is kept
+        if between != "resize":  # (a new width restyles it only through a new breakpoint class)
+            assert (kept in restyled) == (between == "theme")
+        styles = _styles(kept)
+        kept.update_node_styles(animate=False)
+        await settle(pilot)
+        assert _styles(kept) == styles

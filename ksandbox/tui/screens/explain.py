@@ -414,32 +414,6 @@ class ExplainScreen(KsScreen):
         self.shown = None
         self.recompute()
 
-    _styled_for: tuple[Any, ...] = ()
-    """What the view's styles were last computed from (``_style_inputs``)."""
-
-    def _style_inputs(self) -> tuple[Any, ...]:
-        """What every widget's computed style here follows from, besides the widgets' own
-        classes and pseudo-classes (which restyle their widget when they change): the
-        stylesheet and its parsed rules (a theme's variables reparse them into a new list),
-        Textual's count of CSS invalidations, and the classes and pseudo-classes of the app
-        (dark/light, theme, focus) and of this screen (the width breakpoint)."""
-        app = self.app
-        sheet = app.stylesheet
-        return (sheet, sheet.rules, app._css_update_count, frozenset(app.classes),
-                app.pseudo_classes, frozenset(self.classes))
-
-    def _on_screen_resume(self, event: Any) -> None:
-        """Textual restyles every widget of a screen each time it is pushed (~7-13 ms of UI
-        thread here, between the first frame and the worker's start): for a screen off the
-        stack meanwhile, a theme change does not reach it otherwise. A kept view reopened
-        with nothing its styles follow from changed since it was last styled skips that.
-        (Runs before Textual's own handler, which reads the flag.)"""
-        inputs, last = self._style_inputs(), self._styled_for
-        if event.refresh_styles and last and inputs[0] is last[0] and inputs[1] is last[1] \
-                and inputs[2:] == last[2:]:
-            event.refresh_styles = False
-        self._styled_for = inputs  # restyled now by Textual's handler, or already so
-
     @property
     def frame_owed(self) -> bool:
         """The view has nothing on show and its answer is on the way, but no worker is reading
