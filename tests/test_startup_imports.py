@@ -89,6 +89,7 @@ NOT_AT_FIRST_FRAME = (
     *(f"ksandbox.commands.{v}" for v in VERB_MODULES),
     # Textual's TextArea: the YAML editor's only (tui/widgets/ordered_text_area.py)
     "textual.widgets._text_area", "ksandbox.tui.widgets.ordered_text_area",
+    "hashlib",                                      # static pods' hash; css_cache's stamp
     *(f"ksandbox.tui.dialogs.{d}" for d in ("confirm", "drain", "label", "pressure",
                                              "scale", "taint", "untaint")),
 )

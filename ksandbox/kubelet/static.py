@@ -20,9 +20,16 @@ in the API (upstream's pod manager and mirror client); the pod workers run them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import TYPE_CHECKING, Iterator
+
+try:
+    # CPython's own MD5, as random.py takes _sha512: hashlib loads OpenSSL's bindings
+    # (~6 M instructions), and the default sample's static pods are hashed before the TUI's
+    # first frame. The same digest either way.
+    from _md5 import md5  # type: ignore[import-not-found]  # (no stub: CPython internal)
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import md5
 
 from ..api.codec import FrozenDict, encode
 from ..api.core import CONFIG_SOURCE_ANNOTATION, MIRROR_ANNOTATION, Pod, PodStatus
@@ -48,7 +55,7 @@ def static_pod_name(name: str, node_name: str) -> str:
 
 def manifest_hash(manifest: Pod, node_name: str, source: str) -> str:
     """A stable 32-hex hash of the manifest, as applyDefaults derives the static pod's UID."""
-    h = hashlib.md5()
+    h = md5()
     h.update(f"host:{node_name}".encode())
     h.update(f"file:{source}".encode())
     h.update(json.dumps(encode(manifest), sort_keys=True, default=str).encode())

@@ -21,14 +21,13 @@ files there. Deleting it is always safe.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import pickle
 import sys
 from pathlib import Path
 from typing import Any
 
-_FORMAT = 1
+_FORMAT = 2
 _PATH = Path(__file__).resolve().parent.parent / "__pycache__" / \
     f"tcss-rules.{sys.implementation.cache_tag}.bin"
 
@@ -56,11 +55,10 @@ def _textual_signature() -> tuple[tuple[str, int, int], ...]:
 
 def stamp(variables: dict[str, str]) -> str:
     """What parsed rules depend on besides their own key: Python, the theme's variables and
-    Textual's code."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(repr((sys.version, sorted(variables.items()),
-                        _textual_signature())).encode())
-    return digest.hexdigest()
+    Textual's code. The text itself (a few kilobytes), not a digest of it: hashlib would be
+    imported for this alone before the first frame (it loads OpenSSL's libcrypto bindings,
+    ~6 M instructions), and comparing the text is as exact."""
+    return repr((sys.version, sorted(variables.items()), _textual_signature()))
 
 
 class RulesCache:
