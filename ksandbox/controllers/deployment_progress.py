@@ -46,8 +46,15 @@ def get_condition(conds: Conditions, type_: str) -> FrozenDict | None:
 
 
 def new_condition(type_: str, status: str, reason: str, message: str, now: float) -> FrozenDict:
+    return _condition(type_, status, reason, message, now, now)
+
+
+def _condition(type_: str, status: str, reason: str, message: str, now: float,
+               transition: Any) -> FrozenDict:
+    """NewDeploymentCondition with its lastTransitionTime given (one kept from the condition
+    it replaces), in new_condition's key order."""
     return FrozenDict({"type": type_, "status": status, "lastUpdateTime": now,
-                       "lastTransitionTime": now, "reason": reason, "message": message})
+                       "lastTransitionTime": transition, "reason": reason, "message": message})
 
 
 def set_condition(conds: Conditions, cond: FrozenDict) -> Conditions:
@@ -134,12 +141,16 @@ def rollout_conditions(d: Any, conds: Conditions, counts: dict[str, int], new_rs
         return set_condition(conds, new_condition(
             PROGRESSING, "True", NEW_RS_AVAILABLE, f"{name} has successfully progressed.", now))
     if _progressing(d.status, counts):
-        cond = new_condition(PROGRESSING, "True", RS_UPDATED, f"{name} is progressing.", now)
-        if current is not None:
-            if current.get("status") == "True":
-                cond = cond.set("lastTransitionTime", current.get("lastTransitionTime"))
-            conds = remove_condition(conds, PROGRESSING)
-        return set_condition(conds, cond)
+        message = f"{name} is progressing."
+        if current is None:
+            return set_condition(conds, new_condition(PROGRESSING, "True", RS_UPDATED,
+                                                      message, now))
+        # The condition replaced — keeping its transition time while it stays True — and
+        # put last: what set_condition does once it is removed, with the condition built
+        # once (every sync of a rollout under way comes here: its lastUpdateTime moves).
+        since = current.get("lastTransitionTime") if current.get("status") == "True" else now
+        return remove_condition(conds, PROGRESSING) + [
+            _condition(PROGRESSING, "True", RS_UPDATED, message, now, since)]
     if _timed_out(d, conds, now):
         return set_condition(conds, new_condition(
             PROGRESSING, "False", TIMED_OUT, f"{name} has timed out progressing.", now))
