@@ -90,7 +90,8 @@ NOT_AT_FIRST_FRAME = (
     # Textual's TextArea: the YAML editor's only (tui/widgets/ordered_text_area.py)
     "textual.widgets._text_area", "ksandbox.tui.widgets.ordered_text_area",
     "hashlib",                                      # static pods' hash; css_cache's stamp
-    *(f"ksandbox.tui.dialogs.{d}" for d in ("confirm", "drain", "label", "pressure",
+    "textual.widgets._checkbox",                    # the recorder's annotate dialog only
+    *(f"ksandbox.tui.dialogs.{d}" for d in ("annotate", "confirm", "drain", "label", "pressure",
                                              "scale", "taint", "untaint")),
 )
 

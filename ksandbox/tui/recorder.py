@@ -18,13 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from textual.binding import Binding
-from textual.widgets import Checkbox, Input
 
 from ..api.errors import KsandboxError
 from ..recording.player import dump_recording
 from ..session import ceil_ms
-from .dialogs.base import CommandDialog
-from .widgets.keys_in_order import OrderedInput
 from .widgets.player_bar import clock
 
 RECORDER_BINDINGS = [
@@ -52,32 +49,6 @@ class Recorder:
         return dump_recording(session, title=session.name, terminal=terminal,
                               captions=self.captions, markers=self.markers,
                               start_index=self.start_index, start=self.start, end=end)
-
-
-class AnnotateDialog(CommandDialog):
-    """``m``: a caption (shown until the next one) or a marker (a point to jump to)."""
-
-    ok_label = "Add"
-
-    def __init__(self, now: float) -> None:
-        super().__init__()
-        self.title_text = f"Add at {clock(now)}"
-
-    def compose_fields(self) -> Any:
-        yield OrderedInput("", id="text", placeholder="a caption: what the viewer should see here")
-        yield Checkbox("a marker instead (a point to jump to with { and })", id="marker")
-
-    def on_mount(self) -> None:
-        super().on_mount()
-        if (text := self.field("#text", Input)) is not None:
-            text.focus()
-
-    def command(self) -> str | None:
-        text = self.query_one("#text", Input).value.strip()
-        if not text:
-            return None
-        marker = self.query_one("#marker", Checkbox).value
-        return f"{'marker' if marker else 'caption'}:{text}"
 
 
 def free_path(folder: Path, stem: str, suffix: str = ".yaml") -> Path:
@@ -160,6 +131,8 @@ class RecorderControls:
                 kind, _, text = value.partition(":")
                 rec.add(kind, text, at)
                 app.notify(f"{kind} at {clock(at)}: {text}", timeout=3, markup=False)
+
+        from .dialogs.annotate import AnnotateDialog  # on first use: not at start (its module)
 
         app.push_screen(AnnotateDialog(at), done)
 
