@@ -256,6 +256,10 @@ class FastPath:
     """The vectorized evaluation of one profile (the ``ctx`` plugins' ``*_vec`` methods see)."""
 
     MAX_COUNTERS = 64
+    # The last search's feasible nodes and their indices (find_nodes_that_fit), and the
+    # Score plan by profile (_score_plan): none until the first pod.
+    _last: Any = None
+    _plan: Any = None
 
     def __init__(self, cache: Any, fwk: Any) -> None:
         self.cache = cache
@@ -853,8 +857,9 @@ class FastPath:
 
     def _score_plan(self, fwk: Any) -> list:
         """The profile's Score plugins with their vectorized methods and weights looked up
-        once (not three getattr calls per plugin and pod)."""
-        plan = getattr(self, "_plan", None)
+        once (not three getattr calls per plugin and pod); prioritize reads the kept plan
+        inline, this makes it."""
+        plan = self._plan
         if plan is not None and plan[0] is fwk and plan[1] is fwk.score_plugins:
             return plan[2]
         score = [(pl.name, pl, getattr(pl, "score_vec", None), getattr(pl, "normalize_vec", None),
@@ -865,18 +870,22 @@ class FastPath:
 
     def prioritize(self, fwk: Any, state: Any, pod: Pod,
                    feasible: list[NodeInfo]) -> tuple[list[str], list, np.ndarray]:
-        if not fwk.has_score_plugins():
+        plan = self._plan
+        if plan is not None and plan[0] is fwk and plan[1] is fwk.score_plugins:
+            score = plan[2]
+        else:
+            score = self._score_plan(fwk)
+        if not score:   # fwk.has_score_plugins()
             return [], [], np.ones(len(feasible), dtype=_I64)
-        last = getattr(self, "_last", None)
+        last = self._last
         if last is not None and last[0] is feasible:
             idx = last[1]
         else:
             idx = np.fromiter((ni.index for ni in feasible), _I64, len(feasible))
-        score = self._score_plan(fwk)
-        plan = self.pod_plan(fwk, state, pod)
-        pre = plan.pre_score
+        pod_plan = self.pod_plan(fwk, state, pod)
+        pre = pod_plan.pre_score
         if pre is None:
-            pre = plan.pre_score = merged(pre_score_steps(
+            pre = pod_plan.pre_score = merged(pre_score_steps(
                 fwk.pre_score_plugins, pod, _pod_info(state, pod),
                 lambda fn, with_ctx, st: fn(st, pod, self, idx) if with_ctx else
                 fn(st, pod, feasible)))

@@ -120,11 +120,11 @@ class TaintToleration:
 
     def _counts(self, ctx: Any, tolerations: Any) -> tuple[np.ndarray, bool]:
         """Every node's intolerable PreferNoSchedule taints, and whether there are none at
-        all (the usual cluster): both as static as the nodes' taints."""
-        full = ctx.static((NAME, "score", tolerations), lambda: np.array(
+        all (the usual cluster): both as static as the nodes' taints, kept as one entry
+        (Score and NormalizeScore each ask, for every pod)."""
+        return ctx.static((NAME, "score", tolerations), lambda: _with_none(np.array(
             [count_intolerable_prefer_no_schedule(ni.node.spec.taints, tolerations)
-             for ni in ctx.infos], dtype=np.int64))
-        return full, ctx.static((NAME, "none", tolerations), lambda: not full.any())
+             for ni in ctx.infos], dtype=np.int64)))
 
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         full, none = self._counts(ctx, state.read(PRE_SCORE_STATE_KEY))
@@ -136,6 +136,10 @@ class TaintToleration:
             # Every score is 0: what default_normalize_vec gives for them, without the scan.
             return _constant(ctx, MAX_NODE_SCORE, len(scores))
         return default_normalize_vec(MAX_NODE_SCORE, True, scores)
+
+
+def _with_none(full: np.ndarray) -> tuple[np.ndarray, bool]:
+    return full, not full.any()
 
 
 def _constant(ctx: Any, value: int, length: int) -> np.ndarray:
