@@ -91,8 +91,10 @@ NOT_AT_FIRST_FRAME = (
     "textual.widgets._text_area", "ksandbox.tui.widgets.ordered_text_area",
     "hashlib",                                      # static pods' hash; css_cache's stamp
     "textual.widgets._checkbox",                    # the recorder's annotate dialog only
-    *(f"ksandbox.tui.dialogs.{d}" for d in ("annotate", "confirm", "drain", "label", "pressure",
-                                             "scale", "taint", "untaint")),
+    # the recording reader and writer: a live session's first frame does without them
+    "ksandbox.recording.player", "ksandbox.recording.script",
+    *(f"ksandbox.tui.dialogs.{d}" for d in ("annotate", "confirm", "drain", "goto", "label",
+                                             "pressure", "scale", "taint", "untaint")),
 )
 
 

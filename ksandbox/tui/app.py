@@ -46,6 +46,7 @@ from .themes import VARIABLE_DEFAULTS, load_themes, stylesheet
 from .widgets.header import HeaderState
 
 if TYPE_CHECKING:
+    from ..recording.player import Player
     from ..session import Session
 
 # Ticks per real second while the clock runs (the header's time and the countdowns move at
@@ -107,7 +108,6 @@ class KsandboxApp(App[int]):
         self.session = session
         self.model = ClusterModel(session)
         from ..recording.playback import Playback
-        from ..recording.player import Player
 
         self.recording_script = recording
         """The recording being played (a ``Script``), or None for a live session."""
@@ -116,6 +116,9 @@ class KsandboxApp(App[int]):
         """The player while a recording plays (None live, and after taking over)."""
         self.playback: Any
         if recording is not None:
+            # Here: a live session (the start on a sample) does without the recording reader
+            from ..recording.player import Player
+
             self.player = Player(recording, session, on_step=self._on_step)
             self.playback = self.player
         else:

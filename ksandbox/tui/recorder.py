@@ -20,7 +20,6 @@ from typing import Any
 from textual.binding import Binding
 
 from ..api.errors import KsandboxError
-from ..recording.player import dump_recording
 from ..session import ceil_ms
 from .widgets.player_bar import clock
 
@@ -46,6 +45,10 @@ class Recorder:
 
     def text(self, session: Any, *, end: float,
              terminal: tuple[int, int] | None = None) -> str:
+        # Here, not at the top: the writer (and recording/script.py under it) is needed when a
+        # recording is saved, not to draw the first frame.
+        from ..recording.player import dump_recording
+
         return dump_recording(session, title=session.name, terminal=terminal,
                               captions=self.captions, markers=self.markers,
                               start_index=self.start_index, start=self.start, end=end)

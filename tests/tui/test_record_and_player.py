@@ -16,7 +16,7 @@ from screen_text import screen_text
 from ksandbox.recording.player import Player, load_recording_session
 from ksandbox.recording.script import load_script
 from ksandbox.resources import data_path
-from ksandbox.tui.player import parse_position
+from ksandbox.tui.dialogs.goto import parse_position
 
 SIZE = (140, 44)
 NODE_FAILURE = str(data_path("sample_clusters") / "node-failure.recording.yaml")
