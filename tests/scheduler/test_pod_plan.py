@@ -17,15 +17,13 @@ import hashlib
 import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from schedtest import store_cluster
 
 from ksandbox.api.codec import decode
-from ksandbox.api.core import Namespace, Node, Pod
+from ksandbox.api.core import Node, Pod
 from ksandbox.api.core_objects import Service
-from ksandbox.api.meta import ObjectMeta
 from ksandbox.api.policy import PriorityClass
 from ksandbox.api.storage import PersistentVolumeClaim, StorageClass
-from ksandbox.apiserver.store import Store
-from ksandbox.controlplane import ControlPlane
 from ksandbox.scheduler.framework.cycle_state import CycleState
 from ksandbox.scheduler.framework.interface import Code
 from ksandbox.scheduler.framework.node_info import PodInfo
@@ -36,8 +34,6 @@ from ksandbox.scheduler.framework.pod_plan import (
     pre_score_steps,
     spec_only_points,
 )
-from ksandbox.scheduler.scheduler import Scheduler
-from ksandbox.sim.clock import Clock
 from ksandbox.sim.rand import SimRandom
 
 ZONE = "topology.kubernetes.io/zone"
@@ -45,15 +41,7 @@ SUCCESS, SKIP = int(Code.SUCCESS), int(Code.SKIP)
 
 
 def build(use_fast, seed=11):
-    clock = Clock()
-    rand = SimRandom(seed)
-    store = Store(lambda: clock.now, rand.child("apiserver"))
-    cp = ControlPlane(store, clock, rand, [])
-    sched = Scheduler(use_fast=use_fast)
-    cp.scheduler = sched
-    sched.start(cp)
-    store.create(Namespace(metadata=ObjectMeta(name="default")))
-    return store, clock, sched
+    return store_cluster(0, seed=seed, use_fast=use_fast, namespaces=("default",))
 
 
 def node(i):
