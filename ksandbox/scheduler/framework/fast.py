@@ -30,7 +30,7 @@ from ..schedule_one import (
 )
 from .interface import Code, Status
 from .node_info import NodeInfo, PodInfo
-from .pod_plan import PodPlan, merged, pre_filter_steps, pre_score_steps
+from .pod_plan import PodPlan, merged, pre_filter_steps, pre_score_steps, replay
 from .types import Diagnosis
 
 if TYPE_CHECKING:
@@ -892,12 +892,7 @@ class FastPath:
         skip_score = state.skip_score
         for pl, fn, with_ctx, memo in pre:
             if memo is not None:
-                # the plugins' answers for every pod of this spec, as calls would give them
-                writes, skips = memo
-                if writes:
-                    state.write_all(writes)
-                if skips:
-                    skip_score.update(skips)
+                replay(state, memo, skip_score)  # the answers for every pod of this spec
                 continue
             st = fn(state, pod, self, idx) if with_ctx else fn(state, pod, feasible)
             if st is not None:

@@ -61,6 +61,17 @@ def _recorded(pl: Any, state: CycleState, st: Any) -> tuple | None:
     return writes, (pl.name,) if st is not None and st.code == Code.SKIP else ()
 
 
+def replay(state: CycleState, memo: tuple, skipped: set) -> None:
+    """Apply a recorded answer (``_recorded``, ``merged``) as the calls would have: their
+    state writes, and the plugins that answered Skip added to ``skipped`` (the cycle's
+    skip_filter or skip_score)."""
+    writes, skips = memo
+    if writes:
+        state.write_all(writes)
+    if skips:
+        skipped.update(skips)
+
+
 def merged(steps: list) -> list:
     """``steps`` with each run of consecutive recorded answers made one step (plugin None):
     their writes in order (a later one of a key wins, as written one after the other) and

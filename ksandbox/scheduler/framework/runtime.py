@@ -21,6 +21,7 @@ from ..plugins.registry import REGISTRY
 from .cycle_state import CycleState
 from .interface import MAX_NODE_SCORE, MIN_NODE_SCORE, Code, PreFilterResult, Status, implements
 from .node_info import NodeInfo, PodInfo
+from .pod_plan import replay
 
 if TYPE_CHECKING:
     from ...api.core import Pod
@@ -191,12 +192,7 @@ class Framework:
             steps = self.pre_filter_steps(vec_ctx is not None)
         for pl, fn, with_ctx, memo in steps:
             if memo is not None:
-                # the plugins' answers for every pod of this spec, as calls would give them
-                writes, skips = memo
-                if writes:
-                    state.write_all(writes)
-                if skips:
-                    state.skip_filter.update(skips)
+                replay(state, memo, state.skip_filter)  # the answers for every pod of this spec
                 continue
             r, st = fn(state, pod, vec_ctx if with_ctx else nodes)
             if st is not None and st.code == Code.SKIP:
