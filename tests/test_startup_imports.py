@@ -79,6 +79,11 @@ assert sum(1 for n in pods.values() if n) >= 10
     assert "ksandbox.scheduler.framework.fast" not in loaded
 
 
+WHATIF_MODULES = ("ksandbox.recording.branches", "ksandbox.recording.diff",
+                  "ksandbox.views.diffwide", "ksandbox.views.state",
+                  "ksandbox.tui.dialogs.base", "ksandbox.tui.dialogs.branches",
+                  "ksandbox.tui.screens.diff")
+
 # Modules the board's first frame does without: each is loaded on first use.
 NOT_AT_FIRST_FRAME = (
     "numpy", "ksandbox.scheduler.framework.fast",
@@ -95,6 +100,9 @@ NOT_AT_FIRST_FRAME = (
     "ksandbox.recording.player", "ksandbox.recording.script",
     *(f"ksandbox.tui.dialogs.{d}" for d in ("annotate", "confirm", "drain", "goto", "label",
                                              "pressure", "scale", "taint", "untaint")),
+    # what-if (tui/branches.py): the branch set, the diff and its view, the two dialogs (and
+    # with them the dialogs' base) are loaded by the first w, W, D or ctrl+z
+    *WHATIF_MODULES,
 )
 
 
@@ -115,6 +123,56 @@ asyncio.run(first_frame())
 """)
     assert "ksandbox.tui.screens.main" in loaded
     assert not set(NOT_AT_FIRST_FRAME) & loaded, set(NOT_AT_FIRST_FRAME) & loaded
+
+
+def test_the_what_if_keys_load_their_parts_when_first_pressed():
+    """From a fresh start, each what-if key works though its parts were not loaded at the
+    first frame: ctrl+z with nothing to undo, D with one branch, W's list, w's dialog forking
+    a branch, D's diff of the two, ctrl+z undoing a command in the fork."""
+    loaded = _loaded_after(LOAD_DEFAULT_SAMPLE + """
+import asyncio, sys
+from ksandbox.tui.app import make_app
+
+async def keys():
+    app = make_app(session, ticking=False)
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
+        await pilot.pause()
+        assert not [m for m in WHATIF if m in sys.modules]
+        said = lambda: [n.message for n in app._notifications]
+        app.advance(5)     # main was opened at 0 s: its set is made later, it keeps that time
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert "nothing to undo: no command has run in this branch" in said(), said()
+        await pilot.press("D")
+        await pilot.pause()
+        assert "Nothing to compare yet: press w to fork a branch" in said(), said()
+        await pilot.press("W")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "BranchListScreen"
+        await pilot.press("escape", "w")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "BranchNameDialog"
+        app.screen.query_one("#branch-name").value = "cordoned"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.whatif.set.names == ["main", "cordoned"], app.whatif.set.names
+        assert app.whatif.set.get("main").forked_at == 0.0
+        app.submit("kubectl cordon node-1")
+        await pilot.press("D")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "DiffScreen"
+        assert app.screen.query_one("#diff-scroll").border_title == \\
+            "diff: cordoned (A) vs main (B)"
+        assert "ksandbox.recording.diff" in sys.modules
+        await pilot.press("escape", "ctrl+z")
+        await pilot.pause()
+        assert any(m.startswith("Undid `kubectl cordon node-1`") for m in said()), said()
+        assert app.session.store.get("Node", "node-1").spec.unschedulable is False
+
+WHATIF = %r
+asyncio.run(keys())
+""" % (WHATIF_MODULES,))
+    assert set(WHATIF_MODULES) <= loaded
 
 
 def test_a_stored_only_kind_loads_its_module_when_first_decoded():

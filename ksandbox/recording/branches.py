@@ -60,8 +60,11 @@ def check_name(name: str, taken: list[str]) -> str:
 class BranchSet:
     """The branches of a what-if exploration and which one is on show."""
 
-    def __init__(self, playback: Playback) -> None:
-        self.branches: list[Branch] = [Branch(MAIN, playback, forked_at=playback.session.now)]
+    def __init__(self, playback: Playback, opened_at: float | None = None) -> None:
+        """``opened_at``: when ``main`` was opened, if before ``playback``'s present (the
+        TUI makes its set when a what-if key is first pressed)."""
+        opened = playback.session.now if opened_at is None else opened_at
+        self.branches: list[Branch] = [Branch(MAIN, playback, forked_at=opened)]
         self.active_index = 0
 
     # -- reading ----------------------------------------------------------------------------
