@@ -461,11 +461,12 @@ class NodeLifecycleController(Controller):
         if pod is None or not pod.spec.node_name:
             return
         health = self.health.get(pod.spec.node_name)
-        if health is None or health.ready is None or \
+        # a Ready node is the common case: answered before the node's read, which only
+        # tells whether the node is still there
+        if health is None or health.ready is None or health.ready[0] == "True" or \
                 self.store.get("Node", pod.spec.node_name) is None:
             return
-        if health.ready[0] != "True":
-            self._mark_pod_not_ready(pod, self.clock.now)
+        self._mark_pod_not_ready(pod, self.clock.now)
 
     # -- NoExecute tainting ---------------------------------------------------------------
     def _process_taint_based_eviction(self, node: Node, observed: str) -> None:

@@ -181,9 +181,16 @@ class TaintEvictionController(Controller):
                                       pod.spec.tolerations, taints, now)
 
     def _handle_pod(self, key: tuple[str, str]) -> None:
-        node_name = self.queued_node(key)
+        # Nothing counting down and no node tainted (a healthy cluster: every pod's every
+        # event comes here): _sync_pod changes nothing whatever the pod and its node are —
+        # a cancel finds no work, and every other branch needs its node tainted — so its
+        # reads (the pod, and queued_node's for a loaded pod) are skipped.
+        idle = not self.workers and not self.tainted_nodes
+        node_name = "" if idle else self.queued_node(key)
         if self._pod_nodes.pop(key, None) is not None and not self._pod_nodes:
             self._pod_nodes.clear()   # its table back once empty (WorkQueue.process_next)
+        if idle:
+            return
         try:
             self._sync_pod(key, node_name)
         except Exception:
