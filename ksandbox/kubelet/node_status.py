@@ -212,10 +212,10 @@ class NodeStatusManager:
     def pod_cidr(self) -> str:
         return f"10.{244 + self.kubelet.index // 256}.{self.kubelet.index % 256}.0/24"
 
-    def pod_ip(self, in_use: AbstractSet[str] = frozenset()) -> str:
+    def pod_ip(self, node: Node | None, in_use: AbstractSet[str] = frozenset()) -> str:
         """The next address of the node's pod range, skipping one a pod here still holds (an
-        adopted pod's exported IP): host-local IPAM never hands out an address in use."""
-        node = self.store.get("Node", self.name)
+        adopted pod's exported IP): host-local IPAM never hands out an address in use.
+        ``node``: this kubelet's Node as the store holds it (None when gone)."""
         cidr = node.spec.pod_cidr if node is not None and node.spec.pod_cidr else self.pod_cidr()
         base = cidr.split("/")[0].rsplit(".", 1)[0]
         ip = ""
@@ -226,8 +226,9 @@ class NodeStatusManager:
                 break
         return ip
 
-    def host_ip(self) -> str:
-        node = self.store.get("Node", self.name)
+    def host_ip(self, node: Node | None) -> str:
+        """The node's InternalIP; ``node``: this kubelet's Node as the store holds it (None
+        when gone)."""
         if node is not None:
             for a in node.status.addresses:
                 if a.type == "InternalIP":

@@ -24,7 +24,7 @@ from .predicates import general_filter
 from .static import mirror_key
 
 if TYPE_CHECKING:
-    from ..api.core import Pod
+    from ..api.core import Node, Pod
     from .kubelet import Kubelet
     from .node_status import NodeStatusManager
     from .static import StaticPods
@@ -411,10 +411,14 @@ class PodWorkers:
                                     COMPONENT)
             self.store.record_event(pod, "Normal", "Started", f"Started container {c.name}",
                                     COMPONENT)
-        self.write_running(pod, st)
+        # the node read above is the stored one still: image checks and event records write
+        # no Node (and watch handlers never write)
+        self._write_running(pod, st, node)
         self.completion.schedule_exit(key, pod)
 
-    def _running_status(self, pod: Pod, st: _PodState) -> Any:
+    def _running_status(self, pod: Pod, st: _PodState, node: Node | None) -> Any:
+        """The running status of ``pod``; ``node``: this kubelet's Node as the store holds
+        it now (None when gone), for its addresses."""
         now = self.clock.now
         old = pod.status
         if st.running_since is None:
@@ -423,17 +427,21 @@ class PodWorkers:
         since = st.running_since if not old.conditions else now
         conds, statuses = _running_parts(old, pod.spec.containers, since, st.running_since)
         extra = old.extra.set("containerStatuses", statuses)
-        ip = old.pod_ip or st.pod_ip or (self.node_status.host_ip() if pod.spec.host_network
-                                         else self.node_status.pod_ip(self.adopted_ips))
+        ip = old.pod_ip or st.pod_ip or (
+            self.node_status.host_ip(node) if pod.spec.host_network
+            else self.node_status.pod_ip(node, self.adopted_ips))
         st.pod_ip = ip
         return evolve(old, phase=RUNNING, conditions=tuple(conds),
                             start_time=st.admitted_at if old.start_time is None
                             else old.start_time,
-                            host_ip=old.host_ip or self.node_status.host_ip(),
+                            host_ip=old.host_ip or self.node_status.host_ip(node),
                             pod_ip=ip, reason="", message="", extra=extra)
 
     def write_running(self, pod: Pod, st: _PodState) -> None:
-        self.store.write_status(pod, self._running_status(pod, st))
+        self._write_running(pod, st, self.store.get("Node", self.name))
+
+    def _write_running(self, pod: Pod, st: _PodState, node: Node | None) -> None:
+        self.store.write_status(pod, self._running_status(pod, st, node))
 
     # -- stop -----------------------------------------------------------------------------
     def kill(self, key: tuple[str, str], pod: Pod, st: _PodState, at: float) -> None:
