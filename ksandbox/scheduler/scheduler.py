@@ -158,16 +158,20 @@ class Scheduler:
         :meth:`muted_for_load`)."""
         for node in self.store.nodes():
             self._on_node(WatchEvent(ADDED, node))
-        add_pod = self.cache.add_pod
         on_pod = self._on_pod
+        assigned: list[Any] = []
         for pod in self.store.list("Pod"):
             if pod.spec.node_name:
                 # what _on_pod does for an assigned pod's ADDED here: no queued pod has its
                 # key, no nomination names it, the cluster event moves nothing (no cycle ran)
                 if not pod.is_terminated:
-                    add_pod(pod)
+                    assigned.append(pod)
             else:
+                # the assigned pods before it are in the cache first, as one by one
+                self.cache.add_pods(assigned)
+                assigned.clear()
                 on_pod(WatchEvent(ADDED, pod))
+        self.cache.add_pods(assigned)
 
     def add_profiles(self, config_doc: Any = None, name: str | None = None) -> list[str]:
         """Start serving more scheduler names while the sandbox runs — what deploying a second

@@ -19,7 +19,7 @@ Not here: scheduling, queueing.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .node_info import LABEL_REGION, LABEL_ZONE, NodeInfo, PodInfo
 
@@ -210,6 +210,54 @@ class SchedulerCache:
         self._bump(static=False)
         for fn in self.on_node_changed:
             fn(ni)
+
+    def add_pods(self, pods: Iterable[Pod]) -> None:
+        """``add_pod(pod)`` for each pod in turn (a load's assigned pods: the scheduler's
+        load_done), each node's totals added once per distinct requests of its new pods
+        instead of once per pod (NodeInfo.add_pods).
+
+        Exact while nothing hears a single add (no ``on_*`` listener: before the first
+        scheduling cycle makes a fast path): what the adds leave is the same — the NodeInfos'
+        pods in the same order, their totals and generations, the cache's version. A pod the
+        cache knows already, one with (anti-)affinity or host ports, a terminated one and one
+        whose node is not known take ``add_pod`` itself, after the pods before it are in (tests/scheduler/test_cache_add_pods.py)."""
+        if self.on_node_changed or self.on_pod_added or self.on_pod_removed:
+            for pod in pods:
+                self.add_pod(pod)
+            return
+        infos = self.node_infos
+        pod_node = self._pod_node
+        batch: dict[NodeInfo, list[PodInfo]] = {}
+        for pod in pods:
+            meta = pod.metadata
+            key = f"{meta.namespace}/{meta.name}"
+            ni = infos.get(pod.spec.node_name)
+            if ni is None or key in pod_node or pod.is_terminated:
+                self._add_batch(batch)
+                self.add_pod(pod)
+                continue
+            pi = PodInfo(pod, key)
+            if pi.has_affinity or pi.host_ports:
+                self._add_batch(batch)
+                self.add_pod(pod)
+                continue
+            group = batch.get(ni)
+            if group is None:
+                group = batch[ni] = []
+            group.append(pi)
+            pod_node[key] = ni.name
+        self._add_batch(batch)
+
+    def _add_batch(self, batch: dict[NodeInfo, list[PodInfo]]) -> None:
+        """add_pods' pods gathered so far into their NodeInfos; ``batch`` is emptied."""
+        if not batch:
+            return
+        n = 0
+        for ni, pis in batch.items():
+            ni.add_pods(pis)
+            n += len(pis)
+        batch.clear()
+        self.version += n   # add_pod's _bump(static=False) of each
 
     def _replace_status_only(self, key: str, pod: Pod) -> bool:
         """A pod write that changes nothing the node's totals or the affinity indexes read

@@ -313,6 +313,27 @@ class NodeInfo:
             self.pods_with_required_anti_affinity[pi.key] = pi
         self._update(pi, 1)
 
+    def add_pods(self, pis: list[PodInfo]) -> None:
+        """``add_pod(pi)`` of each in turn, for pods without (anti-)affinity or host ports
+        (SchedulerCache.add_pods, a load's): the totals of the pods that share one requests
+        object and non-zero amounts (a template's) are added by one _update with their
+        count as its sign — integer sums, so the totals are the ones one add per pod
+        leaves — and the generation moves as far as one add per pod moves it."""
+        pods = self.pods
+        same: dict[tuple[int, int, int], list] = {}
+        for pi in pis:
+            assert not pi.has_affinity and not pi.host_ports, "add_pod takes those"
+            pods[pi.key] = pi
+            k = (id(pi.requests), pi.non_zero_cpu, pi.non_zero_mem)
+            entry = same.get(k)
+            if entry is None:
+                same[k] = [pi, 1]
+            else:
+                entry[1] += 1
+        for pi, count in same.values():
+            self._update(pi, count)
+        self.generation += len(pis) - len(same)
+
     def remove_pod(self, key: str) -> PodInfo | None:
         pi = self.pods.pop(key, None)
         if pi is None:
