@@ -16,11 +16,16 @@ only when it is needed, so the headless commands never load textual.
 
 from __future__ import annotations
 
-import argparse
-import sys
-from typing import TYPE_CHECKING, Any, Sequence
+from . import gcpolicy, regex_cache
 
-from . import gcpolicy
+# First of all: the regular expressions the imports below compile (argparse's gettext, attrs'
+# platform, json, Textual's CSS tokenizer and key parser...) are taken from the last start's
+# (regex_cache.py; the TUI writes the file after its first frame): ~6 % of the TUI's start.
+regex_cache.install()
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+from typing import TYPE_CHECKING, Any, Sequence  # noqa: E402
 
 # Before the heavy imports (the control plane, Textual): importing makes tens of thousands of
 # long-lived objects (classes, functions), and at CPython's default thresholds the collector

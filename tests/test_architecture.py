@@ -26,6 +26,7 @@ CORE = {"api", "apiserver", "sim", "gcpolicy"}
 WORKERS = {"scheduler", "controllers", "kubelet"}
 ALLOWED: dict[str, set[str]] = {
     "gcpolicy": set(),                       # process GC tuning: a leaf
+    "regex_cache": set(),                    # compiled regexes kept on disk: a leaf
     "sim": set(),
     "api": {"gcpolicy"},
     "apiserver": {"api", "sim", "gcpolicy"},
@@ -41,9 +42,9 @@ ALLOWED: dict[str, set[str]] = {
     "session": CORE | WORKERS | {"commands", "views", "controlplane", "recording"},
     "recording": CORE | WORKERS | {"commands", "views", "controlplane", "session", "resources"},
     "cli": CORE | WORKERS | {"commands", "views", "controlplane", "session", "recording",
-                             "resources", "tui"},
+                             "resources", "tui", "regex_cache"},
     "tui": CORE | WORKERS | {"commands", "views", "controlplane", "session", "recording",
-                             "resources"},
+                             "resources", "regex_cache"},
     "__main__": {"cli"},
 }
 
