@@ -15,6 +15,8 @@ import zlib
 # kubernetes/apimachinery pkg/util/rand: generated name suffixes use this alphabet
 # (no vowels, no confusable characters).
 _NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+_NAME_BASE = len(_NAME_ALPHABET)
+_NAME_BITS = _NAME_BASE.bit_length()   # what randrange(27) draws per try
 
 
 class SimRandom:
@@ -39,9 +41,21 @@ class SimRandom:
         return seq[self._rng.randrange(len(seq))]
 
     def name_suffix(self, length: int = 5) -> str:
-        """A suffix like upstream's generateName: ``web-7d9c8`` style."""
-        return "".join(_NAME_ALPHABET[self._rng.randrange(len(_NAME_ALPHABET))]
-                       for _ in range(length))
+        """A suffix like upstream's generateName: ``web-7d9c8`` style.
+
+        Each character is ``_NAME_ALPHABET[randrange(27)]``, drawn as randrange draws it —
+        ``getrandbits(5)`` again until below 27 (random.Random._randbelow) — without its
+        argument checks and two calls per character: every ReplicaSet pod's name is drawn
+        here. The same characters and the same stream after (tests/sim/test_rand.py holds it
+        to randrange)."""
+        bits = self._rng.getrandbits
+        out = []
+        for _ in range(length):
+            r = bits(_NAME_BITS)
+            while r >= _NAME_BASE:
+                r = bits(_NAME_BITS)
+            out.append(_NAME_ALPHABET[r])
+        return "".join(out)
 
     def hex(self, length: int) -> str:
         return "".join("0123456789abcdef"[self._rng.randrange(16)] for _ in range(length))
