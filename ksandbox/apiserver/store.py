@@ -19,11 +19,9 @@ import builtins
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
-import attrs
-
 from ..api import loadprogress
 from ..api.errors import ApiError, KsandboxError
-from ..api.evolve import evolve, replacer
+from ..api.evolve import evolve, evolve_fields, replacer
 from ..api.kinds import BY_KIND, KindInfo
 from ..api.meta import ObjectMeta
 from ..sim import limits
@@ -728,12 +726,8 @@ def _with_metadata(obj: Any, meta: ObjectMeta) -> Any:
     return _replace(obj, ("metadata",), meta)
 
 
-def _replace(obj: Any, fields: tuple[str, ...], *values: Any) -> Any:
-    """attrs.evolve(obj, **dict(zip(fields, values)))."""
-    fn = replacer(type(obj), fields)
-    if fn is None:
-        return attrs.evolve(obj, **dict(zip(fields, values)))
-    return fn(obj, *values)
+# attrs.evolve(obj, **dict(zip(fields, values)))
+_replace = evolve_fields
 
 
 _RV_FIELD = ("resource_version",)
