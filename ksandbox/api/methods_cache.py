@@ -27,8 +27,6 @@ from pathlib import Path
 from types import CodeType
 from typing import Any, Callable
 
-from attr import _make
-
 # attrs' __hash__ source: ``hash((`` then the class's constant on the next line.
 _SALT = re.compile(r"(hash\(\(\n[ \t]*)(-?\d+),")
 _FORMAT = 1
@@ -103,9 +101,72 @@ _CACHE: MethodsCache | None = None
 
 def install() -> None:
     """Route attrs' compiling through the cache (once; a no-op if attrs changed its
-    internals). :func:`save` writes what was compiled."""
+    internals). :func:`save` writes what was compiled.
+
+    When attrs is not imported yet, it is imported here with the cache in place as soon as
+    its ``_make`` module has run (:class:`_AfterMake`): attrs makes ~20 classes of its own
+    while it is imported (its validators, ``VersionInfo``...), whose methods were compiled on
+    every start (~25 M instructions) before the cache could be installed."""
+    if _CACHE is not None:
+        return
+    make = sys.modules.get("attr._make")
+    if make is not None:
+        _route(make)
+        return
+    hook = _AfterMake()
+    sys.meta_path.insert(0, hook)
+    try:
+        import attr._make  # noqa: F401 - attrs' own classes are made now, through the cache
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(hook)
+    if _CACHE is None and "attr._make" in sys.modules:   # the hook did not see it run
+        _route(sys.modules["attr._make"])
+
+
+class _AfterMake:
+    """A one-time import hook: finds ``attr._make`` as the next finders would, and routes
+    its compiling through the cache right after the module has run — before the rest of
+    attrs' package, which makes classes, is imported. Any other module is left to the other
+    finders (``find_spec`` returns None)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "attr._make":
+            return None
+        with contextlib.suppress(ValueError):
+            sys.meta_path.remove(self)
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            spec = find(name, path, target) if find is not None else None
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        run = getattr(loader, "exec_module", None)
+        if run is None:
+            return spec
+
+        def exec_module(module: Any) -> None:
+            try:
+                run(module)
+            finally:
+                # The loader is this import's own object (a file finder makes one per
+                # module); it reads as before once the module has run.
+                with contextlib.suppress(AttributeError):
+                    del loader.exec_module
+            _route(module)
+
+        try:
+            loader.exec_module = exec_module
+        except AttributeError:          # a loader that takes no attributes: no hook
+            pass
+        return spec
+
+
+def _route(make: Any) -> None:
     global _CACHE
-    original: Any = getattr(_make, "_compile_and_eval", None)
+    original: Any = getattr(make, "_compile_and_eval", None)
     code = getattr(original, "__code__", None)
     if _CACHE is not None or code is None or \
             code.co_varnames[:4] != ("script", "globs", "locs", "filename"):
@@ -125,7 +186,7 @@ def install() -> None:
             return
         eval(code, globs, locs)
 
-    _make._compile_and_eval = compile_and_eval
+    make._compile_and_eval = compile_and_eval
 
 
 def compile_derived(filename: str, origin: str,

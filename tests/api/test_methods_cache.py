@@ -126,6 +126,35 @@ print(methods_cache._CACHE.added)
     assert again.stdout.split() == ["0"], again.stderr
 
 
+def test_attrs_own_classes_are_made_through_the_cache_too():
+    """attrs makes classes of its own while it is imported (its validators...): the cache is
+    installed as soon as attrs' _make module has run, so those come from it as well; the hook
+    leaves no trace (the import system's finders, the module's loader) and the validators
+    work as attrs made them."""
+    code = """
+import sys
+meta_path = list(sys.meta_path)
+import ksandbox.api
+from ksandbox.api import methods_cache
+import attr, attr._make as make
+assert sys.meta_path == meta_path, sys.meta_path
+assert "exec_module" not in vars(make.__loader__) and make.__spec__.loader is make.__loader__
+used = sorted(k.split(chr(0))[0] for k in methods_cache._CACHE.used)
+assert "<attrs generated methods attr.validators._InstanceOfValidator>" in used, used
+v = attr.validators.instance_of(int)
+assert v == attr.validators.instance_of(int) and hash(v) == hash(attr.validators.instance_of(int))
+assert repr(v) == "<instance_of validator for type <class 'int'>>"
+try:
+    v(None, attr.fields(attr.VersionInfo).year, "x")
+except TypeError as exc:
+    print(exc.args[0])
+"""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("'year' must be <class 'int'> (got 'x' that is a <class")
+
+
 def test_derived_code_is_remembered_by_its_origin(tmp_path: Path, monkeypatch) -> None:
     """compile_derived (codec's rewritten attrs __init__): the source is made once per origin
     and cache file; a later process reading the file gets the same code without making it;
