@@ -35,6 +35,7 @@ from .commandline import (
     parse_command_line,
 )
 from .config import UserConfig, load_config, save_theme
+from .gc_hold import CollectorHold
 from .guard import GuardedCommandPalette, no_negative_timers, report_bug
 from .messages import ClusterChanged
 from .model import ClusterModel
@@ -149,6 +150,9 @@ class KsandboxApp(App[int]):
         """The failure that ended the app, and where the session so far was saved."""
         self._frame_after_batch: Screen | None = None
         """A screen whose frame waits for the end of the app's batch (KsScreen)."""
+        self.gc_hold = CollectorHold()
+        """The collector waits from a key's arrival to the frame that answers it
+        (gc_hold.py)."""
         self._start_with_theme()
         from . import css_cache
 
@@ -327,6 +331,14 @@ class KsandboxApp(App[int]):
                 self.set_timer(WARM_AFTER, self._warm_next)
             self._painted = screen
         super()._display(screen, renderable)
+        hold = self.gc_hold
+        if hold.holding and renderable is not None:
+            # The frame is out: the collections that came due run now, unless another key
+            # is on its way or this screen still owes the frame a key waits for.
+            if self._key_waiting() or self._first_frame_waiting():
+                hold.release_if_overdue()
+            else:
+                hold.release()
 
     def _first_frame_waiting(self) -> bool:
         """The screen on top has not had a frame yet: a dialog, a list view or explain being
@@ -361,6 +373,7 @@ class KsandboxApp(App[int]):
         # and its frame is most of a key's latency at 1,000 nodes; so is one between a key
         # that opens a screen and that screen's first frame. The time owed is paid on
         # the next tick (the pacer caps a catch-up at MAX_REAL_DT).
+        self.gc_hold.release_if_overdue()
         if self._yielded < self.YIELD_TICKS and (self._key_waiting()
                                                   or self._first_frame_waiting()):
             self._yielded += 1
@@ -391,17 +404,25 @@ class KsandboxApp(App[int]):
         its input thread, and the key reaches the app's queue only when the event loop
         next runs, after the tick in progress: the tick, told by _key_waiting, ends its
         slice at the next callback and the key does not wait for the rest of the budget.
-        The key itself is delivered by the driver as before, in order."""
+        From then until its frame the garbage collector waits (``gc_hold``). The key itself
+        is delivered by the driver as before, in order."""
         driver = super()._build_driver(*args, **kwargs)
         send = driver.send_message
 
         def send_message(message: Any) -> None:
             if isinstance(message, events.Key):
                 self._keys_sent += 1
+                self.gc_hold.hold()
             send(message)
 
         driver.send_message = send_message  # type: ignore[method-assign]
         return driver
+
+    async def _shutdown(self) -> None:
+        try:
+            await super()._shutdown()
+        finally:
+            self.gc_hold.release()  # the process goes on (tests, run_tui's caller)
 
     async def _post_message(self, message: Any) -> bool:
         if isinstance(message, events.Key):
