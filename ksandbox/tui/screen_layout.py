@@ -15,7 +15,7 @@ At 1,000 nodes, with the tinted board beneath a dialog, step 2 costs 20–40 ms.
 the first frame, so it was not counted in the key's latency; but a key pressed meanwhile, or
 the clock's tick, waited for it.
 
-The mixin removes steps 2 and 3:
+The mixin removes steps 2 and 3 (and 4 and 5 when nothing calls for them, see below):
 - the breakpoint class is set as the screen composes, by Textual's own rule for the terminal's
   width, so the Resize finds it already there;
 - a Resize at the size of the screen's last full layout lays out nothing, once the screen has
@@ -28,6 +28,13 @@ screen off the stack meanwhile, a theme change does not reach it otherwise. A ke
 pushed again and again — the pod list, the taint dialog, the explain view — with nothing its
 styles follow from changed since it was last styled skips that (5–10 ms of CPU on each
 `:po` and `t` at 1,000 nodes on a loaded machine, ~7–13 ms on each `e`).
+
+5. ``ScreenResume`` then repaints the whole screen (``refresh()``). A screen its opener laid
+out and drew whole as it pushed it (the kept explain view: ``drawn_at_push``) would draw the
+same frame again (~7 ms of CPU at 1,000 nodes, while explain's worker waits for the
+interpreter): that repaint is skipped, unless the screen was restyled (a theme changed while
+it was closed), which the frame drawn at the push did not show. Whatever changes afterwards
+asks for its own repaint.
 
 Mixed into every screen of ours (``KsScreen`` and each ModalScreen), before Textual's class.
 """
@@ -95,6 +102,26 @@ class LayoutOnce:
                 and inputs[2:] == last[2:]:
             event.refresh_styles = False
         self._styled_for = inputs  # restyled now by Textual's handler, or already so
+        # Step 5: Textual's handler, next, asks for the whole repaint.
+        self._skip_repaint = self._drawn_at_push and not event.refresh_styles
+        self._drawn_at_push = False
+
+    _drawn_at_push = False
+    _skip_repaint = False
+
+    def drawn_at_push(self) -> None:
+        """The opener has just laid this pushed screen out and written its whole frame
+        (before its ScreenResume): Textual's repaint on resume is skipped (step 5)."""
+        self._drawn_at_push = getattr(self.app, "_painted", None) is self  # type: ignore[attr-defined]
+
+    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Any:
+        if self._skip_repaint:
+            self._skip_repaint = False
+            if not (regions or layout or recompose):
+                return self  # the resume's repaint of a frame drawn at the push (step 5)
+        return super().refresh(*regions, repaint=repaint, layout=layout,  # type: ignore[misc]
+                               recompose=recompose)
 
     def _has_frame(self) -> bool:
         """A frame of this screen was written. The first screen is laid out inside the app's

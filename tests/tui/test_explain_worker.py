@@ -632,3 +632,68 @@ async def test_a_closed_kept_view_asks_nothing_while_the_app_closes(session, mak
         finally:
             app._screen_stacks = stacks
         assert view.request == asked
+
+
+async def test_the_kept_view_reopened_is_drawn_once_until_its_answer(session, make):
+    """open_explain lays the kept view out and draws its whole first frame as it pushes it.
+    Textual's ScreenResume then asked for a whole repaint of the same screen: a second full
+    frame (~7 ms at 1,000 nodes) while the worker waited for the interpreter. It is drawn
+    once now, and the terminal shows what the widgets show ("computing…", nothing of the
+    last pod); after a theme change while it was closed, the restyle's repaint stays."""
+    from screen_text import TerminalMirror, screen_lines
+    from textual._compositor import Compositor
+
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        pods = sorted(p.metadata.name for p in app.session.store.list("Pod")
+                      if p.metadata.name.startswith("web-") and p.spec.node_name)
+        app.open_explain("default", pods[0])
+        await settle(pilot)
+        kept = app.screen
+        await pilot.press("escape")
+        await settle(pilot)
+        mirror = TerminalMirror(app)
+        frames = _frames_of(app, kept)
+        full: list[int] = []
+        real_full = Compositor.render_full_update
+
+        def counted(self, *args, **kwargs):
+            if self is kept._compositor:
+                full.append(len(frames) + 1)  # the frame it is
+            return real_full(self, *args, **kwargs)
+
+        Compositor.render_full_update = counted
+        try:
+            for theme_change in (False, True):
+                if theme_change:
+                    await pilot.press("escape")
+                    await settle(pilot)
+                    app.theme = "ksandbox-light" if "ksandbox-light" in app.available_themes \
+                        else next(t for t in app.available_themes if t != app.theme)
+                    await settle(pilot)
+                    explain_module._CACHE.clear()  # computed again, not shown from the cache
+                frames[:] = []
+                full.clear()
+                gate = Gate(app.session)
+                app.open_explain("default", pods[1])
+                await _until(pilot, gate.entered.is_set)
+                for _ in range(3):
+                    await pilot.pause()  # not settle: it waits for the held worker
+                assert app.screen is kept
+                # The first frame is whole (it replaces the board on the terminal), and the
+                # only whole one unless a restyle calls for another.
+                assert full and full[0] == 1 and frames
+                assert "computing" in frames[0] and pods[0] not in frames[0]
+                assert len(full) == (2 if theme_change else 1), (theme_change, full)
+                assert "computing" in frames[-1] and pods[0] not in frames[-1]
+                assert mirror.lines() == screen_lines(app)
+                gate.open.set()
+                await explained(pilot)
+                await settle(pilot)
+                app.session.explain = gate.real
+                assert f"pod/default/{pods[1]}" in screen_text(app)
+                assert mirror.lines() == screen_lines(app)
+        finally:
+            Compositor.render_full_update = real_full

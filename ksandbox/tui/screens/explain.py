@@ -217,11 +217,17 @@ def open_explain(app: Any, namespace: str, name: str) -> None:
         # frame kept the last pod's heights (blank rows).
         for node in (kept, *kept.query("#explain-body, #explain-asks")):
             node._clear_arrangement_cache()  # else the last pod's heights are reused
+        # And drawn whole: the terminal shows the screen beneath until then, and a partial
+        # update draws only what the layout moved or what asked for a repaint (at times
+        # nothing: the emptied widgets' requests are still queued).
+        kept._set_dirty()
+        kept._dirty_widgets.add(kept)
         kept._refresh_layout(app.size)
         # Whatever was asked before this full layout is done (a view laid out ahead, off
         # screen, still had its widgets' requests from then): no second layout after the
-        # first frame.
+        # first frame, and no second whole repaint when its ScreenResume comes.
         kept._layout_required = False
+        kept.drawn_at_push()
         return
     screen = ExplainScreen(namespace, name)
     if kept is None or not app.is_on_a_stack(kept):
