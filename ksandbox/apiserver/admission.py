@@ -99,12 +99,15 @@ def _looks_like_ours(uid: str) -> bool:
     return len(uid) == 36
 
 
-def admit_create(store: Store, obj: Any, stamp: bool = False) -> Any:
+def admit_create(store: Store, obj: Any, stamp: bool = False,
+                 priorities: dict[str, tuple[int, str]] | None = None) -> Any:
     """``stamp`` (a pod about to be written at once: _defaulted_meta) — other kinds' admission
-    may draw random values (a Service's IP), so only a pod's metadata is stamped ahead."""
+    may draw random values (a Service's IP), so only a pod's metadata is stamped ahead.
+    ``priorities``: a pod's Priority answers by class name, kept by a caller that writes no
+    PriorityClass while it holds them (apply_all's one pass: store._Known)."""
     if obj.kind == "Pod":
         # the pod is built once, with its defaulted metadata, spec and status together
-        return _admit_pod(store, obj, _defaulted_meta(store, obj, stamp))
+        return _admit_pod(store, obj, _defaulted_meta(store, obj, stamp), priorities)
     obj = _default_meta(store, obj)
     fn = _CREATE.get(obj.kind)
     return fn(store, obj) if fn else obj
@@ -194,13 +197,21 @@ def _service_account_extra(extra: FrozenDict) -> FrozenDict:
     return extra.set("serviceAccountName", name).set("serviceAccount", name)
 
 
-def _admit_pod(store: Store, pod: Pod, meta: Any = None) -> Any:
+def _admit_pod(store: Store, pod: Pod, meta: Any = None,
+               priorities: dict[str, tuple[int, str]] | None = None) -> Any:
     """A pod's create admission; ``meta``: its metadata as _defaulted_meta gave it (None:
-    already defaulted)."""
+    already defaulted); ``priorities``: see admit_create."""
     if meta is None:
         meta = pod.metadata
     spec = pod.spec
-    priority, policy = resolve_priority(store, spec, meta.name)
+    if priorities is None:
+        priority, policy = resolve_priority(store, spec, meta.name)
+    else:
+        answer = priorities.get(spec.priority_class_name)
+        if answer is None:
+            answer = priorities[spec.priority_class_name] = resolve_priority(store, spec,
+                                                                             meta.name)
+        priority, policy = answer
     if spec.priority is not None and spec.priority != priority and spec.priority_class_name:
         raise ValidationError("Pod", meta.name, [FieldError(
             "spec.priority", spec.priority,

@@ -317,10 +317,13 @@ class Store:
         self.resource_version += 1
         return str(self.resource_version)
 
-    def admit(self, obj: Any, stamp: bool = False) -> Any:
+    def admit(self, obj: Any, stamp: bool = False,
+              priorities: dict[str, tuple[int, str]] | None = None) -> Any:
         """Default and validate ``obj`` as a create would, without storing it (dry run);
-        ``stamp``: for a create that follows at once (admission.admit_create)."""
-        obj = admission.admit_create(self, obj, stamp)
+        ``stamp``: for a create that follows at once; ``priorities``: the Priority plugin's
+        answers kept by class name while no PriorityClass is written (both:
+        admission.admit_create)."""
+        obj = admission.admit_create(self, obj, stamp, priorities)
         validation.validate(self, obj)
         return obj
 
@@ -862,6 +865,7 @@ def _apply_each(store: Store, objects: list[Any], origins: list[Any] | None = No
 
     seen: set[tuple[str, str, str]] = set()
     new_namespaces = {o.metadata.name for o in objects if o.kind == "Namespace"}
+    known = _Known()
     report = loadprogress.current()
     step, total = loadprogress.STEP, len(objects)
     results: list[tuple[Any, str]] = []
@@ -870,7 +874,9 @@ def _apply_each(store: Store, objects: list[Any], origins: list[Any] | None = No
         if report is not None and index and not index % step:
             report(loadprogress.STORING, index, total)
         try:
-            admitted, current = _stage(store, obj, seen, new_namespaces, stamp=True)
+            admitted, current = _stage(store, obj, seen, new_namespaces, stamp=True, known=known)
+            if obj.kind == "PriorityClass":
+                known.priorities.clear()   # the answers may change with it
             if current is None:
                 result = (store.create(admitted, admitted=True), "created")
             elif encode(_comparable(admitted)) == encode(_comparable(current)):
@@ -889,21 +895,46 @@ def _apply_each(store: Store, objects: list[Any], origins: list[Any] | None = No
     return results
 
 
+class _Known:
+    """What apply_all's one pass has found and may take as still so for its next objects
+    (a load's 150,000 pods asked both once each):
+
+    * ``namespaces``: the namespaces NamespaceLifecycle found (in the store or the input).
+      Nothing the pass writes removes a namespace — it creates and updates, and watch
+      handlers never write — so one found stays found;
+    * ``priorities``: the Priority plugin's answer (resolve_priority) by PriorityClass name
+      ("" for none). It reads only the stored PriorityClasses, so it holds until the pass
+      writes one: the pass forgets them all then. A refusal is not kept."""
+
+    __slots__ = ("namespaces", "priorities")
+
+    def __init__(self) -> None:
+        self.namespaces: set[str] = set()
+        self.priorities: dict[str, tuple[int, str]] = {}
+
+
 def _stage(store: Store, obj: Any, seen: set, new_namespaces: set,
-           stamp: bool = False) -> tuple[Any, Any]:
+           stamp: bool = False, known: _Known | None = None) -> tuple[Any, Any]:
     """Admit and validate one object of an apply: (object to write, current object or None);
-    ``stamp``: a create is written right after (Store.admit)."""
-    store.check_namespace(obj, new_namespaces)
-    info = BY_KIND[obj.kind]
-    ns = (obj.metadata.namespace or "default") if info.namespaced else ""
-    ident = (obj.kind, ns, obj.metadata.name)
-    if obj.metadata.name and ident in seen:
-        raise ApiError("Invalid", f'{info.display_resource} "{obj.metadata.name}" is '
+    ``stamp``: a create is written right after (Store.admit); ``known``: apply_all's one
+    pass's (see _Known)."""
+    kind = obj.kind
+    meta = obj.metadata
+    name = meta.name
+    info = BY_KIND[kind]
+    ns = (meta.namespace or "default") if info.namespaced else ""
+    if known is None or ns not in known.namespaces:
+        store.check_namespace(obj, new_namespaces)
+        if known is not None and info.namespaced and kind != "Event":
+            known.namespaces.add(ns)   # (an Event's namespace is not checked: not found)
+    ident = (kind, ns, name)
+    if name and ident in seen:
+        raise ApiError("Invalid", f'{info.display_resource} "{name}" is '
                        f'defined twice in the input', 422)
     seen.add(ident)
-    current = store.get(obj.kind, obj.metadata.name, ns) if obj.metadata.name else None
+    current = store._objects[kind].get((ns, name)) if name else None   # store.get's
     if current is None:
-        return store.admit(obj, stamp), None
+        return store.admit(obj, stamp, known.priorities if known is not None else None), None
     merged = admission.merge_apply(current, obj)
     merged = admission.admit_update(store, current, merged)
     validation.validate(store, merged, current)

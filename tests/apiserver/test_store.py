@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ksandbox.api.errors import ApiError, KsandboxError, ManifestError, ValidationError
@@ -400,8 +400,14 @@ _BATCH_OBJECTS = {
                "metadata: {name: high}\nvalue: 1000\n",
     "pod-high": "apiVersion: v1\nkind: Pod\nmetadata: {name: h}\n"
                 "spec: {priorityClassName: high, containers: [{name: c, image: nginx}]}\n",
+    "pc-default": "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+                  "metadata: {name: everyone}\nvalue: 7\nglobalDefault: true\n",
     "pod-team": "apiVersion: v1\nkind: Pod\nmetadata: {name: t, namespace: team}\n"
                 "spec: {containers: [{name: c, image: nginx}]}\n",
+    "pod-team-2": "apiVersion: v1\nkind: Pod\nmetadata: {name: t2, namespace: team}\n"
+                  "spec: {containers: [{name: c, image: nginx}]}\n",
+    "pod-other": "apiVersion: v1\nkind: Pod\nmetadata: {name: o}\n"
+                 "spec: {containers: [{name: c, image: nginx}]}\n",
     "pod-web": POD,
     "pod-web-again": POD,
     "pod-bad": "apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\n"
@@ -431,12 +437,15 @@ def _apply_outcome(names: list[str], atomic: bool):
             store.rand.getstate())
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(sorted(_BATCH_OBJECTS)), min_size=1, max_size=8))
+@example(["pod-web", "pc-default", "pod-other"])   # a class answer the default class changes
+@example(["ns-team", "pod-team", "pod-team-2"])    # a namespace found once, for both
 def test_apply_in_one_pass_gives_what_staging_gives(names):
     """apply_all(atomic=False) — a Session's load — admits and writes each object at once;
     for any batch (namespaces declared in it or already there, a PriorityClass before or after
-    the pods naming it, duplicates, refusals, generated names, services' drawn IPs) the stored
+    the pods naming it, a default class between pods without one, duplicates, refusals,
+    generated names, services' drawn IPs) the stored
     objects, the results, the watch events, the resourceVersion and the random draws are the
     staged way's, and a refusal names the same object with the same message."""
     assert _apply_outcome(names, False) == _apply_outcome(names, True)
