@@ -369,12 +369,19 @@ def _count_pending(session: Session) -> Any:
 
 
 def cmd_sim(argv: Sequence[str]) -> int:
-    from .recording.script import load_script, run_script
+    from .recording.script import load_script
 
     args = _sim_parser().parse_args(argv)
     _apply_horizon(args)
     args.until = _seconds_arg("--until", args.until)
     script = load_script(args.script) if args.script else None
+    with gcpolicy.headless_run():   # from the load to the printed state
+        return _sim(args, script)
+
+
+def _sim(args: Any, script: Any) -> int:
+    from .recording.script import run_script
+
     with _progress(args.until) as progress, _StopOnCtrlC(progress) as stop:
         try:
             session = _load_session(args.files, args.seed, args.scheduler_config, stop)
@@ -640,6 +647,15 @@ def _internal_error(exc: BaseException) -> str:
     what = f"{kind}: {detail}" if detail else kind
     return (f"error: internal error ({what}); this is a bug in ksandbox, please report it "
             f"(run again with --debug to see the traceback)\n")
+
+
+def run() -> int:
+    """The ``ksandbox`` command as a process (``python -m ksandbox``, the console script):
+    :func:`main` on the process's arguments, then the heap left to the exit
+    (gcpolicy.exiting). Tests and other callers in a process that goes on call main."""
+    code = main()
+    gcpolicy.exiting()
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
