@@ -87,3 +87,34 @@ def test_replay_undo_and_recording_are_those_of_a_session_keeping_objects(tmp_pa
         assert undone.store.get("Pod", "p4", "shop") is not None
         runs.append((s.view(), undone.view(), dump_recording(s, title="t")))
     assert runs[0] == runs[1]
+
+
+def test_an_export_implies_the_namespaces_of_its_namespaced_items_alone():
+    """implied_namespaces: the namespaces an export's namespaced items (Events aside) are in,
+    sorted, less the ones the input or the system defines; a plain manifest implies none."""
+    import json
+
+    from ksandbox.api.manifest import load_manifests_with_origins
+    from ksandbox.session import implied_namespaces
+
+    def item(kind, name, ns=None, api="v1", **more):
+        meta = {"name": name} | ({"namespace": ns} if ns else {})
+        return {"apiVersion": api, "kind": kind, "metadata": meta, **more}
+
+    export = {"apiVersion": "v1", "kind": "List", "items": [
+        item("Pod", "a", "zeta", spec={"containers": [{"name": "c", "image": "x"}]}),
+        item("Pod", "b", spec={"containers": [{"name": "c", "image": "x"}]}),   # in default
+        item("ConfigMap", "c", "alpha"),
+        item("Event", "e", "events-only", involvedObject={"kind": "Pod", "name": "a"}),
+        item("Node", "n"),
+        item("PriorityClass", "p", "ignored", api="scheduling.k8s.io/v1", value=1),
+        item("Namespace", "defined"),
+        item("ConfigMap", "d", "defined"),
+        item("ConfigMap", "s", "kube-system"),
+    ]}
+    loaded = load_manifests_with_origins(json.dumps(export), "export.json")
+    loaded += load_manifests_with_origins(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: m, namespace: plain}\n", "m.yaml")
+    objs, origins = [o for o, _ in loaded], [o for _, o in loaded]
+    assert implied_namespaces(objs, origins) == ["alpha", "zeta"]   # default: a system one
+    assert implied_namespaces(objs, None) == []
