@@ -36,7 +36,7 @@ control plane's ``apiserver/informers.py``).
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, Iterable
 
 from ..sim.clock import PRIORITY_CONTROLLER, Clock, Timer
 from ..sim.tokenbucket import TokenBucket
@@ -115,6 +115,29 @@ class WorkQueue:
                 when += 1.0
             self._timer = self._clock.call_at(when, self._drain, PRIORITY_CONTROLLER,
                                               self.label)
+
+    def add_all(self, keys: Iterable[Hashable]) -> None:
+        """``add(key)`` of each key in turn (a controller's catch-up after a load: every pod's
+        key). Once the queue's drain is scheduled — its timer, or its worker's — another add
+        only appends its key (the wake or timer check finds it scheduled), so the keys after
+        that are appended here without an add each."""
+        it = iter(keys)
+        for key in it:
+            self.add(key)
+            if self._armed():
+                break
+        pending, order = self._pending, self._order
+        for key in it:
+            if key not in pending:
+                pending[key] = None
+                order.append(key)
+
+    def _armed(self) -> bool:
+        """Whether an add now would only append its key: the drain is scheduled already."""
+        if self._wake is None:
+            return self._timer is not None
+        worker = getattr(self._wake, "__self__", None)
+        return worker.__class__ is Worker and worker._timer is not None
 
     def add_after(self, key: Hashable, delay: float, background: bool = False) -> None:
         """Add ``key`` after ``delay`` seconds (the earliest request wins)."""
@@ -219,11 +242,18 @@ class Worker:
         self._timer = None
         queues = self.queues
         while True:
-            for q in queues:
-                if q.process_next():
+            for i, q in enumerate(queues):
+                if q._pending:
+                    before = [b._pending for b in queues[:i]]
                     break
             else:
                 return
+            # q's keys one after another while every queue before it stays empty: a sync that
+            # queues work there has that work taken next, as a new look from the first queue
+            # would (a load's 150,000 pod keys each looked at the empty node queue first)
+            while q.process_next():
+                if any(before):
+                    break
 
 
 # kube-controller-manager --kube-api-qps and --kube-api-burst (defaults 20 and 30): each

@@ -205,10 +205,9 @@ class NodeLifecycleController(Controller):
         return [("Pod", self._on_pod)]
 
     def load_done(self) -> None:
-        add = self.pod_queue.add
-        for key, pod in self.store.items("Pod"):   # _on_pod of each ADDED pod
-            if pod.spec.node_name:
-                add(key)
+        # _on_pod of each ADDED pod
+        self.pod_queue.add_all([key for key, pod in self.store.items("Pod")
+                                if pod.spec.node_name])
 
     def _on_pod(self, ev: WatchEvent) -> None:
         pod, old = ev.obj, ev.old

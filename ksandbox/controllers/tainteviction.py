@@ -131,9 +131,9 @@ class TaintEvictionController(Controller):
         return [("Pod", self._on_pod)]
 
     def load_done(self) -> None:
-        add = self.pod_queue.add
-        for key, _pod in self.store.items("Pod"):   # _on_pod of each ADDED pod
-            add(key)   # its node is not recorded: queued_node reads it from the store
+        # _on_pod of each ADDED pod; its node is not recorded: queued_node reads it from the
+        # store
+        self.pod_queue.add_all([key for key, _pod in self.store.items("Pod")])
 
     def queued_node(self, key: tuple[str, str]) -> str:
         """The node a queued pod key was last seen on. _on_pod records it; a key the load
