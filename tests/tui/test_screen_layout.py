@@ -170,10 +170,10 @@ def _styles(screen) -> list:
 @pytest.mark.parametrize("between", ["nothing", "theme", "resize"])
 async def test_a_kept_screen_pushed_again_is_restyled_only_when_its_styles_inputs_changed(
         session, make, monkeypatch, key, between):
-    """The taint dialog and the pod list are kept between uses. Pushed again with nothing
-    their styles follow from changed, Textual's restyle of every widget is skipped; after a
-    theme change while they were closed, it is not. Either way, and after a resize, every
-    widget's styles are those a restyle of the whole screen gives."""
+    """The taint dialog and the pod list are kept between uses. Pushed first, or again with
+    nothing their styles follow from changed, Textual's restyle of every widget is skipped;
+    after a theme change while they were closed, it is not. Either way, and after a resize,
+    every widget's styles are those a restyle of the whole screen gives."""
     from textual.dom import DOMNode
 
     restyled: list = []
@@ -190,7 +190,8 @@ async def test_a_kept_screen_pushed_again_is_restyled_only_when_its_styles_input
         await settle(pilot)
         await push(pilot, key)
         kept = app.screen
-        assert kept in restyled                          # the first push: styled by Textual
+        assert kept not in restyled          # the first push: styled as composed, not again
+        await _assert_styled_as_by_a_restyle(pilot, kept)
         await pilot.press("escape")
         await settle(pilot, 3)
         if between == "theme":
@@ -203,7 +204,43 @@ async def test_a_kept_screen_pushed_again_is_restyled_only_when_its_styles_input
         assert app.screen is kept
         if between != "resize":  # (a new width restyles it only through a new breakpoint class)
             assert (kept in restyled) == (between == "theme")
-        styles = _styles(kept)
-        kept.update_node_styles(animate=False)
+        await _assert_styled_as_by_a_restyle(pilot, kept)
+
+
+async def _assert_styled_as_by_a_restyle(pilot, screen) -> None:
+    styles = _styles(screen)
+    screen.update_node_styles(animate=False)
+    await settle(pilot)
+    assert _styles(screen) == styles
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (160, 48), (300, 80)])
+@pytest.mark.parametrize("theme", ["ksandbox-dark", "ksandbox-light", "textual-light"])
+async def test_the_boards_first_push_is_styled_once_as_a_restyle_would(
+        session, make, monkeypatch, size, theme):
+    """The board (the first frame of every start) is not restyled whole on its first push:
+    at each breakpoint and theme, its widgets' styles are those a restyle of the screen
+    gives, the focused board's included."""
+    from textual.dom import DOMNode
+
+    from ksandbox.tui.config import UserConfig
+    from ksandbox.tui.screens.main import MainScreen
+
+    restyled: list = []
+    real = DOMNode.update_node_styles
+
+    def update_node_styles(self, animate=True):
+        if isinstance(self, Screen):
+            restyled.append(self)
+        return real(self, animate)
+
+    monkeypatch.setattr(DOMNode, "update_node_styles", update_node_styles)
+    app = make(session, config=UserConfig(theme=theme))
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        assert _styles(kept) == styles
+        board = app.screen
+        assert isinstance(board, MainScreen) and app.theme == theme
+        assert board.focused is board.board
+        # Only the breakpoint class, as the screen composed, restyled it whole.
+        assert restyled.count(board) == 1
+        await _assert_styled_as_by_a_restyle(pilot, board)
