@@ -153,6 +153,7 @@ class Stages:
 
 def staged_run(path: Path) -> dict[str, float]:
     """Run ``sim -o json`` on ``path`` in this process with a timer around every stage."""
+    from ksandbox import gcpolicy
     from ksandbox.api import manifest
     from ksandbox.api.codec import sharing
     from ksandbox.apiserver.store import Store
@@ -178,32 +179,34 @@ def staged_run(path: Path) -> dict[str, float]:
         setattr(Store, name, st.wrap("watch" if name == "_notify" else "admit/store", fn))
     try:
         gc.collect()
-        cpu0 = time.process_time()
-        st.enter("parse")
-        text = manifest.read_text(path)
-        docs = list(manifest.iter_documents(text, str(path)))
-        st.leave()
-        st.enter("decode")
-        objects = []
-        # as the CLI decodes (manifest.decode_documents): pods of one template share their
-        # decoded spec, and so the API server's defaulting and validation of it, done once
-        with sharing():
-            for doc, data in docs:
-                if isinstance(data, dict) and data.get("kind") == "List":
-                    objects.extend(manifest.decode_object(item, str(path), doc, f"items[{i}]")
-                                   for i, item in enumerate(data["items"]))
-                else:
-                    objects.append(manifest.decode_object(data, str(path), doc))
-        del docs, text
-        st.leave()
-        st.enter("setup")
-        session = Session.from_documents(objects)
-        session.settle()
-        st.leave()
-        st.enter("output")
-        out = jsontext.dumps(session.view()) + "\n"   # what sim -o json prints
-        st.leave()
-        assert out
+        # as `ksandbox sim` runs, from the load to the printed state: without the collector
+        with gcpolicy.headless_run():
+            cpu0 = time.process_time()
+            st.enter("parse")
+            text = manifest.read_text(path)
+            docs = list(manifest.iter_documents(text, str(path)))
+            st.leave()
+            st.enter("decode")
+            objects = []
+            # as the CLI decodes (manifest.decode_documents): pods of one template share their
+            # decoded spec, and so the API server's defaulting and validation of it, done once
+            with sharing():
+                for doc, data in docs:
+                    if isinstance(data, dict) and data.get("kind") == "List":
+                        objects.extend(manifest.decode_object(item, str(path), doc, f"items[{i}]")
+                                       for i, item in enumerate(data["items"]))
+                    else:
+                        objects.append(manifest.decode_object(data, str(path), doc))
+            del docs, text
+            st.leave()
+            st.enter("setup")
+            session = Session.from_documents(objects)
+            session.settle()
+            st.leave()
+            st.enter("output")
+            out = jsontext.dumps(session.view()) + "\n"   # what sim -o json prints
+            st.leave()
+            assert out
     finally:
         clockmod.Clock.call_at = real_call_at  # type: ignore[method-assign]
         for name, fn in patched.items():
