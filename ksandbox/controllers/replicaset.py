@@ -232,9 +232,11 @@ class ReplicaSetController(Controller):
     # -- sync --------------------------------------------------------------------------------
     def sync(self, key: tuple[str, str]) -> None:
         ns, name = key
-        rs = self.store.get(self.kind, name, ns)
+        store = self.store
+        rs = store.get(self.kind, name, ns)
         if rs is None:
             return
+        rv = store.resource_version
         if rs.metadata.deletion_timestamp is None:
             self._claim(rs)
             active = self._counts(rs).active
@@ -256,7 +258,12 @@ class ReplicaSetController(Controller):
                 self._delete(rs, min(diff, BURST_REPLICAS))
                 if diff > BURST_REPLICAS:
                     self.queue.add(key)
-        self._update_status(self.store.get(self.kind, name, ns) or rs)
+        if store.resource_version != rv:
+            # something was written (pods adopted, released, created, deleted): the status
+            # goes on the stored ReplicaSet. Nothing written — about half the syncs, a pod
+            # write that changes no count — leaves the one read above the stored one.
+            rs = store.get(self.kind, name, ns) or rs
+        self._update_status(rs)
 
     def _selector(self, rs: Any) -> LabelSelector:
         sel = rs.spec.selector
@@ -293,13 +300,15 @@ class ReplicaSetController(Controller):
                 refs = tuple(r for r in pod.metadata.owner_references if r.uid != uid)
                 self._write_pod(evolve(pod, metadata=evolve(
                     pod.metadata, owner_references=refs)))
-        orphans = self.pods.orphans(rs.metadata.namespace)
         if uid in self._scan_orphans:
             self._scan_orphans.discard(uid)
             self._adoptable.pop(uid, None)
-            candidates = list(orphans.values())
+            candidates = list(self.pods.orphans(rs.metadata.namespace).values())
         else:
-            names = self._adoptable.pop(uid, ())
+            names = self._adoptable.pop(uid, None)
+            if not names:
+                return   # no orphan heard since the last sync (nearly every sync)
+            orphans = self.pods.orphans(rs.metadata.namespace)
             candidates = [orphans[n] for n in names if n in orphans]
         if not candidates:
             return
