@@ -73,6 +73,14 @@ class LayoutOnce:
                 return
 
     def _refresh_layout(self, size: Any = None, scroll: bool = False) -> None:
+        screen: Any = self
+        if not scroll and (screen.outer_size if size is None else size) \
+                and not screen.app.is_inline:
+            # A full layout now is the one Textual's update timer would make for a layout
+            # asked for before it: the request is met here (a request made while this layout
+            # runs sets the flag again). The board's first frame is drawn by such a layout
+            # (the Resize's), and the timer then laid it all out and drew it again.
+            screen._layout_required = False
         super()._refresh_layout(size, scroll)  # type: ignore[misc]
         if not scroll:
             # A scroll lays out only what scrolled into view; a full layout covers it all.

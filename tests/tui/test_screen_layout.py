@@ -244,3 +244,37 @@ async def test_the_boards_first_push_is_styled_once_as_a_restyle_would(
         # Only the breakpoint class, as the screen composed, restyled it whole.
         assert restyled.count(board) == 1
         await _assert_styled_as_by_a_restyle(pilot, board)
+
+
+async def test_the_boards_first_frame_is_drawn_once(session, make, monkeypatch):
+    """The board's first frame is written once before the app's start-up housekeeping
+    (``_after_first_frame``): Textual's update timer laid it all out and drew it whole twice
+    more, for requests the first frame's layout had already met. What the terminal shows
+    (every update written, applied in order) is what the widgets render afresh."""
+    from screen_text import TerminalMirror, screen_lines
+    from textual.app import App
+
+    import ksandbox.tui.app as tui_app
+
+    app = make(session)
+    app.freeze_heap_after_first_frame = True
+    written: list = []
+    real = App._display
+
+    def display(self, screen, renderable):
+        if renderable is not None:
+            written.append(renderable)
+        return real(self, screen, renderable)
+
+    monkeypatch.setattr(App, "_display", display)
+    seen: dict = {}
+    monkeypatch.setattr(tui_app, "_after_first_frame",
+                        lambda a: seen.setdefault("before", [type(r).__name__ for r in written]))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot, 3)
+        assert seen["before"] == ["LayoutUpdate"], seen
+        terminal = TerminalMirror.__new__(TerminalMirror)
+        terminal.app, terminal.cells = app, [[" "] * 140 for _ in range(40)]
+        for renderable in written:
+            terminal._apply(renderable)
+        assert terminal.lines() == screen_lines(app)

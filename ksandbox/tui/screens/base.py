@@ -195,6 +195,12 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
             self._compositor._dirty_regions.clear()
             self._dirty_widgets.clear()
             return
+        if self._repaint_required and self is app.screen and not app.is_inline:
+            # The whole-screen repaint still asked for (the frame left for after the batch)
+            # is made in this frame, as Textual's update timer would make it: the first
+            # frame's layout drew the screen, and the timer then drew it all again.
+            self._repaint_required = False
+            self._compositor.update_widgets({self})
         super()._compositor_refresh()
 
     def _hidden_by_top_screen(self) -> bool:
