@@ -254,3 +254,65 @@ async def test_the_taint_dialog_is_built_once_and_opens_fresh_each_time(session,
         assert [t.to_string() for t in node(app, "node-2").spec.taints] == ["key=value:NoSchedule"]
         assert not node(app, "node-1").spec.taints
         assert app.session.history[-1].command == "kubectl taint nodes node-2 key=value:NoSchedule"
+
+
+async def test_the_taint_dialog_lays_out_only_when_a_line_changes_height(session, make):
+    """Label.update asked for a layout of the dialog on every `t` (its title names the node)
+    and every keystroke (the preview line): a layout of a dialog also lays out its tinted
+    background (~20 ms at 1,000 nodes). A line that keeps its height is only repainted now;
+    one that wraps onto a second row is laid out. The terminal shows every change."""
+    from screen_text import TerminalMirror, screen_lines
+
+    app = make(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app._prebuild_dialog()
+        await settle(pilot)
+        await select(pilot, app, "node-1")
+        await pilot.press("t")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        from ksandbox.tui.dialogs import TaintDialog
+
+        dialog = app.reusable_dialog(TaintDialog)
+        mirror = TerminalMirror(app)
+        layouts = []
+        real = type(dialog)._refresh_layout
+
+        def counted(self, size=None, scroll=False):
+            layouts.append(scroll)
+            return real(self, size, scroll)
+
+        dialog._refresh_layout = counted.__get__(dialog)
+        await select(pilot, app, "node-2")
+        await pilot.press("t")
+        await settle(pilot)
+        assert app.screen is dialog
+        text = "\n".join(mirror.lines())
+        assert "Taint node node-2" in text and "Taint node node-1" not in text
+        assert "$ kubectl taint nodes node-2 key=value:NoSchedule" in text
+        assert mirror.lines() == screen_lines(app)
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "gpu=yes:NoSchedule")
+        await settle(pilot)
+        assert "$ kubectl taint nodes node-2 gpu=yes:NoSchedule" in "\n".join(mirror.lines())
+        assert mirror.lines() == screen_lines(app)
+        # Textual's own push layout only (none from the title, nor from 18 keystrokes).
+        assert len(layouts) <= 1, layouts
+        # A spec long enough to wrap the preview onto two rows: laid out, shown whole.
+        before = len(layouts)
+        await type_text(pilot, "x" * 40)
+        await settle(pilot)
+        assert len(layouts) > before
+        preview = dialog.query_one("#preview")
+        assert preview.size.height == 2
+        assert mirror.lines() == screen_lines(app)
+        assert "x" * 10 in "\n".join(mirror.lines())
+        # Longer than the field: it scrolls to keep the cursor in view, as Textual's does.
+        field = dialog.query_one("#spec")
+        await type_text(pilot, "y" * 30)
+        await settle(pilot)
+        assert field.scroll_x > 0 and field.scroll_x == field.max_scroll_x
+        row = mirror.lines()[field.region.y + 1]
+        assert "y" * 20 in row and "gpu=" not in row
+        assert mirror.lines() == screen_lines(app)

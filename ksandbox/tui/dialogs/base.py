@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Label
 from ..guard import DismissOnce, Guarded
 from ..screen_layout import LayoutOnce
 from ..tint import QuickTint
+from ..widgets.static_content import put
 
 W = TypeVar("W", bound=Widget)
 
@@ -82,7 +83,9 @@ class CommandDialog(Guarded, DismissOnce, QuickTint, LayoutOnce, ModalScreen[str
             return  # fields post Changed while they mount, before the preview exists
         text = self.current_command()
         try:
-            self.query_one("#preview", Label).update(f"$ {text}" if text else "")
+            # A preview of the same height is only repainted (static_content.put): a layout
+            # of the dialog also lays out its tinted background, on every keystroke.
+            put(self.query_one("#preview", Label), f"$ {text}" if text else "")
         except NoMatches:  # a late Changed after the dialog closed
             pass
 

@@ -9,6 +9,7 @@ from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet
 
 from ...api.taints import TAINT_EFFECTS
 from ..widgets.keys_in_order import OrderedInput
+from ..widgets.static_content import put
 from .base import CommandDialog
 
 
@@ -57,7 +58,7 @@ class TaintDialog(CommandDialog):
         if field is None:
             return
         for title in self.query(".dialog-title").results(Label):
-            title.update(self.title_text)
+            put(title, self.title_text)  # most node names keep its height: no layout
         _, effect = split_effect(spec)
         for button in self.query(RadioButton):
             if button.name == effect:

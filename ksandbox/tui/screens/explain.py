@@ -46,6 +46,7 @@ from ..model import ChangeSet
 from ..widgets.explain_matrix import EMPTY, ExplainMatrix, MatrixLayout, matrix_layout, short_name
 from ..widgets.header import sim_time_text
 from ..widgets.key_footer import KeyFooter
+from ..widgets.static_content import put
 from .base import KsScreen, Target
 
 # Real seconds between two recomputations while the cluster keeps changing (at least; and at
@@ -87,18 +88,6 @@ def disruption_banner(session: Any) -> str:
         lines.append(f"⚠ zone {', '.join(partial)} partially disrupted (≥55% NotReady): "
                      "evictions there stop (≤50 nodes) or slow down")
     return "\n".join(lines)
-
-
-def put(static: Static, content: Any) -> None:
-    """Show ``content`` in one of the view's Statics, asking for a layout only when the
-    Static's height changes. Static.update asks for one every time, and a layout reflows the
-    whole screen; the title, the verdict line, the legend and the learner's panel mostly keep
-    their heights from one answer to the next while the cluster changes."""
-    static.update(content, layout=False)
-    size = static.content_size
-    if not static.is_mounted or not static.display or size.width <= 0 \
-            or static.get_content_height(size, static.app.size, size.width) != size.height:
-        static.refresh(layout=True)
 
 
 def explanation_dict(explanation: Any) -> dict:

@@ -31,9 +31,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import Reactive
 from textual.suggester import Suggester
 from textual.widgets import Input, Label
 
@@ -72,12 +70,6 @@ class CommandInput(OrderedInput):
 
     def watch_has_focus(self, has_focus: bool) -> None:
         """Nothing to restyle (above)."""
-
-    # Textual's Input sets its virtual size (the text's width) on every keystroke, and the
-    # Widget's reactive lays out the whole screen for it (8–12 ms per key on the pod list at
-    # 30,000 pods, more on the board). The bar's box is fixed (one row, 1fr wide, no
-    # scrollbar): only the horizontal scroll range changes, which the input reads itself.
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=True)
 
     # The footer says what each key does in the bar's mode: a key's binding for the other mode
     # is hidden and declined by check_action (a filter has no completion, history or "Run":

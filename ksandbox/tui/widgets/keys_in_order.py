@@ -24,6 +24,8 @@ every start, before the board's first frame (issue 11 item 5).
 from __future__ import annotations
 
 from textual import events
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import Input
 
 
@@ -43,4 +45,12 @@ class KeysInOrder:
 
 
 class OrderedInput(KeysInOrder, Input):
-    """Textual's Input, taking a burst of keys in order."""
+    """Textual's Input, taking a burst of keys in order; a keystroke lays nothing out."""
+
+    # Textual's Input sets its virtual size (the text's width) on every keystroke, and the
+    # Widget's reactive lays out the whole screen for it: 8–12 ms per key on the pod list at
+    # 30,000 pods (the `:` bar), ~20 ms in a dialog over the board at 1,000 nodes (its tinted
+    # background is laid out too). Only the horizontal scroll range changes, which the input
+    # reads itself; its box is the stylesheet's (one row, 1fr wide, no scrollbar). An input
+    # sized by its text (auto width or height) is still laid out: Input's own watcher asks.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=True)
