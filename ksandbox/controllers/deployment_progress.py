@@ -35,7 +35,21 @@ Conditions = list[FrozenDict]
 
 
 def conditions_of(d: Any) -> Conditions:
-    return [c for c in (d.status.extra.get("conditions") or ()) if hasattr(c, "get")]
+    """The Deployment's conditions (the entries that are mappings), as a list of its own for
+    the caller. A sync asks four times of one stored tuple (the pause check, the new
+    ReplicaSet's condition, the status and the rollout estimate): the filtered list is kept
+    for the last tuple seen, by identity (the entry holds the tuple, so the id is not reused)."""
+    raw = d.status.extra.get("conditions") or ()
+    if type(raw) is not tuple:   # (only an immutable tuple is remembered)
+        return [c for c in raw if hasattr(c, "get")]
+    last = _LAST_CONDITIONS
+    if last[0] is not raw:
+        last[0], last[1] = raw, [c for c in raw if hasattr(c, "get")]
+    return list(last[1])
+
+
+# (the conditions tuple last filtered, its filtered entries): conditions_of's one-entry memo
+_LAST_CONDITIONS: list[Any] = [None, []]
 
 
 def get_condition(conds: Conditions, type_: str) -> FrozenDict | None:

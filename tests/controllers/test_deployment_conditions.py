@@ -180,3 +180,28 @@ def test_no_deadline_removes_progressing():
     counts = {"replicas": 1, "updated_replicas": 1, "ready_replicas": 1,
               "available_replicas": 1, "observed_generation": 0}
     assert dp.rollout_conditions(d, [p], counts, None, 5.0) == []
+
+
+def test_conditions_of_gives_each_caller_the_filtered_entries_of_the_stored_tuple() -> None:
+    """conditions_of remembers the last tuple it filtered (a sync asks four times of one
+    status): every answer equals the plain filter of the Deployment it is asked about, in
+    order, and is the caller's own list (changing it changes no later answer)."""
+    from types import SimpleNamespace
+
+    from ksandbox.api.codec import FrozenDict
+    from ksandbox.controllers.deployment_progress import conditions_of
+
+    def dep(conds: object) -> SimpleNamespace:
+        extra = FrozenDict({"conditions": conds}) if conds is not None else FrozenDict({})
+        return SimpleNamespace(status=SimpleNamespace(extra=extra))
+
+    a = FrozenDict({"type": "Available", "status": "True"})
+    p = FrozenDict({"type": "Progressing", "status": "True"})
+    cases = [(a, p), (p,), (a, "junk", p), (), None, [a, p], (p, a)]
+    for conds in cases + cases[::-1] + cases:
+        d = dep(conds)
+        plain = [c for c in (conds or ()) if hasattr(c, "get")]
+        got = conditions_of(d)
+        assert got == plain
+        got.append(FrozenDict({"type": "Mine"}))   # the caller's own list
+        assert conditions_of(d) == plain
