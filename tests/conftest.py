@@ -7,6 +7,8 @@ that means it to, which clears ``SYNC_ERRORS`` itself).
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 
@@ -19,3 +21,23 @@ def _no_controller_sync_errors():
     errors = list(base.SYNC_ERRORS)
     base.SYNC_ERRORS.clear()
     assert errors == [], f"a controller's sync raised: {errors}"
+
+
+# the gc tests (test_gc_headless, test_gc_bulk_load): which collections ran while a test ran
+@pytest.fixture
+def collections():
+    """The collections run while the test runs, by generation; nothing left frozen after."""
+    seen = [0, 0, 0]
+
+    def count(phase, info):
+        if phase == "start":
+            seen[info["generation"]] += 1
+
+    gc.callbacks.append(count)
+    frozen = gc.get_freeze_count()
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(count)
+        if gc.get_freeze_count() != frozen:
+            gc.unfreeze()

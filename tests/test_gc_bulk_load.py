@@ -30,25 +30,6 @@ spec:
 """ for i in range(30))
 
 
-@pytest.fixture
-def collections():
-    """The collections run while the test runs, by generation; nothing left frozen after."""
-    seen = [0, 0, 0]
-
-    def count(phase, info):
-        if phase == "start":
-            seen[info["generation"]] += 1
-
-    gc.callbacks.append(count)
-    frozen = gc.get_freeze_count()
-    try:
-        yield seen
-    finally:
-        gc.callbacks.remove(count)
-        if gc.get_freeze_count() != frozen:
-            gc.unfreeze()
-
-
 def _load(tmp_path, text: str = CLUSTER) -> Session:
     path = tmp_path / "cluster.yaml"
     path.write_text(text)

@@ -12,32 +12,13 @@ import io
 
 import pytest
 
-from ksandbox import cli, gcpolicy
+from ksandbox import cli
 from ksandbox.resources import sample_cluster_path
 from ksandbox.session import Session
 
 RUNS = [("default", None), ("spread", None), ("taints", None), ("export", None),
         ("node-failure", "node-failure.script"), ("node-failure", "node-failure.keeper.script"),
         ("autoscaling", "autoscaling.script")]
-
-
-@pytest.fixture
-def collections():
-    """The collections run while the test runs, by generation; nothing left frozen after."""
-    seen = [0, 0, 0]
-
-    def count(phase, info):
-        if phase == "start":
-            seen[info["generation"]] += 1
-
-    gc.callbacks.append(count)
-    frozen = gc.get_freeze_count()
-    try:
-        yield seen
-    finally:
-        gc.callbacks.remove(count)
-        if gc.get_freeze_count() != frozen:
-            gc.unfreeze()
 
 
 def _sim(*args: str) -> str:
