@@ -134,3 +134,33 @@ def test_generated_documents_read_the_same_whenever_the_fast_path_takes_them(doc
                                   "x: " + "[" * 600 + "]" * 600 + "\n"])
 def test_text_that_could_nest_deep_never_reaches_the_native_parser(text):
     assert _fast(text) is None  # "- " * 20,000 overflows yaml_rs's stack
+
+
+def _documents(text: str, limit: int):
+    chunks = fastyaml.document_chunks(text)
+    if chunks is None:
+        return None
+    try:
+        return [(n, d) for n, d, _ in fastyaml.iter_documents(text, chunks, 10**9, limit)]
+    except fastyaml.Unreadable:
+        return "unreadable"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.dictionaries(KEYS, TREES, min_size=1, max_size=4), st.booleans()),
+                min_size=1, max_size=3), st.integers(min_value=1, max_value=7))
+def test_a_document_is_walked_for_its_depth_only_when_it_could_be_too_deep(docs, limit):
+    """The depth check skips the walk of a document with no more indicators than the limit
+    (fastyaml.indicators): the same documents, or the same refusal, as walking every one."""
+    text = "---\n".join(
+        (("root: " + _flow(d) + "\n") if flow else _block(d, 0).lstrip("\n"))
+        for d, flow in docs)
+    import _pytest.monkeypatch
+
+    mp = _pytest.monkeypatch.MonkeyPatch()
+    try:
+        mp.setattr(fastyaml, "indicators", lambda chunk: 10**9)   # every document walked
+        walked = _documents(text, limit)
+    finally:
+        mp.undo()
+    assert _same(_documents(text, limit), walked), text
