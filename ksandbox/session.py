@@ -176,11 +176,14 @@ class Session:
                 # The bulk start: a component that can catch up from the store once the objects
                 # are written (muted_for_load(kinds loaded) / load_done) hears none of the
                 # writes, and ends exactly as if it had heard each (tests/test_bulk_start.py).
-                bulk = [c for c in self.components if hasattr(c, "muted_for_load")] \
+                # The shared informers' indexes first: they catch up before any component's
+                # load_done, which may read them.
+                bulk = [self.cp.informers,
+                        *(c for c in self.components if hasattr(c, "muted_for_load"))] \
                     if BULK_START else []
                 kinds = {o.kind for o in objects}
-                muted = {c.name: c.muted_for_load(kinds) for c in bulk}
-                with self.store.muted([pair for pairs in muted.values() for pair in pairs]):
+                muted = [c.muted_for_load(kinds, objects) for c in bulk]
+                with self.store.muted([pair for pairs in muted for pair in pairs]):
                     # atomic=False: a refused object refuses the whole session (nothing is kept),
                     # so the objects need no staging copy before they are written (apply_all)
                     ordered = list(map(objects.__getitem__, order))
@@ -191,8 +194,8 @@ class Session:
                         origins = None
                     apply_all(self.store, ordered, ordered_origins, atomic=False, take=take)
                     del ordered, ordered_origins
-                for c in bulk:
-                    if muted[c.name]:
+                for c, pairs in zip(bulk, muted):
+                    if pairs:
                         c.load_done()
             # Let the control plane react to the initial objects at t=0.
             self._run_clock(0.0)

@@ -87,12 +87,35 @@ def _cluster(seed: int) -> str:
     return "---\n".join(docs)
 
 
+def _with_claims(seed: int) -> str:
+    """The cluster with pods that name claims (some of them loaded, some not) and pods with
+    volumes that name none: the persistent volume controller hears the load's pods then."""
+    r = random.Random(seed)
+    docs = [_cluster(seed)]
+    if r.random() < 0.5:
+        docs.append("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data-0}\n"
+                    "spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n")
+    for i in range(r.randint(1, 4)):
+        volume = r.choice([f"{{name: v, persistentVolumeClaim: {{claimName: data-{i % 2}}}}}",
+                           "{name: v, configMap: {name: settings}}"])
+        docs.append(f"apiVersion: v1\nkind: Pod\nmetadata: {{name: vol-{i}}}\nspec:\n"
+                    f"  nodeName: node-0\n  volumes: [{volume}]\n"
+                    f"  containers: [{{name: c, image: nginx}}]\n")
+    return "---\n".join(docs)
+
+
 def _components(s: Session) -> dict:
     """What the components that catch up keep (beyond what the store and view show)."""
     cp = s.cp
     sched = cp.scheduler
     podgc = cp.components["podgc"]
+    informers = cp.informers
     return {
+        # the shared indexes, in their order (controllers read them in it)
+        "informers": [([(u, list(t)) for u, t in index._by_owner.items()],
+                       [(ns, list(t)) for ns, t in index._orphans.items()])
+                      for index in (informers.pods, informers.replicasets)],
+        "persistentvolume queue": list(cp.components["persistentvolume"].queue._pending),
         "cache": {n: list(ni.pods) for n, ni in sched.cache.node_infos.items()},
         "cache orphans": {n: list(p) for n, p in sched.cache._orphans.items()},
         "queue": list(sched.queue._infos),
@@ -131,9 +154,10 @@ def _session(text: str, bulk: bool, monkeypatch) -> Session:
         return Session.from_text(text, seed=3)
 
 
+@pytest.mark.parametrize("make", [_cluster, _with_claims], ids=["cluster", "with claims"])
 @pytest.mark.parametrize("seed", range(12))
-def test_a_bulk_start_equals_the_one_by_one_start(seed, monkeypatch):
-    text = _cluster(seed)
+def test_a_bulk_start_equals_the_one_by_one_start(make, seed, monkeypatch):
+    text = make(seed)
     bulk, plain = _session(text, True, monkeypatch), _session(text, False, monkeypatch)
     cache_b, cache_p = bulk.cp.scheduler.cache, plain.cp.scheduler.cache
     assert {n: list(ni.pods) for n, ni in cache_b.node_infos.items()} == \
@@ -162,7 +186,8 @@ def _nodeless(seed: int) -> str:
     return "---\n".join(d for d in _cluster(seed).split("---\n") if "kind: Node\n" not in d)
 
 
-@pytest.mark.parametrize("make", [_cluster, _nodeless], ids=["with nodes", "without nodes"])
+@pytest.mark.parametrize("make", [_cluster, _nodeless, _with_claims],
+                         ids=["with nodes", "without nodes", "with claims"])
 @pytest.mark.parametrize("seed", range(4))
 def test_before_t0_the_clock_holds_the_same_timers_in_the_same_order(make, seed, monkeypatch):
     """Before the control plane runs at all (t=0 not yet run): every component's state and
@@ -201,6 +226,39 @@ def test_the_components_hear_nothing_of_the_load_and_catch_up(monkeypatch):
     for kind in ("Pod", "Node", "Namespace", "Lease"):
         assert [_describe(h) for h in s.store._handlers[kind]] == \
             [_describe(h) for h in plain.store._handlers[kind]]
+
+
+def test_a_loads_pods_are_heard_by_nobody_when_no_handler_needs_them(monkeypatch):
+    """Nodes and orphan pods without claims (what an export of a big cluster mostly is):
+    every pod handler is muted for the load (the components', the shared pod index's, the
+    persistent volume controller's), so the store builds no watch event for the pods; a pod
+    that names a claim keeps the volume controller's watch (its create is heard)."""
+    from ksandbox.apiserver import store as store_mod
+
+    built: list[str] = []
+
+    class Counted(store_mod.WatchEvent):
+        __slots__ = ()
+
+        def __init__(self, type_, obj, old=None):
+            built.append(obj.kind)
+            super().__init__(type_, obj, old)
+
+    monkeypatch.setattr(store_mod, "WatchEvent", Counted)
+    monkeypatch.setattr(Session, "_run_clock", lambda self, t: None)
+    nodes = "".join(f"apiVersion: v1\nkind: Node\nmetadata: {{name: n{i}}}\n---\n"
+                    for i in range(3))
+    pods = "---\n".join(f"apiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}}}\nspec:\n"
+                        f"  nodeName: n{i % 3}\n  containers: [{{name: c, image: nginx}}]\n"
+                        for i in range(6))
+    s = Session.from_text(nodes + pods, seed=1)
+    assert s.store.count("Pod") == 6 and "Pod" not in built
+    assert len(s.cp.informers.pods.orphans("default")) == 6   # caught up
+    claim = ("---\napiVersion: v1\nkind: Pod\nmetadata: {name: v}\nspec:\n  nodeName: n0\n"
+             "  volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]\n"
+             "  containers: [{name: c, image: nginx}]\n")
+    Session.from_text(nodes + pods + claim, seed=1)
+    assert built.count("Pod") == 7
 
 
 def _describe(handler) -> tuple[str, str]:

@@ -269,18 +269,21 @@ class Store:
             if kind in self._plans:
                 self._plans[kind] = {}
 
-    def _notify(self, ev: WatchEvent) -> None:
-        obj = ev.obj
+    def _notify(self, type_: str, obj: Any, old: Any = None) -> None:
+        """Hand the write (``type_``, the object written, the version it replaced) to the
+        handlers that hear it. The WatchEvent is built only when one does: a load's 150,000
+        pod creates, heard by nobody (Session's bulk start mutes every pod handler), build
+        none."""
         kind = obj.kind
         plans = self._plans.get(kind)
+        tracked = False
         if plans is None:
-            for h in self._handlers.get(kind, ()):
-                h(ev)
+            hs: Any = self._handlers.get(kind, ())
         else:
-            if kind in self._tracked:
+            tracked = kind in self._tracked
+            if tracked:
                 # The controller refs of both sides (ControllerIndex's and OwnerHandler's
                 # reading, done once here): the dispatch key names their kinds.
-                old = ev.old
                 old_ref = new_ref = None
                 if old is None:
                     old_ref = NO_OBJECT
@@ -289,7 +292,7 @@ class Store:
                         if ref.controller:
                             old_ref = ref
                             break
-                if ev.type == DELETED:
+                if type_ == DELETED:
                     new_ref = NO_OBJECT
                 elif old is not None and \
                         obj.metadata.owner_references is old.metadata.owner_references:
@@ -299,16 +302,20 @@ class Store:
                         if ref.controller:
                             new_ref = ref
                             break
-                self.last_refs = (ev, old_ref, new_ref)
-                key: Any = (ev.type, old_ref.kind if old_ref is not None else None,
+                key: Any = (type_, old_ref.kind if old_ref is not None else None,
                             new_ref.kind if new_ref is not None else None)
             else:
-                key = ev.type
+                key = type_
             hs = plans.get(key)
             if hs is None:
                 hs = plans[key] = plan(self._handlers.get(kind, ()), self._filters, kind, key)
-            for h in hs:
-                h(ev)
+        if not hs and not self._all_handlers:
+            return
+        ev = WatchEvent(type_, obj, old)
+        if tracked:
+            self.last_refs = (ev, old_ref, new_ref)
+        for h in hs:
+            h(ev)
         for h in self._all_handlers:
             h(ev)
 
@@ -379,7 +386,7 @@ class Store:
         if kind == "Pod" and obj.spec.node_name:   # _index_pod's (a pending pod: nothing)
             self._index_pod(key, None, obj)
         self.last_change_time = now
-        self._notify(WatchEvent(ADDED, obj))
+        self._notify(ADDED, obj)
         return obj
 
     def update(self, obj: Any, *, quiet: bool = False) -> Any:
@@ -417,7 +424,7 @@ class Store:
         table[key] = obj
         if not quiet:
             self.last_change_time = self._now()
-        self._notify(WatchEvent(MODIFIED, obj, old))
+        self._notify(MODIFIED, obj, old)
         return obj
 
     def update_all(self, objs: Iterable[Any], *, dry_run: bool = False) -> builtins.list[Any]:
@@ -495,7 +502,7 @@ class Store:
         self._objects["Pod"][key] = obj
         self._index_pod(key, old, obj)
         self.last_change_time = self._now()
-        self._notify(WatchEvent(MODIFIED, obj, old))
+        self._notify(MODIFIED, obj, old)
         return obj
 
     def _current(self, obj: Any) -> Any:
@@ -528,7 +535,7 @@ class Store:
             self._index_pod(key, old, new)
         if not quiet:
             self.last_change_time = self._now()
-        self._notify(WatchEvent(MODIFIED, new, old))
+        self._notify(MODIFIED, new, old)
         return new
 
     def remove(self, kind: str, name: str, namespace: str = "") -> Any:
@@ -544,7 +551,7 @@ class Store:
             self._index_pod(key, old, None)
         self._next_rv()
         self.last_change_time = self._now()
-        self._notify(WatchEvent(DELETED, old, old))
+        self._notify(DELETED, old, old)
         return old
 
     def delete(self, kind: str, name: str, namespace: str = "",
@@ -641,7 +648,7 @@ class Store:
         # Nobody watches events in a headless run (a UI's model does): the Event and its
         # watch event are built only for a listener (_notify would call no one).
         if self._all_handlers or "Event" in self._handlers:
-            self._notify(WatchEvent(change, self._build_event(rec)))
+            self._notify(change, self._build_event(rec))
 
     def _drop_oldest_events(self) -> list[Record]:
         """Drop the oldest tenth of the log. Positions in the index are absolute (offset by

@@ -30,7 +30,7 @@ command before anything happens.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Collection
+from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
 
 import attrs
 
@@ -487,7 +487,8 @@ class DrainRunner:
         # _on_pod waits for deletions only
         self.store.subscribe("Pod", self._on_pod, types=(DELETED,))
 
-    def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
+    def muted_for_load(self, kinds: Collection[str] = (), objects: Sequence[Any] = ()
+                       ) -> list[tuple[str, Any]]:
         """The pod watch hears deletions only: a load (creates) has nothing for it."""
         return [("Pod", self._on_pod)]
 

@@ -22,7 +22,7 @@ Cascading deletion of a deleted Deployment's ReplicaSets is the garbage collecto
 
 from __future__ import annotations
 
-from typing import Any, Collection
+from typing import Any, Collection, Sequence
 
 from ..api.apps import ReplicaSet, ReplicaSetSpec
 from ..api.codec import FrozenDict
@@ -102,7 +102,8 @@ class DeploymentController(Controller):
             if sel is not None and not sel.empty and sel.matches(labels):
                 self.queue.add((ns, d.metadata.name))
 
-    def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
+    def muted_for_load(self, kinds: Collection[str] = (), objects: Sequence[Any] = ()
+                       ) -> list[tuple[str, Any]]:
         """The pod watch hears deletions only: a load (creates) has nothing for it."""
         return [("Pod", self._pod_event)]
 

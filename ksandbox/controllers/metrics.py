@@ -30,7 +30,7 @@ those), node-level usage.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Collection
+from typing import TYPE_CHECKING, Any, Collection, Sequence
 
 from ..api.errors import ApiError
 from ..api.kinds import lookup_resource
@@ -211,7 +211,8 @@ class Metrics:
         return chain
 
     # -- a Session's load (bulk start: session.py) ---------------------------------------------
-    def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
+    def muted_for_load(self, kinds: Collection[str] = (), objects: Sequence[Any] = ()
+                       ) -> list[tuple[str, Any]]:
         """The pod watch only counts serving pods per workload (its own tables; an owner it
         reads is written before the pods that name it and not again in a load): a load may
         be read from the store once instead (load_done), in the order it was written."""

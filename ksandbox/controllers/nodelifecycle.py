@@ -26,7 +26,7 @@ Not here: evicting pods from NoExecute-tainted nodes (``tainteviction``), the le
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Collection
+from typing import TYPE_CHECKING, Any, Collection, Sequence
 
 import attrs
 
@@ -195,7 +195,8 @@ class NodeLifecycleController(Controller):
             self._renewals[lease.metadata.name] = renew
 
     # -- a Session's load (bulk start: session.py) ---------------------------------------------
-    def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
+    def muted_for_load(self, kinds: Collection[str] = (), objects: Sequence[Any] = ()
+                       ) -> list[tuple[str, Any]]:
         """The pod watch, for a load with nodes and no pod stored yet: the load writes every
         node before any pod (Session._order) and each new node is queued, so the worker's
         timer is waiting before the first pod comes and queuing the pods makes none; the

@@ -36,7 +36,7 @@ protection finalizers, claim selectors on provisioning, data sources.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Collection, Sequence
 
 from ..api.codec import FrozenDict
 from ..api.core import NodeSelector, NodeSelectorRequirement, NodeSelectorTerm
@@ -94,6 +94,21 @@ class PersistentVolumeController(Controller):
         # _pod_event acts on a new pod only (ev.old None: only ADDED has none; a pod's
         # MODIFIED always carries its old version)
         self.store.subscribe("Pod", self._pod_event, types=(ADDED,))
+
+    # -- a Session's load (bulk start: session.py) ---------------------------------------------
+    def muted_for_load(self, kinds: Collection[str] = (), objects: Sequence[Any] = ()
+                       ) -> list[tuple[str, Any]]:
+        """The pod watch, for a load none of whose pods names a claim: it would queue
+        nothing (and arm no drain timer) for any of them."""
+        if "Pod" not in kinds:
+            return []
+        # (a pod without volumes names no claim: pod_claim_names is asked only of the others)
+        if any(pod_claim_names(o) for o in objects if o.kind == "Pod" and o.spec.volumes):
+            return []
+        return [("Pod", self._pod_event)]
+
+    def load_done(self) -> None:
+        pass   # nothing was missed (muted_for_load)
 
     # -- handlers: only enqueue ------------------------------------------------------------
     def _claim_event(self, ev: WatchEvent) -> None:

@@ -18,7 +18,7 @@ what is to be collected, not the whole cluster.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Collection
+from typing import TYPE_CHECKING, Any, Collection, Sequence
 
 from ..api.core import FAILED, SUCCEEDED, PodCondition
 from ..api.evolve import evolve
@@ -55,7 +55,8 @@ class PodGCController:
         self.clock.call_soon(self._loop, PRIORITY_CONTROLLER, "podgc")
 
     # -- a Session's load (bulk start: session.py) ---------------------------------------------
-    def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
+    def muted_for_load(self, kinds: Collection[str] = (), objects: Sequence[Any] = ()
+                       ) -> list[tuple[str, Any]]:
         """The pod watch only fills this controller's own indexes: a load may be read from
         the store once instead (load_done), in the order it was written."""
         return [] if self.store.count("Pod") else [("Pod", self._on_pod)]

@@ -122,7 +122,8 @@ class TaintEvictionController(Controller):
         self.node_queue.add(node.metadata.name)
 
     # -- a Session's load (bulk start: session.py) ---------------------------------------------
-    def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
+    def muted_for_load(self, kinds: Collection[str] = (), objects: Sequence[Any] = ()
+                       ) -> list[tuple[str, Any]]:
         """The pod watch, for a load with nodes and no pod stored yet (as the node lifecycle
         controller's: every node is written, and queued, before any pod, so the worker's
         timer is waiting before the first pod comes)."""

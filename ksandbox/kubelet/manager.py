@@ -13,7 +13,7 @@ the requested state, an unknown pressure kind).
 
 from __future__ import annotations
 
-from typing import Any, Collection
+from typing import Any, Collection, Sequence
 
 from ..api.codec import FrozenDict
 from ..api.coordination import NAMESPACE_NODE_LEASE
@@ -72,7 +72,8 @@ class KubeletManager:
         self.store.subscribe("Pod", self._on_pod)
 
     # -- a Session's load (bulk start: session.py) ---------------------------------------------
-    def muted_for_load(self, kinds: Collection[str] = ()) -> list[tuple[str, Any]]:
+    def muted_for_load(self, kinds: Collection[str] = (), objects: Sequence[Any] = ()
+                       ) -> list[tuple[str, Any]]:
         """Mute the node and pod watches for a load when nothing is stored yet: every timer
         they make is a kubelet's own (registration, pod sync), so catching up afterwards in
         the order the objects were written (every node before any pod) leaves the kubelets,

@@ -14,7 +14,7 @@ Unschedulable, or SchedulerError), and the nominated node preemption chose.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Collection
+from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
 
 from ..api.core import PodCondition
 from ..api.evolve import evolve
@@ -138,7 +138,7 @@ class Scheduler:
                               PRIORITY_SCHEDULER, "scheduler-flush", background=True)
 
     # -- a Session's load (bulk start) ---------------------------------------------------------
-    def muted_for_load(self, kinds: Collection[str] = ()
+    def muted_for_load(self, kinds: Collection[str] = (), objects: Sequence[Any] = ()
                        ) -> list[tuple[str, Callable[[WatchEvent], None]]]:
         """The subscriptions a Session may mute while it writes its loaded objects, when
         :meth:`load_done` afterwards leaves the scheduler exactly as hearing every write

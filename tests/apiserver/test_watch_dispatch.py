@@ -24,7 +24,7 @@ from ksandbox.api.meta import ObjectMeta, OwnerReference
 from ksandbox.apiserver import dispatch
 from ksandbox.apiserver import store as store_mod
 from ksandbox.apiserver.informers import ControllerIndex, Informers, OwnerHandler, _controller
-from ksandbox.apiserver.store import ADDED, DELETED, MODIFIED, Store
+from ksandbox.apiserver.store import ADDED, DELETED, MODIFIED, Store, WatchEvent
 from ksandbox.session import Session
 from ksandbox.sim.clock import Clock
 from ksandbox.sim.rand import SimRandom
@@ -303,8 +303,9 @@ def test_a_handler_the_dispatch_leaves_out_would_have_done_nothing(monkeypatch):
     # (kept here, not asserted in the handler: a command or a sync catches what it raises)
     acted_left_out: list[tuple[str, str, str]] = []
 
-    def notify(self: Store, ev: Any) -> None:
-        kind = ev.obj.kind
+    def notify(self: Store, type_: str, obj: Any, old: Any = None) -> None:
+        ev = WatchEvent(type_, obj, old)
+        kind = obj.kind
         handlers = list(self._handlers.get(kind, ()))
         called = store_mod.plan(handlers, self._filters, kind, _key_of(self, ev, kind))
         clock = self._now.__self__   # the session's clock (Store is handed clock.read)
