@@ -16,12 +16,15 @@ only when it is needed, so the headless commands never load textual.
 
 from __future__ import annotations
 
-from . import gcpolicy, regex_cache
+from . import code_cache, gcpolicy, regex_cache
 
 # First of all: the regular expressions the imports below compile (argparse's gettext, attrs'
 # platform, json, Textual's CSS tokenizer and key parser...) are taken from the last start's
 # (regex_cache.py; the TUI writes the file after its first frame): ~6 % of the TUI's start.
+# So is the code typing compiles for forward references and namedtuple for its __new__
+# (code_cache.py; dataclasses' too, hooked before the TUI is imported).
 regex_cache.install()
+code_cache.install()
 
 import argparse  # noqa: E402
 import sys  # noqa: E402
@@ -622,8 +625,11 @@ def _run_tui(session: Session, **opts: Any) -> int:
     (tui/app._after_first_frame). Importing Textual and building the first screen make little
     garbage, but their young collections walked what the session had just loaded: ~0.04 CPU s
     of the start on the default sample."""
+    import dataclasses
     import gc
 
+    # Textual's dataclasses' methods (~150 exec'd sources) from the last start's code_cache.
+    code_cache.hook(dataclasses)
     gc.disable()
     try:
         from .tui.app import run_tui

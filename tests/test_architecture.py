@@ -27,6 +27,7 @@ WORKERS = {"scheduler", "controllers", "kubelet"}
 ALLOWED: dict[str, set[str]] = {
     "gcpolicy": set(),                       # process GC tuning: a leaf
     "regex_cache": set(),                    # compiled regexes kept on disk: a leaf
+    "code_cache": set(),                     # code compiled from generated source: a leaf
     "sim": set(),
     "api": {"gcpolicy"},
     "apiserver": {"api", "sim", "gcpolicy"},
@@ -42,9 +43,9 @@ ALLOWED: dict[str, set[str]] = {
     "session": CORE | WORKERS | {"commands", "views", "controlplane", "recording"},
     "recording": CORE | WORKERS | {"commands", "views", "controlplane", "session", "resources"},
     "cli": CORE | WORKERS | {"commands", "views", "controlplane", "session", "recording",
-                             "resources", "tui", "regex_cache"},
+                             "resources", "tui", "regex_cache", "code_cache"},
     "tui": CORE | WORKERS | {"commands", "views", "controlplane", "session", "recording",
-                             "resources", "regex_cache"},
+                             "resources", "regex_cache", "code_cache"},
     "__main__": {"cli"},
 }
 

@@ -16,6 +16,8 @@ from typing import Any, Callable
 
 import attrs
 
+from . import methods_cache
+
 _REPLACERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any] | None] = {}
 _UNCOMPILED: Any = object()
 
@@ -41,7 +43,9 @@ def compile_replacer(cls: type, changed: tuple[str, ...]) -> Callable[..., Any] 
     params = "".join(f", v_{n}" for n in changed)
     src = f"def replace(o{params}):\n    return cls({', '.join(args)})\n"
     namespace: dict[str, Any] = {"cls": cls}
-    exec(src, namespace)  # noqa: S102 - generated from the class's own field names
+    # Its code from the methods cache: a start makes ~60 replacers while it loads a session.
+    code = methods_cache.compile_derived("<string>", src, lambda: src)
+    exec(code or src, namespace)  # noqa: S102 - generated from the class's own field names
     return namespace["replace"]
 
 

@@ -902,18 +902,20 @@ def _after_first_frame(app: KsandboxApp) -> None:
     """Start-up housekeeping that waits until the board is on screen: the collection walks
     the whole loaded heap (0.05 s for the default sample, far more for a big cluster), and
     the attrs methods cache (api/methods_cache.py), the compiled regular expressions
-    (regex_cache.py) and the parsed stylesheet (css_cache.py) are written now — a TUI is
+    (regex_cache.py), the code compiled from generated source (code_cache.py) and the
+    parsed stylesheet (css_cache.py) are written now — a TUI is
     seldom left through a normal interpreter exit, and its first start should leave the
     caches behind."""
     import gc
 
     freeze_heap()
     gc.enable()         # cli._run_tui turned it off until the first frame
-    from .. import regex_cache
+    from .. import code_cache, regex_cache
     from ..api import methods_cache
 
     methods_cache.save()
     regex_cache.save()
+    code_cache.save()
     if app._css_cache is not None:
         app._css_cache.save(app.stylesheet)
 

@@ -105,3 +105,26 @@ def test_pods_of_one_spec_bound_to_one_node_share_the_bound_spec(monkeypatch):
     assert len(core._BOUND) <= 3
     again = spec.with_node_name("node-1")
     assert again == a == attrs.evolve(spec, node_name="node-1")
+
+
+def test_a_replacers_code_comes_from_the_methods_cache(tmp_path, monkeypatch):
+    """A start makes ~60 replacers while it loads a session: their code is kept in the
+    methods cache by their source, and a later process's replacer runs the code it reads."""
+    import sys
+
+    from ksandbox.api import evolve as evolve_module
+    from ksandbox.api import methods_cache
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.setattr(methods_cache, "_CACHE", methods_cache.MethodsCache(tmp_path / "m.bin"))
+    fn = evolve_module.compile_replacer(ObjectMeta, ("name",))
+    keys = [k for k in methods_cache._CACHE.entries if "def replace(o, v_name)" in k]
+    assert len(keys) == 1
+    assert any(c is fn.__code__ for c in methods_cache._CACHE.entries[keys[0]][1].co_consts)
+    methods_cache._CACHE.save()
+    later = methods_cache.MethodsCache(tmp_path / "m.bin")
+    monkeypatch.setattr(methods_cache, "_CACHE", later)
+    again = evolve_module.compile_replacer(ObjectMeta, ("name",))
+    assert later.added == 0 and again.__code__ == fn.__code__
+    meta = ObjectMeta(name="a", namespace="ns", labels={"k": "v"})
+    assert again(meta, "b") == attrs.evolve(meta, name="b")
