@@ -266,7 +266,8 @@ class Scheduler:
                 return
             self.cache.add_pod(pod, parsed)
             if not was_assigned:
-                self._event(ClusterEvent(ASSIGNED_POD, ActionType.ADD), None, pod)
+                if not self._own_bind_unheard(key):
+                    self._event(ClusterEvent(ASSIGNED_POD, ActionType.ADD), None, pod)
             elif old.metadata.labels != pod.metadata.labels or old.spec is not pod.spec:
                 self._event(ClusterEvent(ASSIGNED_POD, _pod_update_action(old, pod)), old, pod)
             return
@@ -295,6 +296,15 @@ class Scheduler:
             pi = self._status_only(key, old, pod)
             self._track_nomination(pi)
             self.queue.update_info(pi)
+
+    def _own_bind_unheard(self, key: str) -> bool:
+        """Whether the assignment of pod ``key`` is this cycle's own bind and no one would hear
+        its AssignedPod/Add event: the one pod in flight is this one (schedule_one is not
+        re-entered) and no pod is parked waiting on an event. The event would then only be
+        kept among the events seen while this pod was in flight, which its ``queue.done``
+        right after the bind drops, unread (a bound pod is never requeued)."""
+        q = self.queue
+        return not q.unschedulable and len(q.in_flight) == 1 and key in q.in_flight
 
     def _status_only(self, key: str, old: Pod, pod: Pod) -> PodInfo:
         """The PodInfo of ``pod`` after a write that changed neither its spec nor its labels
