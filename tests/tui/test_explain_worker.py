@@ -697,3 +697,72 @@ async def test_the_kept_view_reopened_is_drawn_once_until_its_answer(session, ma
                 assert mirror.lines() == screen_lines(app)
         finally:
             Compositor.render_full_update = real_full
+
+
+async def test_a_reopened_views_answer_is_written_in_one_frame_without_a_layout(
+        session, make):
+    """Reopened, the kept view keeps its verdict line's rows too ("computing…" and blank
+    rows, as the legend and the learner's panel keep theirs): an answer of the same shape —
+    the unschedulable pod's verdict, wrapped onto two rows at this width — takes its place
+    without a layout (one after the first frame, and a second one that the resized widgets
+    asked for, before). And the answer is written as it is shown, in one frame: the verdict,
+    the matrix and the learner's panel together. Each widget's repaint used to come through
+    the message queue and Textual's update timer drew whatever had come by then (at 1,000
+    nodes the verdict line in one frame, the matrix and the panel a frame later)."""
+    from screen_text import TerminalMirror, screen_lines
+
+    app = make(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        app.open_explain("default", "gpu-pod")
+        await settle(pilot)
+        kept = app.screen
+        message = kept.query_one("#explain-message")
+        rows = message.size.height
+        assert rows >= 2 and "0/4 nodes are available" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        explain_module._CACHE.clear()  # computed again, not shown from the cache
+        mirror = TerminalMirror(app)
+        written: list[list[str]] = []
+        real_display = app._display
+
+        def display(screen, renderable):
+            real_display(screen, renderable)
+            if screen is kept and renderable is not None:
+                written.append(mirror.lines())
+
+        app._display = display
+        layouts = _layouts_of(kept)
+        gate = Gate(app.session)
+        app.open_explain("default", "gpu-pod")
+        await _until(pilot, gate.entered.is_set)
+        for _ in range(3):
+            await pilot.pause()  # not settle: it waits for the held worker
+        waiting = "\n".join(written[-1])
+        assert "computing" in waiting and "0/4 nodes" not in waiting and "node-1" not in waiting
+        assert message.size.height == rows
+        before = len(written)
+        delivered: list[int] = []
+        real_deliver = kept._deliver
+
+        def deliver(*args):
+            real_deliver(*args)
+            # Frames written by the end of the handler that showed the answer.
+            kept.call_next(lambda: delivered.append(len(written)))
+
+        kept._deliver = deliver
+        gate.open.set()
+        await _until(pilot, lambda: not kept.computing)
+        await settle(pilot)
+        del kept._deliver
+        # The answer's frame is out as it is shown: written by the same handler.
+        assert delivered == [before + 1], (delivered, before)
+        answer = "\n".join(written[before])
+        for shown in ("0/4 nodes are available", "node-1", "node-3", "THE POD ASKS FOR"):
+            assert shown in answer, shown
+        app.session.explain = gate.real
+        assert layouts == [False], layouts
+        assert message.size.height == rows
+        assert mirror.lines() == screen_lines(app)

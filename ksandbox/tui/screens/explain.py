@@ -376,7 +376,8 @@ class ExplainScreen(KsScreen):
         self._pod, self._bypassed, self._facts = None, False, ()
         self._stale, self._gap = False, MIN_INTERVAL
         message = self.query_one("#explain-message", Static)
-        put(message, Text(COMPUTING, "dim"))
+        rows = message.size.height if message.is_mounted else 1
+        put(message, Text(COMPUTING + "\n" * (rows - 1), "dim"))
         message.set_class(False, "-warning")
         banner = self.query_one("#explain-banner", Static)
         if banner.display:
@@ -470,6 +471,7 @@ class ExplainScreen(KsScreen):
             self._gap = max(MIN_INTERVAL, COST_FACTOR * cost)
             self._last = time.perf_counter()
             self._deliver(request, session, result)
+            self._draw_now()
         elif event.state == WorkerState.ERROR:  # compute_explanation catches; belt and braces
             self._delivered = self.request
             self._awaited = False
@@ -505,6 +507,34 @@ class ExplainScreen(KsScreen):
             self._show(result)
         except NoMatches:  # closing
             pass
+
+    def _draw_now(self) -> None:
+        """Write a worker's answer's frame now, all of it: each widget the answer changed asks the
+        screen for its repaint through the message queue, and Textual's update timer drew
+        whatever had arrived when it fired (the verdict line in one frame, the matrix and
+        the panel 10-30 ms later at 1,000 nodes; a clock tick could come in between). When
+        the answer kept every height (the emptied view keeps the last one's: reopen), no
+        layout is needed and the repaints asked for are made here, in one frame. Anything
+        that needs a layout is left to Textual."""
+        app = self.app
+        if not self.is_attached or app._batch_count or app.screen is not self \
+                or getattr(app, "_painted", None) is not self or self._layout_required \
+                or self._scroll_required or self._recompose_required:
+            return
+        widgets = list(self.walk_children())
+        if any(w._layout_required or w._scroll_required for w in widgets):
+            return
+        dirty = self._dirty_widgets
+        for widget in widgets:
+            if widget._repaint_required and widget.display:
+                widget._repaint_required = False
+                dirty.add(widget)
+        if self._repaint_required:
+            self._repaint_required = False
+            dirty.add(self)
+        if dirty:
+            self._compositor.update_widgets(dirty)
+            self._compositor_refresh()
 
     def _show_title(self) -> None:
         title = Text()
