@@ -123,3 +123,71 @@ async def test_the_app_leaves_the_collector_on_when_it_ends(session, make):
         app._driver.send_message(events.Key("F24", None))  # a key bound to nothing
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+async def test_no_collection_between_opening_explain_and_its_answers_frame(session, make):
+    """Explain's first answer is computed by a worker after the view's first frame; the
+    collector waits from the opening until the frame that shows the answer (the worker's
+    allocations made a young collection inside nearly every opening at 1,000 nodes), and
+    the collections due run after it."""
+    import threading
+
+    from helpers import explained
+
+    app = make(session)
+    log: list[tuple] = []
+
+    def on_gc(phase: str, info: dict) -> None:
+        if phase == "start":
+            log.append(("gc",))
+
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        display = app._display
+
+        def logged(screen, renderable):
+            if renderable is not None:  # logged before it is written (a release collects)
+                answered = getattr(screen, "shown", None) is not None
+                log.append(("frame", answered, "0/4 nodes are available" in screen_text(app)))
+            display(screen, renderable)
+
+        app._display = logged
+        real = app.session.explain
+        entered, go = threading.Event(), threading.Event()
+
+        def gated(namespace, name):
+            entered.set()
+            go.wait(10)
+            return real(namespace, name)
+
+        app.session.explain = gated
+        threshold = gc.get_threshold()
+        gc.callbacks.append(on_gc)
+        gc.set_threshold(1, *threshold[1:])
+        try:
+            app.open_explain("default", "gpu-pod")
+            log.append(("opened",))
+            for _ in range(100):
+                if entered.is_set():
+                    break
+                await pilot.pause(0.01)
+            for _ in range(3):
+                await pilot.pause()
+            assert not gc.isenabled(), "held while the worker computes"
+            go.set()
+            await explained(pilot)
+            await settle(pilot)
+        finally:
+            gc.set_threshold(*threshold)
+            gc.callbacks.remove(on_gc)
+            app._display = display
+            app.session.explain = real
+        assert gc.isenabled(), "released after the answer's frame"
+        opened = log.index(("opened",))
+        answer = next(i for i, entry in enumerate(log) if entry[0] == "frame" and entry[1])
+        assert log[answer][2], "the answer's frame shows it"
+        assert any(entry[0] == "frame" and not entry[1] for entry in log[opened:answer]), \
+            "the view's first frame came before"
+        assert all(entry[0] != "gc" for entry in log[opened:answer]), log[opened:answer + 1]
+        assert any(entry[0] == "gc" for entry in log[answer:]), "the collection came after"

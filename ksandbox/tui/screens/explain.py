@@ -420,6 +420,13 @@ class ExplainScreen(KsScreen):
         lock anyway.)"""
         return self._awaited and not self._reading
 
+    @property
+    def answer_owed(self) -> bool:
+        """The view waits for its first answer (computing, or about to): the collector waits
+        too, until the frame that shows it (KsandboxApp._display, gc_hold.py). Not owed any
+        more once the answer is shown, so the frame that writes it releases the collector."""
+        return self._awaited and self.shown is None
+
     def _compositor_refresh(self) -> None:
         super()._compositor_refresh()
         if self._awaited and self.shown is not None:
