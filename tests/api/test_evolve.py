@@ -1,5 +1,7 @@
 """api/evolve.py gives exactly attrs.evolve's result, and its errors."""
 
+import inspect
+
 import attrs
 import pytest
 
@@ -128,3 +130,97 @@ def test_a_replacers_code_comes_from_the_methods_cache(tmp_path, monkeypatch):
     assert later.added == 0 and again.__code__ == fn.__code__
     meta = ObjectMeta(name="a", namespace="ns", labels={"k": "v"})
     assert again(meta, "b") == attrs.evolve(meta, name="b")
+
+
+def _crafted_classes() -> list[type]:
+    import functools
+
+    class Plain:
+        def __init__(self, a, b=1, *rest, c, **kw):
+            pass
+
+    class PositionalOnly:
+        def __init__(self, a, /, b, *, c=0):
+            pass
+
+    class SelfOnlyPositional:
+        def __init__(self, /, a):
+            pass
+
+    class Star:
+        def __init__(*args):
+            pass
+
+    class KeywordsOnly:
+        def __init__(*, a):
+            pass
+
+    class Wrapped:
+        @functools.wraps(lambda x, y: None)
+        def __init__(self, *args, **kw):
+            pass
+
+    class Signed:
+        def __init__(self, a):
+            pass
+    Signed.__init__.__signature__ = inspect.signature(lambda self, z: None)  # type: ignore[attr-defined]
+
+    class ClassSigned:
+        __signature__ = inspect.signature(lambda q: None)
+
+        def __init__(self, a):
+            pass
+
+    class New:
+        def __new__(cls, n):
+            return super().__new__(cls)
+
+        def __init__(self, a):
+            pass
+
+    class Meta(type):
+        def __call__(cls, m):
+            return super().__call__()
+
+    class WithMeta(metaclass=Meta):
+        def __init__(self, a=0):
+            pass
+
+    class Inherited(Plain):
+        pass
+
+    return [Plain, PositionalOnly, SelfOnlyPositional, Star, KeywordsOnly, Wrapped, Signed,
+            ClassSigned, New, WithMeta, Inherited]
+
+
+def _api_attrs_classes() -> list[type]:
+    import importlib
+    import pkgutil
+
+    import ksandbox.api
+
+    found = []
+    for info in pkgutil.iter_modules(ksandbox.api.__path__, "ksandbox.api."):
+        module = importlib.import_module(info.name)
+        found += [c for c in vars(module).values()
+                  if isinstance(c, type) and attrs.has(c) and c.__module__ == info.name]
+    return found
+
+
+def test_the_init_parameters_read_off_the_code_are_inspects():
+    """evolve reads the positional parameters off the code of attrs' generated __init__
+    (inspect.signature cost ~12 M instructions of the TUI's start): the same names as
+    inspect.signature for every attrs class of ksandbox.api, and for classes whose call is
+    not their own plain __init__ (wrapped, signed, a __new__, a metaclass __call__,
+    positional-only and keyword-only parameters) inspect decides or gives the same."""
+    from ksandbox.api import evolve as evolve_module
+
+    api = _api_attrs_classes()
+    assert len(api) > 100
+    for cls in api:
+        assert evolve_module._own_init_params(cls) is not None, cls     # the fast path
+        assert evolve_module._positional_params(cls) == \
+            evolve_module._signature_params(cls), cls
+    for cls in _crafted_classes():
+        assert evolve_module._positional_params(cls) == \
+            evolve_module._signature_params(cls), cls.__name__
