@@ -144,3 +144,41 @@ def test_a_column_follows_the_rows_that_changed():
             assert scores_after.tolist() == scorer.score_vec(sched.fast_for(fwk), every,
                                                              (500, 1 << 30)).tolist()
     assert after.tolist() != before.tolist() and scores_after.tolist() != scores_before.tolist()
+
+
+def test_verdicts_count_the_failing_nodes_as_their_rows_change():
+    """NodeTable.verdicts' count of failing nodes (Fit's shortcut for a pod that fits
+    everywhere) equals counting a fresh column's non-zero codes after every read: rows
+    recomputed one by one (a bind, a pod removed: failures come and go) or many at once."""
+    store, clock, sched = build(True)
+    for i in range(6):
+        store.create(_node(i))
+    store.create(_pod(0))
+    clock.run_until(clock.now + 1)
+    table = sched.cache._table
+    fwk = sched.profiles["default-scheduler"]
+    fit = next(p for p in fwk.filter_plugins if p.name == "NodeResourcesFit")
+    request = (500, 1 << 30, 0, [])
+    from ksandbox.scheduler.plugins.node_resources_fit import fit_code
+
+    every = np.arange(table.n)
+    r = SimRandom(4)
+    seen = []
+    for i in range(1, 120):
+        if r.random() < 0.3:
+            bound = [p for p in store.list("Pod") if p.spec.node_name]
+            if bound:
+                store.remove("Pod", bound[r.randrange(len(bound))].metadata.name, "default")
+        else:
+            store.create(_pod(3 * i + 1))
+        clock.run_until(clock.now + 0.5 + r.random())
+        if i % 20 < 6 or i % 20 == 19:   # after each change; or after 13 rows (at once)
+            codes, failing = table.verdicts("fit", lambda rows: fit._codes(table, rows,
+                                                                           request),
+                                            lambda ni: fit_code(request, ni))
+            fresh = fit._codes(table, every, request)
+            assert codes.tolist() == fresh.tolist()
+            assert failing == int(np.count_nonzero(fresh)), i
+            seen.append(failing)
+    assert 0 in seen and max(seen) > 1
+    assert any(b < a for a, b in zip(seen, seen[1:]))   # failures went away too

@@ -123,20 +123,47 @@ class NodeTable:
             if len(self._columns) >= self.MAX_COLUMNS:
                 self._columns.pop(next(iter(self._columns)))
             values = np.array(compute(np.arange(self.n, dtype=_I64)))
-            self._columns[key] = [values, now]
+            # [values, log position, how many values are not 0 (verdicts' count) or None]
+            self._columns[key] = [values, now, None]
             return values
-        values, seen = entry
+        values, seen, nonzero = entry
         if seen != now:
             rows = self._changed[seen - self._log_base:]
             if len(rows) <= 8:
                 infos = self.list_id
-                for i in rows:
-                    values[i] = one(infos[i])
+                if nonzero is None:
+                    for i in rows:
+                        values[i] = one(infos[i])
+                else:
+                    for i in rows:
+                        v = one(infos[i])
+                        if v:
+                            if not values[i]:
+                                nonzero += 1
+                        elif values[i]:
+                            nonzero -= 1
+                        values[i] = v
+                    entry[2] = nonzero
             else:
                 idx = np.array(sorted(set(rows)), dtype=_I64)
                 values[idx] = compute(idx)
+                if nonzero is not None:
+                    entry[2] = int(np.count_nonzero(values))
             entry[1] = now
         return values
+
+    def verdicts(self, key: Any, compute: Callable[[np.ndarray], np.ndarray],
+                 one: Callable[[NodeInfo], int]) -> tuple[np.ndarray, int]:
+        """:meth:`column` of a Filter twin's verdict codes (0: the node passes), and how
+        many nodes fail (values not 0): counted once, then kept with the column as its rows
+        are recomputed, so a pod that fits everywhere (most pods of a roomy cluster) learns
+        it without a count over every node."""
+        values = self.column(key, compute, one)
+        entry = self._columns[key]
+        failing = entry[2]
+        if failing is None:
+            failing = entry[2] = int(np.count_nonzero(values))
+        return values, failing
 
     def scalar_alloc(self, name: str) -> np.ndarray:
         arr = self._scalar_alloc.get(name)

@@ -133,8 +133,12 @@ class Fit:
         request = self._request(state, pod)
         cpu, mem, eph, scalars = request
         key = (self, cpu, mem, eph, tuple(scalars))
-        return ctx.table.column(key, lambda rows: self._codes(ctx.table, rows, request),
-                                lambda ni: fit_code(request, ni)), _FitStatuses(scalars)
+        codes, failing = ctx.table.verdicts(key, lambda rows: self._codes(ctx.table, rows,
+                                                                          request),
+                                            lambda ni: fit_code(request, ni))
+        if not failing:
+            return None   # the pod fits every node (as codes of zeros, without the scan)
+        return codes, _FitStatuses(scalars)
 
     def _codes(self, t: Any, rows: np.ndarray, request: tuple) -> np.ndarray:
         """The verdict bits of the nodes ``rows`` (too many pods, then each insufficient
