@@ -95,6 +95,7 @@ NOT_AT_FIRST_FRAME = (
     # Textual's TextArea: the YAML editor's only (tui/widgets/ordered_text_area.py)
     "textual.widgets._text_area", "ksandbox.tui.widgets.ordered_text_area",
     "hashlib",                                      # static pods' hash; css_cache's stamp
+    "zoneinfo",                                     # a CronJob's time zone (api/cron.py)
     "textual.widgets._checkbox",                    # the recorder's annotate dialog only
     # the recording reader and writer: a live session's first frame does without them
     "ksandbox.recording.player", "ksandbox.recording.script",

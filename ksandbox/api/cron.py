@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import attrs
 
@@ -61,7 +60,7 @@ class Schedule:
         if self.every is not None:
             # ConstantDelaySchedule: t + period, rounded down to the second.
             return float(int(t + self.every))
-        zone = ZoneInfo(tz) if tz else dt.timezone.utc
+        zone = time_zone(tz) if tz else dt.timezone.utc
         now = (EPOCH + dt.timedelta(seconds=t)).astimezone(zone)
         cur = now.replace(second=0, microsecond=0) + dt.timedelta(minutes=1)
         limit = cur.year + 5
@@ -170,10 +169,21 @@ def parse(schedule: str) -> Schedule:
                     parsed[2][1], parsed[4][1])
 
 
+def time_zone(tz: str) -> dt.tzinfo:
+    """The IANA zone ``tz``. zoneinfo is imported by the first CronJob with a time zone: it
+    reads sysconfig for its search path (~11 M instructions of the TUI's start, where no
+    CronJob has one)."""
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(tz)
+
+
 def check_time_zone(tz: str) -> str | None:
     """None when ``tz`` is a known IANA zone, else the message validation gives."""
+    from zoneinfo import ZoneInfoNotFoundError
+
     try:
-        ZoneInfo(tz)
+        time_zone(tz)
     except (ZoneInfoNotFoundError, ValueError):
         return f"unknown time zone {tz}"
     return None

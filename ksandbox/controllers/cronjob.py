@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from ..api import cron
 from ..api.batch import Job
@@ -129,7 +128,7 @@ def scheduled_timestamp(scheduled: float, tz: str) -> str:
     when = cron.EPOCH + dt.timedelta(seconds=int(scheduled // 1))
     if not tz:
         return when.strftime("%Y-%m-%dT%H:%M:%SZ")
-    local = when.astimezone(ZoneInfo(tz))
+    local = when.astimezone(cron.time_zone(tz))
     if local.utcoffset() == dt.timedelta(0):
         return local.strftime("%Y-%m-%dT%H:%M:%SZ")
     text = local.strftime("%Y-%m-%dT%H:%M:%S%z")

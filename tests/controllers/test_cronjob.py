@@ -255,6 +255,30 @@ def test_the_job_is_named_after_the_activation_minute_and_carries_its_timestamp(
     assert cjc.scheduled_timestamp(300.0, "Asia/Tokyo") == "2026-01-01T09:05:00+09:00"
 
 
+def test_a_time_zone_is_read_when_first_asked_for():
+    """zoneinfo (it reads sysconfig for its search path) is imported by the first CronJob
+    with a time zone, not with the controller; the zone's activations and validation are
+    as before."""
+    import subprocess
+    import sys
+
+    probe = """
+import sys
+from ksandbox.api import cron
+from ksandbox.controllers import cronjob
+before = "zoneinfo" in sys.modules
+at_nine = cron.parse("0 9 * * *")
+print(before, at_nine.next_after(0.0, "America/New_York"), at_nine.next_after(0.0),
+      cron.check_time_zone("Nowhere/City"), cron.check_time_zone("Europe/Paris"),
+      "zoneinfo" in sys.modules)
+"""
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    # 09:00 in New York on 2026-01-01 is 14:00 UTC (EST); 09:00 UTC is 32,400 s in.
+    assert proc.stdout.split() == ["False", "50400.0", "32400.0", "unknown", "time", "zone",
+                                   "Nowhere/City", "None", "True"]
+
+
 def test_most_recent_schedule_time():
     """utils_test.go TestMostRecentScheduleTime: the rough estimate then exact activations;
     @every counts from the last activation; more than 100 missed is MANY."""
