@@ -90,6 +90,13 @@ class ControllerIndex:
         if last[0] is ev:   # the store read them for this very write (track_controllers)
             self.last = last
             old_ref, new_ref = last[1], last[2]
+            if old_ref is new_ref and old_ref is not None and type(old_ref.uid) is str:
+                # The write kept the owner references object (a status, a bind, a resize:
+                # most writes): what the general path below does then — no orphan on either
+                # side, the same owner's table, the new version in the object's place.
+                self.orphan_event = None
+                self._insert(old_ref.uid, meta.namespace, meta.name, ev.obj)
+                return
         else:
             old_ref = _controller(ev.old) if ev.old is not None else _NOT_INDEXED
             new_ref = _controller(ev.obj) if ev.type != DELETED else _NOT_INDEXED
@@ -180,6 +187,18 @@ class OwnerHandler:
         if last[0] is ev:
             # The refs the index read from this very event (see ControllerIndex.last).
             old_ref, new_ref = last[1], last[2]
+            if old_ref is new_ref and old_ref is not None and old_ref.kind == kind and \
+                    type(old_ref.uid) is str:
+                # The same controller ref object on both sides (the write kept the owner
+                # references: a status, a bind, a resize — most writes) of this kind: what
+                # the general path below does then — the object leaves and enters the same
+                # owner's set, one call for that owner.
+                account = self._account
+                if account is not None:
+                    account(old_ref.uid, ev.old, -1)
+                    account(old_ref.uid, ev.obj, 1)
+                self._on_change(ns, old_ref.name, ev)
+                return
             if old_ref is not None and old_ref is not _NOT_INDEXED and old_ref.kind != kind:
                 old_ref = _NOT_INDEXED
             if new_ref is not None and new_ref is not _NOT_INDEXED and new_ref.kind != kind:

@@ -69,8 +69,9 @@ def deletion_key(pod: Pod, ranks: dict[str, int], now: float) -> tuple:
             deletion_cost(pod), -ranks.get(node, 0), ready_rank, created_rank, pod.metadata.uid)
 
 
-def _is_plain(pod: Pod) -> bool:
-    return (bool(pod.spec.node_name) and pod.status.phase == "Running" and pod_ready(pod)
+def _is_plain(pod: Pod, ready: bool) -> bool:
+    """``ready``: pod_ready(pod), which the caller has read already."""
+    return (bool(pod.spec.node_name) and pod.status.phase == "Running" and ready
             and deletion_cost(pod) == 0)
 
 
@@ -99,12 +100,13 @@ class ActivePods:
         self._dirty: set[str] = set()
         self._ranks_src: Any = None
 
-    def account(self, pod: Pod, sign: int) -> None:
-        """A pod enters (+1) or leaves (-1) the set; inactive pods are not counted."""
+    def account(self, pod: Pod, sign: int) -> bool:
+        """A pod enters (+1) or leaves (-1) the set; inactive pods are not counted (False)."""
         if not pod_active(pod):
-            return
+            return False
+        ready = pod_ready(pod)
         self.active += sign
-        if pod_ready(pod):
+        if ready:
             self.ready += sign
         if self.labels is not None and labels_cover(pod.metadata.labels, self.labels):
             self.labeled += sign
@@ -117,13 +119,14 @@ class ActivePods:
                 on.pop(name, None)
                 if not on:
                     del self.nodes[node]
-        if not _is_plain(pod):
+        if not _is_plain(pod, ready):
             if sign > 0:
                 self.special[name] = pod
             else:
                 self.special.pop(name, None)
         self._dirty.add(node)
         self._static.pop(node, None)
+        return True
 
     def rank_changed(self, node: str) -> None:
         """The family's count on ``node`` changed (a sibling's pod came or went)."""

@@ -103,8 +103,14 @@ class ReplicaSetController(Controller):
     def _owner_event(self, ev: WatchEvent) -> None:
         obj = ev.obj
         ns, name, uid = obj.metadata.namespace, obj.metadata.name, obj.metadata.uid
-        parent = obj.metadata.controller_ref()
-        parent_uid = parent.uid if parent is not None and ev.type != DELETED else None
+        if ev.type == DELETED:
+            parent_uid = None
+        else:
+            last = self.store.last_refs
+            # the new side's controller ref, as the store read it for this write (a tracked
+            # kind: ReplicaSets are, for the Deployment controller's index), else read here
+            parent = last[2] if last[0] is ev else obj.metadata.controller_ref()
+            parent_uid = parent.uid if parent is not None else None
         old_parent = self._parent.get(uid)
         if old_parent != parent_uid:
             if old_parent is not None:
@@ -158,9 +164,9 @@ class ReplicaSetController(Controller):
         c = self.counts.get(uid)
         if c is None:
             c = self.counts[uid] = ActivePods()
-        c.account(pod, sign)
+        active = c.account(pod, sign)
         parent = self._parent.get(uid)
-        if parent is not None and pod_active(pod):
+        if parent is not None and active:
             family = self._family.setdefault(parent, {})
             node = pod.spec.node_name
             before = family.get(node, 0)
@@ -187,7 +193,7 @@ class ReplicaSetController(Controller):
             return
         for member in self._siblings.get(parent, ()):
             sibling = self.counts.get(member)
-            if sibling is not None:
+            if sibling is not None and sibling.nodes:   # (an emptied one has no order to mark)
                 for node in changed:
                     sibling.rank_changed(node)
 

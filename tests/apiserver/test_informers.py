@@ -104,12 +104,18 @@ _OWNERS = (None, ("ReplicaSet", "web", "u1"), ("ReplicaSet", "api", "u2"), ("Job
 
 
 def _apply_owner_ops(store, ops) -> None:
-    """Create, re-own or delete pods a, b, c as the generated ``ops`` say."""
+    """Create, re-own, relabel (keeping the owner references object: what a status write or
+    a bind does) or delete pods a, b, c as the generated ``ops`` say."""
     for name, op, owner in ops:
         cur = store.get("Pod", name, "default")
         if op == "delete":
             if cur is not None:
                 store.remove("Pod", name, "default")
+            continue
+        if op == "touch":
+            if cur is not None:
+                store.update(attrs.evolve(cur, metadata=attrs.evolve(
+                    cur.metadata, labels={"touched": str(owner)})))
             continue
         o = _OWNERS[owner]
         refs = () if o is None else (_ref(o[0], o[1], o[2], *o[3:]),)
@@ -121,13 +127,14 @@ def _apply_owner_ops(store, ops) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(("put", "delete")),
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(("put", "delete", "touch")),
                           st.integers(0, len(_OWNERS) - 1)), max_size=25))
 def test_handlers_reading_the_index_refs_hear_what_the_plain_handler_hears(ops):
     """The shared index computes each write's controller refs once for every OwnerHandler of
-    that write (the fast path); a handler without the index walks the ownerReferences itself
-    (the plain path). Both hear the same calls, in the same order, for orphans, adoptions,
-    releases, other kinds' pods and deletions."""
+    that write (the fast path; a write that keeps the owner references object takes the
+    shortest way); a handler without the index walks the ownerReferences itself (the plain
+    path). Both hear the same calls, in the same order, for orphans, adoptions, releases,
+    writes that keep the owner, other kinds' pods and deletions."""
     store = _store()
     inf = Informers(store)
     heard: dict[str, list] = {"fast": [], "plain": []}
@@ -145,10 +152,23 @@ def test_handlers_reading_the_index_refs_hear_what_the_plain_handler_hears(ops):
             store.subscribe("Pod", h)
     _apply_owner_ops(store, ops)
     assert heard["fast"] == heard["plain"]
+    # and the index holds every pod, as it is now, under its controller's uid (or as an
+    # orphan): what a fresh read of the store gives
+    by_owner: dict = {}
+    orphans: dict = {}
+    for pod in store.list("Pod"):
+        ref = pod.metadata.controller_ref()
+        table = orphans.setdefault(pod.metadata.namespace, {}) if ref is None else \
+            by_owner.setdefault(ref.uid, {})
+        table[pod.metadata.name] = pod
+    assert {u: inf.pods.owned(u) for u in inf.pods._by_owner} == by_owner
+    assert {ns: inf.pods.orphans(ns) for ns in inf.pods._orphans} == orphans
+    for u, table in by_owner.items():
+        assert all(inf.pods.owned(u)[n] is p for n, p in table.items())
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(("put", "delete")),
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from(("put", "delete", "touch")),
                           st.integers(0, len(_OWNERS) - 1)), max_size=25))
 def test_a_handler_without_orphans_hears_the_rest(ops):
     """``orphans=False`` (StatefulSet, Job: controllers that adopt nothing) drops exactly the
