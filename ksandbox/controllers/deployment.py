@@ -294,10 +294,12 @@ class DeploymentController(Controller):
     def _scale_rs(self, rs: Any, size: int, d: Any) -> bool:
         """scaleReplicaSet: set the size and the desired/max-replicas annotations."""
         size = max(0, size)
-        want_desired = str(du.replicas(d))
-        want_max = str(du.replicas(d) + du.max_surge(d))
+        want = du.replicas(d)
+        want_desired = str(want)
+        want_max = str(want + du.max_surge(d))
         ann = rs.metadata.annotations
-        resize = du.replicas(rs) != size
+        old_size = du.replicas(rs)
+        resize = old_size != size
         if not resize and ann.get(du.DESIRED_REPLICAS) == want_desired and \
                 ann.get(du.MAX_REPLICAS) == want_max:
             return False
@@ -310,7 +312,7 @@ class DeploymentController(Controller):
         if self._write(rs, metadata=meta, spec=spec) is None:
             return False
         if resize:
-            self._scaled_event(d, rs, du.replicas(rs), size)
+            self._scaled_event(d, rs, old_size, size)
         return resize
 
     def _scale_rs_and_event(self, rs: Any, size: int, d: Any) -> bool:

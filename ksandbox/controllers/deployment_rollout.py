@@ -44,10 +44,11 @@ class Rollout:
 
     def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any]) -> bool:
         """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas."""
-        if du.replicas(new_rs) == du.replicas(d):
+        have, want = du.replicas(new_rs), du.replicas(d)
+        if have == want:
             return False
-        if du.replicas(new_rs) > du.replicas(d):
-            return self.dc._scale_rs_and_event(new_rs, du.replicas(d), d)
+        if have > want:
+            return self.dc._scale_rs_and_event(new_rs, want, d)
         return self.dc._scale_rs_and_event(new_rs, du.new_rs_new_replicas(d, all_rss, new_rs), d)
 
     def _reconcile_old(self, d: Any, new_rs: Any, old_rss: list[Any]) -> bool:
@@ -66,11 +67,12 @@ class Rollout:
         for rs in du.by_creation(old_active):
             if cleaned >= max_scaled_down:
                 break
-            unhealthy = du.replicas(rs) - rs.status.available_replicas
-            if du.replicas(rs) == 0 or unhealthy <= 0:
+            size = du.replicas(rs)
+            unhealthy = size - rs.status.available_replicas
+            if size == 0 or unhealthy <= 0:
                 continue
             n = min(max_scaled_down - cleaned, unhealthy)
-            if self.dc._scale_rs_and_event(rs, du.replicas(rs) - n, d):
+            if self.dc._scale_rs_and_event(rs, size - n, d):
                 cleaned += n
         old_active = self.dc._fresh(old_active)
         available = sum(rs.status.available_replicas for rs in old_active + [new_rs])
@@ -80,10 +82,11 @@ class Rollout:
             for rs in du.by_creation(old_active):
                 if scaled >= budget:
                     break
-                if du.replicas(rs) == 0:
+                size = du.replicas(rs)
+                if size == 0:
                     continue
-                n = min(du.replicas(rs), budget - scaled)
-                if self.dc._scale_rs_and_event(rs, du.replicas(rs) - n, d):
+                n = min(size, budget - scaled)
+                if self.dc._scale_rs_and_event(rs, size - n, d):
                     scaled += n
         return cleaned + scaled > 0
 

@@ -88,14 +88,15 @@ def new_rs_new_replicas(d: Any, all_rss: list[Any], new_rs: Any) -> int:
     RollingUpdate: grow until every ReplicaSet together reaches replicas + maxSurge, never past
     the Deployment's replicas. Recreate: the full size at once.
     """
+    want = replicas(d)
     if not is_rolling(d):
-        return replicas(d)
+        return want
     current = total_replicas(all_rss)
-    max_total = replicas(d) + max_surge(d)
+    max_total = want + max_surge(d)
+    have = replicas(new_rs)
     if current >= max_total:
-        return replicas(new_rs)
-    up = min(max_total - current, replicas(d) - replicas(new_rs))
-    return replicas(new_rs) + up
+        return have
+    return have + min(max_total - current, want - have)
 
 
 def is_saturated(d: Any, rs: Any) -> bool:
