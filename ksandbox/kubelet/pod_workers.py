@@ -157,10 +157,17 @@ class PodWorkers:
         kl = self.kubelet
         if kl.halted or kl.stopped or not kl.registered:
             return
+        # What admitting a pod reads, read once for the whole pass (a load's first pass
+        # admits the node's every pod): the Node and the pressure conditions held. Nothing a
+        # pass does writes a Node or changes what the eviction manager holds — it writes
+        # pods and records events, and watch handlers never write (test_pod_workers_pass).
+        node = self.store.get("Node", self.name)
+        held = self.held()
+        now = self.clock.now
         while self._queue:
             key = next(iter(self._queue))
             del self._queue[key]
-            self._sync_pod(key)
+            self._sync_pod(key, node, held, now)
         # emptied, the dict keeps its table (1.2 KB for a node's 30 loaded pods) until it
         # grows again: clear() gives it back (WorkQueue.process_next)
         self._queue.clear()
@@ -212,13 +219,15 @@ class PodWorkers:
             self._queue[key] = None
         self.schedule_sync()
 
-    def _sync_pod(self, key: tuple[str, str]) -> None:
+    def _sync_pod(self, key: tuple[str, str], node: Node | None, held: AbstractSet[str],
+                  now: float) -> None:
+        """Reconcile one queued pod; ``node``, ``held``, ``now``: the pass's (sync)."""
         pod = self.store.get("Pod", key[1], key[0])
         st = self.pods.get(key)
-        if key in self.static_pods:
+        if key in self.static_pods.pods:
             self.sync_mirror(key, pod)
             if st is None:
-                self._admit(key, self.static_pods[key], static=True)
+                self._admit(key, self.static_pods[key], True, node, held, now)
             return
         if pod is None or pod.spec.node_name != self.name:
             if st is not None:
@@ -233,7 +242,7 @@ class PodWorkers:
             if pod.status.phase == RUNNING:
                 self._adopt(key, pod)   # and its containers are running here
             else:
-                self._admit(key, static, static=True)
+                self._admit(key, static, True, node, held, now)
             self.sync_mirror(key, pod)
             return
         if pod.is_terminated:
@@ -252,7 +261,7 @@ class PodWorkers:
             if pod.status.phase == RUNNING:
                 self._adopt(key, pod)
             else:
-                self._admit(key, pod, static=False)
+                self._admit(key, pod, False, node, held, now)
 
     def forget(self, key: tuple[str, str], st: _PodState) -> None:
         self.completion.cancel_exit(key)
@@ -304,9 +313,9 @@ class PodWorkers:
                 self.write_running(created, st)
 
     # -- admission and start --------------------------------------------------------------
-    def _admit(self, key: tuple[str, str], pod: Pod, static: bool) -> None:
-        now = self.clock.now
-        reason, message = self._admission_failure(pod) if not static else ("", "")
+    def _admit(self, key: tuple[str, str], pod: Pod, static: bool, node: Node | None,
+               held: AbstractSet[str], now: float) -> None:
+        reason, message = self._admission_failure(pod, node, held) if not static else ("", "")
         if reason:
             self._reject(pod, reason, message)
             return
@@ -344,16 +353,16 @@ class PodWorkers:
         self.images.mark_pulled(c.image for c in pod.spec.containers)
         self.completion.schedule_exit(key, pod)
 
-    def _admission_failure(self, pod: Pod) -> tuple[str, str]:
-        """canAdmitPod: the eviction manager's pressure check, then GeneralPredicates
-        (``predicates.py``); the first failure is the rejection. A critical pod short only of
+    def _admission_failure(self, pod: Pod, node: Node | None,
+                           held: AbstractSet[str]) -> tuple[str, str]:
+        """canAdmitPod: the eviction manager's pressure check (``held``: the conditions it
+        holds), then GeneralPredicates (``predicates.py``) against ``node`` (this kubelet's
+        Node as stored); the first failure is the rejection. A critical pod short only of
         resources is admitted (upstream's critical-pod admission makes room by preemption)."""
-        held = self.held()
         if held:   # no pressure held: the eviction manager admits every pod
             msg = ev.admission_rejection({_PRESSURE_CONDITION[k] for k in held}, pod)
             if msg is not None:
                 return ev.REASON_EVICTED, msg
-        node = self.store.get("Node", self.name)
         if node is None:
             return "", ""
         # a pod that asks for no host port fits whatever the others hold (ports_fit): their
