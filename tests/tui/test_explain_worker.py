@@ -766,3 +766,61 @@ async def test_a_reopened_views_answer_is_written_in_one_frame_without_a_layout(
         assert layouts == [False], layouts
         assert message.size.height == rows
         assert mirror.lines() == screen_lines(app)
+
+
+async def test_an_answer_that_changes_a_height_is_laid_out_and_written_by_its_handler(
+        session, make):
+    """An answer whose verdict takes more rows than the last one (a placed pod's one row, then
+    the unschedulable pod's wrapped verdict) needs a layout: it is made by the handler that
+    shows the answer, as Textual's timer would make it, and its frame is written there with
+    the verdict, the matrix and the panel; the terminal then equals the widgets."""
+    from screen_text import TerminalMirror, screen_lines
+
+    app = make(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        web = sorted(p.metadata.name for p in app.session.store.list("Pod")
+                     if p.metadata.name.startswith("web-") and p.spec.node_name)
+        app.open_explain("default", web[0])
+        await settle(pilot)
+        kept = app.screen
+        message = kept.query_one("#explain-message")
+        assert message.size.height == 1
+        await pilot.press("escape")
+        await settle(pilot)
+        mirror = TerminalMirror(app)
+        written: list[list[str]] = []
+        real_display = app._display
+
+        def display(screen, renderable):
+            real_display(screen, renderable)
+            if screen is kept and renderable is not None:
+                written.append(mirror.lines())
+
+        app._display = display
+        gate = Gate(app.session)
+        app.open_explain("default", "gpu-pod")
+        await _until(pilot, gate.entered.is_set)
+        for _ in range(3):
+            await pilot.pause()
+        before = len(written)
+        delivered: list[int] = []
+        real_deliver = kept._deliver
+
+        def deliver(*args):
+            real_deliver(*args)
+            kept.call_next(lambda: delivered.append(len(written)))
+
+        kept._deliver = deliver
+        gate.open.set()
+        await _until(pilot, lambda: not kept.computing)
+        await settle(pilot)
+        del kept._deliver
+        app.session.explain = gate.real
+        assert delivered == [before + 1], (delivered, before)
+        answer = "\n".join(written[before])
+        for shown in ("0/4 nodes are available", "node-1", "node-3", "THE POD ASKS FOR"):
+            assert shown in answer, shown
+        assert message.size.height >= 2
+        assert mirror.lines() == screen_lines(app)

@@ -31,6 +31,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.css.query import NoMatches
 from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ...api.errors import KsandboxError
@@ -517,25 +518,40 @@ class ExplainScreen(KsScreen):
 
     def _draw_now(self) -> None:
         """Write a worker's answer's frame now, all of it: each widget the answer changed asks the
-        screen for its repaint through the message queue, and Textual's update timer drew
-        whatever had arrived when it fired (the verdict line in one frame, the matrix and
-        the panel 10-30 ms later at 1,000 nodes; a clock tick could come in between). When
-        the answer kept every height (the emptied view keeps the last one's: reopen), no
-        layout is needed and the repaints asked for are made here, in one frame. Anything
-        that needs a layout is left to Textual."""
+        screen for its repaint or its layout through the message queue, and Textual's update
+        timer drew whatever had arrived when it fired (at 1,000 nodes the verdict line in one
+        frame, the matrix and the panel 10-30 ms later; a clock tick could come in between).
+        When the answer kept every height (the emptied view keeps the last one's: reopen), the
+        repaints asked for are made here, in one frame. When a height changed, the screen is
+        laid out here as Textual's timer would lay it out for those requests (the containers
+        above a resized widget forget their arrangement, then a full layout, which draws the
+        frame), and the requests are met."""
         app = self.app
         if not self.is_attached or app._batch_count or app.screen is not self \
-                or getattr(app, "_painted", None) is not self or self._layout_required \
-                or self._scroll_required or self._recompose_required:
+                or getattr(app, "_painted", None) is not self or self._scroll_required \
+                or self._recompose_required:
             return
         widgets = list(self.walk_children())
-        if any(w._layout_required or w._scroll_required for w in widgets):
+        if any(w._scroll_required for w in widgets):
             return
         dirty = self._dirty_widgets
         for widget in widgets:
             if widget._repaint_required and widget.display:
                 widget._repaint_required = False
                 dirty.add(widget)
+        resized = [w for w in widgets if w._layout_required]
+        if resized or self._layout_required:
+            for widget in resized:
+                widget._layout_required = False
+                for ancestor in widget.ancestors:  # as Widget._check_refresh forgets them
+                    if not isinstance(ancestor, Widget):
+                        break
+                    ancestor._clear_arrangement_cache()
+                    ancestor._layout_updates += 1
+                    if not ancestor.styles.auto_dimensions:
+                        break
+            self._refresh_layout(app.size)
+            return
         if self._repaint_required:
             self._repaint_required = False
             dirty.add(self)
