@@ -120,6 +120,7 @@ def _components(s: Session) -> dict:
         "cache orphans": {n: list(p) for n, p in sched.cache._orphans.items()},
         "queue": list(sched.queue._infos),
         "kubelets": {n: (list(k.pod_workers.pods), dict(k.pod_workers.used),
+                         list(k.pod_workers._queue),
                          sorted(k.pod_workers.adopted_ips)) for n, k in cp.kubelets.kubelets.items()},
         "metrics": (dict(cp.metrics._serving), {ns: dict(c) for ns, c in cp.metrics._counted.items()}),
         "podgc": (list(podgc.terminated), list(podgc.terminating), list(podgc.bound_nodes)),

@@ -86,12 +86,18 @@ class KubeletManager:
     def load_done(self) -> None:
         for node in self.store.nodes():
             self._on_node(WatchEvent(ADDED, node))
+        # _on_pod of each ADDED pod (the store's (namespace, name) key is the same tuple),
+        # gathered per kubelet in the order written: each kubelet then takes its keys at once
+        # (PodWorkers.enqueue_all), in the order of its first pod, so the sync timers are
+        # made in the order hearing each pod makes them (enqueue makes no other timer).
         kubelets = self.kubelets
+        keys: dict[str, list[tuple[str, str]]] = {}
         for key, pod in self.store.items("Pod"):
-            # _on_pod of an ADDED pod; the store's (namespace, name) key is the same tuple
-            kubelet = kubelets.get(pod.spec.node_name) if pod.spec.node_name else None
-            if kubelet is not None:
-                kubelet.enqueue(key)
+            node = pod.spec.node_name
+            if node and node in kubelets:
+                keys.setdefault(node, []).append(key)
+        for node, node_keys in keys.items():
+            kubelets[node].pod_workers.enqueue_all(node_keys)
 
     # -- watches --------------------------------------------------------------------------
     def _on_node(self, ev: WatchEvent) -> None:

@@ -142,6 +142,19 @@ class PodWorkers:
         self._queue[key] = None
         self.schedule_sync()
 
+    def enqueue_all(self, keys: list[tuple[str, str]]) -> None:
+        """``enqueue(key)`` of each key in turn (a load's pods of this node): the first
+        settles whether this kubelet takes keys (halted or stopped: none) and schedules the
+        sync; the others, with nothing run in between, only join the queue."""
+        if not keys:
+            return
+        self.enqueue(keys[0])
+        if self._sync_timer is not None:
+            self._queue.update(dict.fromkeys(keys))
+        else:
+            for key in keys[1:]:
+                self.enqueue(key)
+
     def queue(self, key: tuple[str, str]) -> None:
         """Queue ``key`` for the next sync, without scheduling it (register, recover)."""
         self._queue[key] = None

@@ -142,3 +142,30 @@ def test_the_samples_passes_hold_the_premise(sample, script, monkeypatch):
         run_script(s, load_script(SAMPLES / f"{script}.script.yaml"))
     s.run_until(max(600, s.now))
     assert seen[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 5), max_size=8), st.sampled_from(["", "halted", "stopped",
+                                                                 "queued"]))
+def test_enqueue_all_is_enqueue_of_each(names, state):
+    """PodWorkers.enqueue_all (a load's pods of one node, KubeletManager.load_done) against
+    enqueue of each key: the queue, the sync timer and the clock's timers in run order."""
+    def run(all_at_once: bool) -> tuple:
+        s = Session.from_text("apiVersion: v1\nkind: Node\nmetadata: {name: n0}\n", seed=1)
+        kubelet = s.cp.kubelets.kubelets["n0"]
+        workers = kubelet.pod_workers
+        if state == "halted":
+            kubelet.failed = True
+        elif state == "stopped":
+            kubelet.stopped = True
+        elif state == "queued":
+            workers.enqueue(("default", "p3"))
+        keys = [("default", f"p{i}") for i in names]
+        if all_at_once:
+            workers.enqueue_all(keys)
+        else:
+            for key in keys:
+                workers.enqueue(key)
+        return list(workers._queue), workers._sync_timer is not None, s.clock.scheduled()
+
+    assert run(True) == run(False)
