@@ -197,6 +197,12 @@ class KsandboxApp(App[int]):
         elif screen is not None:
             self._frame_after_batch = screen
 
+    def get_default_screen(self) -> Screen:
+        # Under the board all the time: its start-up resizes hand no frame to the board.
+        from .screens.base import DefaultScreen
+
+        return DefaultScreen(id="_default")
+
     def on_mount(self) -> None:
         if self.config.keymap:
             self.set_keymap(self.config.keymap)

@@ -21,8 +21,20 @@ class TerminalMirror:
 
     def __init__(self, app) -> None:
         self.app = app
+        from rich.cells import cell_len
+
         width, height = app.size
         self.cells = [[" "] * width for _ in range(height)]
+        # The terminal at install: the screen as drawn so far (run_test has started the app
+        # and written its first frame, which test_screen_layout holds to the widgets'
+        # render; no whole frame follows it while nothing changes). What the app writes from
+        # here is applied on top.
+        for y, strip in enumerate(app.screen._compositor.render_strips()[:height]):
+            x = 0
+            for ch in strip.text:
+                if x < width:
+                    self.cells[y][x] = ch
+                x += max(1, cell_len(ch))
         original = app._display
 
         def display(screen, renderable):

@@ -278,3 +278,45 @@ async def test_the_boards_first_frame_is_drawn_once(session, make, monkeypatch):
         for renderable in written:
             terminal._apply(renderable)
         assert terminal.lines() == screen_lines(app)
+
+
+async def test_no_whole_frame_follows_the_first_while_nothing_changes(session, make, monkeypatch):
+    """After the board's first frame nothing is drawn whole again while nothing changes:
+    Textual's default screen beneath the board, laid out again for the start's resize,
+    handed its dirty regions to the board, and the board was redrawn whole ~0.08 s after its
+    first frame (a LayoutUpdate of the whole terminal: CPU a first key waited for). The
+    default screen keeps them while the board covers it (the board is never popped). What
+    the terminal shows is what the widgets render, before and after a real resize."""
+    from screen_text import TerminalMirror, screen_lines
+    from textual.app import App
+
+    from ksandbox.tui.screens.base import DefaultScreen
+
+    app = make(session)
+    app.freeze_heap_after_first_frame = True
+    written: list = []
+    real = App._display
+
+    def display(self, screen, renderable):
+        if renderable is not None:
+            written.append((screen, renderable))
+        return real(self, screen, renderable)
+
+    monkeypatch.setattr(App, "_display", display)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot, 6)
+        kinds = [type(r).__name__ for _, r in written]
+        assert kinds[0] == "LayoutUpdate" and "LayoutUpdate" not in kinds[1:], kinds
+        default = app.screen_stack[0]
+        assert isinstance(default, DefaultScreen) and default.id == "_default"
+        terminal = TerminalMirror.__new__(TerminalMirror)
+        terminal.app, terminal.cells = app, [[" "] * 140 for _ in range(40)]
+        for _, renderable in written:
+            terminal._apply(renderable)
+        assert terminal.lines() == screen_lines(app)
+        await pilot.resize_terminal(120, 36)      # a real resize lays the board out again
+        await settle(pilot, 6)
+        terminal.cells = [[" "] * 120 for _ in range(36)]
+        for _, renderable in written:
+            terminal._apply(renderable)
+        assert terminal.lines() == screen_lines(app)

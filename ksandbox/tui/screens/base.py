@@ -91,6 +91,39 @@ NODE_ACTIONS = {"taint", "untaint", "cordon", "uncordon", "drain", "fail", "reco
                 "pressure", "label"}
 
 
+def keep_regions_while_covered(screen: Screen) -> bool:
+    """Textual hands a covered screen's dirty regions to the screen on top, for a dialog that
+    shows it through; one opaque all over shows none of it, and was repainted whole for
+    nothing (push_screen refreshes the screen it covers: the explain view, ~7 ms of CPU at
+    1,000 nodes while its worker waited; the app's default screen under the board, laid out
+    again for the start's resize, made a whole second frame of the board ~0.08 s after the
+    first). Kept for later, as Textual keeps them: the whole screen is repainted when it is on
+    top again (ScreenResume). True when the regions were kept (nothing to draw now)."""
+    try:
+        top = screen.app.screen
+    except Exception:  # noqa: BLE001 - no screen (closing): let Textual decide
+        return False
+    # The screen on top is opaque (every screen fills the terminal): nothing of this one
+    # shows through it.
+    if top is screen or not screen._compositor._dirty_regions or top.styles.background.a != 1:
+        return False
+    screen._set_dirty(*screen._compositor._dirty_regions)
+    screen._repaint_required = True
+    screen._compositor._dirty_regions.clear()
+    screen._dirty_widgets.clear()
+    return True
+
+
+class DefaultScreen(Guarded, DismissOnce, LayoutOnce, Screen):
+    """The app's base screen (Textual's ``_default``), under the board all the time: an
+    empty screen that is not laid out again at its own size while covered (LayoutOnce) and
+    keeps its dirty regions while covered (:func:`keep_regions_while_covered`)."""
+
+    def _compositor_refresh(self) -> None:
+        if not keep_regions_while_covered(self):
+            super()._compositor_refresh()
+
+
 class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
     """Base of the main board, the list views, the explain and text views."""
 
@@ -182,18 +215,7 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
             # The app wakes this screen when the batch ends (KsandboxApp._end_batch).
             app._frame_after_batch = self
             return
-        if self is not app.screen and self._hidden_by_top_screen() \
-                and self._compositor._dirty_regions:
-            # Textual hands a covered screen's dirty regions to the screen on top, for a
-            # dialog that shows it through; one opaque all over shows none of it, and was
-            # repainted whole for nothing after its first frame (push_screen refreshes the
-            # screen it covers: the explain view, ~7 ms of CPU at 1,000 nodes while its worker
-            # waited). Kept for later, as Textual keeps them: the whole screen is repainted
-            # when it is on top again (ScreenResume).
-            self._set_dirty(*self._compositor._dirty_regions)
-            self._repaint_required = True
-            self._compositor._dirty_regions.clear()
-            self._dirty_widgets.clear()
+        if keep_regions_while_covered(self):
             return
         if self._repaint_required and self is app.screen and not app.is_inline:
             # The whole-screen repaint still asked for (the frame left for after the batch)
@@ -202,15 +224,6 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
             self._repaint_required = False
             self._compositor.update_widgets({self})
         super()._compositor_refresh()
-
-    def _hidden_by_top_screen(self) -> bool:
-        """The screen on top is opaque (every screen fills the terminal): nothing of this one
-        shows through it."""
-        try:
-            top = self.app.screen
-        except Exception:  # noqa: BLE001 - no screen (closing): let Textual decide
-            return False
-        return top is not self and top.styles.background.a == 1
 
     # -- change feed ----------------------------------------------------------------------
     def on_cluster_changed(self, message: ClusterChanged) -> None:
