@@ -41,6 +41,10 @@ BURST = 100
 DRAIN = 90.0  # seconds the probe waits for the app to have read every key, and answer
 DRAIN_MAX = 300.0  # … stretched while the app is still busy reading them
 
+# Alone in `make test` (before the parallel run): the probe tells a frozen app from a slow one
+# by the CPU time it gets, and three apps beside another test worker on two cores get little.
+pytestmark = pytest.mark.serial
+
 
 def _open(tmp_path: Path, name: str) -> tuple[Terminal, Path]:
     need_tmux()
