@@ -88,10 +88,20 @@ def build_static_pod(manifest: Pod, node_name: str, node_uid: str, source: str) 
 
 
 def adopt_mirror(pod: Pod) -> Pod:
-    """A mirror pod found in the API (a loaded export) as the static pod it stands for."""
+    """A mirror pod found in the API (a loaded export) as the static pod it stands for.
+
+    Every static pod tolerates every ``NoExecute`` taint (applyDefaults adds it, as
+    build_static_pod does), so a mirror written without that toleration (by hand: a real
+    export carries it) still stands for a pod with it. Without it, the taint eviction
+    controller would delete each mirror the kubelet re-creates, at the same simulated instant
+    (the simulation has no API latency): a loop that never let the clock move."""
     meta = evolve(pod.metadata, uid="", resource_version=None, creation_timestamp=None,
                   deletion_timestamp=None, deletion_grace_period_seconds=None)
-    return evolve(pod, metadata=meta, status=PodStatus())
+    tolerations = pod.spec.tolerations
+    if _TOLERATE_NO_EXECUTE in tolerations:
+        return evolve(pod, metadata=meta, status=PodStatus())
+    spec = evolve(pod.spec, tolerations=tolerations + (_TOLERATE_NO_EXECUTE,))
+    return evolve(pod, metadata=meta, spec=spec, status=PodStatus())
 
 
 def mirror_key(pod: Pod) -> tuple[str, str]:

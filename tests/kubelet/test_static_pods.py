@@ -115,3 +115,48 @@ def test_a_recreated_mirror_keeps_the_running_pods_ip_and_times():
                          after.status.extra["containerStatuses"])[1]]
     assert started == [before.status.extra["containerStatuses"][0]["state"]["running"]
                        ["startedAt"]]
+
+
+def test_a_loaded_mirror_without_the_noexecute_toleration_is_evicted_once_then_tolerated():
+    # A hand-written export: a mirror pod lacking the toleration every static pod carries, on
+    # a node with a NoExecute taint. The taint eviction controller deletes it; the kubelet
+    # re-creates it from the static pod it stands for, which tolerates the taint, and the
+    # clock moves on. (It used to delete and re-create forever at t=0; the alarm turns such a
+    # loop into a failure instead of a hung test.)
+    import signal
+
+    tainted = """
+apiVersion: v1
+kind: Node
+metadata: {name: n0}
+spec: {taints: [{key: k, effect: NoExecute}]}
+status: {capacity: {cpu: '2', memory: 4Gi, pods: '110'}}
+"""
+    mirror = """
+apiVersion: v1
+kind: Pod
+metadata: {name: p3, annotations: {kubernetes.io/config.mirror: x}}
+spec:
+  nodeName: n0
+  containers: [{name: c, image: nginx}]
+"""
+
+    def stuck(signum, frame):
+        raise AssertionError("the simulation looped at one instant")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(30)
+    try:
+        s = cluster(tainted, mirror)
+        s.run_until(60)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert s.clock.now == 60
+    pod = get_pod(s, "p3", "default")
+    assert pod.metadata.deletion_timestamp is None
+    assert pod.status.phase == "Running"
+    assert any(t.operator == "Exists" and t.effect == "NoExecute" and not t.key
+               for t in pod.spec.tolerations)
+    marked = [e for e in events(s, "TaintManagerEviction") if e[2].startswith("Marking")]
+    assert len(marked) == 1, marked
