@@ -27,14 +27,12 @@ No ksandbox imports: the CLI installs it before any other.
 from __future__ import annotations
 import __future__
 
-import contextlib
-import marshal
 import operator
-import os
 import sys
-import zlib
 from types import CodeType, ModuleType
 from typing import Any
+
+from . import stamped_file
 
 _FORMAT = 1
 _MAX_RECORDED = 3000
@@ -62,28 +60,13 @@ def _stamp() -> bytes:
 
 
 def _path() -> str:
-    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
-    return os.path.join(folder, f"code.{sys.implementation.cache_tag}.bin")
+    return stamped_file.cache_path("code")
 
 
 def read(path: str) -> dict[Key, Any]:
     """The table in ``path``; an empty one when it is missing, of another Python, damaged or
     not ours. Its values are checked when used."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return {}
-    stamp = _stamp()
-    if not data.startswith(stamp) or len(data) < len(stamp) + 4:
-        return {}
-    body = data[len(stamp) + 4:]
-    if zlib.crc32(body) != int.from_bytes(data[len(stamp):len(stamp) + 4], "little"):
-        return {}
-    try:
-        table = marshal.loads(body)
-    except (ValueError, EOFError, TypeError):
-        return {}
+    table = stamped_file.read(path, _stamp())
     return table if type(table) is dict else {}
 
 
@@ -131,18 +114,8 @@ class CodeCache:
         table = self.table
         if len(table) > 2 * len(self._used):
             table = {k: v for k, v in table.items() if k in self._used}
-        tmp = f"{self.path}.{os.getpid()}.tmp"
-        try:
-            body = marshal.dumps(table)
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            with open(tmp, "wb") as f:
-                f.write(_stamp() + zlib.crc32(body).to_bytes(4, "little") + body)
-            os.replace(tmp, self.path)
-        except (OSError, ValueError):   # ValueError: marshal met a foreign object
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            return
-        self.added = 0
+        if stamped_file.write(self.path, _stamp(), table):
+            self.added = 0
 
 
 _CACHE: CodeCache | None = None

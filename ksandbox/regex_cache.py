@@ -27,13 +27,11 @@ No ksandbox imports: the CLI installs it before any other.
 
 from __future__ import annotations
 
-import contextlib
-import marshal
-import os
 import re
 import sys
-import zlib
 from typing import Any, Callable
+
+from . import stamped_file
 
 _compiler: Any = None
 try:  # CPython's regex compiler (private modules: install() checks they are as expected)
@@ -61,8 +59,7 @@ def _stamp() -> bytes:
 
 
 def _path() -> str:
-    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
-    return os.path.join(folder, f"regex.{sys.implementation.cache_tag}.bin")
+    return stamped_file.cache_path("regex")
 
 
 def cacheable(pattern: str | bytes, flags: int) -> bool:
@@ -92,21 +89,7 @@ def read(path: str) -> tuple[dict[tuple[str, int], Entry], dict[tuple[bytes, int
     """The tables in ``path``; empty ones when it is missing, of another Python, damaged or
     not ours."""
     empty: tuple[dict[Any, Entry], dict[Any, Entry]] = ({}, {})
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return empty
-    stamp = _stamp()
-    if not data.startswith(stamp) or len(data) < len(stamp) + 4:
-        return empty
-    body = data[len(stamp) + 4:]
-    if zlib.crc32(body) != int.from_bytes(data[len(stamp):len(stamp) + 4], "little"):
-        return empty
-    try:
-        entries = marshal.loads(body)
-    except (ValueError, EOFError, TypeError):
-        return empty
+    entries = stamped_file.read(path, _stamp())
     # Two tables (text and bytes patterns); each entry is checked when it is used.
     if type(entries) is not tuple or len(entries) != 2 or \
             not all(type(t) is dict for t in entries):
@@ -176,18 +159,8 @@ class RegexCache:
         if len(self.text) + len(self.binary) > 2 * sum(map(len, self._used)):
             tables = [{k: v for k, v in t.items() if k in used}
                       for t, used in zip(tables, self._used)]
-        tmp = f"{self.path}.{os.getpid()}.tmp"
-        try:
-            body = marshal.dumps(tuple(tables))
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            with open(tmp, "wb") as f:
-                f.write(_stamp() + zlib.crc32(body).to_bytes(4, "little") + body)
-            os.replace(tmp, self.path)
-        except (OSError, ValueError):   # ValueError: marshal met a foreign object
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            return
-        self.added = 0
+        if stamped_file.write(self.path, _stamp(), tuple(tables)):
+            self.added = 0
 
 
 _CACHE: RegexCache | None = None
