@@ -4,6 +4,7 @@ clock, `W` switches, `D` draws the same diff as ``ksandbox diff``, `ctrl+z` undo
 from __future__ import annotations
 
 from helpers import settle, shows
+from screen_text import screen_lines
 
 from ksandbox.recording.diff import diff_sessions
 
@@ -15,6 +16,23 @@ async def fork(pilot, name: str | None = None) -> None:
         pilot.app.screen.query_one("#branch-name").value = name
     await pilot.press("enter")
     await settle(pilot)
+
+
+async def test_the_fork_dialogs_sentence_wraps_whole_at_80_columns(make, session):
+    # It is wider than the dialog: it was cut at "D comp" at every terminal size.
+    app = make(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        lines = screen_lines(app)
+        first = next(i for i, line in enumerate(lines) if "Both branches" in line)
+
+        def inside(line: str) -> str:   # the dialog's text, between its two borders
+            return line.split("█")[1].strip()
+
+        sentence = f"{inside(lines[first])} {inside(lines[first + 1])}".strip()
+        assert sentence == "Both branches run on one clock from here; W switches, D compares."
 
 
 async def test_w_forks_a_named_branch_that_runs_on_the_same_clock(make, session):

@@ -37,7 +37,9 @@ class BranchNameDialog(CommandDialog):
         self.suggested = suggested
 
     def compose_fields(self) -> ComposeResult:
-        yield Label("Both branches run on one clock from here; W switches, D compares.")
+        # Wider than the dialog's 62 columns inside: it wraps (.dialog-question), never cut.
+        yield Label("Both branches run on one clock from here; W switches, D compares.",
+                    classes="dialog-question")
         yield OrderedInput(self.suggested, id="branch-name", placeholder="branch name",
                            restrict=r"[A-Za-z0-9._-]*", max_length=40)
 
