@@ -9,12 +9,9 @@ churn) runs with the skip and with every bind's event made, and must write, reco
 exactly the same."""
 
 import pytest
-from test_scheduler_fast_path import build, node, pod
+from test_scheduler_fast_path import churn
 
-from ksandbox.api.codec import decode
-from ksandbox.api.policy import PriorityClass
 from ksandbox.scheduler.scheduler import Scheduler
-from ksandbox.sim.rand import SimRandom
 
 
 def _queue_state(sched):
@@ -26,34 +23,10 @@ def _queue_state(sched):
 
 
 def _run(use_fast):
-    store, clock, sched = build(use_fast)
-    r = SimRandom(5)
-    store.create(decode(PriorityClass, {"metadata": {"name": "low"}, "value": -5}))
-    store.create(decode(PriorityClass, {"metadata": {"name": "high"}, "value": 1000}))
-    for i in range(60):
-        store.create(node(i, r))
-    log = []
-    store.subscribe("Pod", lambda ev: log.append(
-        (clock.now, ev.type, ev.obj.metadata.name, ev.obj.spec.node_name,
-         ev.obj.status.nominated_node_name)))
-    store.subscribe("Event", lambda ev: log.append(
-        (clock.now, ev.obj.reason, ev.obj.involved_object.name, ev.obj.message)))
     states = []
-    for step in range(8):
-        for i in range(step * 60, step * 60 + 60):
-            store.create(pod(i, r))
-        clock.run_until(clock.now + 3)
-        states.append(_queue_state(sched))
-        for p in store.list("Pod"):
-            if p.metadata.deletion_timestamp is not None:
-                store.remove("Pod", p.metadata.name, "default")
-        if step == 3:
-            store.create(node(500, r))
-        if step == 5:
-            store.delete("Node", "node-003")
-        states.append(_queue_state(sched))
-    clock.run_until(clock.now + 60)
-    states.append(_queue_state(sched))
+    log, _sched = churn(use_fast, seed=5, nodes=60, steps=8, per_step=60, add_at=3,
+                        delete_at=5, settle=60,
+                        observe=lambda sched: states.append(_queue_state(sched)))
     return log, states
 
 

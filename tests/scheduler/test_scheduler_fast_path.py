@@ -96,12 +96,17 @@ def pod(i, r):
                                      "labels": labels}, "spec": spec})
 
 
-def run(use_fast):
+def churn(use_fast, *, seed, nodes, steps, per_step, add_at, delete_at, settle,
+          observe=None):
+    """The mixed workload: pods of every kind arriving in steps of ``per_step``, pods marked
+    for deletion (preempted) removed after each step, a node added at step ``add_at`` and
+    node-003 deleted at ``delete_at``. Returns every pod write and event, and the scheduler;
+    ``observe(sched)`` is called after each step's scheduling, after its churn and at the end."""
     store, clock, sched = build(use_fast)
-    r = SimRandom(99)
+    r = SimRandom(seed)
     store.create(decode(PriorityClass, {"metadata": {"name": "low"}, "value": -5}))
     store.create(decode(PriorityClass, {"metadata": {"name": "high"}, "value": 1000}))
-    for i in range(120):
+    for i in range(nodes):
         store.create(node(i, r))
     log = []
     store.subscribe("Pod", lambda ev: log.append(
@@ -109,18 +114,30 @@ def run(use_fast):
          ev.obj.status.nominated_node_name)))
     store.subscribe("Event", lambda ev: log.append(
         (clock.now, ev.obj.reason, ev.obj.involved_object.name, ev.obj.message)))
-    for step in range(12):
-        for i in range(step * 80, step * 80 + 80):
+    for step in range(steps):
+        for i in range(step * per_step, step * per_step + per_step):
             store.create(pod(i, r))
         clock.run_until(clock.now + 3)
+        if observe is not None:
+            observe(sched)
         for p in store.list("Pod"):
             if p.metadata.deletion_timestamp is not None:
                 store.remove("Pod", p.metadata.name, "default")
-        if step == 4:
+        if step == add_at:
             store.create(node(500, r))
-        if step == 6:
+        if step == delete_at:
             store.delete("Node", "node-003")
-    clock.run_until(clock.now + 30)
+        if observe is not None:
+            observe(sched)
+    clock.run_until(clock.now + settle)
+    if observe is not None:
+        observe(sched)
+    return log, sched
+
+
+def run(use_fast):
+    log, _sched = churn(use_fast, seed=99, nodes=120, steps=12, per_step=80, add_at=4,
+                        delete_at=6, settle=30)
     digest = hashlib.sha256(repr(log).encode()).hexdigest()
     return digest, log
 
