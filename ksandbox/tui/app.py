@@ -767,6 +767,24 @@ class KsandboxApp(App[int]):
             report_bug(self, exc, f"The key's action '{action_name}'")
             return True
 
+    async def _on_key(self, event: events.Key) -> None:
+        """A key that bubbled back up here: its non-priority bindings run against the screen
+        on top now (as in Textual's handler, which this one replaces), and a key none of them
+        took is answered by that same screen (KsScreen.answer_unbound_key: "'b' does nothing
+        in the board view"), not by the screen it passed through on its way, which a key
+        ahead of it in the burst may have closed since."""
+        from textual._dispatch_key import dispatch_key
+
+        event.prevent_default()  # Textual's App._on_key would run the bindings a second time
+        if await self._check_bindings(event.key):
+            return
+        answer = getattr(self.screen, "answer_unbound_key", None)
+        if answer is not None:
+            answer(event)
+            if event._stop_propagation:
+                return
+        await dispatch_key(self, event)  # Textual's key_ methods, as its handler does
+
     async def _dispatch_when_current(self, screen: Screen, action_name: str,
                                      params: Any) -> None:
         if screen.is_mounted and screen is self.screen:

@@ -283,13 +283,22 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
                 return False
             return bool(self.query(CommandBar))
         # The footer shows only what applies; a key that does not apply still says why
-        # (on_key), since a key that silently does nothing is a key the user thinks is broken.
+        # (answer_unbound_key), since a key that silently does nothing is a key the user
+        # thinks is broken.
         return self.available(action, parameters)
 
-    def on_key(self, event: events.Key) -> None:
-        """Keys reach here before the App runs the non-priority bindings: a key bound to an
-        action with nothing to act on runs the action anyway (it says why in a notification),
-        and a printable key nothing is bound to says so, instead of doing nothing silently."""
+    def answer_unbound_key(self, event: events.Key) -> None:
+        """A key the bindings declined, asked by the App (KsandboxApp._on_key) when this
+        screen is on top: a key bound to an action with nothing to act on runs the action
+        anyway (it says why in a notification), and a printable key nothing is bound to says
+        so, instead of doing nothing silently.
+
+        Asked there, not as the key passes through this screen: Textual forwards each key to
+        the focused widget as it arrives and runs the non-priority bindings when the key has
+        bubbled back up to the App, against the screen on top by then. In a burst (`Escape
+        Down e` in the explain view) the three keys pass through the explain view before its
+        Escape binding has closed it; the `e` is then the board's (it explains the selected
+        pod), and the explain view said "'e' does nothing in the explain view" about it."""
         key = event.key
         found = [(ns, b) for ns, bindings in self._binding_chain
                  for b in bindings.key_to_bindings.get(key, ()) if not b.priority]

@@ -1,0 +1,106 @@
+"""Keys of one burst that close a screen and act on the one beneath.
+
+Textual forwards each key to the widget focused when it arrives and runs the non-priority
+bindings when the key has bubbled back up to the App, against the screen on top by then. So in
+the burst `Escape Down e` typed in the explain view all three keys pass through the explain
+view before its Escape has closed it; Down and `e` are then the board's. The view used to judge
+the `e` as it passed ("'e' does nothing in the explain view") while the board explained the pod
+(the App asks the screen on top now: KsandboxApp._on_key, KsScreen.answer_unbound_key).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from helpers import settle
+from screen_text import screen_text
+from terminal import terminal  # noqa: F401  (fixture)
+from textual import events
+
+ROOT = Path(__file__).resolve().parents[2]
+# Two pods no node takes: the queue on the board lists both, Down goes from one to the other.
+WAITING = """\
+apiVersion: v1
+kind: Pod
+metadata: {name: %s, namespace: default}
+spec:
+  nodeSelector: {disktype: nvme}
+  containers: [{name: c, image: busybox}]
+"""
+
+
+def burst(app, *keys: str) -> None:
+    """Keys posted at once, as the terminal driver posts a paste or a fast typist's keys: none
+    of them waits for the one before it to be handled."""
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else None))
+
+
+async def test_escape_down_e_in_one_burst_explains_the_next_pod_without_a_false_message(
+        session, make):
+    for name in ("wait-a", "wait-b"):
+        assert not session.submit("kubectl apply -f -", WAITING % name).error
+    app = make(session)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        queue = app.screen.pending
+        queue.focus()
+        await settle(pilot)
+        waiting = [queue.selected_key]
+        await pilot.press("down")
+        waiting.append(queue.selected_key)
+        await pilot.press("up")
+        assert len(set(waiting)) == 2 and queue.selected_key == waiting[0]
+        await pilot.press("e")
+        await settle(pilot)
+        assert f"explain pod/{waiting[0][0]}/{waiting[0][1]}" in screen_text(app)
+        burst(app, "escape", "down", "e")
+        await settle(pilot, 4)
+        text = screen_text(app)
+        assert f"explain pod/{waiting[1][0]}/{waiting[1][1]}" in text, text
+        assert "does nothing" not in text, text
+        assert len(app.screen_stack) == 3
+        burst(app, "escape")
+        await settle(pilot)
+        assert app.screen.pending.selected_key == waiting[1]  # Down moved the board's queue
+
+
+async def test_a_key_nothing_binds_still_says_so_for_the_screen_on_top(session, make):
+    """The answer moved to the App; the screen on top still says it, once."""
+    app = make(session)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await settle(pilot)
+        burst(app, "b")
+        await settle(pilot)
+        assert screen_text(app).count("'b' does nothing in the board view") == 1
+        app.advance(5)
+        await pilot.press("e")
+        await settle(pilot)
+        burst(app, "escape", "b")          # closed first: the board answers for the 'b'
+        await settle(pilot, 3)
+        text = screen_text(app)
+        assert "'b' does nothing in the explain view" not in text, text
+        assert len(app.screen_stack) == 2
+
+
+def test_escape_down_e_in_one_burst_in_the_terminal(terminal, tmp_path):  # noqa: F811
+    cluster = tmp_path / "waiting.yaml"
+    cluster.write_text((ROOT / "sample_clusters" / "default.yaml").read_text()
+                       + "---\n" + WAITING % "wait-b")
+    for size in ((80, 24), (160, 48)):
+        term = terminal([str(cluster), "--paused"], *size)
+        term.wait_for(r"pending\[2\]")
+        term.keys("Tab")                      # the pending queue
+        term.keys("e")
+        first = re.search(r"explain pod/default/([\w-]+)",
+                          term.wait_for(r"explain pod/default/")).group(1)
+        second = ({"nvme-cache", "wait-b"} - {first}).pop()
+        term.keys("Escape", "Down", "e")      # one burst
+        term.wait_for(rf"explain pod/default/{second} +at T\+")
+        # A key that does nothing here: its message comes after any the burst raised.
+        term.keys("b")
+        screen = term.wait_for(r"'b' does nothing in the explain view")
+        assert "'e' does nothing" not in screen, screen
+        term.close()
