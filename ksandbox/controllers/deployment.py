@@ -399,13 +399,8 @@ class DeploymentController(Controller):
             if self.templates.equal_ignore_hash(rs.spec.template, fresh.spec.template):
                 new_rs = rs
                 break
-        now = self.clock.now
         want = du.calculate_status(fresh, rss, new_rs)
-        conds = dp.with_available(fresh, dp.conditions_of(fresh), want["available_replicas"],
-                                  now)
-        if progress:
-            conds = dp.rollout_conditions(fresh, conds, want, new_rs, now)
-        after = dp.recheck_after(fresh, conds, want, now) if progress else None
+        conds, after = dp.status_conditions(fresh, want, new_rs, self.clock.now, progress)
         if after is not None:
             # Background: a stuck rollout alone does not keep a headless run going.
             self.queue.add_after((fresh.metadata.namespace, fresh.metadata.name), after,

@@ -139,19 +139,37 @@ class _Counts:
         self.observed_generation = counts["observed_generation"]
 
 
-def rollout_conditions(d: Any, conds: Conditions, counts: dict[str, int], new_rs: Any,
-                       now: float) -> Conditions:
-    """syncRolloutStatus's Progressing estimate over the freshly calculated counts."""
+def status_conditions(d: Any, counts: dict[str, int], new_rs: Any, now: float,
+                      progress: bool) -> tuple[Conditions, float | None]:
+    """The conditions a status sync writes and when to look again: calculateStatus's
+    Available and — ``progress``: syncRolloutStatus, not a paused Deployment or a scaling
+    event — the Progressing estimate and requeueStuckDeployment's recheck. One pass over what
+    they read: the stored conditions, the Progressing one, whether the rollout is complete
+    (every status sync of a rollout asked each of them two or three times)."""
+    conds = with_available(d, conditions_of(d), counts["available_replicas"], now)
+    if not progress:
+        return conds, None
     if not has_deadline(d):
-        return remove_condition(conds, PROGRESSING)
-    current = get_condition(conditions_of(d), PROGRESSING)
+        return remove_condition(conds, PROGRESSING), None
+    # (with_available replaced Available alone: this is the stored Progressing condition)
+    current = get_condition(conds, PROGRESSING)
+    complete = du.deployment_complete(d, _Counts(counts))
+    conds = _rollout(d, conds, counts, new_rs, now, current, complete)
+    return conds, _recheck(d, conds, complete, now)
+
+
+def _rollout(d: Any, conds: Conditions, counts: dict[str, int], new_rs: Any, now: float,
+             current: FrozenDict | None, complete: bool) -> Conditions:
+    """syncRolloutStatus's Progressing estimate over the freshly calculated counts, for a
+    Deployment with a deadline: ``current`` is its stored Progressing condition, ``complete``
+    whether the counts complete the rollout."""
     complete_before = counts["replicas"] == counts["updated_replicas"] and \
         current is not None and current.get("reason") == NEW_RS_AVAILABLE
     if complete_before:
         return conds
     name = f'ReplicaSet "{new_rs.metadata.name}"' if new_rs is not None else \
         f'Deployment "{d.metadata.name}"'
-    if du.deployment_complete(d, _Counts(counts)):
+    if complete:
         return set_condition(conds, new_condition(
             PROGRESSING, "True", NEW_RS_AVAILABLE, f"{name} has successfully progressed.", now))
     if _progressing(d.status, counts):
@@ -204,13 +222,12 @@ def new_rs_condition(d: Any, rs_name: str, created: bool, now: float) -> Conditi
     return None
 
 
-def recheck_after(d: Any, conds: Conditions, counts: dict[str, int], now: float) -> float | None:
-    """requeueStuckDeployment: seconds until the deadline could pass (plus one, as upstream
-    adds against clock skew), or None when there is nothing to watch."""
+def _recheck(d: Any, conds: Conditions, complete: bool, now: float) -> float | None:
+    """requeueStuckDeployment, for a Deployment with a deadline: seconds until the deadline
+    could pass (plus one, as upstream adds against clock skew), or None when there is nothing
+    to watch (``complete``: the counts complete the rollout)."""
     cond = get_condition(conds, PROGRESSING)
-    if not has_deadline(d) or cond is None:
-        return None
-    if du.deployment_complete(d, _Counts(counts)) or cond.get("reason") == TIMED_OUT:
+    if cond is None or complete or cond.get("reason") == TIMED_OUT:
         return None
     after = float(cond.get("lastUpdateTime") or 0.0) + d.spec.progress_deadline_seconds - now
     return max(after, 0.0) + 1.0

@@ -179,7 +179,9 @@ def test_no_deadline_removes_progressing():
     d = _d(deadline=None, conditions=(p,))
     counts = {"replicas": 1, "updated_replicas": 1, "ready_replicas": 1,
               "available_replicas": 1, "observed_generation": 0}
-    assert dp.rollout_conditions(d, [p], counts, None, 5.0) == []
+    conds, after = dp.status_conditions(d, counts, None, 5.0, progress=True)
+    assert [c["type"] for c in conds] == ["Available"]   # Available set, Progressing gone
+    assert after is None
 
 
 def test_conditions_of_gives_each_caller_the_filtered_entries_of_the_stored_tuple() -> None:
