@@ -52,6 +52,7 @@ class DeploymentController(Controller):
 
     def start(self, cp: Any) -> None:
         self.deployments: dict[str, dict[str, Any]] = {}
+        self._read_rv = -1   # the store's resourceVersion when sync read its Deployment
         # namespace -> names of its Recreate Deployments: only those listen for pods going.
         self._recreate: dict[str, set[str]] = {}
         self.templates = du.TemplateKeys()
@@ -130,6 +131,8 @@ class DeploymentController(Controller):
         d = self.store.get("Deployment", name, ns)
         if d is None or d.metadata.deletion_timestamp is not None:
             return
+        # (what _sync_status compares: while it stands, nothing was written since d was read)
+        self._read_rv = self.store.resource_version
         sel = d.spec.selector
         if sel is None or sel.empty:
             self.store.record_event(d, "Warning", "SelectingAll", "This deployment is selecting "
@@ -208,8 +211,8 @@ class DeploymentController(Controller):
                 spec = evolve(spec, min_ready_seconds=d.spec.min_ready_seconds)
             if meta is not rs.metadata or spec is not rs.spec:
                 rs = self._write(rs, metadata=meta, spec=spec) or rs
-            self._set_deployment_revision(d, rs.metadata.annotations.get(du.REVISION, ""))
-            self._new_rs_condition(d, rs.metadata.name, created=False)
+            self._new_rs_found(d, rs.metadata.annotations.get(du.REVISION, ""),
+                               rs.metadata.name, created=False)
             return rs
         if not create:
             return None
@@ -226,12 +229,19 @@ class DeploymentController(Controller):
             self._write(fresh, status=evolve(fresh.status, extra=fresh.status.extra.set(
                 "collisionCount", collisions)))
         if rs is not None:
-            self._set_deployment_revision(d, new_revision)
-            self._new_rs_condition(d, rs.metadata.name, created=True)
+            self._new_rs_found(d, new_revision, rs.metadata.name, created=True)
         return rs
 
-    def _new_rs_condition(self, d: Any, rs_name: str, created: bool) -> None:
-        fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
+    def _new_rs_found(self, d: Any, rev: str, rs_name: str, created: bool) -> None:
+        """The Deployment takes its new ReplicaSet's revision, then the Progressing condition
+        that says the ReplicaSet was created or found — each on the stored Deployment, read
+        once when the revision needs no write (every sync of a rollout under way)."""
+        store, ns, name = self.store, d.metadata.namespace, d.metadata.name
+        fresh = store.get("Deployment", name, ns)
+        if fresh is not None and rev and fresh.metadata.annotations.get(du.REVISION) != rev:
+            self._write(fresh, metadata=evolve(
+                fresh.metadata, annotations=fresh.metadata.annotations.set(du.REVISION, rev)))
+            fresh = store.get("Deployment", name, ns)
         if fresh is None:
             return
         conds = dp.new_rs_condition(fresh, rs_name, created, self.clock.now)
@@ -283,12 +293,6 @@ class DeploymentController(Controller):
         if size > 0:
             self._scaled_event(d, created, 0, size)
         return created, False
-
-    def _set_deployment_revision(self, d: Any, rev: str) -> None:
-        fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
-        if fresh is not None and rev and fresh.metadata.annotations.get(du.REVISION) != rev:
-            self._write(fresh, metadata=evolve(
-                fresh.metadata, annotations=fresh.metadata.annotations.set(du.REVISION, rev)))
 
     # -- scaling -----------------------------------------------------------------------------
     def _scale_rs(self, rs: Any, size: int, d: Any) -> bool:
@@ -384,21 +388,24 @@ class DeploymentController(Controller):
                 continue
             self._delete_rs(rs)
 
-    def _sync_status(self, d: Any, progress: bool = True) -> None:
+    def _sync_status(self, d: Any, progress: bool = True,
+                     known: tuple[list[Any], Any] | None = None) -> None:
         """syncDeploymentStatus (``progress=False``: a paused Deployment or a scaling event)
         or syncRolloutStatus: the counts, Available, and the Progressing estimate; a rollout
-        that may get stuck is looked at again when its deadline could pass."""
-        fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
-        if fresh is None:
-            return
-        sel = fresh.spec.selector
-        rss = [rs for rs in self.rss.owned(fresh.metadata.uid).values()
-               if sel.matches(rs.metadata.labels)]
-        new_rs = None
-        for rs in du.by_creation(rss):
-            if self.templates.equal_ignore_hash(rs.spec.template, fresh.spec.template):
-                new_rs = rs
-                break
+        that may get stuck is looked at again when its deadline could pass.
+
+        ``known``: the sync's claimed ReplicaSets and the new one it found, for a sync that
+        has written nothing since it read ``d`` (a third of a rollout's syncs: its new pod
+        came, its counts change). Then they are what the stored Deployment's ReplicaSets and
+        new ReplicaSet would be found again to be, and ``d`` is the stored Deployment."""
+        if known is not None and self.store.resource_version == self._read_rv:
+            fresh = d
+            rss, new_rs = known
+        else:
+            fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
+            if fresh is None:
+                return
+            rss, new_rs = self._stored_rss(fresh)
         want = du.calculate_status(fresh, rss, new_rs)
         conds, after = dp.status_conditions(fresh, want, new_rs, self.clock.now, progress)
         if after is not None:
@@ -417,6 +424,17 @@ class DeploymentController(Controller):
         # one new status (the counts and the conditions together), not one for each
         self._write(fresh, status=evolve(st, extra=st.extra.set("conditions", tuple(conds)),
                                          **want))
+
+    def _stored_rss(self, d: Any) -> tuple[list[Any], Any]:
+        """The stored Deployment's ReplicaSets (owned and selected) and its new one, found
+        again after the sync's writes."""
+        sel = d.spec.selector
+        rss = [rs for rs in self.rss.owned(d.metadata.uid).values()
+               if sel.matches(rs.metadata.labels)]
+        for rs in du.by_creation(rss):
+            if self.templates.equal_ignore_hash(rs.spec.template, d.spec.template):
+                return rss, rs
+        return rss, None
 
     # -- writes ------------------------------------------------------------------------------
     def _fresh(self, rss: list[Any]) -> list[Any]:

@@ -19,7 +19,7 @@ own — which ``deployment.py`` calls while it syncs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from ..api.codec import FrozenDict
 from . import deployment_util as du
@@ -36,23 +36,35 @@ Conditions = list[FrozenDict]
 
 def conditions_of(d: Any) -> Conditions:
     """The Deployment's conditions (the entries that are mappings), as a list of its own for
-    the caller. A sync asks four times of one stored tuple (the pause check, the new
-    ReplicaSet's condition, the status and the rollout estimate): the filtered list is kept
-    for the last tuple seen, by identity (the entry holds the tuple, so the id is not reused)."""
+    the caller."""
+    return list(_filtered(d))
+
+
+def stored_condition(d: Any, type_: str) -> FrozenDict | None:
+    """get_condition(conditions_of(d), type_) without a list of the caller's own: the checks
+    that only look (a sync's pause check, its new ReplicaSet's) make one only to change it."""
+    return get_condition(_filtered(d), type_)
+
+
+def _filtered(d: Any) -> Conditions:
+    """The entries of d's conditions that are mappings. A sync reads one stored tuple several
+    times (the pause check, the new ReplicaSet's condition, the status): the filtered list is
+    kept for the last tuple seen, by identity (the entry holds the tuple, so the id is not
+    reused), and shared — read it only."""
     raw = d.status.extra.get("conditions") or ()
     if type(raw) is not tuple:   # (only an immutable tuple is remembered)
         return [c for c in raw if hasattr(c, "get")]
     last = _LAST_CONDITIONS
     if last[0] is not raw:
         last[0], last[1] = raw, [c for c in raw if hasattr(c, "get")]
-    return list(last[1])
+    return last[1]
 
 
 # (the conditions tuple last filtered, its filtered entries): conditions_of's one-entry memo
 _LAST_CONDITIONS: list[Any] = [None, []]
 
 
-def get_condition(conds: Conditions, type_: str) -> FrozenDict | None:
+def get_condition(conds: Sequence[FrozenDict], type_: str) -> FrozenDict | None:
     for c in conds:
         if c.get("type") == type_:
             return c
@@ -193,17 +205,16 @@ def paused_conditions(d: Any, now: float) -> Conditions | None:
     """checkPausedConditions: the new conditions when a pause starts or ends, else None."""
     if not has_deadline(d):
         return None
-    conds = conditions_of(d)
-    cond = get_condition(conds, PROGRESSING)
+    cond = stored_condition(d, PROGRESSING)
     if cond is not None and cond.get("reason") == TIMED_OUT:
         return None
     paused_exists = cond is not None and cond.get("reason") == PAUSED
     if d.spec.paused and not paused_exists:
-        return set_condition(conds, new_condition(PROGRESSING, "Unknown", PAUSED,
-                                                  "Deployment is paused", now))
+        return set_condition(conditions_of(d), new_condition(
+            PROGRESSING, "Unknown", PAUSED, "Deployment is paused", now))
     if not d.spec.paused and paused_exists:
-        return set_condition(conds, new_condition(PROGRESSING, "Unknown", RESUMED,
-                                                  "Deployment is resumed", now))
+        return set_condition(conditions_of(d), new_condition(
+            PROGRESSING, "Unknown", RESUMED, "Deployment is resumed", now))
     return None
 
 
@@ -212,12 +223,11 @@ def new_rs_condition(d: Any, rs_name: str, created: bool, now: float) -> Conditi
     one found, FoundNewReplicaSet only when no Progressing condition exists yet."""
     if not has_deadline(d):
         return None
-    conds = conditions_of(d)
     if created:
-        return set_condition(conds, new_condition(
+        return set_condition(conditions_of(d), new_condition(
             PROGRESSING, "True", NEW_RS_CREATED, f'Created new replica set "{rs_name}"', now))
-    if get_condition(conds, PROGRESSING) is None:
-        return set_condition(conds, new_condition(
+    if stored_condition(d, PROGRESSING) is None:
+        return set_condition(conditions_of(d), new_condition(
             PROGRESSING, "True", FOUND_NEW_RS, f'Found new replica set "{rs_name}"', now))
     return None
 

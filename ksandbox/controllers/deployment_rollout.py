@@ -40,7 +40,7 @@ class Rollout:
             return
         if du.deployment_complete(d, d.status):
             self.dc._cleanup(d, old_rss)
-        self.dc._sync_status(d)
+        self.dc._sync_status(d, known=(rs_list, new_rs))
 
     def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any]) -> bool:
         """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas."""

@@ -358,3 +358,34 @@ def test_fenceposts_remembered_per_spec_answer_as_computed_afresh():
         for _ in range(2):
             assert du.max_surge(scaled) == fresh[0] == -(-n * 25 // 100)
             assert du.max_unavailable(scaled) == (min(fresh[1], n) if n else 0)
+
+
+def test_a_status_sync_that_wrote_nothing_reuses_what_it_read_as_found_afresh(monkeypatch):
+    """_sync_status's ``known`` (the sync's claimed ReplicaSets and new one, for a sync that
+    wrote nothing since reading its Deployment) is what reading the store again finds: the
+    stored Deployment, its selected ReplicaSets in the index's order, the same new one."""
+    from ksandbox.controllers.deployment import DeploymentController
+
+    plain = DeploymentController._sync_status
+    taken = []
+
+    def checked(self, d, progress=True, known=None):
+        if known is not None and self.store.resource_version == self._read_rv:
+            fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
+            assert fresh is d
+            rss_again, new_again = self._stored_rss(fresh)
+            assert [r.metadata.name for r in known[0]] == [r.metadata.name for r in rss_again]
+            assert all(a is b for a, b in zip(known[0], rss_again))
+            assert known[1] is new_again
+            taken.append(d.metadata.name)
+        return plain(self, d, progress, known)
+
+    monkeypatch.setattr(DeploymentController, "_sync_status", checked)
+    strategy = "strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}"
+    s = Session.from_text(NODES + deploy_yaml(replicas=4, strategy=strategy))
+    make_all_ready(s)
+    s.run_for(1)
+    for image in ("nginx:1.26", "nginx:1.27", "nginx:1.25"):   # the last goes back
+        set_image(s, image)
+        roll_to_completion(s)
+    assert len(taken) >= 10

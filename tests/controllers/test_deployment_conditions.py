@@ -185,9 +185,10 @@ def test_no_deadline_removes_progressing():
 
 
 def test_conditions_of_gives_each_caller_the_filtered_entries_of_the_stored_tuple() -> None:
-    """conditions_of remembers the last tuple it filtered (a sync asks four times of one
+    """conditions_of remembers the last tuple it filtered (a sync asks several times of one
     status): every answer equals the plain filter of the Deployment it is asked about, in
-    order, and is the caller's own list (changing it changes no later answer)."""
+    order, and is the caller's own list (changing it changes no later answer); stored_condition
+    finds in it what get_condition finds in the plain filter."""
     from types import SimpleNamespace
 
     from ksandbox.api.codec import FrozenDict
@@ -207,3 +208,5 @@ def test_conditions_of_gives_each_caller_the_filtered_entries_of_the_stored_tupl
         assert got == plain
         got.append(FrozenDict({"type": "Mine"}))   # the caller's own list
         assert conditions_of(d) == plain
+        for type_ in ("Available", "Progressing", "Mine"):   # looked up in the kept list
+            assert dp.stored_condition(d, type_) is dp.get_condition(plain, type_)
