@@ -10,9 +10,10 @@ still in subscription order: what the called ones do, and in what order, is what
 every handler heard every write. Declaring a filter is a promise that the handler does
 nothing for the writes it excludes; each declaration says why where it is made.
 
-The store keys a write by its event type (and, for a kind whose controllers are tracked, the
-kinds of the object's controller before and after the write) and keeps, per kind and key, the
-tuple of handlers :func:`plan` picked. Upstream has no such table (each informer's handlers
+The store keys a write by its event type (:data:`STATUS` for a write through the status
+subresource; and, for a kind whose controllers are tracked, the kinds of the object's controller
+before and after the write) and keeps, per kind and key, the tuple of handlers :func:`plan`
+picked. Upstream has no such table (each informer's handlers
 filter in the client); this is the sandbox's in-process shortcut to the same calls.
 """
 
@@ -42,22 +43,32 @@ NO_OBJECT: Any = _NoObject()
 # In an ``owners`` filter: any controller at all (an object with a controller on a side).
 ANY_CONTROLLER = "*"
 
+_MODIFIED = "MODIFIED"   # store.MODIFIED (the store imports this module)
+# The type part of a dispatch key for a write through the status subresource (Store's
+# update_status and write_status): a MODIFIED whose object keeps the stored spec and metadata,
+# but for its resourceVersion — a kubelet's pod and node status, most writes of a run. Its
+# handlers hear it as MODIFIED; a subscription with ``status=False`` does not hear it.
+STATUS = "MODIFIED/status"
+
 
 class WatchFilter:
-    """What one subscription acts on: event ``types`` (None: all) and controller kinds
+    """What one subscription acts on: event ``types`` (None: all), controller kinds
     ``owners`` before or after the write (None: any; None in the set: no controller;
-    ANY_CONTROLLER: a controller of any kind)."""
+    ANY_CONTROLLER: a controller of any kind) and whether it acts on writes of the status
+    subresource (``status``; a MODIFIED in ``types`` otherwise)."""
 
-    __slots__ = ("types", "owners")
+    __slots__ = ("types", "owners", "status")
 
     def __init__(self, types: Iterable[str] | None,
-                 owners: Iterable[str | None] | None) -> None:
+                 owners: Iterable[str | None] | None, status: bool = True) -> None:
         self.types = frozenset(types) if types is not None else None
         self.owners = frozenset(owners) if owners is not None else None
+        self.status = status
 
     def concerns(self, key: Any) -> bool:
         """Whether a write with this dispatch key (``type`` or ``(type, old controller
-        kind, new controller kind)``) is one the handler acts on."""
+        kind, new controller kind)``; type STATUS for a status write) is one the handler
+        acts on."""
         if isinstance(key, tuple):
             type_, old_kind, new_kind = key
             owners = self.owners
@@ -67,10 +78,15 @@ class WatchFilter:
         else:
             type_ = key
             assert self.owners is None, "owners filters need the kind's controllers tracked"
+        if type_ == STATUS:
+            if not self.status:
+                return False
+            type_ = _MODIFIED
         return self.types is None or type_ in self.types
 
     def __repr__(self) -> str:
-        return f"WatchFilter(types={self.types!r}, owners={self.owners!r})"
+        return (f"WatchFilter(types={self.types!r}, owners={self.owners!r}, "
+                f"status={self.status!r})")
 
 
 def plan(handlers: Sequence[Callable[[Any], None]],

@@ -27,7 +27,7 @@ from ..api.meta import ObjectMeta
 from ..sim import limits
 from ..sim.rand import SimRandom
 from . import admission, validation
-from .dispatch import NO_OBJECT, WatchFilter, plan
+from .dispatch import NO_OBJECT, STATUS, WatchFilter, plan
 from .event_records import (
     COUNT,
     KIND,
@@ -192,30 +192,33 @@ class Store:
     # -- watches --------------------------------------------------------------------------
     def subscribe(self, kind: str | None, handler: Handler, *,
                   types: Iterable[str] | None = None,
-                  owners: Iterable[str | None] | None = None) -> None:
+                  owners: Iterable[str | None] | None = None, status: bool = True) -> None:
         """Hear every write of ``kind`` (or of every kind when None), in write order.
 
         A handler that acts on only some writes declares which, and hears only those (in its
         place among the kind's handlers): ``types`` — the watch event types it acts on;
         ``owners`` — the kinds of controller (None: no controller) an object must have before
-        or after the write (the kind must be tracked: :meth:`track_controllers`). Declare
-        only what the handler provably ignores otherwise, and say why where it subscribes:
-        the order of everything the others do stays as if every handler heard every write."""
+        or after the write (the kind must be tracked: :meth:`track_controllers`);
+        ``status=False`` — it does nothing for a write of the status subresource
+        (:meth:`update_status`, :meth:`write_status`: the stored spec and metadata kept, a new
+        status and resourceVersion). Declare only what the handler provably ignores
+        otherwise, and say why where it subscribes: the order of everything the others do
+        stays as if every handler heard every write."""
         if kind is None:
-            assert types is None and owners is None, "filters are per kind"
+            assert types is None and owners is None and status, "filters are per kind"
             self._all_handlers.append(handler)
             return
         self._handlers.setdefault(kind, []).append(handler)
-        self._set_filter(kind, handler, types, owners)
+        self._set_filter(kind, handler, types, owners, status)
 
     def refilter(self, kind: str, handler: Handler, *,
                  types: Iterable[str] | None = None,
-                 owners: Iterable[str | None] | None = None) -> None:
+                 owners: Iterable[str | None] | None = None, status: bool = True) -> None:
         """Declare anew what a subscribed handler acts on (as :meth:`subscribe`; it keeps
         its place): for a handler whose interest follows its own state (a controller that
         adopts orphans only while it has owners to adopt them)."""
         assert handler in self._handlers.get(kind, ()), "refilter a subscribed handler"
-        self._set_filter(kind, handler, types, owners)
+        self._set_filter(kind, handler, types, owners, status)
 
     def track_controllers(self, kind: str) -> None:
         """Key the writes of ``kind`` by the kind of the object's controller before and
@@ -225,12 +228,12 @@ class Store:
         self._plans[kind] = {}
 
     def _set_filter(self, kind: str, handler: Handler, types: Iterable[str] | None,
-                    owners: Iterable[str | None] | None) -> None:
-        if types is None and owners is None:
+                    owners: Iterable[str | None] | None, status: bool) -> None:
+        if types is None and owners is None and status:
             self._filters.pop((kind, handler), None)
         else:
             assert owners is None or kind in self._tracked, f"track_controllers({kind!r}) first"
-            self._filters[(kind, handler)] = WatchFilter(types, owners)
+            self._filters[(kind, handler)] = WatchFilter(types, owners, status)
         if (kind, handler) in self._filters or kind in self._plans:
             self._plans[kind] = {}
 
@@ -269,11 +272,11 @@ class Store:
             if kind in self._plans:
                 self._plans[kind] = {}
 
-    def _notify(self, type_: str, obj: Any, old: Any = None) -> None:
-        """Hand the write (``type_``, the object written, the version it replaced) to the
-        handlers that hear it. The WatchEvent is built only when one does: a load's 150,000
-        pod creates, heard by nobody (Session's bulk start mutes every pod handler), build
-        none."""
+    def _notify(self, type_: str, obj: Any, old: Any = None, status: bool = False) -> None:
+        """Hand the write (``type_``, the object written, the version it replaced;
+        ``status``: a write of the status subresource) to the handlers that hear it. The
+        WatchEvent is built only when one does: a load's 150,000 pod creates, heard by
+        nobody (Session's bulk start mutes every pod handler), build none."""
         kind = obj.kind
         plans = self._plans.get(kind)
         tracked = False
@@ -302,10 +305,11 @@ class Store:
                         if ref.controller:
                             new_ref = ref
                             break
-                key: Any = (type_, old_ref.kind if old_ref is not None else None,
+                key: Any = (STATUS if status else type_,
+                            old_ref.kind if old_ref is not None else None,
                             new_ref.kind if new_ref is not None else None)
             else:
-                key = type_
+                key = STATUS if status else type_
             hs = plans.get(key)
             if hs is None:
                 hs = plans[key] = plan(self._handlers.get(kind, ()), self._filters, kind, key)
@@ -458,7 +462,7 @@ class Store:
         if getattr(obj, "spec", None) is not getattr(old, "spec", None) or \
                 obj.metadata is not old.metadata:
             obj = evolve(old, status=obj.status)
-        return self._write(old, obj, quiet)
+        return self._write(old, obj, quiet, True)
 
     def write_status(self, obj: Any, status: Any, *, quiet: bool = False) -> Any:
         """``update_status(evolve(obj, status=status), quiet=quiet)`` with the stored object
@@ -481,7 +485,7 @@ class Store:
         # spec is the stored one: no generation bump)
         new = build(old, _stamp(meta, self._next_rv(), meta.uid, meta.creation_timestamp,
                                 meta.generation), status)
-        return self._replace(kind, key, old, new, quiet)
+        return self._replace(kind, key, old, new, quiet, True)
 
     def bind(self, pod: Pod, node_name: str, status: Any) -> Any:
         """POST pods/NAME/binding: assign the pod to ``node_name``, with ``status`` (the
@@ -513,9 +517,10 @@ class Store:
             raise ApiError.not_found(BY_KIND[kind].display_resource, meta.name)
         return old
 
-    def _write(self, old: Any, obj: Any, quiet: bool) -> Any:
+    def _write(self, old: Any, obj: Any, quiet: bool, status: bool = False) -> Any:
         """Store ``obj`` in place of ``old``: resourceVersion, generation, the pod index, the
-        watch event. Every named write above ends here."""
+        watch event (``status``: ``obj`` is ``old`` with another status, update_status's).
+        Every named write above ends here."""
         kind = obj.kind
         meta = obj.metadata
         key = (meta.namespace if _NAMESPACED[kind] else "", meta.name)
@@ -525,17 +530,19 @@ class Store:
             generation += 1
         obj = _with_metadata(obj, _stamp(meta, self._next_rv(), old_meta.uid,
                                          old_meta.creation_timestamp, generation))
-        return self._replace(kind, key, old, obj, quiet)
+        return self._replace(kind, key, old, obj, quiet, status)
 
-    def _replace(self, kind: str, key: Key, old: Any, new: Any, quiet: bool) -> Any:
+    def _replace(self, kind: str, key: Key, old: Any, new: Any, quiet: bool,
+                 status: bool = False) -> Any:
         """Put the stamped ``new`` in place of ``old``: the table, the pod index, the time
-        of the last change, the watch event."""
+        of the last change, the watch event (``status``: a write of the status
+        subresource)."""
         self._objects[kind][key] = new
         if kind == "Pod":
             self._index_pod(key, old, new)
         if not quiet:
             self.last_change_time = self._now()
-        self._notify(MODIFIED, new, old)
+        self._notify(MODIFIED, new, old, status)
         return new
 
     def remove(self, kind: str, name: str, namespace: str = "") -> Any:

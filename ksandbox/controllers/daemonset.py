@@ -96,7 +96,8 @@ class DaemonSetController(Controller):
         self._orphans_heard = True
         self._hear_orphans()
         self.store.subscribe("DaemonSet", self._ds_event)
-        self.store.subscribe("Node", self._node_event)
+        # A status write (a heartbeat) keeps the labels and spec: _node_event returns at once
+        self.store.subscribe("Node", self._node_event, status=False)
 
     # -- watch handlers: they only enqueue ---------------------------------------------------
     def _ds_event(self, ev: WatchEvent) -> None:

@@ -167,8 +167,9 @@ class NodeLifecycleController(Controller):
     # -- watches: only enqueue ------------------------------------------------------------
     def watch(self) -> None:
         self.store.subscribe("Node", self._on_node)
-        # _on_pod returns at once for a deletion
-        self.store.subscribe("Pod", self._on_pod, types=(ADDED, MODIFIED))
+        # _on_pod returns at once for a deletion, and for a status write (the node is the
+        # spec's, kept)
+        self.store.subscribe("Pod", self._on_pod, types=(ADDED, MODIFIED), status=False)
         self.store.subscribe("Lease", self._on_lease)
 
     def _on_node(self, ev: WatchEvent) -> None:

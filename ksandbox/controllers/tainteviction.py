@@ -109,8 +109,10 @@ class TaintEvictionController(Controller):
         self.watch()
 
     def watch(self) -> None:
-        self.store.subscribe("Node", self._on_node)
-        self.store.subscribe("Pod", self._on_pod)
+        # Both act on the spec only (a node's taints; a pod's tolerations and node): a status
+        # write (a heartbeat, a pod's kubelet report) keeps it and returns at once there.
+        self.store.subscribe("Node", self._on_node, status=False)
+        self.store.subscribe("Pod", self._on_pod, status=False)
 
     # -- watches --------------------------------------------------------------------------
     def _on_node(self, ev: WatchEvent) -> None:

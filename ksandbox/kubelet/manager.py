@@ -68,7 +68,8 @@ class KubeletManager:
         self.clock = cp.clock
         self.rand = cp.rand.child("kubelet")
         self.configs = read_configs(cp.configs_of("KubeletConfiguration"))
-        self.store.subscribe("Node", self._on_node)
+        # _on_node acts on a node's creation and deletion only
+        self.store.subscribe("Node", self._on_node, types=(ADDED, DELETED))
         self.store.subscribe("Pod", self._on_pod)
 
     # -- a Session's load (bulk start: session.py) ---------------------------------------------
