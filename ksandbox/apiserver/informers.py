@@ -90,13 +90,22 @@ class ControllerIndex:
         if last[0] is ev:   # the store read them for this very write (track_controllers)
             self.last = last
             old_ref, new_ref = last[1], last[2]
-            if old_ref is new_ref and old_ref is not None and type(old_ref.uid) is str:
-                # The write kept the owner references object (a status, a bind, a resize:
-                # most writes): what the general path below does then — no orphan on either
-                # side, the same owner's table, the new version in the object's place.
-                self.orphan_event = None
-                self._insert(old_ref.uid, meta.namespace, meta.name, ev.obj)
-                return
+            if old_ref is new_ref:
+                if old_ref is None:
+                    # An orphan before and after the write (a SchedulingBasic pod's bind and
+                    # status): what the general path below does then — an orphan event, the
+                    # new version in its place among its namespace's orphans.
+                    self.orphan_event = ev
+                    self._orphans.setdefault(meta.namespace, {})[meta.name] = ev.obj
+                    return
+                if type(old_ref.uid) is str:
+                    # The write kept the owner references object (a status, a bind, a
+                    # resize: most writes): what the general path below does then — no
+                    # orphan on either side, the same owner's table, the new version in the
+                    # object's place.
+                    self.orphan_event = None
+                    self._insert(old_ref.uid, meta.namespace, meta.name, ev.obj)
+                    return
         else:
             old_ref = _controller(ev.old) if ev.old is not None else _NOT_INDEXED
             new_ref = _controller(ev.obj) if ev.type != DELETED else _NOT_INDEXED
