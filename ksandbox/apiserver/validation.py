@@ -64,16 +64,26 @@ def has_kind_rules(kind: str) -> bool:
 
 
 def _meta(obj: Any, errs: Errors) -> None:
-    name = obj.metadata.name
+    meta = obj.metadata
+    name = meta.name
     if not name:
         errs.append(FieldError.required("metadata.name", "name or generateName is required"))
     else:
         for msg in v.validate_object_name(obj.kind, name):
             errs.append(FieldError("metadata.name", name, msg))
-    if obj.metadata.namespace:
-        for msg in by_identity(dns1123_label_errors, obj.metadata.namespace):
-            errs.append(FieldError("metadata.namespace", obj.metadata.namespace, msg))
-    errs.extend(_labels(obj.metadata.labels, "metadata.labels"))
+    if meta.namespace or meta.labels:
+        # by identity: a load's pods share their namespace and labels (the one the API server
+        # defaulted, and codec.sharing's), checked once together for all of them
+        errs.extend(by_identity(_namespace_and_label_errors, meta.namespace, meta.labels))
+
+
+def _namespace_and_label_errors(namespace: str, labels: Any) -> tuple[FieldError, ...]:
+    errs: Errors = []
+    if namespace:
+        for msg in dns1123_label_errors(namespace):
+            errs.append(FieldError("metadata.namespace", namespace, msg))
+    errs.extend(_labels(labels, "metadata.labels"))
+    return tuple(errs)
 
 
 def _template_errors(template: Any, sel: Any, rc: bool,

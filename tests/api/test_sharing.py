@@ -123,6 +123,27 @@ def test_by_identity_gives_the_function_s_answer():
     assert by_identity(total, u) == 6
 
 
+@pytest.mark.parametrize("arity", range(6))
+def test_by_identity_keys_every_argument_by_identity(arity):
+    """Whatever the number of arguments (the usual ones have their own key building), each
+    one is part of the key by identity: an equal other object in any place is computed
+    again, the same objects are not."""
+    calls = []
+
+    def f(*args):
+        calls.append(args)
+        return len(calls)
+
+    args = [tuple([i]) for i in range(arity + 1)]
+    first = by_identity(f, *args)
+    assert by_identity(f, *args) == first and len(calls) == 1
+    for i in range(arity + 1):
+        other = list(args)
+        other[i] = tuple([i])          # equal, another object
+        assert by_identity(f, *other) == len(calls) and calls[-1] == tuple(other)
+    assert len(calls) == arity + 2
+
+
 @pytest.mark.parametrize("bad", [
     {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "x"},
      "spec": {"containers": [{"name": "a", "image": "i", "colour": "blue"}]}},

@@ -22,7 +22,7 @@ LONG = st.builds(lambda part, n, tail: part * n + tail,
 @example("é" * 127, "bytes")
 @example("", "characters")
 def test_the_quick_answer_is_the_full_checks(value, unit):
-    assert v._dns1123_subdomain(value, unit) == v._dns1123_subdomain_errors(value, unit)
+    assert v.is_dns1123_subdomain(value, unit) == v._dns1123_subdomain_errors(value, unit)
 
 
 def test_the_full_checks_refuse_what_they_refused():
