@@ -20,7 +20,7 @@
 
 from __future__ import annotations
 
-from helpers import settle
+from helpers import settle, type_text
 
 from ksandbox.recording.script import load_script
 from ksandbox.tui.app import crash_message
@@ -72,6 +72,7 @@ async def test_a_dialog_submitted_twice_is_dismissed_once(session, make):
         await pilot.press("t")
         await settle(pilot)
         dialog = app.screen
+        await type_text(pilot, "a=b")
         for key in ("enter", "enter", "escape", "escape"):
             await pilot.press(key)
         await settle(pilot, 4)

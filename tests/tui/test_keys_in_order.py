@@ -48,10 +48,12 @@ def test_a_burst_of_editing_keys_in_the_command_bar(terminal):  # noqa: F811
 def test_ctrl_u_and_a_new_spec_in_one_burst_in_the_taint_dialog(terminal):  # noqa: F811
     term = _open(terminal)
     term.keys("t")
-    term.wait_for(r"\$ kubectl taint nodes control-plane key=value:NoSchedule")
+    term.wait_for(r"\$ kubectl taint nodes control-plane ")
+    term.keys("gpu=yes")
+    term.wait_for(r"\$ kubectl taint nodes control-plane gpu=yes:NoSchedule")
     term.keys("C-u", "team=a:NoExecute")                 # one burst: clear, then the new spec
     screen = term.wait_for(r"\$ kubectl taint nodes control-plane team=a:NoExecute")
-    assert "key=value:NoSchedule" not in screen, screen
+    assert "gpu=yes" not in screen, screen
     term.keys("Enter")
     term.wait_for(r"node/control-plane tainted")
 

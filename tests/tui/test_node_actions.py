@@ -3,8 +3,11 @@ and the screen show the result."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from helpers import node, settle, shows, type_text
-from screen_text import screen_text
+from screen_text import screen_lines, screen_text
 
 SIZE = (140, 40)
 
@@ -15,16 +18,30 @@ async def select(pilot, app, name):
     await settle(pilot)
 
 
-async def test_t_taints_the_selected_node_through_a_prefilled_dialog(session, make):
+def dialog_text(app) -> str:
+    """The drawn rows of the dialog on top (its box: the rows that hold its title)."""
+    return "\n".join(line for line in screen_lines(app) if "█" in line)
+
+
+async def test_t_opens_an_empty_field_and_the_taint_typed_is_the_one_applied(session, make):
+    """The field opens empty, the example as its placeholder: what is typed is the taint
+    (it used to be appended to a prefilled ``key=value:NoSchedule``)."""
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
         await select(pilot, app, "node-2")
         await pilot.press("t")
         await settle(pilot)
         assert shows(app, "Taint node node-2")
-        field = app.screen.query_one("#spec")
-        assert field.value == "key=value:NoSchedule"
-        field.value = "hw-type=gpu:NoSchedule"
+        assert app.screen.query_one("#spec").value == ""
+        drawn = dialog_text(app)
+        assert "key=value:NoSchedule" in drawn                # the placeholder
+        assert "PreferNoSchedule " in drawn, drawn             # each effect whole
+        assert re.search(r"\$ kubectl taint nodes node-2 *█", drawn), drawn
+        await type_text(pilot, "hw-type=gpu:NoSchedule")
+        await settle(pilot)
+        drawn = dialog_text(app)
+        assert "hw-type=gpu:NoSchedule" in drawn and "key=value" not in drawn, drawn
+        assert "$ kubectl taint nodes node-2 hw-type=gpu:NoSchedule " in drawn, drawn
         await pilot.press("enter")
         await settle(pilot)
         taints = node(app, "node-2").spec.taints
@@ -33,21 +50,122 @@ async def test_t_taints_the_selected_node_through_a_prefilled_dialog(session, ma
         assert shows(app, "hw-type=gpu:NoSchedule")
 
 
-async def test_the_taint_effect_is_chosen_from_the_three(session, make):
+@pytest.mark.parametrize("spec", ["", "a=b:NoExecute"])
+@pytest.mark.parametrize("reused", [False, True], ids=["new", "reused"])
+async def test_a_new_and_a_reused_taint_dialog_take_what_is_typed_alike(session, make, reused,
+                                                                       spec):
+    """App.reusable_dialog's prepare readies the kept dialog as a new one opens: a spec
+    given is selected (Input.select_on_focus), so typing replaces it in both. The kept one
+    used to put the cursor after its prefilled example, and typing was appended to it."""
+    from ksandbox.tui.dialogs import TaintDialog
+
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        if reused:
+            dialog = app.reusable_dialog(TaintDialog)
+            dialog.prepare("node-1")
+            app.push_screen(dialog)
+            await settle(pilot)
+            await type_text(pilot, "x=y")
+            await pilot.press("escape")
+            await settle(pilot)
+            dialog.prepare("node-2", spec)
+        else:
+            dialog = TaintDialog("node-2", spec)
+        app.push_screen(dialog, app.submit_from_dialog)
+        await settle(pilot)
+        effect = "NoExecute" if spec else "NoSchedule"      # the one the spec names is picked
+        assert f"key=value:{effect}" in dialog_text(app) or spec
+        await type_text(pilot, "gpu=true")
+        await settle(pilot)
+        drawn = dialog_text(app)
+        assert f"$ kubectl taint nodes node-2 gpu=true:{effect} " in drawn, drawn
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [t.to_string() for t in node(app, "node-2").spec.taints] == [f"gpu=true:{effect}"]
+
+
+async def test_a_taint_typed_without_an_effect_takes_the_picked_one(session, make):
+    from textual.widgets import RadioButton
+
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
         await select(pilot, app, "node-1")
         await pilot.press("t")
         await settle(pilot)
-        from textual.widgets import RadioButton
-
+        await type_text(pilot, "gpu=true")
+        await settle(pilot)
+        assert "$ kubectl taint nodes node-1 gpu=true:NoSchedule " in dialog_text(app)
         noexecute = [b for b in app.screen.query(RadioButton) if b.name == "NoExecute"][0]
         noexecute.value = True
         await settle(pilot)
-        assert app.screen.query_one("#spec").value == "key=value:NoExecute"
+        drawn = dialog_text(app)
+        assert app.screen.query_one("#spec").value == "gpu=true"      # left as typed
+        assert "$ kubectl taint nodes node-1 gpu=true:NoExecute " in drawn, drawn
+        await pilot.press("ctrl+u")
+        await settle(pilot)
+        assert "key=value:NoExecute" in dialog_text(app)             # the placeholder follows
+        await type_text(pilot, "gpu=true")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert [t.to_string() for t in node(app, "node-1").spec.taints] == ["gpu=true:NoExecute"]
+
+
+async def test_the_taint_effect_is_chosen_from_the_three(session, make):
+    """Picking an effect rewrites the effect typed in the field; typing one picks it."""
+    from textual.widgets import RadioButton
+
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await select(pilot, app, "node-1")
+        await pilot.press("t")
+        await settle(pilot)
+        await type_text(pilot, "gpu=true:NoSchedule")
+        await settle(pilot)
+        noexecute = [b for b in app.screen.query(RadioButton) if b.name == "NoExecute"][0]
+        noexecute.value = True
+        await settle(pilot)
+        assert app.screen.query_one("#spec").value == "gpu=true:NoExecute"
+        assert "$ kubectl taint nodes node-1 gpu=true:NoExecute " in dialog_text(app)
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "a=b:PreferNoSchedule")
+        await settle(pilot)
+        assert [b.name for b in app.screen.query(RadioButton) if b.value] == ["PreferNoSchedule"]
+        await pilot.press("backspace")          # a key typed after the effect picked it stays
+        await type_text(pilot, "e")
+        await settle(pilot)
+        assert app.screen.query_one("#spec").value == "a=b:PreferNoSchedule"
         app.screen.query_one("#ok").press()
         await settle(pilot)
-        assert [t.effect for t in node(app, "node-1").spec.taints] == ["NoExecute"]
+        assert [t.to_string() for t in node(app, "node-1").spec.taints] == ["a=b:PreferNoSchedule"]
+
+
+async def test_enter_with_no_taint_or_a_bad_one_says_kubectls_error_and_stays_open(session,
+                                                                                   make):
+    """What kubectl refuses before sending anything is said in its words; the dialog stays
+    open with what was typed, and nothing changes."""
+    app = make(session)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await select(pilot, app, "node-2")
+        await pilot.press("t")
+        await settle(pilot)
+        dialog = app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is dialog
+        assert shows(app, "error: at least one taint update is required")
+        await type_text(pilot, "gpu=true:NoSchedul")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is dialog and shows(app, "error: invalid taint effect: NoSchedul")
+        assert dialog.query_one("#spec").value == "gpu=true:NoSchedul"
+        assert not node(app, "node-2").spec.taints and app.session.history == []
+        await type_text(pilot, "e")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is not dialog
+        assert [t.to_string() for t in node(app, "node-2").spec.taints] == ["gpu=true:NoSchedule"]
 
 
 async def test_escape_cancels_a_dialog_and_changes_nothing(session, make):
@@ -184,6 +302,7 @@ async def test_enter_in_the_effect_picker_submits_the_taint(session, make):
         await select(pilot, app, "node-1")
         await pilot.press("t")
         await settle(pilot)
+        await type_text(pilot, "key=value")
         app.screen.query_one("#effect").focus()
         await settle(pilot)
         await pilot.press("down")
@@ -215,9 +334,9 @@ async def test_an_unticked_overwrite_box_looks_empty(session, make):
 
 async def test_the_taint_dialog_is_built_once_and_opens_fresh_each_time(session, make):
     """The app keeps one taint dialog (App.reusable_dialog; built ahead in idle time when the
-    real clock runs): each `t` shows it as a new one would be — the node's title, the default
-    spec, NoSchedule picked, --overwrite unticked, the focus on the spec — whatever the last
-    use left in it, and it taints the node it was opened on."""
+    real clock runs): each `t` shows it as a new one would be — the node's title, the field
+    empty with its example, NoSchedule picked, --overwrite unticked, the focus on the spec —
+    whatever the last use left in it, and it taints the node it was opened on."""
     from textual.widgets import Checkbox, Input, RadioButton
 
     app = make(session)
@@ -232,11 +351,12 @@ async def test_the_taint_dialog_is_built_once_and_opens_fresh_each_time(session,
         await pilot.press("t")
         await settle(pilot)
         assert app.screen is built and shows(app, "Taint node node-1")
+        await type_text(pilot, "gpu=true:NoSchedule")
         noexecute = [b for b in built.query(RadioButton) if b.name == "NoExecute"][0]
         noexecute.value = True
         built.query_one("#overwrite", Checkbox).value = True
         await settle(pilot)
-        assert built.query_one("#spec", Input).value == "key=value:NoExecute"
+        assert built.query_one("#spec", Input).value == "gpu=true:NoExecute"
         await pilot.press("escape")
         await settle(pilot)
         await select(pilot, app, "node-2")
@@ -244,16 +364,19 @@ async def test_the_taint_dialog_is_built_once_and_opens_fresh_each_time(session,
         await settle(pilot)
         assert app.screen is built
         assert shows(app, "Taint node node-2") and not shows(app, "Taint node node-1")
-        assert built.query_one("#spec", Input).value == "key=value:NoSchedule"
+        assert built.query_one("#spec", Input).value == ""
         assert not built.query_one("#overwrite", Checkbox).value
         assert [b.name for b in built.query(RadioButton) if b.value] == ["NoSchedule"]
         assert built.focused is built.query_one("#spec", Input)
-        assert shows(app, "$ kubectl taint nodes node-2 key=value:NoSchedule")
+        drawn = dialog_text(app)
+        assert "key=value:NoSchedule" in drawn and "gpu=true" not in drawn, drawn
+        assert re.search(r"\$ kubectl taint nodes node-2 *█", drawn), drawn
+        await type_text(pilot, "gpu=true")
         await pilot.press("enter")
         await settle(pilot)
-        assert [t.to_string() for t in node(app, "node-2").spec.taints] == ["key=value:NoSchedule"]
+        assert [t.to_string() for t in node(app, "node-2").spec.taints] == ["gpu=true:NoSchedule"]
         assert not node(app, "node-1").spec.taints
-        assert app.session.history[-1].command == "kubectl taint nodes node-2 key=value:NoSchedule"
+        assert app.session.history[-1].command == "kubectl taint nodes node-2 gpu=true:NoSchedule"
 
 
 async def test_the_taint_dialog_lays_out_only_when_a_line_changes_height(session, make):
@@ -290,7 +413,7 @@ async def test_the_taint_dialog_lays_out_only_when_a_line_changes_height(session
         assert app.screen is dialog
         text = "\n".join(mirror.lines())
         assert "Taint node node-2" in text and "Taint node node-1" not in text
-        assert "$ kubectl taint nodes node-2 key=value:NoSchedule" in text
+        assert re.search(r"\$ kubectl taint nodes node-2 *█", text), text
         assert mirror.lines() == screen_lines(app)
         await pilot.press("ctrl+u")
         await type_text(pilot, "gpu=yes:NoSchedule")
@@ -316,3 +439,19 @@ async def test_the_taint_dialog_lays_out_only_when_a_line_changes_height(session
         row = mirror.lines()[field.region.y + 1]
         assert "y" * 20 in row and "gpu=" not in row
         assert mirror.lines() == screen_lines(app)
+
+
+@pytest.mark.parametrize("typed, sent", [
+    ("", ""),
+    ("gpu=true", "gpu=true:NoSchedule"),
+    ("gpu", "gpu:NoSchedule"),                          # key:Effect, an empty value
+    ("gpu=true:NoExecute", "gpu=true:NoExecute"),
+    ("gpu-", "gpu-"),                                   # removals are left as typed
+    ("gpu:NoExecute-", "gpu:NoExecute-"),
+    ("a=b  c=d:NoExecute", "a=b:NoSchedule c=d:NoExecute"),
+    ("gpu=true:", "gpu=true:"),                         # kubectl's to refuse
+])
+def test_a_taint_typed_without_an_effect_gets_the_picked_one(typed, sent):
+    from ksandbox.tui.dialogs.taint import with_effect
+
+    assert with_effect(typed, "NoSchedule") == sent

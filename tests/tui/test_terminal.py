@@ -169,7 +169,7 @@ def test_a_dialog_shows_over_the_dimmed_board_and_escape_brings_it_back(terminal
     term.keys("t")
     # The preview is filled in once the dialog's fields have mounted, a frame after its title
     # may show (a dialog composed by the key, not yet the app's prebuilt one): wait for both.
-    screen = term.wait_for(r"\$ kubectl taint nodes control-plane key=value:NoSchedule")
+    screen = term.wait_for(r"\$ kubectl taint nodes control-plane ")
     assert "Taint node control-plane" in screen, screen
     assert "nodes[4]" in screen                 # the board around the dialog
     term.wait_until(lambda s: title_line(coloured()) != plain_title)   # other colours,
@@ -254,18 +254,42 @@ def test_the_taint_dialog_opens_fresh_for_each_node(terminal):  # noqa: F811
     the node it was opened on, and Enter taints that node."""
     term = _open(terminal, (120, 36))
     term.keys("t")
-    term.wait_for(r"\$ kubectl taint nodes control-plane key=value:NoSchedule")
-    term.keys("C-u")
-    term.wait_for(r"key=value:Effect")                   # the empty field's placeholder
+    term.wait_for(r"\$ kubectl taint nodes control-plane ")
+    term.wait_for(r"key=value:NoSchedule")               # the empty field's placeholder
     term.keys("team=a:NoExecute")
     term.wait_for(r"\$ kubectl taint nodes control-plane team=a:NoExecute")
     term.keys("Escape")
     term.wait_until(lambda s: "Taint node" not in s)
     term.keys("Right", "t")
-    screen = term.wait_for(r"\$ kubectl taint nodes node-1 key=value:NoSchedule")
+    screen = term.wait_for(r"\$ kubectl taint nodes node-1 ")
     assert "Taint node node-1" in screen and "team=a" not in screen, screen
-    term.keys("Enter")
+    assert "key=value:NoSchedule" in screen, screen      # NoSchedule picked again
+    term.keys("gpu=true", "Enter")
     term.wait_for(r"node/node-1 tainted")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_taint_typed_into_the_taint_dialog_is_the_taint(terminal, size):  # noqa: F811
+    """`t`, then the taint typed and Enter in one burst: the field opened empty (its example
+    is a placeholder), so the node gets exactly what was typed; typed without an effect, the
+    taint takes the one picked (NoSchedule). Enter with nothing typed says kubectl's error
+    and the dialog stays."""
+    term = _open(terminal, size)
+    term.keys("t")
+    term.wait_for(r"\$ kubectl taint nodes control-plane ")
+    term.keys("Enter")
+    screen = term.wait_for(r"at least one taint update is")   # wraps at 80 columns
+    assert "Taint node control-plane" in screen, screen
+    assert "PreferNoSchedule " in screen, screen       # the three effects drawn whole
+    term.keys("gpu=true:NoExecute", "Enter")              # one burst
+    term.wait_for(r"node/control-plane tainted")
+    term.keys("Right", "t")
+    term.wait_for(r"\$ kubectl taint nodes node-1 ")
+    term.keys("team=a", "Enter")
+    term.wait_for(r"node/node-1 tainted")
+    term.keys(":describe node control-plane node-1", "Enter")
+    screen = term.wait_for(r"team=a:NoSchedule")
+    assert "gpu=true:NoExecute" in screen and "NoSchedulegpu" not in screen, screen
 
 
 def _explains(term, pod: str, node: str, other: str) -> str:

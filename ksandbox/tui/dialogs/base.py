@@ -26,6 +26,19 @@ from ..widgets.static_content import put
 W = TypeVar("W", bound=Widget)
 
 
+def refused(text: str) -> str:
+    """kubectl's error for a command line it refuses before sending anything (its flags,
+    arguments and specs: ``commands.parse``), or "" for one it would send."""
+    from ...commands import format_error
+    from ...commands import parse as parse_command
+
+    try:
+        parse_command(text)
+    except Exception as exc:  # noqa: BLE001 - kubectl's words for whatever it refuses
+        return format_error(exc).strip()
+    return ""
+
+
 class CommandDialog(Guarded, DismissOnce, QuickTint, LayoutOnce, ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
@@ -109,10 +122,26 @@ class CommandDialog(Guarded, DismissOnce, QuickTint, LayoutOnce, ModalScreen[str
         else:
             self.finish(None)
 
+    checks_command = False
+    """confirm() checks the text as kubectl would before it sends anything: the dialogs
+    whose fields the user types a command's arguments into (a dialog whose result is not a
+    command line, a time, a name, a caption, leaves it False)."""
+
     def confirm(self) -> None:
+        """Enter or OK: dismiss with the command, unless kubectl would refuse it before
+        sending anything (``invalid taint spec``, ``at least one taint update is required``):
+        that is said in kubectl's words and the dialog stays open with what was typed, to be
+        put right. What only the cluster can refuse (a missing node, a taint already there)
+        is said after it closes, as for a line run from the `:` bar."""
         text = self.current_command()
-        if text:
-            self.finish(text)
+        if not text:
+            return
+        if self.checks_command:
+            error = refused(text)
+            if error:
+                self.app.notify(error, severity="error", markup=False)
+                return
+        self.finish(text)
 
     def action_cancel(self) -> None:
         self.finish(None)

@@ -17,6 +17,7 @@ from .base import CommandDialog
 
 
 class DrainDialog(CommandDialog):
+    checks_command = True
     ok_label = "Drain"
     ok_variant = "warning"
 

@@ -10,6 +10,7 @@ from .base import CommandDialog
 
 
 class LabelDialog(CommandDialog):
+    checks_command = True
     ok_label = "Label"
 
     def __init__(self, node: str, spec: str = "hw-type=gpu") -> None:

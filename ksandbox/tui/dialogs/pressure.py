@@ -11,6 +11,7 @@ KINDS = ("memory", "disk", "pid")
 
 
 class PressureDialog(CommandDialog):
+    checks_command = True
     ok_label = "Apply"
 
     def __init__(self, node: str, active: tuple[str, ...] = ()) -> None:

@@ -10,6 +10,7 @@ from .base import CommandDialog
 
 
 class ScaleDialog(CommandDialog):
+    checks_command = True
     ok_label = "Scale"
 
     def __init__(self, resource: str, namespace: str, name: str, replicas: int) -> None:

@@ -14,6 +14,7 @@ def removal_spec(key: str, effect: str) -> str:
 
 
 class UntaintDialog(CommandDialog):
+    checks_command = True
     ok_label = "Untaint"
 
     def __init__(self, node: str, taints: list[tuple[str, str, str]]) -> None:
