@@ -12,10 +12,10 @@ stable tie-break.
 Sorting every pod for each scale-down would cost O(n log n) per deleted pod in a 15,000-pod
 ReplicaSet. Most pods are "plain": bound, Running, ready, without a deletion cost; they differ
 only by node crowding and age. So plain pods are grouped by node, each node's plain pods kept
-sorted by age (sorted when the node comes up in a pick after its pods or its crowding changed —
-a changed node waits unsorted, ahead of the sorted ones of its crowding — and again when an age
-crosses a power of two, looked at then too: ages only grow, so an order that has aged was never
-placed after where it belongs), and the k to delete are merged across the most crowded nodes. The few other pods are sorted
+sorted by age (re-sorted only when that node's pods change or an age crosses a power of two —
+looked at when the node's best pod comes up in a pick: ages only grow, so an order that has
+aged was never placed after where it belongs), and the k to delete are merged across the most
+crowded nodes. The few other pods are sorted
 with the full key. The result is exactly the full sort's.
 
 Not here: container restart counts (not modelled), the controllers themselves.
@@ -38,10 +38,6 @@ POD_DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
 # pkg/controller/controller_utils.go: podPhaseToOrdinal (phases not listed count as 0).
 _PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}
 _versions = _counter(1)
-# The age key of a node's heap entry before its pods are sorted: below every real key
-# ((ready rank, created rank, uid) with ranks >= -2), so among the nodes of one rank the
-# unsorted ones come up first, and are sorted before any of that rank is taken.
-_UNSORTED = (-3,)
 
 
 def deletion_cost(pod: Pod) -> int:
@@ -180,19 +176,12 @@ class ActivePods:
             entry = self._entry.get(node)
             if entry is not None and entry[3] == stamp:
                 self._dirty.add(node)
-        # A changed node goes in unsorted, at its rank (see _UNSORTED): it is sorted when it
-        # comes up in a pick. A pick takes one pod or a few from the most crowded nodes, so
-        # most of the nodes a first pick or a family change marks never come up before
-        # they change again (every node of an old ReplicaSet, at its first pick, was sorted).
-        sorted_, entries, heap, nodes = self._sorted, self._entry, self._heap, self.nodes
         for node in self._dirty:
-            sorted_.pop(node, None)
-            entries.pop(node, None)
-            if not node or node not in nodes:
+            self._sorted.pop(node, None)
+            self._entry.pop(node, None)
+            if not node or node not in self.nodes:
                 continue
-            entry = (-ranks.get(node, 0), _UNSORTED, node, next(_versions))
-            entries[node] = entry
-            heapq.heappush(heap, entry)
+            self._push(node, ranks, now)
         self._dirty.clear()
         if len(self._heap) > 2 * len(self._entry) + 64:  # drop the dead entries
             self._heap = list(self._entry.values())
@@ -228,13 +217,10 @@ class ActivePods:
                 node = top[2]
                 if live.get(node) is not top:
                     heapq.heappop(heap)
-                    continue
-                order = sorted_.get(node)
-                if order is None or order[0] <= now:
-                    # Not sorted yet (_refresh), or an order that has aged (_push): its pods'
-                    # ages only grow, so each key only grows and the stale entry was never
-                    # after its place — an unsorted one is before every sorted one at its
-                    # rank. Sorted now, the node goes back in at its place.
+                elif sorted_[node][0] <= now:
+                    # An order that has aged (_push): its pods' ages only grow, so each key
+                    # only grows and the stale entry was never after its place — sorted
+                    # again, the node goes back in at its place now.
                     heapq.heappop(heap)
                     del live[node]
                     self._push(node, ranks, now)
