@@ -392,20 +392,12 @@ class DeploymentController(Controller):
                      known: tuple[list[Any], Any] | None = None) -> None:
         """syncDeploymentStatus (``progress=False``: a paused Deployment or a scaling event)
         or syncRolloutStatus: the counts, Available, and the Progressing estimate; a rollout
-        that may get stuck is looked at again when its deadline could pass.
-
-        ``known``: the sync's claimed ReplicaSets and the new one it found, for a sync that
-        has written nothing since it read ``d`` (a third of a rollout's syncs: its new pod
-        came, its counts change). Then they are what the stored Deployment's ReplicaSets and
-        new ReplicaSet would be found again to be, and ``d`` is the stored Deployment."""
-        if known is not None and self.store.resource_version == self._read_rv:
-            fresh = d
-            rss, new_rs = known
-        else:
-            fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
-            if fresh is None:
-                return
-            rss, new_rs = self._stored_rss(fresh)
+        that may get stuck is looked at again when its deadline could pass. ``known``: the
+        ReplicaSets the sync claimed and the new one it found (see _status_rss)."""
+        found = self._status_rss(d, known)
+        if found is None:
+            return
+        fresh, rss, new_rs = found
         want = du.calculate_status(fresh, rss, new_rs)
         conds, after = dp.status_conditions(fresh, want, new_rs, self.clock.now, progress)
         if after is not None:
@@ -424,6 +416,41 @@ class DeploymentController(Controller):
         # one new status (the counts and the conditions together), not one for each
         self._write(fresh, status=evolve(st, extra=st.extra.set("conditions", tuple(conds)),
                                          **want))
+
+    def _status_rss(self, d: Any, known: tuple[list[Any], Any] | None
+                    ) -> tuple[Any, list[Any], Any] | None:
+        """The stored Deployment, its ReplicaSets and its new one, after the sync's writes
+        (None when it is gone): what _stored_rss finds, without finding it again when
+        ``known`` — the sync's claimed ReplicaSets and the new one — provably still holds.
+
+        * Nothing written since the sync read ``d`` (the store's resourceVersion unchanged:
+          a third of a rollout's syncs, its new pod came): ``d`` and ``known`` are the
+          stored ones.
+        * Else, with the Deployment's spec unchanged (its own writes are status and
+          annotations), the controller index holds the claimed ReplicaSets by name, no
+          other, each with its labels and template objects (a resize or a status write
+          keeps them): all still selected, in the index's order, and the same one is new
+          (creation times and names do not change)."""
+        store = self.store
+        if known is not None and store.resource_version == self._read_rv:
+            return d, known[0], known[1]
+        fresh = store.get("Deployment", d.metadata.name, d.metadata.namespace)
+        if fresh is None:
+            return None
+        if known is not None and fresh.spec is d.spec:
+            claimed, new = known
+            owned = self.rss.owned(fresh.metadata.uid)
+            if len(owned) == len(claimed):
+                for rs in claimed:
+                    cur = owned.get(rs.metadata.name)
+                    if cur is None or cur.metadata.labels is not rs.metadata.labels or \
+                            cur.spec.template is not rs.spec.template:
+                        break
+                else:
+                    return fresh, list(owned.values()), \
+                        owned[new.metadata.name] if new is not None else None
+        rss, new_rs = self._stored_rss(fresh)
+        return fresh, rss, new_rs
 
     def _stored_rss(self, d: Any) -> tuple[list[Any], Any]:
         """The stored Deployment's ReplicaSets (owned and selected) and its new one, found

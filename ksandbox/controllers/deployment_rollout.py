@@ -31,16 +31,17 @@ class Rollout:
         new_rs, old_rss = self.dc._all_rss(d, rs_list, create=True)
         if new_rs is None:
             return
+        known = (rs_list, new_rs)   # (what the status needs, unless the sync changed it)
         if self._reconcile_new(d, new_rs, old_rss + [new_rs]):
-            self.dc._sync_status(d)
+            self.dc._sync_status(d, known=known)
             return
         new_rs, old_rss = self.dc._fresh([new_rs])[0], self.dc._fresh(old_rss)
         if self._reconcile_old(d, new_rs, old_rss):
-            self.dc._sync_status(d)
+            self.dc._sync_status(d, known=known)
             return
         if du.deployment_complete(d, d.status):
             self.dc._cleanup(d, old_rss)
-        self.dc._sync_status(d, known=(rs_list, new_rs))
+        self.dc._sync_status(d, known=known)
 
     def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any]) -> bool:
         """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas."""

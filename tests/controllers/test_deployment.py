@@ -360,32 +360,88 @@ def test_fenceposts_remembered_per_spec_answer_as_computed_afresh():
             assert du.max_unavailable(scaled) == (min(fresh[1], n) if n else 0)
 
 
-def test_a_status_sync_that_wrote_nothing_reuses_what_it_read_as_found_afresh(monkeypatch):
-    """_sync_status's ``known`` (the sync's claimed ReplicaSets and new one, for a sync that
-    wrote nothing since reading its Deployment) is what reading the store again finds: the
-    stored Deployment, its selected ReplicaSets in the index's order, the same new one."""
+def test_a_status_sync_takes_what_the_sync_found_only_as_found_afresh(monkeypatch):
+    """_status_rss with ``known`` (the ReplicaSets a sync claimed and the new one it found)
+    gives what reading the store again gives (_stored_rss): the stored Deployment, its
+    selected ReplicaSets in the index's order, the same new one — over rollouts, a scaling
+    event, a return to an old template, and a ReplicaSet adopted and another released."""
     from ksandbox.controllers.deployment import DeploymentController
 
-    plain = DeploymentController._sync_status
-    taken = []
+    kept = DeploymentController._status_rss
+    seen = {"checked": 0, "unwritten": 0}
 
-    def checked(self, d, progress=True, known=None):
-        if known is not None and self.store.resource_version == self._read_rv:
-            fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
-            assert fresh is d
+    def checked(self, d, known):
+        got = kept(self, d, known)
+        fresh = self.store.get("Deployment", d.metadata.name, d.metadata.namespace)
+        if known is not None and fresh is not None:
             rss_again, new_again = self._stored_rss(fresh)
-            assert [r.metadata.name for r in known[0]] == [r.metadata.name for r in rss_again]
-            assert all(a is b for a, b in zip(known[0], rss_again))
-            assert known[1] is new_again
-            taken.append(d.metadata.name)
-        return plain(self, d, progress, known)
+            assert got[0] is fresh
+            assert [r.metadata.name for r in got[1]] == [r.metadata.name for r in rss_again]
+            assert all(a is b for a, b in zip(got[1], rss_again))
+            assert got[2] is new_again
+            seen["checked"] += 1
+            seen["unwritten"] += self.store.resource_version == self._read_rv
+        return got
 
-    monkeypatch.setattr(DeploymentController, "_sync_status", checked)
+    monkeypatch.setattr(DeploymentController, "_status_rss", checked)
     strategy = "strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}"
     s = Session.from_text(NODES + deploy_yaml(replicas=4, strategy=strategy))
     make_all_ready(s)
     s.run_for(1)
-    for image in ("nginx:1.26", "nginx:1.27", "nginx:1.25"):   # the last goes back
+    for image in ("nginx:1.26", "nginx:1.27"):
         set_image(s, image)
         roll_to_completion(s)
-    assert len(taken) >= 10
+    set_image(s, "nginx:1.28")
+    s.run_for(2)
+    set_replicas(s, 6)   # a scaling event mid-rollout
+    roll_to_completion(s)
+    set_image(s, "nginx:1.25")   # back to the first template: its ReplicaSet again
+    roll_to_completion(s)
+    # An orphan that matches is adopted; a ReplicaSet relabeled out of the selector released.
+    rs = max(rss(s), key=lambda r: r.metadata.creation_timestamp)
+    s.store.update(attrs.evolve(rs, metadata=attrs.evolve(rs.metadata, owner_references=())))
+    s.run_for(2)
+    old = min(rss(s), key=lambda r: r.metadata.creation_timestamp)
+    s.store.update(attrs.evolve(old, metadata=attrs.evolve(
+        old.metadata, labels=old.metadata.labels.set("app", "other"))))
+    s.run_for(2)
+    assert seen["checked"] >= 20 and 0 < seen["unwritten"] < seen["checked"]
+
+
+def test_what_a_sync_found_is_not_taken_once_the_store_says_otherwise():
+    """_status_rss falls back to reading the store (_stored_rss) when ``known`` no longer
+    holds: an owned ReplicaSet relabeled out of the selector (claimed or not), or a
+    Deployment whose spec changed since the sync read it."""
+    strategy = "strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}"
+    s = Session.from_text(NODES + deploy_yaml(replicas=2, strategy=strategy))
+    make_all_ready(s)
+    s.run_for(1)
+    set_image(s, "nginx:1.26")
+    roll_to_completion(s)
+    dc = s.cp.components["deployment"]
+    d = deployment(s)
+    claimed = rss(s)
+    new = next(r for r in claimed if r.spec.replicas)
+    old = next(r for r in claimed if r is not new)
+
+    def plain():
+        fresh = deployment(s)
+        return (fresh, *dc._stored_rss(fresh))
+
+    def same(a, b):
+        return a[0] is b[0] and len(a[1]) == len(b[1]) and \
+            all(x is y for x, y in zip(a[1], b[1])) and a[2] is b[2]
+
+    dc._read_rv = -1   # (as after a write: the resourceVersion shortcut does not apply)
+    assert same(dc._status_rss(d, (claimed, new)), plain())
+    # A new template since the sync read the Deployment: no ReplicaSet of it yet.
+    set_image(s, "nginx:1.27")
+    assert plain()[2] is None
+    assert same(dc._status_rss(d, (claimed, new)), plain())
+    d = deployment(s)
+    # The old ReplicaSet relabeled, still owned (no sync has released it yet).
+    s.store.update(attrs.evolve(old, metadata=attrs.evolve(
+        old.metadata, labels=old.metadata.labels.set("app", "other"))))
+    assert [r.metadata.name for r in plain()[1]] == [new.metadata.name]
+    assert same(dc._status_rss(d, (claimed, new)), plain())     # claimed before the relabel
+    assert same(dc._status_rss(d, ([new], new)), plain())       # not claimed at all
