@@ -92,3 +92,35 @@ def test_a_refused_load_freezes_nothing(collections, monkeypatch, tmp_path):
         _load(tmp_path, CLUSTER + "---\napiVersion: v1\nkind: Pod\nmetadata: {name: bad_Name}\n"
               "spec: {containers: [{name: c, image: i}]}\n")
     assert gc.get_freeze_count() == before and gc.isenabled()
+
+
+@pytest.mark.parametrize("big", [True, False])
+def test_a_big_text_is_decoded_without_the_collector(collections, monkeypatch, big):
+    """gcpolicy.decoding around the loader's parse and decode: a big text (here: the limit
+    lowered to the text's size) runs no collection and the collector is on after, as it
+    was; a small one collects as usual. The objects are the same either way."""
+    from ksandbox.api import manifest
+    from ksandbox.api.codec import encode
+
+    plain = [encode(o) for o, _ in manifest.load_manifests_with_origins(CLUSTER, "c.yaml")]
+    monkeypatch.setattr(gcpolicy, "QUIET_DECODE_CHARS", len(CLUSTER) + (0 if big else 1))
+    real = manifest.decode_documents
+    counts = []
+
+    def decode_documents(*args):
+        counts.append(sum(collections))   # the parse and decode, inside the loader
+        out = real(*args)
+        counts.append(sum(collections))
+        return out
+
+    monkeypatch.setattr(manifest, "decode_documents", decode_documents)
+    monkeypatch.setattr(gcpolicy, "THRESHOLDS", (1, 1, 1))   # (the loader's tune() keeps it)
+    old = gc.get_threshold()
+    gc.set_threshold(1, 1, 1)   # a collection at every allocation, wherever one may run
+    try:
+        loaded = manifest.load_manifests_with_origins(CLUSTER, "c.yaml")
+        assert gc.isenabled()
+    finally:
+        gc.set_threshold(*old)
+    assert (counts[0] == counts[1]) == big
+    assert [encode(o) for o, _ in loaded] == plain

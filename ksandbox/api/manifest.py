@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import zlib
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
 import attrs
 
@@ -89,13 +89,51 @@ def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
     return obj
 
 
-@attrs.frozen
-class Origin:
+class KnownKinds:
+    """:func:`decode_object` for the many objects of one load, with what it found out about
+    their ``(apiVersion, kind)`` kept: a pair it decoded as an API object once (a string
+    pair, not a configuration, a kind and version the API has) passes the same checks every
+    time — they read nothing else — so the next object of that pair goes straight to the
+    strict decode. Whatever that decode does not take as it comes (an unknown field, no
+    name, a refusal) is decoded again by decode_object, which says what is wrong; so an
+    object comes out exactly as decode_object gives it (tests/api/test_known_kinds.py).
+    A 150,000-pod export asked BY_KIND, the versions and the kind's class of each pod."""
+
+    __slots__ = ("_types",)
+
+    def __init__(self) -> None:
+        self._types: dict[tuple[Any, Any], type] = {}   # (str, str) pairs
+
+    def decode(self, data: Any, source: str, doc: int) -> Any:
+        """decode_object(data, source, doc)."""
+        if type(data) is dict:
+            try:
+                cls = self._types.get((data.get("apiVersion"), data.get("kind")))
+            except TypeError:   # an unhashable apiVersion or kind: decode_object refuses it
+                cls = None
+            if cls is not None:
+                try:
+                    obj, unknown = strict_decode(cls, data)
+                except FieldError:
+                    obj = unknown = None
+                if not unknown and obj is not None and \
+                        (obj.metadata.name or obj.metadata.generate_name):
+                    return obj
+        obj = decode_object(data, source, doc)
+        if not isinstance(obj, ConfigDocument):
+            self._types[(data["apiVersion"], data["kind"])] = type(obj)
+        return obj
+
+
+class Origin(NamedTuple):
     """Where an object came from, so a later refusal can name the file and document.
 
     ``item``: the object is item N of a ``kind: List`` document (its path is ``items[N]``);
     the path's text is made only when it is read — a 150,000-item export held 150,000 path
-    strings (~60 bytes each) through its load for the one refusal that might name one."""
+    strings (~60 bytes each) through its load for the one refusal that might name one.
+
+    A named tuple, made in the loader's loops by :data:`_origin` (tuple.__new__, no Python
+    frame): an attrs class was ~5.6k instructions per object of a load, ~0.7k this way."""
 
     source: str
     document: int | None = None
@@ -110,15 +148,20 @@ class Origin:
         return ManifestError(self.source, self.document, where + message)
 
 
+# Origin(source, document, item) as tuple.__new__ makes it: the three fields given, in order.
+_origin: Any = tuple.__new__
+
+
 def load_manifests_with_origins(text: str, source: str = "<stdin>") -> list[tuple[Any, Origin]]:
     """Every object in a YAML text (``kind: List`` expanded) with its origin."""
     gcpolicy.tune()  # parsing makes millions of objects: see gcpolicy.py
-    if looks_like_json(text):
-        try:
-            return _decode_json_list(text, source)
-        except NotStreamable:   # not a List export as it reads them: the plain way says it
-            pass
-    return decode_documents(iter_documents(text, source), source)
+    with gcpolicy.decoding(len(text)):
+        if looks_like_json(text):
+            try:
+                return _decode_json_list(text, source)
+            except NotStreamable:   # not a List export as it reads them: the plain way says it
+                pass
+        return decode_documents(iter_documents(text, source), source)
 
 
 def _decode_json_list(text: str, source: str) -> list[tuple[Any, Origin]]:
@@ -133,19 +176,20 @@ def _decode_json_list(text: str, source: str) -> list[tuple[Any, Origin]]:
     if report is not None:   # parsing and decoding are one pass: progress by characters
         report(loadprogress.PARSING, 0, len(text))
     step = loadprogress.STEP
+    known = KnownKinds()
     with sharing():
         for i, (item, end) in enumerate(stream.items()):
             if failed is not None:
                 continue   # the rest must still parse
             try:
                 try:
-                    obj = decode_object(item, source, 1)   # without its path: see below
+                    obj = known.decode(item, source, 1)   # without its path: see below
                 except ManifestError:
                     obj = decode_object(item, source, 1, f"items[{i}]")
             except ManifestError as exc:
                 failed = exc
                 continue
-            out.append((obj, Origin(source, 1, i)))
+            out.append((obj, _origin(Origin, (source, 1, i))))
             if report is not None and not len(out) % step:
                 report(loadprogress.PARSING, end, len(text))
     if failed is not None:
@@ -181,13 +225,14 @@ def _decode_documents(docs: Iterable[tuple[int, Any]], source: str
     step = loadprogress.STEP
     it = iter(docs)
     last = 0
+    known = KnownKinds()
     for doc, data in it:
         try:
             if expected is not None:
                 # the stream's count included empty documents; a List counts its items
                 total += _size(data) - (doc - last)
                 last = doc
-            _decode_document(doc, data, source, out, report, step, total)
+            _decode_document(doc, data, source, out, report, step, total, known)
         except ManifestError:
             del data
             for _ in it:   # the rest still parses: its parse error comes first
@@ -202,7 +247,7 @@ def _size(data: Any) -> int:
 
 
 def _decode_document(doc: int, data: Any, source: str, out: list[tuple[Any, Origin]],
-                     report: Any, step: int, total: int) -> None:
+                     report: Any, step: int, total: int, known: KnownKinds) -> None:
     if _is_list(data):
         items = data.get("items") or []
         if not isinstance(items, list):
@@ -213,14 +258,14 @@ def _decode_document(doc: int, data: Any, source: str, out: list[tuple[Any, Orig
                 # spec.containers[0]...") is built only for an error message, and a
                 # 150,000-item export would build millions. Decoding is deterministic, so
                 # a refused item is decoded again with its path, for the message.
-                obj = decode_object(item, source, doc)
+                obj = known.decode(item, source, doc)
             except ManifestError:
                 obj = decode_object(item, source, doc, f"items[{i}]")
-            out.append((obj, Origin(source, doc, i)))
+            out.append((obj, _origin(Origin, (source, doc, i))))
             if report is not None and not len(out) % step:
                 report(loadprogress.DECODING, len(out), total)
     else:
-        out.append((decode_object(data, source, doc), Origin(source, doc)))
+        out.append((known.decode(data, source, doc), _origin(Origin, (source, doc, None))))
         if report is not None and not len(out) % step:
             report(loadprogress.DECODING, len(out), total)
 

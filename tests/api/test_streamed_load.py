@@ -78,7 +78,7 @@ def test_each_document_is_decoded_before_the_next_is_parsed(monkeypatch):
     parsed."""
     events: list[str] = []
     loads = fastyaml._yaml_rs.loads
-    decode_object = manifest.decode_object
+    decode = manifest.KnownKinds.decode
 
     def parsing(chunk, **kw):
         events.append("parse")
@@ -86,10 +86,10 @@ def test_each_document_is_decoded_before_the_next_is_parsed(monkeypatch):
 
     def decoding(*args, **kw):
         events.append("decode")
-        return decode_object(*args, **kw)
+        return decode(*args, **kw)
 
     monkeypatch.setattr(fastyaml._yaml_rs, "loads", parsing)
-    monkeypatch.setattr(manifest, "decode_object", decoding)
+    monkeypatch.setattr(manifest.KnownKinds, "decode", decoding)
     objs = manifest.load_manifests(_text(["pod"] * 4), "f.yaml")
     assert len(objs) == 4
     assert events == ["parse", "decode"] * 4
@@ -173,7 +173,7 @@ def test_a_json_list_is_decoded_item_by_item(monkeypatch):
 
     events: list[str] = []
     scan_once = safeload._JSON_DECODER.scan_once
-    decode_object = manifest.decode_object
+    decode = manifest.KnownKinds.decode
 
     class Decoder:
         def scan_once(self, text, i):
@@ -182,10 +182,10 @@ def test_a_json_list_is_decoded_item_by_item(monkeypatch):
 
     def decoding(*args, **kw):
         events.append("decode")
-        return decode_object(*args, **kw)
+        return decode(*args, **kw)
 
     monkeypatch.setattr(safeload, "_JSON_DECODER", Decoder())
-    monkeypatch.setattr(manifest, "decode_object", decoding)
+    monkeypatch.setattr(manifest.KnownKinds, "decode", decoding)
     text = _json_text(["pod"] * 3, ['"apiVersion": "v1"', '"kind": "List"'], 1, "\n", "\n")
     assert len(manifest.load_manifests(text, "f.json")) == 3
     # apiVersion, then each item parsed and decoded, then kind (kubectl's order)
