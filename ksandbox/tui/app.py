@@ -467,13 +467,25 @@ class KsandboxApp(App[int]):
         Only the top one: a screen under a dialog shows through it dimmed, and Textual redraws
         the dialog's whole tinted background whenever anything beneath changes — at 1,000
         nodes a ticking clock made every frame of an open dialog a full repaint of the board.
-        The screen beneath catches up on everything when it is on top again (ScreenResume)."""
+        The screen beneath catches up on everything when it is on top again (ScreenResume);
+        until then only its clock moves."""
         cs = self.model.flush()
         if not self.screen_stack:
             # Closing: the stack is cleared before the installed dialogs (reusable_dialog)
             # are closed, and the clock may tick in between.
             return
-        self.screen.post_message(ClusterChanged(cs.generation))
+        top = self.screen
+        top.post_message(ClusterChanged(cs.generation))
+        if top.is_modal:
+            # The screens a dialog shows through keep their clock and countdowns moving
+            # (KsScreen.show_clock: a header that changed text, a card whose countdown did),
+            # so a dialog's tinted copy of the board is redrawn once a shown second.
+            state = None
+            for screen in self._background_screens:
+                show_clock = getattr(screen, "show_clock", None)
+                if show_clock is not None:
+                    state = state or self.header_state()
+                    show_clock(state)
 
     def advance(self, seconds: float) -> None:
         """Run the sandbox ``seconds`` of simulated time now, replaying any recorded steps due

@@ -225,6 +225,23 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
             self._compositor.update_widgets({self})
         super()._compositor_refresh()
 
+    def _on_timer_update(self) -> None:
+        """Under a dialog, what changed here is handed to the dialog as the regions that
+        changed, not as the whole screen. Textual marks a covered screen for a whole repaint
+        each time it hands its changed regions over (for when it is on top again, which
+        repaints it whole anyway: ScreenResume), and its next update then handed the whole
+        screen over: the dialog drew its tinted copy of the board again from top to bottom
+        for the clock's one row (show_clock). The mark is kept for then."""
+        app = self.app
+        if self._repaint_required and app.screen is not self and self.is_current:
+            self._repaint_required = False
+            try:
+                super()._on_timer_update()
+            finally:
+                self._repaint_required = True
+            return
+        super()._on_timer_update()
+
     # -- change feed ----------------------------------------------------------------------
     def on_cluster_changed(self, message: ClusterChanged) -> None:
         self.catch_up()
@@ -263,6 +280,16 @@ class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
 
     def refresh_view(self, changes: ChangeSet) -> None:
         """Redraw what ``changes`` touched."""
+
+    def show_clock(self, state: Any) -> None:
+        """Covered by a dialog (the App's publish tells only the screen on top): the header
+        still shows the time (``state``, a HeaderState), whose line is redrawn only when its
+        text changes, so a dialog's tinted copy of this screen is redrawn once a shown
+        second, not for every tick's changes. The rest catches up when this screen is on
+        top again (ScreenResume)."""
+        if self.is_mounted:
+            for header in self.query(ClusterHeader):
+                header.state = state
 
     # -- targets --------------------------------------------------------------------------
     def target(self) -> Target | None:

@@ -10,6 +10,8 @@ log).
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -78,6 +80,13 @@ class MainScreen(KsScreen):
         if changes.everything or "Event" in changes.kinds:
             self.events.events_changed()
         self._titles()
+
+    def show_clock(self, state: Any) -> None:
+        """Covered by a dialog: the header's clock and the countdowns on the cards in view
+        move (each card redrawn when its countdown's text changes); nothing else."""
+        super().show_clock(state)
+        if self.is_mounted:
+            self.board.move_countdowns()
 
     def filter_changed(self) -> None:
         self.board.set_filter(self.row_filter)

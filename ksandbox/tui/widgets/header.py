@@ -2,7 +2,8 @@
 nodes ready/total, pods running/pending, and ● REC while recording.
 
 The App pushes a new :class:`HeaderState` after every tick; the line is redrawn only when the
-state differs (it is a frozen value).
+state differs (it is a frozen value, its time compared by the whole second shown). Under a
+dialog too (KsScreen.show_clock): the clock beneath a dialog keeps moving.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ def sim_time_text(seconds: float) -> str:
 @attrs.frozen
 class HeaderState:
     cluster: str = "sandbox"
-    time: float = 0.0
+    time: float = attrs.field(default=0.0, eq=int)
+    """Simulated seconds; two states are equal within one shown second (``sim_time_text``
+    shows whole seconds), so the line is redrawn when its text changes, not on every tick."""
     speed: str = "1×"
     paused: bool = False
     lagging: bool = False

@@ -182,6 +182,8 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
         """Each name's place in ``order``."""
         self._heights: dict[str, int] = {}
         """Each card's own height (its grid row is as tall as its tallest card)."""
+        self._countdowns_shown: dict[str, tuple[str, ...]] = {}
+        """The countdown texts a card was last drawn with by move_countdowns."""
 
     def _drop(self, name: str | None) -> None:
         """Forget a card's drawing (and the composed lines it was part of)."""
@@ -253,6 +255,7 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
         """Bring the cards up to date with one coalesced change set. Only the grid rows of
         cards that changed are repainted (a full repaint of the board is ~30 lines through
         Textual's line pipeline, most of a frame at 1,000 nodes)."""
+        self._countdowns_shown.clear()  # redrawn here, and below for every tick
         if changes.everything or changes.structure:
             self.load_all()
             self.refresh()
@@ -292,6 +295,24 @@ class NodeBoard(KeepsFocusLook, StyleMemo, Guarded, ScrollView, can_focus=True):
             return
         if redrawn:
             self.refresh_cards(redrawn)
+
+    def move_countdowns(self) -> None:
+        """Redraw the cards in view whose countdown text changed, from the summaries they
+        were drawn with: the board under a dialog, which catches up on nothing else until
+        it is on top again (so a pod evicted meanwhile shows 0:00, due, until then)."""
+        now = self.session.now
+        moved = []
+        for name in self.countdown_nodes & self.visible_names():
+            s = self._summaries.get(name)
+            if s is None or not s.has_countdown:
+                continue
+            texts = tuple(clock_text(p.deadline - now) for p in s.pods if p.deadline is not None)
+            if self._countdowns_shown.get(name) != texts:
+                self._countdowns_shown[name] = texts
+                self._drop(name)
+                moved.append(name)
+        if moved:
+            self.refresh_cards(moved)
 
     def refresh_cards(self, names: set[str] | list[str]) -> None:
         """Repaint these cards (and nothing else): each card's own columns of its grid row,
