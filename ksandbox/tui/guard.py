@@ -39,6 +39,7 @@ from textual.command import CommandPalette
 from textual.css.query import NoMatches
 from textual.message import Message
 
+from .focus_paint import FocusPaintsWidgets
 from .screen_layout import LayoutOnce
 from .tint import QuickTint
 
@@ -108,7 +109,8 @@ class DismissOnce:
 _GATHER = CommandPalette._gather_commands.__wrapped__  # type: ignore[attr-defined]
 
 
-class GuardedCommandPalette(DismissOnce, QuickTint, LayoutOnce, CommandPalette):
+class GuardedCommandPalette(DismissOnce, QuickTint, FocusPaintsWidgets, LayoutOnce,
+                            CommandPalette):
     @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP, exit_on_error=False)
     async def _gather_commands(self, search_value: str) -> None:
         """Textual's search worker, which queries the palette's list: when the palette was

@@ -24,7 +24,7 @@ class TerminalMirror:
         from rich.cells import cell_len
 
         width, height = app.size
-        self.cells = [[" "] * width for _ in range(height)]
+        self.clear(width, height)
         # The terminal at install: the screen as drawn so far (run_test has started the app
         # and written its first frame, which test_screen_layout holds to the widgets'
         # render; no whole frame follows it while nothing changes). What the app writes from
@@ -44,6 +44,12 @@ class TerminalMirror:
 
         app._display = display
 
+    def clear(self, width: int, height: int) -> None:
+        """A blank terminal of ``width`` × ``height``."""
+        self.cells = [[" "] * width for _ in range(height)]
+        self.styles: list[list] = [[None] * width for _ in range(height)]
+        """Each cell's rich Style as last written (None: not written since cleared)."""
+
     def _apply(self, renderable) -> None:
         from rich.cells import cell_len
         from rich.segment import ControlType
@@ -62,7 +68,20 @@ class TerminalMirror:
                     continue
                 if 0 <= y < len(self.cells) and 0 <= x < len(self.cells[y]):
                     self.cells[y][x] = ch
+                    self.styles[y][x] = segment.style
                 x += max(1, cell_len(ch))
 
     def lines(self) -> list[str]:
         return ["".join(row) for row in self.cells]
+
+    def look(self, x: int, y: int) -> tuple:
+        """What the cell at ``x, y`` looks like: its character, colours and attributes (a
+        style's meta, which only says where the mouse is, left out)."""
+        style = self.styles[y][x]
+        if style is None:
+            return (self.cells[y][x], None)
+        return (self.cells[y][x], style.color, style.bgcolor, style.bold, style.dim,
+                style.italic, style.underline, style.reverse, style.strike)
+
+    def looks(self) -> list[list[tuple]]:
+        return [[self.look(x, y) for x in range(len(row))] for y, row in enumerate(self.cells)]

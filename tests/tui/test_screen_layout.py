@@ -274,7 +274,8 @@ async def test_the_boards_first_frame_is_drawn_once(session, make, monkeypatch):
         await settle(pilot, 3)
         assert seen["before"] == ["LayoutUpdate"], seen
         terminal = TerminalMirror.__new__(TerminalMirror)
-        terminal.app, terminal.cells = app, [[" "] * 140 for _ in range(40)]
+        terminal.app = app
+        terminal.clear(140, 40)
         for renderable in written:
             terminal._apply(renderable)
         assert terminal.lines() == screen_lines(app)
@@ -310,13 +311,14 @@ async def test_no_whole_frame_follows_the_first_while_nothing_changes(session, m
         default = app.screen_stack[0]
         assert isinstance(default, DefaultScreen) and default.id == "_default"
         terminal = TerminalMirror.__new__(TerminalMirror)
-        terminal.app, terminal.cells = app, [[" "] * 140 for _ in range(40)]
+        terminal.app = app
+        terminal.clear(140, 40)
         for _, renderable in written:
             terminal._apply(renderable)
         assert terminal.lines() == screen_lines(app)
         await pilot.resize_terminal(120, 36)      # a real resize lays the board out again
         await settle(pilot, 6)
-        terminal.cells = [[" "] * 120 for _ in range(36)]
+        terminal.clear(120, 36)
         for _, renderable in written:
             terminal._apply(renderable)
         assert terminal.lines() == screen_lines(app)

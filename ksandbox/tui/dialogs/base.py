@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label
 
+from ..focus_paint import FocusPaintsWidgets
 from ..guard import DismissOnce, Guarded
 from ..screen_layout import LayoutOnce
 from ..tint import QuickTint
@@ -39,7 +40,8 @@ def refused(text: str) -> str:
     return ""
 
 
-class CommandDialog(Guarded, DismissOnce, QuickTint, LayoutOnce, ModalScreen[str | None]):
+class CommandDialog(Guarded, DismissOnce, QuickTint, FocusPaintsWidgets, LayoutOnce,
+                    ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     title_text = "Command"

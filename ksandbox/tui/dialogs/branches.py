@@ -16,6 +16,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from ...recording.branches import BranchSet
+from ..focus_paint import FocusPaintsWidgets
 from ..guard import DismissOnce
 from ..screen_layout import LayoutOnce
 from ..tint import QuickTint
@@ -60,7 +61,8 @@ class BranchNameDialog(CommandDialog):
 # -- W: the list of branches ------------------------------------------------------------------
 
 
-class BranchListScreen(DismissOnce, QuickTint, LayoutOnce, ModalScreen[str | None]):
+class BranchListScreen(DismissOnce, QuickTint, FocusPaintsWidgets, LayoutOnce,
+                       ModalScreen[str | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     def __init__(self, branches: BranchSet) -> None:

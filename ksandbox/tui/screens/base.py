@@ -25,6 +25,7 @@ from textual.widgets import Input
 
 from ..commandline import Vocabulary
 from ..filtering import RowFilter, parse_filter
+from ..focus_paint import FocusPaintsWidgets
 from ..guard import DismissOnce, Guarded
 from ..messages import ClusterChanged
 from ..model import ChangeSet
@@ -114,7 +115,7 @@ def keep_regions_while_covered(screen: Screen) -> bool:
     return True
 
 
-class DefaultScreen(Guarded, DismissOnce, LayoutOnce, Screen):
+class DefaultScreen(Guarded, DismissOnce, FocusPaintsWidgets, LayoutOnce, Screen):
     """The app's base screen (Textual's ``_default``), under the board all the time: an
     empty screen that is not laid out again at its own size while covered (LayoutOnce) and
     keeps its dirty regions while covered (:func:`keep_regions_while_covered`)."""
@@ -124,7 +125,7 @@ class DefaultScreen(Guarded, DismissOnce, LayoutOnce, Screen):
             super()._compositor_refresh()
 
 
-class KsScreen(Guarded, DismissOnce, LayoutOnce, Screen):
+class KsScreen(Guarded, DismissOnce, FocusPaintsWidgets, LayoutOnce, Screen):
     """Base of the main board, the list views, the explain and text views."""
 
     BINDINGS = VIEW_BINDINGS

@@ -21,13 +21,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
 from ...commands.edit import NO_VALID, UNCHANGED, EditCommand, rebase
+from ..focus_paint import FocusPaintsWidgets
 from ..guard import DismissOnce
 from ..screen_layout import LayoutOnce
 from ..tint import QuickTint
 from ..widgets.ordered_text_area import OrderedTextArea
 
 
-class EditScreen(DismissOnce, QuickTint, LayoutOnce, ModalScreen[None]):
+class EditScreen(DismissOnce, QuickTint, FocusPaintsWidgets, LayoutOnce, ModalScreen[None]):
     BINDINGS = [Binding("ctrl+s", "save", "Save", id="edit.save"),
                 Binding("escape", "cancel", "Cancel", id="edit.cancel")]
     DEFAULT_CSS = """

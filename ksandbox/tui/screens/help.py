@@ -18,6 +18,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..focus_paint import FocusPaintsWidgets
 from ..guard import DismissOnce, Guarded
 from ..screen_layout import LayoutOnce
 from ..tint import QuickTint
@@ -37,7 +38,8 @@ COMMANDS = [(":no :po :deploy :ds :rs :ev :hpa :ns", "switch view (k9s aliases)"
 HIDDEN_ACTIONS = {"screen.copy_text", "app.focus_next", "app.focus_previous"}
 
 
-class HelpScreen(Guarded, DismissOnce, QuickTint, LayoutOnce, ModalScreen[None]):
+class HelpScreen(Guarded, DismissOnce, QuickTint, FocusPaintsWidgets, LayoutOnce,
+                 ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark,enter", "close", "Close", id="help.close"),
                 Binding("g", "scroll('home')", "Top", show=False),
                 Binding("G", "scroll('end')", "Bottom", show=False),
