@@ -281,6 +281,25 @@ async def test_l_labels_the_node(session, make):
         assert shows(app, "hw-type=gpu")
 
 
+async def test_label_with_nothing_typed_says_kubectls_error_and_stays_open(session, make):
+    app = make(session)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await select(pilot, app, "node-2")
+        await pilot.press("l")
+        await settle(pilot)
+        dialog = app.screen
+        await pilot.press("ctrl+u", "enter")
+        await settle(pilot)
+        assert app.screen is dialog
+        assert shows(app, "error: at least one label update is required")
+        assert "hw-type" not in node(app, "node-2").metadata.labels
+        await type_text(pilot, "team=a")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is not dialog
+        assert node(app, "node-2").metadata.labels["team"] == "a"
+
+
 async def test_an_error_is_a_notification_in_kubectls_words(session, make):
     app = make(session)
     async with app.run_test(size=SIZE, notifications=True) as pilot:

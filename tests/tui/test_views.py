@@ -170,6 +170,27 @@ async def test_s_scales_a_deployment_prefilled_with_its_count(session, make):
         assert app.session.history[-1].command == "kubectl scale deployment/web --replicas=5"
 
 
+async def test_scale_with_no_count_says_kubectls_error_and_stays_open(session, make):
+    """Enter with the count erased used to do nothing at all; kubectl's answer to a scale
+    without --replicas is said, the dialog stays with the field to fill, nothing changes."""
+    app = make(session)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await command(pilot, "deploy")
+        await pilot.press("s")
+        await settle(pilot)
+        dialog = app.screen
+        await pilot.press("backspace", "enter")
+        await settle(pilot)
+        assert app.screen is dialog
+        assert shows(app, 'error: required flag(s) "replicas" not set')
+        assert shows(app, "$ kubectl scale deployment/web ")
+        assert app.session.store.get("Deployment", "web", "default").spec.replicas == 3
+        await type_text(pilot, "4")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.session.store.get("Deployment", "web", "default").spec.replicas == 4
+
+
 async def test_question_mark_lists_the_keys_of_the_current_view(session, make):
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:

@@ -23,11 +23,11 @@ class LabelDialog(CommandDialog):
         yield OrderedInput(self.spec, id="spec", placeholder="key=value, or key- to remove")
         yield Checkbox("--overwrite", id="overwrite")
 
-    def command(self) -> str | None:
+    def command(self) -> str:
+        """The command Enter runs; with the field empty it has no label, and kubectl's
+        answer to that ("at least one label update is required") is what Enter says."""
         spec = self.query_one("#spec", Input).value.strip()
-        if not spec:
-            return None
-        text = f"kubectl label nodes {self.node} {spec}"
+        text = f"kubectl label nodes {self.node} {spec}".rstrip()
         if self.query_one("#overwrite", Checkbox).value:
             text += " --overwrite"
         return text

@@ -29,9 +29,10 @@ class ScaleDialog(CommandDialog):
         if (replicas := self.field("#replicas", Input)) is not None:
             replicas.focus()
 
-    def command(self) -> str | None:
+    def command(self) -> str:
+        """The command Enter runs; with no count it has no --replicas, and kubectl's answer
+        to that (the flag is required) is what Enter says."""
         value = self.query_one("#replicas", Input).value.strip()
-        if not value:
-            return None
         ns = f" -n {self.namespace}" if self.namespace and self.namespace != "default" else ""
-        return f"kubectl scale {self.resource}/{self.name_}{ns} --replicas={value}"
+        replicas = f" --replicas={value}" if value else ""
+        return f"kubectl scale {self.resource}/{self.name_}{ns}{replicas}"
