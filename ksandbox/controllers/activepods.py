@@ -128,10 +128,13 @@ class ActivePods:
         self._static.pop(node, None)
         return True
 
-    def rank_changed(self, node: str) -> None:
-        """The family's count on ``node`` changed (a sibling's pod came or went)."""
-        if node in self.nodes:
-            self._dirty.add(node)
+    def ranks_changed(self, nodes: list[str]) -> None:
+        """The family's count changed on each of ``nodes`` (a sibling's pods came or went):
+        one call for all of a pick's changed nodes (~24 calls a pick when it was one each)."""
+        mine, dirty = self.nodes, self._dirty
+        for node in nodes:
+            if node in mine:
+                dirty.add(node)
 
     def all(self) -> list[Any]:
         return [p for on in self.nodes.values() for p in on.values()]
@@ -139,7 +142,7 @@ class ActivePods:
     def pick(self, count: int, ranks: Any, now: float) -> list[Any]:
         """The ``count`` pods upstream would delete first. ``ranks`` maps a node to how many
         active pods of the family (the ReplicaSets of one Deployment) it holds (``.get``);
-        pass the same object while it stays valid, and call :meth:`rank_changed` when a
+        pass the same object while it stays valid, and call :meth:`ranks_changed` when a
         sibling's count on a node changes."""
         if count >= self.active:
             return self.all()

@@ -194,8 +194,7 @@ class ReplicaSetController(Controller):
         for member in self._siblings.get(parent, ()):
             sibling = self.counts.get(member)
             if sibling is not None and sibling.nodes:   # (an emptied one has no order to mark)
-                for node in changed:
-                    sibling.rank_changed(node)
+                sibling.ranks_changed(changed)
 
     def _recount_family(self, parent: str) -> None:
         """Active pods per node over a Deployment's ReplicaSets (the ranks' "related pods")."""

@@ -323,7 +323,7 @@ def test_the_standing_order_follows_changes_in_the_family():
         pods.account(pod, sign)
         node = pod.spec.node_name
         family[node] = family.get(node, 0) + sign
-        other.rank_changed(node)
+        other.ranks_changed([node])
 
     live: dict[str, tuple] = {}
     for step in range(300):
