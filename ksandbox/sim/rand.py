@@ -9,6 +9,7 @@ not shift the numbers another one sees.
 
 from __future__ import annotations
 
+import operator
 import random
 import zlib
 
@@ -17,6 +18,10 @@ import zlib
 _NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 _NAME_BASE = len(_NAME_ALPHABET)
 _NAME_BITS = _NAME_BASE.bit_length()   # what randrange(27) draws per try
+# A uid's groups (SimRandom.uid)
+_UID_PARTS = operator.itemgetter(slice(0, 8), slice(8, 12), slice(12, 16), slice(16, 20),
+                                 slice(20, 32))
+_join_dashed = "-".join
 
 
 class SimRandom:
@@ -61,8 +66,10 @@ class SimRandom:
         return "".join("0123456789abcdef"[self._rng.randrange(16)] for _ in range(length))
 
     def uid(self) -> str:
-        h = f"{self._rng.getrandbits(128):032x}"
-        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+        # 8-4-4-4-12 hex digits of a 128-bit draw, cut and joined by C calls (five slices
+        # and an f-string were ~1.4k instructions more: every created object draws one; a
+        # format specifier instead of % costs ~0.9k of that back)
+        return _join_dashed(_UID_PARTS("%032x" % self._rng.getrandbits(128)))  # noqa: UP031
 
     def getstate(self):
         return self._rng.getstate()

@@ -25,3 +25,15 @@ def test_name_suffix_draws_what_randrange_draws(seed: int, length: int, draws: i
     # the stream goes on where randrange's would
     assert fast.random() == plain.random()
     assert fast.getstate() == plain.getstate()
+
+
+@given(seed=st.integers(min_value=0, max_value=2**64), draws=st.integers(1, 8))
+def test_uid_is_the_128_bit_draw_in_8_4_4_4_12_hex(seed: int, draws: int) -> None:
+    """A uid is upstream's textual UUID form of getrandbits(128): its 32 hex digits (leading
+    zeros kept) as 8-4-4-4-12, and the stream goes on where that draw leaves it."""
+    fast = SimRandom(seed)
+    plain = random.Random(seed)
+    for _ in range(draws):
+        h = f"{plain.getrandbits(128):032x}"
+        assert fast.uid() == f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    assert fast.getstate() == plain.getstate()
