@@ -27,6 +27,7 @@ from ..api.core import Pod
 from ..api.errors import ApiError, FieldError, ValidationError
 from ..api.evolve import by_identity, evolve, evolve_fields, replacer
 from ..api.kinds import BY_KIND
+from ..api.meta import ObjectMeta
 from ..api.taints import NO_EXECUTE, Toleration
 from .admission_objects import CREATE as _OBJECT_CREATE
 from .admission_objects import UPDATE as _OBJECT_UPDATE
@@ -89,11 +90,20 @@ def _defaulted_meta(store: Store, obj: Any, stamp: bool = False) -> Any:
     if meta.uid and store.rand is not None and not _looks_like_ours(meta.uid):
         changes["uid"] = ""
     if stamp:
+        if not changes and _STAMP_CREATE is not None and type(meta) is ObjectMeta:
+            # only the stamp (a loaded pod's usual metadata): the same fields and values as
+            # below, without the keyword dict to build and read back
+            return _STAMP_CREATE(meta, str(store.resource_version + 1), store._now(),
+                                 meta.uid or store.rand.uid())
         changes["resource_version"] = str(store.resource_version + 1)
         changes["creation_timestamp"] = store._now()
         changes["uid"] = changes.get("uid", meta.uid) or store.rand.uid()
     # (evolve's work without its keyword arguments: once per object of a load)
     return evolve_fields(meta, tuple(changes), *changes.values()) if changes else meta
+
+
+# evolve(meta, resource_version=..., creation_timestamp=..., uid=...)
+_STAMP_CREATE = replacer(ObjectMeta, ("resource_version", "creation_timestamp", "uid"))
 
 
 def _looks_like_ours(uid: str) -> bool:
