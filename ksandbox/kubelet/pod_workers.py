@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, AbstractSet, Any, Callable
 
 from ..api.codec import FrozenDict
-from ..api.core import FAILED, RUNNING, PodCondition
-from ..api.evolve import evolve
+from ..api.core import FAILED, RUNNING, PodCondition, PodStatus
+from ..api.evolve import evolve, replacer
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
 from .images import ImageManager
@@ -107,6 +107,12 @@ class _Rare:
         self.stop_timer: Any = None
         self.evicting = False
 
+
+# evolve(status, phase=..., ..., extra=...) of a PodStatus, built once: every pod's Running
+# status (evolve's keyword dict and key cost about as much as the build).
+_RUNNING_STATUS: Any = replacer(PodStatus, ("phase", "conditions", "start_time", "host_ip",
+                                            "pod_ip", "reason", "message", "extra"))
+assert _RUNNING_STATUS is not None
 
 class PodWorkers:
     """The pods ``kubelet`` runs: their states, the resources they hold, the sync queue.
@@ -453,11 +459,12 @@ class PodWorkers:
             self.node_status.host_ip(node) if pod.spec.host_network
             else self.node_status.pod_ip(node, self.adopted_ips))
         st.pod_ip = ip
-        return evolve(old, phase=RUNNING, conditions=tuple(conds),
-                            start_time=st.admitted_at if old.start_time is None
-                            else old.start_time,
-                            host_ip=old.host_ip or self.node_status.host_ip(node),
-                            pod_ip=ip, reason="", message="", extra=extra)
+        start = st.admitted_at if old.start_time is None else old.start_time
+        host_ip = old.host_ip or self.node_status.host_ip(node)
+        if type(old) is PodStatus:
+            return _RUNNING_STATUS(old, RUNNING, tuple(conds), start, host_ip, ip, "", "", extra)
+        return evolve(old, phase=RUNNING, conditions=tuple(conds), start_time=start,
+                      host_ip=host_ip, pod_ip=ip, reason="", message="", extra=extra)
 
     def write_running(self, pod: Pod, st: _PodState) -> None:
         self._write_running(pod, st, self.store.get("Node", self.name))
