@@ -465,6 +465,12 @@ class DeploymentController(Controller):
 
     # -- writes ------------------------------------------------------------------------------
     def _fresh(self, rss: list[Any]) -> list[Any]:
+        """The stored versions of the sync's ReplicaSets (each as read when gone). With
+        nothing written since the sync read its Deployment (the store's resourceVersion
+        unchanged), every ReplicaSet it read since is the stored one (most rollout steps
+        read them again before they write)."""
+        if self.store.resource_version == self._read_rv:
+            return list(rss)
         out = []
         for rs in rss:
             cur = self.store.get("ReplicaSet", rs.metadata.name, rs.metadata.namespace)

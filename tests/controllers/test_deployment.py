@@ -445,3 +445,42 @@ def test_what_a_sync_found_is_not_taken_once_the_store_says_otherwise():
     assert [r.metadata.name for r in plain()[1]] == [new.metadata.name]
     assert same(dc._status_rss(d, (claimed, new)), plain())     # claimed before the relabel
     assert same(dc._status_rss(d, ([new], new)), plain())       # not claimed at all
+
+
+def test_a_sync_that_wrote_nothing_reads_its_replicasets_again_as_the_store_has_them(
+        monkeypatch):
+    """_fresh of a sync that wrote nothing since reading its Deployment returns what it was
+    given: each is what the store holds (over rollouts and a scaling event, Recreate too)."""
+    from ksandbox.controllers.deployment import DeploymentController
+
+    kept = DeploymentController._fresh
+    seen = {"calls": 0, "unwritten": 0}
+
+    def checked(self, rss_in):
+        got = kept(self, rss_in)
+        for rs, cur in zip(rss_in, got):
+            stored = self.store.get("ReplicaSet", rs.metadata.name, rs.metadata.namespace)
+            assert cur is (stored if stored is not None else rs)
+        seen["calls"] += 1
+        seen["unwritten"] += self.store.resource_version == self._read_rv
+        return got
+
+    monkeypatch.setattr(DeploymentController, "_fresh", checked)
+    for strategy in ("strategy: {type: RollingUpdate, rollingUpdate: "
+                     "{maxSurge: 1, maxUnavailable: 0}}", "strategy: {type: Recreate}"):
+        s = Session.from_text(NODES + deploy_yaml(replicas=3, strategy=strategy))
+        make_all_ready(s)
+        s.run_for(1)
+        set_image(s, "nginx:1.26")
+        roll_to_completion(s)
+        set_replicas(s, 5)
+        set_image(s, "nginx:1.27")
+        roll_to_completion(s)
+        set_image(s, "nginx:1.28")   # paused mid-rollout, then scaled: resizes, then cleanup
+        s.run_for(1)
+        d = deployment(s)
+        s.store.update(attrs.evolve(d, spec=attrs.evolve(d.spec, paused=True)))
+        s.run_for(1)
+        set_replicas(s, 2)
+        s.run_for(2)
+    assert 0 < seen["unwritten"] < seen["calls"]
