@@ -13,6 +13,14 @@ without the reactive's layout, the scrollbars are told their new range, and the 
 repaints. Anything else (a scrollbar appears or goes, an ``auto`` box may grow or shrink) still
 takes Textual's full path.
 
+**Scrollbars.** Textual's ``ScrollView`` tells its scrollbars their range again at every layout
+of the screen (the virtual size the layout hands a scroll view is its visible region, never its
+own, so it always looks changed) and repaints each scrollbar whole for it, changed or not: at
+1,000 nodes the board's and the event log's (67 lines) or the pod list's, 1.5–4.5 ms of every
+layout — opening or closing the `:`/`/` bar, a dialog. A scrollbar's range and window are
+reactives that repaint it when they change; :class:`ScrollbarsFollowTheirRange` sets them and
+asks no repaint besides. A scrollbar that appears, moves or resizes is drawn by the layout.
+
 **Styles.** Textual's ``rich_style`` walks every ancestor and mixes their colours on each call,
 and ``get_component_rich_style`` forgets its answers on every ``refresh()``; a list that draws
 80 lines a frame asked for them 80–240 times (a third of the frame). :class:`StyleMemo` keeps
@@ -64,6 +72,29 @@ def set_virtual_size(widget: Widget, size: Size, repaint: bool = True) -> None:
     widget._scroll_update(size)  # the scrollbars' range, and scroll offsets clamped to it
     if repaint:
         widget.refresh()
+
+
+class ScrollbarsFollowTheirRange:
+    """Mixin for a scrollable Widget: Textual's ``_scroll_update`` (which scrollbars show, their
+    range and window, the scroll offsets clamped to the range) without repainting a scrollbar
+    whose range and window stayed as they were (see above)."""
+
+    def _scroll_update(self, virtual_size: Size) -> None:
+        widget: Any = self
+        widget._refresh_scrollbars()
+        width, height = widget.container_size
+        styles = widget.styles
+        # A change to either reactive repaints the scrollbar (ScrollBar.window_*).
+        if widget.show_vertical_scrollbar and styles.scrollbar_size_vertical:
+            bar = widget.vertical_scrollbar
+            bar.window_virtual_size = virtual_size.height
+            bar.window_size = height - widget.scrollbar_size_horizontal
+        if widget.show_horizontal_scrollbar and styles.scrollbar_size_horizontal:
+            bar = widget.horizontal_scrollbar
+            bar.window_virtual_size = virtual_size.width
+            bar.window_size = width - widget.scrollbar_size_vertical
+        widget.scroll_x = widget.validate_scroll_x(widget.scroll_x)
+        widget.scroll_y = widget.validate_scroll_y(widget.scroll_y)
 
 
 class StyleMemo:
