@@ -81,3 +81,41 @@ async def test_the_pane_keeps_its_focused_look_while_the_bar_has_the_keys(sessio
         assert app.screen.focused is board
         assert not events.focus_look_kept and not events.has_pseudo_class("focus")
         assert events.styles.border != focused_log
+
+
+async def test_enter_keeps_the_filter_typed_without_drawing_the_list_again(session, make):
+    """Filter as you type: the filter is in force after the last keystroke, and the Enter
+    that keeps it changes no row (the list was drawn again whole for it). The rows, the title
+    and the crumbs are those of the filter; escape then clears it."""
+    from helpers import command
+
+    app = make(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.submit("kubectl scale deployment/web --replicas=12", quiet=True)
+        app.advance(5)
+        await command(pilot, "po")
+        table = app.screen.table
+        every = table.row_count()
+        await pilot.press("slash", *"web-")
+        await settle(pilot)
+        typed = [table.row_key(i) for i in range(table.row_count())]
+        assert 0 < len(typed) < every
+        whole = []
+        real = table.refresh
+
+        def refresh(*regions, **kwargs):
+            if not regions:
+                whole.append(kwargs)
+            return real(*regions, **kwargs)
+
+        table.refresh = refresh
+        await pilot.press("enter")
+        await settle(pilot)
+        table.refresh = real
+        assert whole == []
+        assert [table.row_key(i) for i in range(table.row_count())] == typed
+        assert app.screen.row_filter.text == "web-"
+        assert table.border_title.endswith("</web->") and _row(app) == "board > pods(all)"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert table.row_count() == every and app.screen.row_filter.text == ""
