@@ -293,9 +293,12 @@ class PodSpec:
         hit = _BOUND.get(key)
         if hit is not None and hit[0] is self:
             return hit[1]
-        from .evolve import evolve
+        global _WITH_NODE
+        if _WITH_NODE is None:
+            from .evolve import replacer
 
-        new = evolve(self, node_name=node_name)
+            _WITH_NODE = replacer(PodSpec, ("node_name",))
+        new = _WITH_NODE(self, node_name)   # evolve(self, node_name=...), without its key
         for slot in _NODE_FREE_SLOTS:
             try:
                 value = slot.__get__(self, PodSpec)
@@ -308,6 +311,8 @@ class PodSpec:
         return new
 
 
+# evolve(spec, node_name=...) of a PodSpec, made at the first bind
+_WITH_NODE: Any = None
 # The cached derived values of a PodSpec (their slots) that do not depend on node_name.
 _NODE_FREE_SLOTS = tuple(PodSpec.__dict__[name] for name in
                          ("requests", "limits", "host_ports", "qos_class"))
