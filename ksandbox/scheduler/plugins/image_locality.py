@@ -71,9 +71,18 @@ class ImageLocality:
 
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         images = self._images(pod)
-        full = ctx.static((NAME, images), lambda: np.array(
-            [self.score(state, pod, ni) for ni in ctx.infos], dtype=np.int64))
+        full = ctx.static((NAME, images), lambda: self._column(state, pod, ctx, images))
         return full[idx]
+
+    def _column(self, state: Any, pod: Pod, ctx: Any, images: tuple[str, ...]) -> np.ndarray:
+        """Every node's score, made once per image set while the nodes stay as they are."""
+        counts = self.handle.image_nodes()
+        if not any(image in counts for image in images):
+            # No node has any of the images (a rollout's new tag before a kubelet reports
+            # it): every node sums nothing, so every node scores what a sum of 0 maps to —
+            # not score() asked of every node for each new image.
+            return np.full(ctx.n, calculate_priority(0, len(images)), dtype=np.int64)
+        return np.array([self.score(state, pod, ni) for ni in ctx.infos], dtype=np.int64)
 
 
 def new(args: Any, handle: Any) -> ImageLocality:
