@@ -195,6 +195,24 @@ def test_every_score_twin_gives_every_node_the_plain_score(cluster, case):
             assert got.tolist() == want, f"{pl.name}.normalize ({case})"
 
 
+@pytest.mark.parametrize("case", [c for c in PODS if "spread" in c])
+def test_the_spread_score_twin_reads_what_its_pre_score_read_or_reads_it_again(cluster, case):
+    """PodTopologySpread's Score twin takes the per-node reads its PreScore twin made for the
+    same candidate nodes (the counts by host, the candidates' zones), and reads them itself
+    for other nodes: the same scores either way, on candidates out of node order."""
+    s, fwk, ctx = cluster
+    [pl] = [p for p in fwk.score_plugins if p.name == "PodTopologySpread"]
+    pod = _pod(s, "incoming", PODS[case])
+    idx = np.array(list(range(1, len(ctx.infos), 2))[::-1] + [0, 4], dtype=np.int64)
+    nodes = [ctx.infos[i] for i in idx.tolist()]
+    plain, fast, pre = _prepare("pre_score", pl, pod, nodes, ctx, idx)
+    assert pre is None
+    want = [pl.score(plain, pod, ni) for ni in nodes]
+    assert len(set(want)) > 1
+    assert pl.score_vec(fast, pod, ctx, idx).tolist() == want
+    assert pl.score_vec(fast, pod, ctx, idx.copy()).tolist() == want
+
+
 def test_the_twin_check_can_fail(cluster):
     """A twin that drifts by one on one node is caught."""
     s, fwk, ctx = cluster

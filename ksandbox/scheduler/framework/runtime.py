@@ -89,10 +89,11 @@ class Handle:
         # The selectors merged, in order: each matching Service's, then the controller's
         # (an RC's map, or an RS/StatefulSet's LabelSelector).
         parts: list[Any] = []
-        for svc in self.store.list("Service", ns):
-            sel = svc.spec.selector
-            if sel and all(labels.get(k) == v for k, v in sel.items()):
-                parts.append(sel)
+        if self.store.count("Service"):
+            for svc in self.store.list("Service", ns):
+                sel = svc.spec.selector
+                if sel and all(labels.get(k) == v for k, v in sel.items()):
+                    parts.append(sel)
         ref = meta.controller_ref()
         if ref is not None:
             # Matched by group/version and kind, as upstream's switch on the owner's GVK.
@@ -107,9 +108,11 @@ class Handle:
                     parts.append(sel)
         if not parts:
             return None
+        # The entry holds the parts its key's ids name, so while it stands those ids are
+        # theirs: a hit is for these very selectors.
         key = tuple(map(id, parts))
         hit = self._default_selectors.get(key)
-        if hit is not None and all(a is b for a, b in zip(hit[0], parts)):
+        if hit is not None:
             return hit[1]
         merged: dict[str, str] = {}
         expressions: tuple = ()

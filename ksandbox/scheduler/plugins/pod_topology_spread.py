@@ -21,6 +21,7 @@ counts from arrays and apply the same rule functions (``pod_topology_spread_comm
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from ...api.codec import decode
@@ -95,6 +96,9 @@ class PodTopologySpread:
         # selector, the parsed list).
         self._constraints: dict[tuple, tuple] = {}
         self._defaults: dict[tuple, tuple] = {}
+        # score_vec's tables of rounded scores by matching-pod counts: (weight, maxSkew) per
+        # constraint -> the table (see _score_table).
+        self._score_tables: dict[tuple, np.ndarray] = {}
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.ADD | ActionType.DELETE
@@ -333,21 +337,32 @@ class PodTopologySpread:
                 s.ignored = {ctx.infos[j].name for j in idx[bad]}
                 kept = idx[~bad]
         ns = pod.metadata.namespace
+        reads: list = []
         for c in constraints:
             if c.topology_key == LABEL_HOSTNAME:
                 s.arrays.append(None)
                 s.weights.append(topology_normalizing_weight(len(idx) - len(s.ignored)))
+                # Score's per-node counts (the live counter: nothing moves it within a cycle)
+                reads.append(ctx.match_counts(ns, c.selector))
                 continue
             key = c.topology_key
             ids, values, _ = ctx.topology(key)
             present = np.zeros(len(values), dtype=bool)
-            present[ids[kept]] = True
+            at = ids[idx]
+            present[at if kept is idx else ids[kept]] = True
             incl = ctx.inclusion_mask(pod, c.affinity_honor, c.taints_honor)
             # Matching pods per domain over the nodes that count (kept current by the fast
-            # path, not summed over every node per pod); only the candidates' domains count.
-            per = np.where(present, ctx.domain_counts(ns, c.selector, key, incl, keys), 0)
+            # path, not summed over every node per pod); only the candidates' domains count
+            # (zeros elsewhere; a copy: the state is this cycle's).
+            per = ctx.domain_counts(ns, c.selector, key, incl, keys)
+            domains = int(np.count_nonzero(present))
+            per = per.copy() if domains == len(per) else per * present
             s.arrays.append((per, present, values))
-            s.weights.append(topology_normalizing_weight(int(np.count_nonzero(present))))
+            s.weights.append(topology_normalizing_weight(domains))
+            reads.append(at)
+        # (whether every node has every key: asked once per constraints list and node set)
+        s.reads = (idx, reads, ctx.static_of(constraints, "every node has every key", lambda: all(
+            ctx.topology_complete(c.topology_key) for c in constraints)))
         state.write(PRE_SCORE_STATE_KEY, s)
         return None
 
@@ -395,19 +410,27 @@ class PodTopologySpread:
         s = state.read(PRE_SCORE_STATE_KEY)
         total = None
         ns = pod.metadata.namespace
+        # pre_score_vec's reads for these very nodes, else read here
+        reads = s.reads[1] if s.reads is not None and s.reads[0] is idx else None
+        if reads is not None and s.reads[2] and not s.ignored and len(reads) in (1, 2):
+            # Every candidate has every key (no contribution is left out): a score is the
+            # rounded sum of at most two contributions, each a function of one count.
+            out = self._scores_by_count(s, reads, idx)
+            if out is not None:
+                return out
         for i, c in enumerate(s.constraints):
             key = c.topology_key
-            ids, values, has = ctx.topology(key)
             if key == LABEL_HOSTNAME:
-                contrib = constraint_score(ctx.match_counts(ns, c.selector)[idx],
-                                           s.weights[i], c.max_skew)
+                counts = reads[i] if reads is not None else ctx.match_counts(ns, c.selector)
+                contrib = constraint_score(counts[idx], s.weights[i], c.max_skew)
             else:
                 per = s.arrays[i][0] if s.arrays is not None else \
                     _per_value(ctx, key, s.value_counts[i])
+                at = reads[i] if reads is not None else ctx.topology(key)[0][idx]
                 # Scored once per domain, then gathered per node (the same numbers).
-                contrib = constraint_score(per, s.weights[i], c.max_skew)[ids[idx]]
+                contrib = constraint_score(per, s.weights[i], c.max_skew)[at]
             if not ctx.topology_complete(key):
-                contrib = np.where(has[idx], contrib, 0.0)
+                contrib = np.where(ctx.topology(key)[2][idx], contrib, 0.0)
             # The first sum is 0.0 + contrib: contrib itself (no contribution is -0.0).
             total = contrib if total is None else total + contrib
         if total is None:
@@ -416,6 +439,49 @@ class PodTopologySpread:
         if s.ignored:
             out[ctx.name_mask(s.ignored)[idx]] = 0
         return out
+
+    MAX_SCORE_TABLE = 1 << 16   # entries (512 kB); past it the sums are made per node
+    SCORE_TABLES_KEPT = 16
+
+    def _scores_by_count(self, s: Any, reads: list, idx: np.ndarray) -> np.ndarray | None:
+        """score_vec's scores read from a table, or None when the table would be too big.
+
+        Each constraint's contribution is ``constraint_score(count, weight, maxSkew)`` of
+        one count — the node's matching pods (hostname) or its domain's — and the score the
+        rounded sum of the contributions in constraint order. So one table, indexed by the
+        counts, holds the score of every pair of counts up to the largest seen: made by the
+        same rule functions over the counts 0..K (the same float operations on the same
+        numbers as per node), kept for the weights and skews it was made for (the pods of a
+        template, while the number of candidate domains stays), and grown when a count
+        passes its end. A node's score is then one lookup: not a product, two sums and a
+        rounding per node for every pod."""
+        constraints = s.constraints
+        counts = [reads[i][idx] if c.topology_key == LABEL_HOSTNAME else s.arrays[i][0][reads[i]]
+                  for i, c in enumerate(constraints)]
+        key = tuple((s.weights[i], c.max_skew) for i, c in enumerate(constraints))
+        table = self._score_tables.get(key)
+        if table is not None:
+            try:
+                return table[counts[0]] if len(counts) == 1 else table[counts[0], counts[1]]
+            except IndexError:   # a count past the table's end (counts are never negative)
+                pass
+        # Room to grow (a count rises by one per pod of the template placed), and no less
+        # than the table had along any count, while it stays within bounds.
+        sizes = [2 * int(k.max()) + 2 for k in counts]
+        if table is not None:
+            grown = [max(a, b) for a, b in zip(sizes, table.shape)]
+            if math.prod(grown) <= self.MAX_SCORE_TABLE:
+                sizes = grown
+        if math.prod(sizes) > self.MAX_SCORE_TABLE:
+            return None
+        parts = [constraint_score(np.arange(n, dtype=np.int64), w, skew)
+                 for n, (w, skew) in zip(sizes, key)]
+        total = parts[0] if len(parts) == 1 else parts[0][:, None] + parts[1][None, :]
+        table = go_round_vec(total)
+        if len(self._score_tables) >= self.SCORE_TABLES_KEPT:
+            self._score_tables.pop(next(iter(self._score_tables)))
+        self._score_tables[key] = table
+        return table[counts[0]] if len(counts) == 1 else table[counts[0], counts[1]]
 
     def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
                       idx: np.ndarray) -> np.ndarray:

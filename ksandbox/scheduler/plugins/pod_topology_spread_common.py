@@ -198,7 +198,7 @@ class PreFilterState:
 
 
 class PreScoreState:
-    __slots__ = ("constraints", "ignored", "_counts", "weights", "arrays", "known")
+    __slots__ = ("constraints", "ignored", "_counts", "weights", "arrays", "known", "reads")
 
     def __init__(self) -> None:
         self.constraints: list = []
@@ -210,6 +210,10 @@ class PreScoreState:
         # Per constraint, known_counts' answer (the plain PreScore's), for Score's hostname
         # counts; None: count each node.
         self.known: list | None = None
+        # What the vectorized PreScore read for its candidate nodes, for the vectorized Score
+        # of the same nodes: (the candidates' index array, per constraint its per-node
+        # matching counts (hostname) or its candidates' domain ids). None: Score reads them.
+        self.reads: tuple | None = None
 
     @property
     def value_counts(self) -> list[dict[str, int]]:

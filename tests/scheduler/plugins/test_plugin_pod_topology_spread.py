@@ -194,6 +194,9 @@ class _Store:
         return [o for (k, _), o in self.objs.items()
                 if k == kind and namespace in (None, o.metadata.namespace)]
 
+    def count(self, kind):
+        return sum(1 for k, _ in self.objs if k == kind)
+
 
 def test_system_defaulting_spreads_pods_of_a_replicaset_by_hostname():
     from ksandbox.api.apps import ReplicaSet

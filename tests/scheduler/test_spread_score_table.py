@@ -1,0 +1,89 @@
+"""PodTopologySpread's Score twin reads a node's score from a table by its counts.
+
+``PodTopologySpread._scores_by_count`` keeps, per (weight, maxSkew) of each constraint, a table
+of the rounded sums of the constraints' contributions for every pair of counts up to the
+largest seen, grown when a count passes its end. This holds it to the sum made node by node
+(``constraint_score`` of each count, added in constraint order, ``go_round_vec``), through
+sequences of cycles whose counts rise past the table's end, whose weights change and come
+back, and whose tables fill the cache.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ksandbox.api.core import TopologySpreadConstraint
+from ksandbox.scheduler.plugins import pod_topology_spread as pts
+from ksandbox.scheduler.plugins.helper import go_round_vec
+from ksandbox.scheduler.plugins.pod_topology_spread_common import (
+    Constraint,
+    PreScoreState,
+    constraint_score,
+    topology_normalizing_weight,
+)
+
+HOST, ZONE = "kubernetes.io/hostname", "topology.kubernetes.io/zone"
+
+
+def _per_node(state: PreScoreState, reads: list, idx: np.ndarray) -> np.ndarray:
+    """The sum node by node, as score_vec's general path makes it."""
+    total = None
+    for i, c in enumerate(state.constraints):
+        if c.topology_key == HOST:
+            contrib = constraint_score(reads[i][idx], state.weights[i], c.max_skew)
+        else:
+            contrib = constraint_score(state.arrays[i][0], state.weights[i], c.max_skew)[reads[i]]
+        total = contrib if total is None else total + contrib
+    return go_round_vec(total)
+
+
+cycle = st.fixed_dictionaries({
+    "host_counts": st.lists(st.integers(0, 60), min_size=1, max_size=30),
+    "zone_counts": st.lists(st.integers(0, 400), min_size=1, max_size=4),
+    "candidates": st.integers(1, 600),       # the hostname weight's node count
+    "skews": st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    "shape": st.sampled_from(["host+zone", "zone+host", "host", "zone"]),
+})
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(cycle, min_size=1, max_size=25), st.integers(0, 2 ** 32 - 1))
+def test_the_table_gives_the_sum_made_node_by_node(cycles, seed):
+    plugin = pts.PodTopologySpread(None, pts.SYSTEM_DEFAULT_CONSTRAINTS, True)
+    plugin.SCORE_TABLES_KEPT = 3          # the cache fills and drops its oldest table
+    rng = np.random.default_rng(seed)
+    for cyc in cycles:
+        n = len(cyc["host_counts"])
+        zones = len(cyc["zone_counts"])
+        host = np.array(cyc["host_counts"], dtype=np.int64)
+        per = np.array(cyc["zone_counts"], dtype=np.int64)
+        idx = rng.permutation(n)[: max(1, n - 2)].astype(np.int64)
+        zone_of = rng.integers(0, zones, n).astype(np.int64)
+        s = PreScoreState()
+        s.arrays, reads = [], []
+        keys = {"host+zone": (HOST, ZONE), "zone+host": (ZONE, HOST), "host": (HOST,),
+                "zone": (ZONE,)}[cyc["shape"]]
+        for key, skew in zip(keys, cyc["skews"]):
+            s.constraints.append(Constraint(TopologySpreadConstraint(
+                max_skew=skew, topology_key=key, when_unsatisfiable="ScheduleAnyway"), None))
+            if key == HOST:
+                s.weights.append(topology_normalizing_weight(cyc["candidates"]))
+                s.arrays.append(None)
+                reads.append(host)
+            else:
+                s.weights.append(topology_normalizing_weight(zones))
+                s.arrays.append((per, np.ones(zones, dtype=bool), [f"z{j}" for j in
+                                                                  range(zones)]))
+                reads.append(zone_of[idx])
+        want = _per_node(s, reads, idx)
+        got = plugin._scores_by_count(s, reads, idx)
+        if got is None:   # too big a table: the caller sums node by node
+            assert np.prod([2 * int(r.max()) + 2 for r in
+                            [host[idx] if k == HOST else per[zone_of[idx]]
+                             for k in keys]]) > plugin.MAX_SCORE_TABLE
+            continue
+        assert got.dtype == want.dtype
+        assert got.tolist() == want.tolist()
+    assert len(plugin._score_tables) <= 3
