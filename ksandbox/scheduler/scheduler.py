@@ -242,9 +242,13 @@ class Scheduler:
         else:
             old = ev.old
             self.cache.update_node(old, node)
-            action = _node_update_action(old, node)
-            if action:
-                self._event(ClusterEvent(NODE, action), old, node)
+            # What changed matters only to pods waiting on an event (_event's test): most
+            # node writes are a kubelet's status posts while none waits.
+            q = self.queue
+            if q.unschedulable or q.in_flight:
+                action = _node_update_action(old, node)
+                if action:
+                    self._event(ClusterEvent(NODE, action), old, node)
 
     def _on_pod(self, ev: WatchEvent) -> None:
         pod, old = ev.obj, ev.old
