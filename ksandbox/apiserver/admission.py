@@ -227,11 +227,17 @@ def _admit_pod(store: Store, pod: Pod, meta: Any = None,
         raise ValidationError("Pod", meta.name, [FieldError(
             "spec.priority", spec.priority,
             "the integer value of priority must be equal to the value of the PriorityClass")])
-    # by identity: pods of one template on one node share their decoded spec (and status)
-    # while a file loads (codec.register_shared), and so the admitted ones — built once, not
-    # per pod, in one lookup for both
-    spec, status = by_identity(_admitted_parts, spec, pod.status, pod.is_mirror, priority,
-                               policy)
+    # by identity: pods of one template on one node share their decoded spec while a file
+    # loads (codec.register_shared), and so the admitted one — built once, not per pod
+    spec = by_identity(admitted_spec, spec, pod.is_mirror, priority, policy)
+    status = pod.status
+    # A pod's status survives a create only as loaded state (an export): finished pods stay
+    # finished, and a pod bound to a node and Running there stays Running — its node's kubelet
+    # adopts it as it finds it (pod_workers.py), as a restarted kubelet syncs the containers
+    # it finds running. Anything else starts over as Pending.
+    kept = ("Succeeded", "Failed") + (("Running",) if spec.node_name else ())
+    phase = status.phase if status.phase in kept else "Pending"
+    status = by_identity(_admitted_status, status, phase, spec.qos_class)
     if _ADMITTED_POD is not None:
         return _ADMITTED_POD(pod, meta, spec, status)
     return evolve(pod, metadata=meta, spec=spec, status=status)
@@ -254,21 +260,6 @@ def admitted_spec(spec: Any, mirror: bool, priority: int, policy: str) -> Any:
     tolerations = by_identity(default_tolerations, spec.tolerations)
     return evolve(spec, **changes, tolerations=tolerations, priority=priority,
                   preemption_policy=spec.preemption_policy or policy)
-
-
-def _admitted_parts(spec: Any, status: Any, mirror: bool, priority: int,
-                    policy: str) -> tuple[Any, Any]:
-    """(admitted spec, admitted status) of a pod created with ``spec`` and ``status``
-    (``mirror``, ``priority``, ``policy``: as admitted_spec): a pure function of its
-    arguments."""
-    spec = by_identity(admitted_spec, spec, mirror, priority, policy)
-    # A pod's status survives a create only as loaded state (an export): finished pods stay
-    # finished, and a pod bound to a node and Running there stays Running — its node's kubelet
-    # adopts it as it finds it (pod_workers.py), as a restarted kubelet syncs the containers
-    # it finds running. Anything else starts over as Pending.
-    kept = ("Succeeded", "Failed") + (("Running",) if spec.node_name else ())
-    phase = status.phase if status.phase in kept else "Pending"
-    return spec, by_identity(_admitted_status, status, phase, spec.qos_class)
 
 
 def _admitted_status(status: Any, phase: str, qos_class: str) -> Any:
