@@ -332,6 +332,32 @@ async def test_enter_in_the_effect_picker_submits_the_taint(session, make):
         assert app.session.history[-1].command.startswith("kubectl taint nodes node-1 key=value:")
 
 
+@pytest.mark.parametrize(("keys", "effect"), [(["right", "right"], "NoExecute"),
+                                               (["down"], "PreferNoSchedule"),
+                                               (["left"], "NoExecute")])
+async def test_enter_on_a_highlighted_effect_taints_with_that_effect(session, make, keys,
+                                                                    effect):
+    """Tab from the field to the effects, arrows to one, Enter: the taint has that effect.
+    Enter picks the highlighted one and submits at once; the dialog heard of the pick
+    (RadioSet.Changed) only after it had sent the command with the effect picked before,
+    NoSchedule."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await select(pilot, app, "node-1")
+        await pilot.press("t")
+        await settle(pilot)
+        await type_text(pilot, "gpu=true")
+        await pilot.press("tab")
+        await settle(pilot)
+        assert app.screen.focused is app.screen.query_one("#effect")
+        await pilot.press(*keys)
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot, 4)
+        assert [t.to_string() for t in node(app, "node-1").spec.taints] == [f"gpu=true:{effect}"]
+        assert app.session.history[-1].command == f"kubectl taint nodes node-1 gpu=true:{effect}"
+
+
 async def test_an_unticked_overwrite_box_looks_empty(session, make):
     """Issue 9 item 5: --overwrite unticked draws no mark (its X is the box's own colour);
     ticked draws a visible one."""

@@ -67,6 +67,13 @@ class EffectPicker(RadioSet):
 
     def action_submit(self) -> None:
         self.action_toggle_button()   # the highlighted effect is the one meant
+        # The dialog hears of the pick (RadioSet.Changed) a few messages later, after the
+        # command was sent: it is told now, or Enter sent the effect picked before.
+        screen = self.screen
+        if self._selected is not None and isinstance(screen, TaintDialog):
+            button = self._nodes[self._selected]
+            if isinstance(button, RadioButton) and button.name:
+                screen.effect_picked(button.name)
         self.call_after_refresh(self._confirm)
 
     def _confirm(self) -> None:
@@ -134,7 +141,11 @@ class TaintDialog(CommandDialog):
         # CommandDialog's own handler, which Textual runs after this one, redraws the preview.
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
-        effect = event.pressed.name or str(event.pressed.label)
+        self.effect_picked(event.pressed.name or str(event.pressed.label))
+
+    def effect_picked(self, effect: str) -> None:
+        """``effect`` was picked below the field: it is the effect of a taint typed without
+        one, and the one typed for the last taint becomes it."""
         self.effect = effect
         field = self.field("#spec", Input)
         if field is None:
