@@ -18,6 +18,14 @@ async def select(pilot, app, name):
     await settle(pilot)
 
 
+async def press_on(pilot, app, name, key):
+    """Select node ``name`` on the board and press ``key`` there (a dialog opens, or the
+    node's action runs)."""
+    await select(pilot, app, name)
+    await pilot.press(key)
+    await settle(pilot)
+
+
 def dialog_text(app) -> str:
     """The drawn rows of the dialog on top (its box: the rows that hold its title)."""
     return "\n".join(line for line in screen_lines(app) if "█" in line)
@@ -28,9 +36,7 @@ async def test_t_opens_an_empty_field_and_the_taint_typed_is_the_one_applied(ses
     (it used to be appended to a prefilled ``key=value:NoSchedule``)."""
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "node-2")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-2", "t")
         assert shows(app, "Taint node node-2")
         assert app.screen.query_one("#spec").value == ""
         drawn = dialog_text(app)
@@ -91,9 +97,7 @@ async def test_a_taint_typed_without_an_effect_takes_the_picked_one(session, mak
 
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "node-1")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-1", "t")
         await type_text(pilot, "gpu=true")
         await settle(pilot)
         assert "$ kubectl taint nodes node-1 gpu=true:NoSchedule " in dialog_text(app)
@@ -118,9 +122,7 @@ async def test_the_taint_effect_is_chosen_from_the_three(session, make):
 
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "node-1")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-1", "t")
         await type_text(pilot, "gpu=true:NoSchedule")
         await settle(pilot)
         noexecute = [b for b in app.screen.query(RadioButton) if b.name == "NoExecute"][0]
@@ -147,9 +149,7 @@ async def test_enter_with_no_taint_or_a_bad_one_says_kubectls_error_and_stays_op
     open with what was typed, and nothing changes."""
     app = make(session)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await select(pilot, app, "node-2")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-2", "t")
         dialog = app.screen
         await pilot.press("enter")
         await settle(pilot)
@@ -185,9 +185,7 @@ async def test_shift_t_removes_the_picked_taint(session, make):
     session.submit("kubectl taint nodes node-2 dedicated=ml:NoExecute")
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "node-2")
-        await pilot.press("T")
-        await settle(pilot)
+        await press_on(pilot, app, "node-2", "T")
         options = app.screen.query_one("#taints")
         target = [i for i, t in enumerate(app.screen.taints) if t[1] == "dedicated"][0]
         options.highlighted = target
@@ -200,9 +198,7 @@ async def test_shift_t_removes_the_picked_taint(session, make):
 async def test_c_and_u_cordon_and_uncordon(session, make):
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "node-3")
-        await pilot.press("c")
-        await settle(pilot)
+        await press_on(pilot, app, "node-3", "c")
         assert node(app, "node-3").spec.unschedulable
         assert shows(app, "cordoned")
         await pilot.press("u")
@@ -215,9 +211,7 @@ async def test_c_and_u_cordon_and_uncordon(session, make):
 async def test_r_opens_drain_with_kubectls_flags(session, make):
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "node-1")
-        await pilot.press("r")
-        await settle(pilot)
+        await press_on(pilot, app, "node-1", "r")
         text = screen_text(app)
         for label in ("Drain node-1?", "GracePeriod", "Ignore DaemonSets", "Delete EmptyDir Data",
                       "Force"):
@@ -237,9 +231,7 @@ async def test_x_fails_a_node_and_shift_x_recovers_it(session, make):
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
         app.advance(20)
-        await select(pilot, app, "node-3")
-        await pilot.press("x")
-        await settle(pilot)
+        await press_on(pilot, app, "node-3", "x")
         assert app.session.history[-1].command == "ksandbox fail node node-3"
         app.advance(60)
         await settle(pilot)
@@ -255,9 +247,7 @@ async def test_p_turns_on_a_pressure_condition(session, make):
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
         app.advance(20)
-        await select(pilot, app, "node-1")
-        await pilot.press("p")
-        await settle(pilot)
+        await press_on(pilot, app, "node-1", "p")
         assert app.screen.command() == "ksandbox pressure node node-1 memory on"
         app.screen.query_one("#ok").press()
         await settle(pilot)
@@ -271,9 +261,7 @@ async def test_p_turns_on_a_pressure_condition(session, make):
 async def test_l_labels_the_node(session, make):
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "node-2")
-        await pilot.press("l")
-        await settle(pilot)
+        await press_on(pilot, app, "node-2", "l")
         assert app.screen.query_one("#spec").value == "hw-type=gpu"
         await pilot.press("enter")
         await settle(pilot)
@@ -284,9 +272,7 @@ async def test_l_labels_the_node(session, make):
 async def test_label_with_nothing_typed_says_kubectls_error_and_stays_open(session, make):
     app = make(session)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await select(pilot, app, "node-2")
-        await pilot.press("l")
-        await settle(pilot)
+        await press_on(pilot, app, "node-2", "l")
         dialog = app.screen
         await pilot.press("ctrl+u", "enter")
         await settle(pilot)
@@ -303,9 +289,7 @@ async def test_label_with_nothing_typed_says_kubectls_error_and_stays_open(sessi
 async def test_an_error_is_a_notification_in_kubectls_words(session, make):
     app = make(session)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await select(pilot, app, "node-2")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-2", "t")
         app.screen.query_one("#spec").value = "bad!key=v:NoSchedule"
         await pilot.press("enter")
         await settle(pilot)
@@ -318,9 +302,7 @@ async def test_enter_in_the_effect_picker_submits_the_taint(session, make):
     """Issue 9 item 5: arrows pick the effect, Enter submits (it used to only toggle)."""
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "node-1")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-1", "t")
         await type_text(pilot, "key=value")
         app.screen.query_one("#effect").focus()
         await settle(pilot)
@@ -343,9 +325,7 @@ async def test_enter_on_a_highlighted_effect_taints_with_that_effect(session, ma
     NoSchedule."""
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "node-1")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-1", "t")
         await type_text(pilot, "gpu=true")
         await pilot.press("tab")
         await settle(pilot)
@@ -365,9 +345,7 @@ async def test_an_unticked_overwrite_box_looks_empty(session, make):
 
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        await select(pilot, app, "node-1")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-1", "t")
         box = app.screen.query_one("#overwrite", Checkbox)
         off = box.get_component_rich_style("toggle--button")
         assert off.color == off.bgcolor
@@ -392,9 +370,7 @@ async def test_the_taint_dialog_is_built_once_and_opens_fresh_each_time(session,
 
         built = app.reusable_dialog(TaintDialog)
         assert built.is_running and built not in app.screen_stack
-        await select(pilot, app, "node-1")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-1", "t")
         assert app.screen is built and shows(app, "Taint node node-1")
         await type_text(pilot, "gpu=true:NoSchedule")
         noexecute = [b for b in built.query(RadioButton) if b.name == "NoExecute"][0]
@@ -404,9 +380,7 @@ async def test_the_taint_dialog_is_built_once_and_opens_fresh_each_time(session,
         assert built.query_one("#spec", Input).value == "gpu=true:NoExecute"
         await pilot.press("escape")
         await settle(pilot)
-        await select(pilot, app, "node-2")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-2", "t")
         assert app.screen is built
         assert shows(app, "Taint node node-2") and not shows(app, "Taint node node-1")
         assert built.query_one("#spec", Input).value == ""
@@ -435,9 +409,7 @@ async def test_the_taint_dialog_lays_out_only_when_a_line_changes_height(session
     async with app.run_test(size=(100, 30)) as pilot:
         app._prebuild_dialog()
         await settle(pilot)
-        await select(pilot, app, "node-1")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-1", "t")
         await pilot.press("escape")
         await settle(pilot)
         from ksandbox.tui.dialogs import TaintDialog
@@ -452,9 +424,7 @@ async def test_the_taint_dialog_lays_out_only_when_a_line_changes_height(session
             return real(self, size, scroll)
 
         dialog._refresh_layout = counted.__get__(dialog)
-        await select(pilot, app, "node-2")
-        await pilot.press("t")
-        await settle(pilot)
+        await press_on(pilot, app, "node-2", "t")
         assert app.screen is dialog
         text = "\n".join(mirror.lines())
         assert "Taint node node-2" in text and "Taint node node-1" not in text
