@@ -37,6 +37,7 @@ from .commandline import (
 from .config import UserConfig, load_config, save_theme
 from .gc_hold import CollectorHold
 from .guard import GuardedCommandPalette, no_negative_timers, report_bug
+from .key_order import KeyHandled, KeyOrder
 from .messages import ClusterChanged
 from .model import ClusterModel
 from .pacer import Pacer
@@ -108,6 +109,7 @@ class KsandboxApp(App[int]):
         super().__init__()
         self.session = session
         self.model = ClusterModel(session)
+        self._key_order = KeyOrder(self)  # a burst's keys land where the one before left focus
         from ..recording.playback import Playback
 
         self.recording_script = recording
@@ -778,6 +780,30 @@ class KsandboxApp(App[int]):
         except Exception as exc:  # noqa: BLE001 - one key's bug must not end the session
             report_bug(self, exc, f"The key's action '{action_name}'")
             return True
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if not self._key_order.hold(event):  # a key ahead of it is not handled yet
+                await self._deliver_key(event)
+            return
+        await super().on_event(event)
+
+    async def _deliver_key(self, event: events.Key) -> None:
+        """A key as Textual's App.on_event hands it over (priority bindings, or down to the
+        focused widget); one handed down is followed by its marker (key_order)."""
+        screen = self.screen
+        target = self.focused or screen
+        await super().on_event(event)
+        if event.is_forwarded:
+            self._key_order.forwarded(event, target, screen)
+
+    def on_key_handled(self, message: KeyHandled) -> None:
+        self._key_order.handled(message)
+
+    def _prune(self, *nodes: Any, parent: Any = None) -> Any:
+        removal = super()._prune(*nodes, parent=parent)
+        self._key_order.pruned()  # a key's marker posted to a removed widget will not come back
+        return removal
 
     async def _on_key(self, event: events.Key) -> None:
         """A key that bubbled back up here: its non-priority bindings run against the screen

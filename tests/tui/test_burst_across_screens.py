@@ -104,3 +104,50 @@ def test_escape_down_e_in_one_burst_in_the_terminal(terminal, tmp_path):  # noqa
         screen = term.wait_for(r"'b' does nothing in the explain view")
         assert "'e' does nothing" not in screen, screen
         term.close()
+
+
+def typed(app, text: str) -> None:
+    """Characters posted at once, with the key names the terminal driver gives them."""
+    from textual.keys import _character_to_key
+
+    for char in text:
+        app.post_message(events.Key(_character_to_key(char), char))
+
+
+async def test_keys_typed_right_after_t_go_to_the_taint_dialog(session, make):
+    """The opening side: `t` then the taint and Enter in one burst. Textual hands each key to
+    the widget focused when it arrives, and the dialog is pushed only when the `t` has come
+    back up to the App's bindings: every key went to the board (`:` opened the command bar,
+    which ran `NoExecute`). Now a key waits until the one before it is handled and the dialog
+    it opened has focus (key_order)."""
+    from helpers import node
+
+    app = make(session)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await settle(pilot)
+        app.screen.board.selected = "node-1"
+        await settle(pilot)
+        typed(app, "t")
+        typed(app, "a=b:NoExecute")
+        burst(app, "enter")
+        await settle(pilot, 4)
+        text = screen_text(app)
+        assert [t.to_string() for t in node(app, "node-1").spec.taints] == ["a=b:NoExecute"], text
+        assert "does nothing" not in text and "Taint node" not in text, text
+        assert len(app.screen_stack) == 2
+        # Keys that open nothing keep working in a burst: Right Right then `t` and Escape.
+        burst(app, "right", "t", "escape", "right")
+        await settle(pilot, 4)
+        assert len(app.screen_stack) == 2 and app.screen.board.selected == "node-3"
+
+
+def test_keys_typed_right_after_t_go_to_the_taint_dialog_in_the_terminal(terminal):  # noqa: F811
+    for size in ((80, 24), (160, 48)):
+        term = terminal([str(ROOT / "sample_clusters" / "default.yaml"), "--paused"], *size)
+        term.wait_for(r"nodes\[\d+\]")
+        term.keys("t", "a=b:NoExecute", "Enter")          # one burst
+        term.wait_for(r"tainted")
+        term.keys(":describe node control-plane", "Enter")
+        screen = term.wait_for(r"Taints:")
+        assert "a=b:NoExecute" in screen, screen
+        term.close()
