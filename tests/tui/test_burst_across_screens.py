@@ -151,3 +151,41 @@ def test_keys_typed_right_after_t_go_to_the_taint_dialog_in_the_terminal(termina
         screen = term.wait_for(r"Taints:")
         assert "a=b:NoExecute" in screen, screen
         term.close()
+
+
+async def test_keys_typed_right_after_l_replace_the_label_dialogs_example(session, make):
+    """The other dialogs open through the same key order: `l` then a label and Enter in one
+    burst label the node with what was typed (the example the field opens with is selected,
+    so typing replaces it), and nothing reaches the board beneath."""
+    from helpers import node
+
+    app = make(session)
+    async with app.run_test(size=(120, 36), notifications=True) as pilot:
+        await settle(pilot)
+        app.screen.board.selected = "node-2"
+        await settle(pilot)
+        typed(app, "l")
+        typed(app, "team=x")
+        burst(app, "enter")
+        await settle(pilot, 4)
+        text = screen_text(app)
+        labels = node(app, "node-2").metadata.labels
+        assert labels.get("team") == "x" and "hw-type" not in labels, text
+        assert len(app.screen_stack) == 2 and "does nothing" not in text, text
+
+
+async def test_a_filter_typed_right_after_the_pod_list_opens_filters_it(session, make):
+    """`:po` Enter then `/web` in one burst: the pod list opens and the filter typed behind it
+    is its filter. (The command bar's own hand-over, CommandBar.pass_on, already did this before
+    key_order; a guard that the two together still do.)"""
+    app = make(session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        typed(app, ":po")
+        burst(app, "enter")
+        typed(app, "/web")
+        await settle(pilot, 4)
+        text = screen_text(app)
+        assert "</web>" in text, text
+        rows = [line for line in text.splitlines() if re.search(r"\bdefault\s+\S+-", line)]
+        assert rows and all("web-" in row for row in rows), text
