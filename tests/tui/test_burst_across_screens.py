@@ -114,6 +114,18 @@ def typed(app, text: str) -> None:
         app.post_message(events.Key(_character_to_key(char), char))
 
 
+async def open_type_enter(pilot, app, name: str, opener: str, text: str) -> str:
+    """Node ``name`` selected on the board, then in one burst: the key that opens its dialog,
+    ``text`` and Enter. Returns the screen drawn once the burst is handled."""
+    await settle(pilot)
+    app.screen.board.selected = name
+    await settle(pilot)
+    typed(app, opener + text)
+    burst(app, "enter")
+    await settle(pilot, 4)
+    return screen_text(app)
+
+
 async def test_keys_typed_right_after_t_go_to_the_taint_dialog(session, make):
     """The opening side: `t` then the taint and Enter in one burst. Textual hands each key to
     the widget focused when it arrives, and the dialog is pushed only when the `t` has come
@@ -124,14 +136,7 @@ async def test_keys_typed_right_after_t_go_to_the_taint_dialog(session, make):
 
     app = make(session)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
-        await settle(pilot)
-        app.screen.board.selected = "node-1"
-        await settle(pilot)
-        typed(app, "t")
-        typed(app, "a=b:NoExecute")
-        burst(app, "enter")
-        await settle(pilot, 4)
-        text = screen_text(app)
+        text = await open_type_enter(pilot, app, "node-1", "t", "a=b:NoExecute")
         assert [t.to_string() for t in node(app, "node-1").spec.taints] == ["a=b:NoExecute"], text
         assert "does nothing" not in text and "Taint node" not in text, text
         assert len(app.screen_stack) == 2
@@ -161,14 +166,7 @@ async def test_keys_typed_right_after_l_replace_the_label_dialogs_example(sessio
 
     app = make(session)
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
-        await settle(pilot)
-        app.screen.board.selected = "node-2"
-        await settle(pilot)
-        typed(app, "l")
-        typed(app, "team=x")
-        burst(app, "enter")
-        await settle(pilot, 4)
-        text = screen_text(app)
+        text = await open_type_enter(pilot, app, "node-2", "l", "team=x")
         labels = node(app, "node-2").metadata.labels
         assert labels.get("team") == "x" and "hw-type" not in labels, text
         assert len(app.screen_stack) == 2 and "does nothing" not in text, text

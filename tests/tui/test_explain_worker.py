@@ -699,6 +699,25 @@ async def test_the_kept_view_reopened_is_drawn_once_until_its_answer(session, ma
             Compositor.render_full_update = real_full
 
 
+async def frames_when_answered(pilot, kept, gate, written: list) -> list[int]:
+    """Opens the gate held in front of the explain worker and waits for the answer: returns,
+    for each answer shown, how many frames had been written by the end of the handler that
+    showed it."""
+    delivered: list[int] = []
+    real_deliver = kept._deliver
+
+    def deliver(*args):
+        real_deliver(*args)
+        kept.call_next(lambda: delivered.append(len(written)))
+
+    kept._deliver = deliver
+    gate.open.set()
+    await _until(pilot, lambda: not kept.computing)
+    await settle(pilot)
+    del kept._deliver
+    return delivered
+
+
 async def test_a_reopened_views_answer_is_written_in_one_frame_without_a_layout(
         session, make):
     """Reopened, the kept view keeps its verdict line's rows too ("computing…" and blank
@@ -744,19 +763,7 @@ async def test_a_reopened_views_answer_is_written_in_one_frame_without_a_layout(
         assert "computing" in waiting and "0/4 nodes" not in waiting and "node-1" not in waiting
         assert message.size.height == rows
         before = len(written)
-        delivered: list[int] = []
-        real_deliver = kept._deliver
-
-        def deliver(*args):
-            real_deliver(*args)
-            # Frames written by the end of the handler that showed the answer.
-            kept.call_next(lambda: delivered.append(len(written)))
-
-        kept._deliver = deliver
-        gate.open.set()
-        await _until(pilot, lambda: not kept.computing)
-        await settle(pilot)
-        del kept._deliver
+        delivered = await frames_when_answered(pilot, kept, gate, written)
         # The answer's frame is out as it is shown: written by the same handler.
         assert delivered == [before + 1], (delivered, before)
         answer = "\n".join(written[before])
@@ -805,18 +812,7 @@ async def test_an_answer_that_changes_a_height_is_laid_out_and_written_by_its_ha
         for _ in range(3):
             await pilot.pause()
         before = len(written)
-        delivered: list[int] = []
-        real_deliver = kept._deliver
-
-        def deliver(*args):
-            real_deliver(*args)
-            kept.call_next(lambda: delivered.append(len(written)))
-
-        kept._deliver = deliver
-        gate.open.set()
-        await _until(pilot, lambda: not kept.computing)
-        await settle(pilot)
-        del kept._deliver
+        delivered = await frames_when_answered(pilot, kept, gate, written)
         app.session.explain = gate.real
         assert delivered == [before + 1], (delivered, before)
         answer = "\n".join(written[before])
