@@ -174,8 +174,7 @@ async def test_keys_typed_right_after_l_replace_the_label_dialogs_example(sessio
 
 async def test_a_filter_typed_right_after_the_pod_list_opens_filters_it(session, make):
     """`:po` Enter then `/web` in one burst: the pod list opens and the filter typed behind it
-    is its filter. (The command bar's own hand-over, CommandBar.pass_on, already did this before
-    key_order; a guard that the two together still do.)"""
+    is its filter. (Before key_order the command bar passed such keys on itself.)"""
     app = make(session)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)

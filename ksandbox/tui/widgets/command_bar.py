@@ -13,8 +13,8 @@ so every key that follows, even in the same read from the terminal (a paste, SSH
 typist), goes into the input and never to the view's single-key bindings.
 
 Enter runs the line at once, while the key is handled (the screen decides what it means), and
-gives the focus back to the view: the keys typed behind it in the same burst, which the App had
-already handed to the input, are passed on to whatever is on top then — `:po⏎/web` opens the
+gives the focus back to the view: the keys typed behind it in the same burst go to whatever is
+on top then (the App hands keys over one at a time: tui/key_order.py) — `:po⏎/web` opens the
 pod list and types ``web`` into its filter, instead of losing ``/web`` in the closed bar.
 
 In command mode ↑/↓ walk the history,
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar
 
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -108,16 +107,6 @@ class CommandInput(OrderedInput):
 
     def action_erase_filter(self) -> None:
         self.action_clear()
-
-    async def _on_key(self, event: events.Key) -> None:
-        bar = self.parent
-        if isinstance(bar, CommandBar) and not bar.is_open:
-            # Typed behind the Enter that closed the bar, in the same burst (see the module).
-            event.stop()
-            event.prevent_default()
-            await bar.pass_on(event.key, event.character)
-            return
-        await super()._on_key(event)
 
     async def action_submit(self) -> None:
         """Enter: the line runs now (CommandBar.submit), not once a Submitted message has
@@ -307,19 +296,3 @@ class CommandBar(Guarded, Horizontal):
             handler(self.Submitted(self.mode, value))
         else:
             self.post_message(self.Submitted(self.mode, value))
-
-    async def pass_on(self, key: str, character: str | None) -> None:
-        """A key that reached the closed bar's input (typed behind Enter): what the App
-        would have done with it had it come now — a priority binding (``:``, ``/``) of the
-        screen on top, else the key to the focused widget. A screen still mounting gets it
-        once it has mounted, in turn with the keys behind it."""
-        app = self.app
-        screen = app.screen
-        if not screen.is_mounted:
-            screen.call_later(self.pass_on, key, character)
-            return
-        if await app._check_bindings(key, priority=True):
-            return
-        target = app.focused or screen
-        if target is not self.input:
-            target._forward_event(events.Key(key, character))
