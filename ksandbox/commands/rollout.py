@@ -253,13 +253,21 @@ def status_line(obj: Any) -> str:
 
 
 def _replica_sets(session: Session, d: Any) -> list[tuple[int, Any]]:
+    """The Deployment's revisions, oldest first, as kubectl finds them (util/deployment
+    GetAllReplicaSets): ReplicaSets its selector matches *and* it controls. One whose labels
+    were taken away is no revision, even before the deployment controller releases it. A
+    ReplicaSet without the revision annotation is revision 0 (deploymentutil.Revision); one
+    whose annotation is no number is skipped."""
+    selector = d.spec.selector
     out = []
     for rs in session.store.list("ReplicaSet", d.metadata.namespace):
         ref = rs.metadata.controller_ref()
         if ref is None or ref.uid != d.metadata.uid:
             continue
+        if selector is None or not selector.matches(rs.metadata.labels):
+            continue
         try:
-            out.append((int(rs.metadata.annotations.get(REVISION, "")), rs))
+            out.append((int(rs.metadata.annotations.get(REVISION, "0")), rs))
         except ValueError:
             continue
     return sorted(out, key=lambda p: p[0])
@@ -269,6 +277,10 @@ def _history(session: Session, obj: Any, revision: int = 0) -> str:
     if obj.kind != "Deployment":
         raise CommandError(f"kubectl rollout history of a {obj.kind} is not supported by "
                            "ksandbox (its ControllerRevisions are not listed)")
+    if not _replica_sets(session, obj):
+        # history.go says so before it looks for a --revision.
+        with_revision = f"with revision #{revision}" if revision else ""
+        return f"deployment.apps/{obj.metadata.name} {with_revision}\nNo rollout history found.\n"
     if revision:
         # printTemplate: the ReplicaSet's pod template, as describe shows one.
         rs = next((rs for rev, rs in _replica_sets(session, obj) if rev == revision), None)

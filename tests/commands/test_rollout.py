@@ -147,3 +147,57 @@ def test_set_image_on_a_pod_and_with_a_wildcard(session):
     assert run(session, "kubectl set image pod/web-1 *=nginx:1.28").output == \
         "pod/web-1 image updated\n"
     assert session.store.get("Pod", "web-1", "default").spec.containers[0].image == "nginx:1.28"
+
+
+def _two_revisions() -> tuple[Session, str]:
+    """web at revision 2 (nginx:1.26), its revision-1 ReplicaSet scaled down; and that one's
+    name."""
+    s = Session.from_text(NODE)
+    run(s, "kubectl create deployment web --image=nginx:1.25 --replicas=2")
+    s.run_until(30)
+    run(s, "kubectl set image deployment/web nginx=nginx:1.26")
+    s.run_until(120)
+    (old,) = [rs.metadata.name for rs in s.store.list("ReplicaSet", "default")
+              if rs.metadata.annotations.get("deployment.kubernetes.io/revision") == "1"]
+    return s, old
+
+
+def test_a_replicaset_that_lost_the_selectors_labels_is_no_longer_history():
+    """kubectl lists a Deployment's ReplicaSets by its selector and keeps those it controls
+    (kubectl's util/deployment listReplicaSets, used by history.go and rollback.go's
+    deploymentRevision): right after its labels are taken away, before the deployment
+    controller has released it, the old ReplicaSet is no revision any more."""
+    s, old = _two_revisions()
+    assert run(s, f"kubectl label rs {old} app-").output == \
+        f"replicaset.apps/{old} unlabeled\n"
+    assert run(s, "kubectl rollout history deployment/web").output == (
+        "deployment.apps/web \nREVISION  CHANGE-CAUSE\n2         <none>\n\n")
+    assert fails_without_change(s, "kubectl rollout undo deployment/web") == \
+        'error: no rollout history found for deployment "web"\n'
+    assert fails_without_change(s, "kubectl rollout undo deployment/web --to-revision=1") == \
+        "error: unable to find specified revision 1 in history\n"
+
+
+PAUSED_FROM_THE_START = NODE + """
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  paused: true
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: c, image: nginx}]}
+"""
+
+
+def test_history_of_a_deployment_with_no_replicaset_says_so():
+    """A Deployment created paused has no ReplicaSet yet: history.go's "No rollout history
+    found." behind the name line, with or without --revision."""
+    s = Session.from_text(PAUSED_FROM_THE_START)
+    s.run_until(10)
+    assert run(s, "kubectl rollout history deployment/web").output == \
+        "deployment.apps/web \nNo rollout history found.\n"
+    assert run(s, "kubectl rollout history deployment/web --revision=1").output == \
+        "deployment.apps/web with revision #1\nNo rollout history found.\n"
