@@ -258,6 +258,20 @@ async def test_p_turns_on_a_pressure_condition(session, make):
         assert shows(app, "MemoryPressure")
 
 
+@pytest.mark.parametrize("size", [SIZE, (80, 24)])
+async def test_the_pressure_dialog_draws_each_choice_whole(session, make, size):
+    """The three kinds side by side fit the dialog at every size: "pid pressure" was cut to
+    "pid pressu" (the dialog is 62 columns inside at 80 and at 160)."""
+    app = make(session)
+    async with app.run_test(size=size) as pilot:
+        await press_on(pilot, app, "node-1", "p")
+        drawn = dialog_text(app)
+        assert "Pressure on node-1" in drawn, drawn
+        kinds = next(line for line in drawn.splitlines() if "memory" in line)
+        labels = [str(b.label) for b in app.screen.query("#kind RadioButton")]
+        assert len(labels) == 3 and all(f"{label} " in kinds for label in labels), drawn
+
+
 async def test_l_labels_the_node(session, make):
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:

@@ -22,9 +22,10 @@ class PressureDialog(CommandDialog):
         self.title_text = f"Pressure on {node}"
 
     def compose_fields(self) -> ComposeResult:
+        # The command's own words: "pid pressure" three times over did not fit the row.
         with RadioSet(id="kind"):
             for i, k in enumerate(KINDS):
-                yield RadioButton(f"{k} pressure", value=(i == 0), name=k)
+                yield RadioButton(k, value=(i == 0), name=k)
         first_on = KINDS[0] in self.active
         with RadioSet(id="state"):
             yield RadioButton("on", value=not first_on, name="on")
