@@ -645,7 +645,10 @@ class KsandboxApp(App[int]):
         self.last_result = result
         if result.error:
             if notify_errors:
-                self.notify(result.error.strip(), severity="error", markup=False)
+                # What kubectl did before it failed (drain's "cordoned", the pods a delete
+                # of several did delete) is on its stdout, above the error in a terminal.
+                said = "\n".join(t for t in (result.output.strip(), result.error.strip()) if t)
+                self.notify(said, severity="error", markup=False)
         elif not quiet and result.output.strip():
             self.notify(result.output.strip(), markup=False, timeout=4)
         self.publish()

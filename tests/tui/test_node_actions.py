@@ -227,6 +227,23 @@ async def test_r_opens_drain_with_kubectls_flags(session, make):
         assert app.session.history[-1].command.startswith("kubectl drain node-1")
 
 
+async def test_a_drain_that_fails_still_says_the_node_was_cordoned(session, make):
+    """kubectl drain cordons first and prints so on stdout, then its error on stderr: a
+    terminal shows both. The toast showed the error alone, while the card said cordoned."""
+    app = make(session)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        app.advance(20)
+        await press_on(pilot, app, "node-1", "r")
+        app.screen.query_one("#ignore-daemonsets").value = False
+        app.screen.query_one("#ok").press()
+        await settle(pilot)
+        assert node(app, "node-1").spec.unschedulable
+        text = screen_text(app)
+        assert "node/node-1 cordoned" in text, text
+        assert "cannot delete DaemonSet-managed Pods" in text, text
+        assert text.index("node/node-1 cordoned") < text.index("error: unable to drain"), text
+
+
 async def test_x_fails_a_node_and_shift_x_recovers_it(session, make):
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
