@@ -159,6 +159,51 @@ async def test_the_filter_bar_and_a_dialog_draw_their_focus(make, monkeypatch):
         assert len(seen) >= 3, seen
 
 
+async def test_a_focus_change_keeps_the_boards_cards_and_a_theme_draws_them_again(
+        make, monkeypatch):
+    """Tab restyles the board for its frame's colour only: its cards (drawn with its colours
+    and component styles, which no `:focus` rule changes) are not drawn again, and the
+    terminal equals the board with every card drawn afresh. A theme changes the cards'
+    colours: every card is drawn again."""
+    from ksandbox.tui.widgets.node_board import NodeBoard
+
+    s = Session.from_files([ROOT / "sample_clusters/node-failure.yaml"], seed=3)
+    s.run_for(30)
+    app = make(s)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        _steady_cursors(app)
+        mirror = TerminalMirror(app)
+        app.screen.refresh()
+        await settle(pilot)
+        board = app.screen.query_one(NodeBoard)
+        drawn = []
+        real = NodeBoard._render_card
+
+        def render_card(self, summary, selected):
+            drawn.append(summary)
+            return real(self, summary, selected)
+
+        monkeypatch.setattr(NodeBoard, "_render_card", render_card)
+        for keys in (("tab",), ("shift+tab",), ("tab", "tab", "tab")):
+            await pilot.press(*keys)
+            await settle(pilot)
+            assert drawn == [], f"{keys} drew the board's cards again"
+            seen = mirror.looks()
+            board._drop_all()
+            board.refresh()
+            await settle(pilot)
+            assert drawn, "the cards were not drawn afresh"
+            assert mirror.looks() == seen, f"a card drawn with stale styles after {keys}"
+            drawn.clear()
+        assert _frames_of_panes(app, mirror)["#board"]
+        frame_style = board.component_style("node-board--frame")
+        app.theme = "ksandbox-high-contrast"
+        await settle(pilot)
+        assert board.component_style("node-board--frame") != frame_style
+        assert drawn, "a theme kept the cards drawn in the old colours"
+
+
 def test_every_screen_of_ours_paints_focus_on_its_widgets():
     import importlib
     import inspect
