@@ -1,6 +1,7 @@
 """The Rust-backed YAML fast path (api/fastyaml.py) reads every text it accepts exactly as the
 plain PyYAML path does, and leaves everything else to it."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,26 @@ def test_a_document_is_walked_for_its_depth_only_when_it_could_be_too_deep(docs,
     finally:
         mp.undo()
     assert _same(_documents(text, limit), walked), text
+
+
+# The document-start rule as a multi-line regex reads it: `---` at the start of a line, then a
+# space, a tab, a line break or the end. fastyaml.document_starts finds it with str.find.
+DOC_START = re.compile(r"^---(?=[ \t]|$)", re.M)
+PIECES = st.sampled_from(["-", "--", "---", "----", "--- ", "---\t", "\n", "\r\n", "\r", " ",
+                          "\t", "a", "a: 1", "|", "|-\n  ", ">", "\"", "'", "#", "...", "\x85",
+                          "\u2028", "\ufeff", "\n---\n", "\n--- |\n  ---\n"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(PIECES, max_size=30).map("".join))
+def test_document_starts_are_where_the_regex_finds_them(text):
+    assert fastyaml.document_starts(text) == [m.start() for m in DOC_START.finditer(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "", "---", "---\n", "--- a\n", "---a\n", "----\n", "a\n---", "a\n---\r\nb\n", "\n---\t\n",
+    "a: |\n  x\n---\nb: 1\n", "a: \"x\n---\ny\"\n", "a: 'x\n--- y'\n", "---\n---\n---",
+    "\r\n---\r\n", " ---\n", "a\n--\n-\n",
+])
+def test_document_starts_of_edge_texts(text):
+    assert fastyaml.document_starts(text) == [m.start() for m in DOC_START.finditer(text)]
