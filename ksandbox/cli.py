@@ -296,9 +296,9 @@ def _stem(path: str) -> str:
 
 def _print_state(session: Session, output: str) -> None:
     if output == "json":
-        from .views.jsontext import dumps  # json.dumps(indent=2), faster
+        from .views.state import state_json  # json.dumps(session.view(), indent=2), faster
 
-        sys.stdout.write(dumps(session.view()) + "\n")
+        sys.stdout.write(state_json(session) + "\n")
     elif output == "yaml":
         import yaml  # on use: PyYAML is not needed to start (api/safeload_pyyaml.py)
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import json.encoder
-from itertools import chain
+from itertools import chain, repeat
 from json.encoder import encode_basestring_ascii
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Sequence
 
 # json's C encoder (None without the accelerator: then every list takes the general path).
 c_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
@@ -40,13 +40,40 @@ class _Fallback(Exception):
     """A value json.dumps would pass to ``default`` (or a key it would refuse)."""
 
 
+class Columns:
+    """A list of rows given column by column (distinct keys, columns of one length), encoded
+    as ``[dict(zip(keys, values)) for values in zip(*columns)]`` (:meth:`rows`) would be,
+    without building a dict per row. For a long list of rows of the same keys (sim's events): each
+    column's distinct values are encoded once, and every row's text is joined from its
+    columns' texts in C (see :func:`_columns_text`)."""
+
+    __slots__ = ("keys", "columns")
+
+    def __init__(self, keys: tuple[str, ...], columns: list[Sequence[Any]]) -> None:
+        assert keys and len(set(keys)) == len(keys) == len(columns)
+        assert len({len(c) for c in columns}) == 1
+        self.keys = keys
+        self.columns = columns
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [dict(zip(self.keys, values)) for values in zip(*self.columns)]
+
+
+def _plain(o: Any) -> Any:
+    """json.dumps's ``default`` on the fallback path: a Columns as its rows, else json's own
+    refusal."""
+    if type(o) is Columns:
+        return o.rows()
+    return json.JSONEncoder().default(o)
+
+
 def dumps(obj: Any) -> str:
-    """``json.dumps(obj, indent=2)``."""
+    """``json.dumps(obj, indent=2)`` (a :class:`Columns` as its rows)."""
     parts: list[str] = []
     try:
         _value(obj, parts.append, 0)
     except (_Fallback, RecursionError):
-        return json.dumps(obj, indent=2)
+        return json.dumps(obj, indent=2, default=_plain)
     return "".join(parts)
 
 
@@ -103,8 +130,58 @@ def _value(o: Any, out: Callable[[str], None], level: int) -> None:
         _list(o, out, level)
     elif isinstance(o, dict):
         _dict(o, out, level)
+    elif type(o) is Columns:
+        out(_columns_text(o, level))
     else:
         raise _Fallback
+
+
+class _Texts(dict):
+    """The JSON text of each value of one column, by value. Only for a column whose values'
+    types are one of _ONE_KIND's sets, where equal values have equal texts (1, 1.0 and True
+    are equal, so a column never mixes them) — except 0.0 and -0.0, never kept."""
+
+    def __missing__(self, v: Any) -> str:
+        text = _scalar(v)
+        if text is None:   # (_ONE_KIND holds scalars only)
+            raise _Fallback
+        if v or type(v) is not float:
+            self[v] = text
+        return text
+
+
+_NONE = type(None)
+_ONE_KIND = tuple(frozenset({t, _NONE}) for t in (str, float, int, bool))
+
+
+def _column_texts(column: Sequence[Any], level: int) -> Iterable[str]:
+    """The JSON texts of a column's values, as items of a row at ``level``."""
+    if any(kinds.issuperset(map(type, column)) for kinds in _ONE_KIND):
+        return map(_Texts().__getitem__, column)
+    texts: list[str] = []
+    for v in column:
+        parts: list[str] = []
+        _value(v, parts.append, level + 1)
+        texts.append("".join(parts))
+    return texts
+
+
+def _columns_text(table: Columns, level: int) -> str:
+    """The text of ``table.rows()`` at ``level``, as json.dumps(indent=2) writes it: each
+    row's pieces (the key texts with their separators, the values' texts) interleaved by
+    zip and joined once."""
+    if not table.columns[0]:
+        return "[]"
+    row, item = "\n" + _INDENT * (level + 1), "\n" + _INDENT * (level + 2)
+    pieces: list[Iterable[str]] = []
+    sep = row + "{" + item
+    for key, column in zip(table.keys, table.columns):
+        pieces.append(repeat(sep + _key(key) + ": "))
+        pieces.append(_column_texts(column, level + 1))
+        sep = "," + item
+    pieces.append(repeat(row + "},"))
+    text = "".join(chain.from_iterable(zip(*pieces)))
+    return "[" + text[:-1] + "\n" + _INDENT * level + "]"
 
 
 def _rows(lst: Any) -> bool:

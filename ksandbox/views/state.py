@@ -6,9 +6,10 @@ and name, events in the order they happened.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..api.quantity import format_resource
+from .jsontext import Columns, dumps
 
 if TYPE_CHECKING:
     from ..api.core import Node, Pod
@@ -85,15 +86,37 @@ def event_dict(ev: Any) -> dict:
     return occurrence_dict(ev.last_timestamp, ev.type, ev.reason, ev.object_path, ev.message)
 
 
+EVENT_KEYS = ("time", "type", "reason", "object", "message")
+
+
 def occurrence_dict(time: float, type_: str, reason: str, object_path: str,
                     message: str) -> dict:
     """``event_dict`` of the occurrence with these fields (``Store.occurrence_facts``: the
     store's records read without building the Events)."""
-    return {"time": float(time), "type": type_, "reason": reason, "object": object_path,
-            "message": message}
+    return dict(zip(EVENT_KEYS, (float(time), type_, reason, object_path, message)))
+
+
+def _event_columns(store: Store) -> Columns:
+    """The event list as ``occurrence_dict`` gives it, column by column: the times as
+    floats."""
+    columns: list[Any] = list(zip(*store.occurrence_facts())) or [()] * len(EVENT_KEYS)
+    columns[0] = list(map(float, columns[0]))
+    return Columns(EVENT_KEYS, columns)
 
 
 def state_dict(session: Session) -> dict:
+    return _state(session, lambda store: [occurrence_dict(*facts)
+                                          for facts in store.occurrence_facts()])
+
+
+def state_json(session: Session) -> str:
+    """``jsontext.dumps(state_dict(session))``, the same text: the event list, ~5 rows a
+    pod, is encoded from its columns (jsontext.Columns: each distinct value once, the rows
+    joined in C) instead of as a dict a row (~25k instructions a row, ~4k)."""
+    return dumps(_state(session, _event_columns))
+
+
+def _state(session: Session, events: Callable[[Store], Any]) -> dict:
     store = session.store
     nodes = sorted(store.list("Node"), key=lambda n: n.name)
     pods = sorted(store.list("Pod"), key=lambda p: (p.metadata.namespace, p.metadata.name))
@@ -101,7 +124,7 @@ def state_dict(session: Session) -> dict:
         "time": float(session.now),
         "nodes": [node_dict(store, n) for n in nodes],
         "pods": [pod_dict(session, p) for p in pods],
-        "events": [occurrence_dict(*facts) for facts in store.occurrence_facts()],
+        "events": events(store),
     }
     # The event list is complete unless this says how many were left out (the oldest, never
     # one of store.KEPT_REASONS); absent when nothing was, so existing outputs are unchanged.

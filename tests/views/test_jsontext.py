@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ksandbox.api.codec import FrozenDict
-from ksandbox.views.jsontext import dumps
+from ksandbox.views.jsontext import Columns, dumps
 
 
 class Level(enum.IntEnum):
@@ -66,3 +66,39 @@ def test_lists_of_rows_at_any_depth_are_json_dumps_text(lst, depth):
 def test_a_list_of_rows_with_an_empty_row_or_a_nested_value_takes_the_general_path():
     for doc in ([{"a": 1}, {}], [{"a": 1}, {"b": [1]}], [{"a": 1}, {1: 2}], [{"a": 1}, 3]):
         assert dumps({"x": doc}) == json.dumps({"x": doc}, indent=2)
+
+
+# A Columns is encoded as its rows: columns of one kind of scalar (with None) take the memo of
+# texts by value, any other column (mixed numbers, nested values, str subclasses) each value.
+column_values = st.one_of(
+    st.lists(row_text | st.none()), st.lists(st.floats(allow_nan=True) | st.none()),
+    st.lists(st.integers() | st.none()), st.lists(st.booleans() | st.none()),
+    st.lists(st.sampled_from([0.0, -0.0, 0, False, 1, 1.0, True, None, float("nan")])),
+    st.lists(st.sampled_from([0.0, -0.0, None]), min_size=2),
+    st.lists(values, max_size=4), st.lists(st.sampled_from([Level.LOW, 1, "1"])))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(row_text, column_values), min_size=1, max_size=5,
+                unique_by=lambda named: named[0]),
+       st.integers(min_value=0, max_value=5), st.integers(min_value=0, max_value=2))
+def test_columns_are_encoded_as_their_rows(named, length, depth):
+    keys = tuple(k for k, _ in named)
+    columns = [(vals * (length // max(1, len(vals)) + 1))[:length] if vals else [None] * length
+               for _, vals in named]
+    table = Columns(keys, columns)
+    rows = [dict(zip(keys, values)) for values in zip(*columns)]
+    assert table.rows() == rows
+    doc: object = table
+    plain: object = rows
+    for _ in range(depth):
+        doc, plain = {"items": doc, "n": 1}, {"items": plain, "n": 1}
+    assert dumps(doc) == json.dumps(plain, indent=2)
+
+
+def test_columns_on_the_fallback_path_are_their_rows():
+    table = Columns(("a",), [[1, 2]])
+    with pytest.raises(TypeError, match="complex is not JSON serializable"):   # json's refusal
+        dumps({"t": table, "bad": 1j})
+    assert dumps({"t": table, "x": (1, {2: 3})}) == json.dumps(
+        {"t": [{"a": 1}, {"a": 2}], "x": (1, {2: 3})}, indent=2)
