@@ -75,6 +75,8 @@ class NodeStatusManager:
         self._allocatable: Any = None  # the allocatable map of our last status post
         self._lease: Any = None       # the Lease object we last wrote
         self._next_ip = 2
+        # spec.unschedulable at our last status check: a new kubelet starts from False.
+        self._unschedulable = False
 
     def forget_posted(self) -> None:
         """The next status check compares conditions (Ready is about to change)."""
@@ -117,6 +119,17 @@ class NodeStatusManager:
         if not unchanged or \
                 self.clock.now - self.last_report >= self.config.node_status_report_frequency:
             self.post(node)
+        if bool(node.spec.unschedulable) != self._unschedulable:
+            self._record_schedulable(node)
+
+    def _record_schedulable(self, node: Node) -> None:
+        """recordNodeSchedulableEvent (kubelet_node_status.go), the last of the status setters:
+        a cordon or an uncordon is told at the kubelet's next status check, every
+        nodeStatusUpdateFrequency, whether or not the status is posted."""
+        self._unschedulable = bool(node.spec.unschedulable)
+        reason = "NodeNotSchedulable" if self._unschedulable else "NodeSchedulable"
+        self.store.record_event(node, "Normal", reason,
+                                f"Node {self.name} status is now: {reason}", COMPONENT)
 
     def _desired(self) -> dict[str, str]:
         held = self.held()

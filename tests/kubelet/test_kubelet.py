@@ -3,6 +3,8 @@ stopping pods, admission, and the silent (failed) kubelet."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from nodesim import cluster, condition, events, get_pod, kubelets, node, play, pod
@@ -180,3 +182,27 @@ def test_faults_refuse_bad_requests():
         k.set_pressure("node-1", "cpu", True)
     with pytest.raises(CommandError, match='node "node-1" is not under memory pressure'):
         k.set_pressure("node-1", "memory", False)
+
+
+def test_cordon_and_uncordon_are_seen_by_the_kubelet_at_its_next_status_check():
+    """kubelet_node_status.go recordNodeSchedulableEvent: each status check (every
+    nodeStatusUpdateFrequency, 10 s) compares spec.unschedulable with the last one it saw and
+    records NodeNotSchedulable / NodeSchedulable — what `kubectl describe node` shows after a
+    cordon or an uncordon. A node registered cordoned says so at its first check."""
+    cordoned = json.loads(node("node-2"))
+    cordoned["spec"]["unschedulable"] = True
+    s = cluster(node("node-1"), json.dumps(cordoned))
+    s.run_until(15)
+    assert events(s, "NodeNotSchedulable") == [
+        (10.0, "Node/node-2", "Node node-2 status is now: NodeNotSchedulable")]
+    assert not s.submit("kubectl cordon node-1").error
+    s.run_until(19)
+    assert len(events(s, "NodeNotSchedulable")) == 1      # not before the next check
+    s.run_until(21)
+    assert events(s, "NodeNotSchedulable", "Node/node-1") == [
+        (20.0, "Node/node-1", "Node node-1 status is now: NodeNotSchedulable")]
+    assert not s.submit("kubectl uncordon node-1").error
+    s.run_until(45)
+    assert events(s, "NodeSchedulable") == [
+        (30.0, "Node/node-1", "Node node-1 status is now: NodeSchedulable")]
+    assert len(events(s, "NodeNotSchedulable", "Node/node-1")) == 1
