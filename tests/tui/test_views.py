@@ -229,6 +229,20 @@ async def test_kubectl_commands_with_or_without_the_word(session, make):
         assert isinstance(app.screen, TextScreen) and "NAME" in screen_text(app)
 
 
+async def test_a_read_that_finds_some_names_shows_them_above_the_error(session, make):
+    """kubectl get (or describe) of a name that exists and one that does not prints the
+    found one on stdout and the NotFound on stderr: both in the terminal. The view showed
+    the error alone."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await command(pilot, "get nodes node-1 nope")
+        assert isinstance(app.screen, TextScreen)
+        text = screen_text(app)
+        assert 'Error from server (NotFound): nodes "nope" not found' in text, text
+        assert "NAME" in text and "node-1" in text, text
+        assert text.index("node-1 ") < text.index("Error from server"), text
+
+
 async def test_the_command_bar_keeps_history_and_completes_names(session, make):
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:

@@ -61,6 +61,14 @@ class TextScreen(KsScreen):
             body = self.query_one("#text-body", Static)
         except NoMatches:  # closed before it finished opening
             return
+        if error and output.strip():
+            # What kubectl found before it failed (a get or describe of several names) is on
+            # its stdout, above the error in a terminal; only the error in the error colour.
+            shown = Text(output.rstrip() + "\n")
+            shown.append(error.rstrip(), f"bold {self.app.current_theme.error or 'red'}")
+            body.update(shown)
+            body.set_class(False, "-error")
+            return
         if error:
             body.update(Text(error.rstrip(), "bold"))
             body.set_class(True, "-error")
