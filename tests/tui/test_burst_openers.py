@@ -82,3 +82,14 @@ def test_a_position_typed_behind_ctrl_g_in_the_player(terminal):  # noqa: F811
     term.wait_for(r"/ 11:00")
     term.keys("C-g", "C-u", "5:00", "Enter")
     term.wait_for(r"▶ 0?5:0\d / 11:00|⏸ 0?5:00 / 11:00")
+
+
+def test_describe_typed_behind_e_describes_from_the_explain_view(terminal):  # noqa: F811
+    """`e` then `d` in one burst on the pending queue: the explain view opens and describes
+    its pod, the crumbs say so. A guard rather than a regression test: it passes without
+    key_order too (the explain view is built ahead and pushed within the `e`)."""
+    term = terminal([DEFAULT, "--paused"], 80, 24)
+    term.wait_for(r"pending\[1\]")
+    term.keys("Tab")
+    term.keys("e", "d")
+    term.wait_for(r"board > explain > describe pod/nvme-cache")
