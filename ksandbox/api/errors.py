@@ -158,6 +158,21 @@ class ManifestError(KsandboxError):
         return f"{where}: {self.message}" if where else self.message
 
 
+class ServerDecodeError(ManifestError):
+    """A document the API server itself refuses to decode (a 400 Bad Request): a field its
+    type does not have, under the strict field validation kubectl asks for, or a number its
+    Go field cannot hold. Loading a file says it as any bad input (``ManifestError``); kubectl
+    says it as the server's answer (commands/apply.py), hence the object it names."""
+
+    def __init__(self, source: str, document: int | None, message: str, *, answer: str,
+                 kind: str, name: str, namespace: str) -> None:
+        super().__init__(source, document, message)
+        self.answer = answer        # the server's message, without the file's position
+        self.kind = kind
+        self.name = name
+        self.namespace = namespace
+
+
 class ApiError(KsandboxError):
     """An error the API server answers with, as kubectl prints it.
 

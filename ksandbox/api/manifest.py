@@ -21,7 +21,7 @@ from . import (
     loadprogress,
 )
 from .codec import NumberRangeError, sharing, strict_decode
-from .errors import FieldError, ManifestError
+from .errors import FieldError, ManifestError, ServerDecodeError
 from .kinds import BY_KIND, CONFIG_KINDS
 from .safeload import Documents, JsonList, NotStreamable, looks_like_json, read_source
 from .strict import strict_error
@@ -66,23 +66,30 @@ def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
                                          f'"{meta.get("name", "")}": no matches for kind '
                                          f'"{kind}" in version "{api_version}"')
     prefix = f"{path}." if path else ""
+
+    def refused_by_the_server(answer: str) -> ServerDecodeError:
+        meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+        name, namespace = meta.get("name"), meta.get("namespace")
+        where = f"{path}: " if path else ""
+        return ServerDecodeError(source, doc, where + answer, answer=answer, kind=kind,
+                                 name=name if isinstance(name, str) else "",
+                                 namespace=namespace if isinstance(namespace, str) else "")
+
     try:
         obj, unknown = strict_decode(info.type, data, path)
     except NumberRangeError as exc:
         # the API server's decoder refuses it before validation (a 400, not a 422)
         version = api_version.rsplit("/", 1)[-1]
-        where = f"{path}: " if path else ""
-        raise ManifestError(source, doc, f"{where}{kind} in version \"{version}\" cannot be "
-                                         f"handled as a {kind}: {exc.go_message(path)}") from None
+        raise refused_by_the_server(f"{kind} in version \"{version}\" cannot be handled as a "
+                                    f"{kind}: {exc.go_message(path)}") from None
     except FieldError as exc:
         raise ManifestError(source, doc, f"{prefix}{exc}" if path and not str(exc).startswith(path)
                             else str(exc)) from None
     if unknown:
         # Paths inside a List item are the item's own, as the server decodes each object.
         n = len(prefix)
-        where = f"{path}: " if path else ""
-        raise ManifestError(source, doc, where + strict_error(
-            kind, api_version, [u[n:] if n else u for u in unknown]))
+        raise refused_by_the_server(strict_error(kind, api_version,
+                                                 [u[n:] if n else u for u in unknown]))
     if not obj.metadata.name and not obj.metadata.generate_name:
         raise ManifestError(source, doc, f"{prefix}metadata.name: Required value: name or "
                                          f"generateName is required")

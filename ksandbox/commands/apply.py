@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..api.errors import ApiError, CommandError
+from ..api.errors import ApiError, CommandError, ServerDecodeError
 from ..api.kinds import BY_KIND
 from ..api.manifest import ConfigDocument, load_file, load_manifests
 from ..api.safeload import check_file_allowed
@@ -136,7 +136,11 @@ def _with_namespace(obj: Any, cmd: ApplyCommand) -> Any:
 def run(session: Session, cmd: ApplyCommand, stdin: str | None) -> str:
     verb = "create" if cmd.create else "apply"
     store = session.store
-    objs = [_with_namespace(o, cmd) for o in load_inputs(cmd.filenames, stdin, verb)]
+    try:
+        loaded = load_inputs(cmd.filenames, stdin, verb)
+    except ServerDecodeError as exc:
+        raise _refused_create(store, exc, cmd) from None
+    objs = [_with_namespace(o, cmd) for o in loaded]
     if cmd.dry_run == "client":
         return _client_dry_run(store, cmd, objs)
     if cmd.create:
@@ -164,6 +168,18 @@ def run(session: Session, cmd: ApplyCommand, stdin: str | None) -> str:
     if notice and cmd.output not in ("yaml", "json", "name"):
         out.append(f"Warning: {notice}\n")
     return "".join(out)
+
+
+def _refused_create(store: Store, exc: ServerDecodeError, cmd: ApplyCommand) -> Exception:
+    """A document the API server cannot decode, as kubectl says it: for an object to be
+    created (always for ``create``), the server's 400 behind "error when creating" and the
+    file (create.go / apply.go AddSourceToErr). An apply of an existing object would send a
+    patch instead, whose refusal kubectl words at length: that one keeps the loader's words."""
+    info = BY_KIND.get(exc.kind)
+    namespace = (exc.namespace or cmd.namespace) if info is not None and info.namespaced else ""
+    if cmd.create or not exc.name or store.get(exc.kind, exc.name, namespace) is None:
+        return ApiError("BadRequest", f'error when creating "{exc.source}": {exc.answer}')
+    return exc
 
 
 def _client_dry_run(store: Store, cmd: ApplyCommand, objs: list[Any]) -> str:

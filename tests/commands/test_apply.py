@@ -107,6 +107,36 @@ def test_errors_change_nothing(session, line, stdin, error):
     assert fails_without_change(session, line, stdin) == error
 
 
+SEED_DAEMONSET = """apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: fluentd-elasticsearch, namespace: kube-system}
+spec:
+  slector: {matchLabels: {name: fluentd-elasticsearch}}
+  template:
+    metadata: {labels: {name: fluentd-elasticsearch}}
+    spec: {containers: [{name: fluentd, image: fluentd:v2.5.1}]}
+"""
+
+
+@pytest.mark.parametrize("verb", ["apply", "create"])
+def test_a_misspelt_field_is_the_api_servers_bad_request_when_creating(session, verb, tmp_path):
+    """Seed note 004's DaemonSet has `slector`. kubectl asks for strict field validation and
+    the API server refuses the create (400): kubectl prints it as `Error from server
+    (BadRequest): error when creating "FILE": ...` (create.go / apply.go add the source to
+    the error)."""
+    f = tmp_path / "ds.yaml"
+    f.write_text(SEED_DAEMONSET)
+    assert fails_without_change(session, f"{verb} -f {f}") == (
+        f'Error from server (BadRequest): error when creating "{f}": DaemonSet in version "v1" '
+        'cannot be handled as a DaemonSet: strict decoding error: unknown field '
+        '"spec.slector"\n')
+    assert fails_without_change(session, f"{verb} -f -", POD.replace("image: busybox}",
+                                                                      "image: busybox, x: 1}")) \
+        == ('Error from server (BadRequest): error when creating "STDIN": Pod in version "v1" '
+            'cannot be handled as a Pod: strict decoding error: unknown field '
+            '"spec.containers[0].x"\n')
+
+
 def test_a_client_dry_run_prints_the_objects_as_given(session):
     out = run(session, "apply -f - --dry-run=client -o yaml", POD).output
     assert out == ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\n  namespace: default\n"
