@@ -442,20 +442,38 @@ def _merge_pod(current: Any, applied: Any, meta: Any) -> Any:
     cur, new = current.spec, default_pod(applied.spec)
     if not current.is_mirror:
         new = default_service_account(new)
-    images = tuple(evolve(c, image=n.image) for c, n in zip(cur.containers, new.containers))
-    candidate = evolve(cur, containers=images,
-                             tolerations=default_tolerations(new.tolerations))
-    comparable = evolve(new, node_name=new.node_name or cur.node_name,
-                              priority=cur.priority, preemption_policy=cur.preemption_policy,
-                              tolerations=candidate.tolerations, containers=images)
-    if comparable != candidate or len(cur.containers) != len(new.containers):
-        raise ValidationError("Pod", current.metadata.name, [FieldError.forbidden(
+    # What the manifest leaves out, the API server filled in: the binding, the priority.
+    new = evolve(new, node_name=new.node_name or cur.node_name, priority=cur.priority,
+                 preemption_policy=cur.preemption_policy,
+                 tolerations=default_tolerations(new.tolerations))
+    return evolve(current, metadata=meta, spec=check_pod_update(current.metadata.name, cur, new))
+
+
+def check_pod_update(name: str, cur: Any, new: Any) -> Any:
+    """ValidatePodUpdate (pkg/apis/core/validation) on a stored pod's spec ``cur`` becoming
+    ``new``: the containers may take new images and tolerations may be added (an existing one
+    may change its tolerationSeconds only, validateOnlyAddedTolerations, checked first);
+    anything else is Forbidden (the munged spec compared with the old one). Returns ``new``.
+    kubectl apply, patch and edit of a pod all go through here."""
+    for old in cur.tolerations:
+        if not any(evolve(old, toleration_seconds=t.toleration_seconds) == t
+                   for t in new.tolerations):
+            raise ValidationError("Pod", name, [FieldError.forbidden(
+                "spec.tolerations",
+                "existing toleration can not be modified except its tolerationSeconds")])
+    same = len(cur.containers) == len(new.containers)
+    if same:
+        containers = tuple(evolve(n, image=c.image) for c, n in zip(cur.containers,
+                                                                    new.containers))
+        same = evolve(new, containers=containers, tolerations=cur.tolerations) == cur
+    if not same:
+        raise ValidationError("Pod", name, [FieldError.forbidden(
             "spec", "pod updates may not change fields other than `spec.containers[*].image`,"
                     "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
                     "`spec.tolerations` (only additions to existing tolerations),"
                     "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was "
                     "previously negative)")])
-    return evolve(current, metadata=meta, spec=candidate)
+    return new
 
 
 def frozen_labels(labels: dict[str, str]) -> FrozenDict:

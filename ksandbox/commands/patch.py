@@ -30,6 +30,7 @@ from ..api.codec import decode, encode, thaw
 from ..api.errors import ApiError, CommandError, KsandboxError
 from ..api.kinds import BY_KIND
 from ..api.safeload import load_yaml
+from ..apiserver.admission import check_pod_update
 from .common import check_output, get_object, printed
 from .parse import (
     DRY_RUN,
@@ -303,5 +304,7 @@ def write_patched(session: Session, info: Any, name: str, namespace: str,
         patched = attrs.evolve(patched, status=current.status)
     if patched == current:
         return current, None
+    if current.kind == "Pod" and patched.spec != current.spec:
+        check_pod_update(name, current.spec, patched.spec)
     (written,) = session.store.update_all([patched], dry_run=dry_run != "none")
     return current, written

@@ -84,3 +84,43 @@ def test_patch_a_deployment_three_ways(session):
 ])
 def test_bad_patches_change_nothing(session, line, error):
     assert fails_without_change(session, line) == error
+
+
+FORBIDDEN = ('The Pod "web-1" is invalid: spec: Forbidden: pod updates may not change fields '
+             'other than `spec.containers[*].image`,')
+TOLERATIONS = ('The Pod "web-1" is invalid: spec.tolerations: Forbidden: existing toleration '
+               'can not be modified except its tolerationSeconds\n')
+
+
+def test_a_pod_takes_only_the_updates_the_api_server_allows(session):
+    """ValidatePodUpdate: a running pod's spec takes new images and added tolerations (an
+    existing one may change its tolerationSeconds only); anything else is Forbidden, a
+    toleration taken away first (validateOnlyAddedTolerations). The patch used to be taken
+    whole: a pod's nodeSelector changed under it, its tolerations removed."""
+    assert fails_without_change(
+        session, "kubectl patch pod web-1 -p '{\"spec\":{\"nodeSelector\":{\"a\":\"b\"}}}'"
+    ).startswith(FORBIDDEN)
+    assert fails_without_change(
+        session, "kubectl patch pod web-1 --type=json "
+                 "-p '[{\"op\":\"remove\",\"path\":\"/spec/tolerations/0\"}]'") == TOLERATIONS
+    assert run(session, "kubectl patch pod web-1 --type=json -p '[{\"op\":\"replace\",\"path\":"
+                        "\"/spec/tolerations/0/tolerationSeconds\",\"value\":60}]'").output == \
+        "pod/web-1 patched\n"
+    assert run(session, "kubectl patch pod web-1 -p '{\"spec\":{\"tolerations\":[{\"key\":\"a\","
+                        "\"operator\":\"Exists\"}]}}'").error == TOLERATIONS   # replaces the list
+    assert run(session, "kubectl patch pod web-1 -p '{\"spec\":{\"containers\":[{\"name\":"
+                        "\"nginx\",\"image\":\"nginx:1.28\"}]}}'").output == "pod/web-1 patched\n"
+    pod = session.store.get("Pod", "web-1", "default")
+    assert pod.spec.containers[0].image == "nginx:1.28"
+    assert [t.toleration_seconds for t in pod.spec.tolerations] == [60, 300]
+
+
+def test_apply_over_a_pod_may_not_take_its_tolerations_away(session):
+    """Seed note 000's gpu-pod applied over one that tolerates more: upstream refuses."""
+    run(session, "kubectl patch pod web-1 --type=json -p '[{\"op\":\"add\",\"path\":"
+                 "\"/spec/tolerations/-\",\"value\":{\"key\":\"hw-type\",\"value\":\"gpu\","
+                 "\"effect\":\"NoSchedule\",\"operator\":\"Equal\"}}]'")
+    manifest = ("apiVersion: v1\nkind: Pod\nmetadata: {name: web-1}\nspec:\n  nodeName: node-2\n"
+                "  containers: [{name: nginx, image: nginx:1.27, "
+                "resources: {requests: {cpu: 100m}}}]\n")
+    assert fails_without_change(session, "kubectl apply -f -", manifest) == TOLERATIONS
