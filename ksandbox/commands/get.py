@@ -85,10 +85,15 @@ def targets_of(verb: str, positionals: tuple[str, ...]) -> tuple[Target, ...]:
     return parse_targets(verb, positionals)
 
 
+_NO_WATCH = "a command never moves the simulated clock; the TUI's views are live"
+
+
 def parse_get(tokens: list[str]) -> GetCommand:
     flags = (NAMESPACE, ALL_NAMESPACES, SELECTOR, OUTPUT, Flag("show-labels", BOOL, "", False),
              Flag("no-headers", BOOL, "", False), Flag("ignore-not-found", BOOL, "", False),
-             Flag("field-selector", STR, "", ""), Flag("label-columns", LIST, "L", ()))
+             Flag("field-selector", STR, "", ""), Flag("label-columns", LIST, "L", ()),
+             Flag("watch", BOOL, "w", False, unsupported=_NO_WATCH),
+             Flag("watch-only", BOOL, "", False, unsupported=_NO_WATCH))
     a = parse_flags("get", tokens, flags)
     if not a.positionals:
         raise MissingResourceType(

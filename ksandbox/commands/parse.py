@@ -40,6 +40,9 @@ class Flag:
     short: str = ""
     default: Any = None
     no_opt: str | None = None      # pflag NoOptDefVal: the value of the bare flag
+    # A flag kubectl has that the sandbox does not take: why (saying "unknown flag" would tell
+    # the user kubectl has no such flag). Refused when given a true value.
+    unsupported: str | None = None
 
     @property
     def display(self) -> str:
@@ -195,6 +198,9 @@ def parse_flags(verb: str, tokens: Sequence[str], specs: Iterable[Flag],
     dash_at = -1
 
     def store(flag: Flag, value: Any) -> None:
+        if flag.unsupported is not None and value not in (False, "false", "False", "0"):
+            raise CommandError(f"kubectl {verb} --{flag.name} is not supported by ksandbox "
+                               f"({flag.unsupported})")
         given.add(flag.name)
         if flag.kind == LIST:
             parts = [p for p in str(value).split(",")] if value != "" else [""]

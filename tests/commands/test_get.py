@@ -7,10 +7,12 @@ look at names and shapes, not at every cell).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 
-from command_helpers import run, session  # noqa: F401
+from command_helpers import fails_without_change, run, session  # noqa: F401
 
 
 def names(table: str) -> list[str]:
@@ -118,7 +120,8 @@ def test_missing_names_are_reported_after_the_rest(session):
                                            "json, jsonpath or custom-columns)\n"),
     ("get pods -l 'a in (b'",
      "error: unable to parse requirement: found '', expected: ',' or ')'\n"),
-    ("get pods --watch", "error: unknown flag: --watch\nSee 'kubectl get --help' for usage.\n"),
+    ("get pods --watch", "error: kubectl get --watch is not supported by ksandbox (a command "
+                         "never moves the simulated clock; the TUI's views are live)\n"),
 ])
 def test_errors(session, line, error):
     result = run(session, line)
@@ -137,3 +140,15 @@ def test_a_pod_of_a_system_priority_class_gets_its_value(session):
     run(session, "run critical --image=nginx "
                  "--overrides='{\"spec\":{\"priorityClassName\":\"system-node-critical\"}}'")
     assert session.store.get("Pod", "critical", "default").spec.priority == 2_000_001_000
+
+
+@pytest.mark.parametrize("line", ["kubectl get pods -w", "kubectl get events -A --watch-only",
+                                  "kubectl get pods -w -o wide"])
+def test_watching_is_kubectls_flag_the_sandbox_does_not_take(session, line):
+    """`kubectl get pods -w` is how a class watches pods get scheduled; kubectl has the flag,
+    so "unknown shorthand flag: 'w'" told the user something false."""
+    error = fails_without_change(session, line)
+    assert re.fullmatch(r"error: kubectl get --watch(-only)? is not supported by ksandbox "
+                        r"\(a command never moves the simulated clock; the TUI's views are "
+                        r"live\)\n", error), error
+    assert run(session, "kubectl get pods --watch=false").output.startswith("NAME")
