@@ -414,11 +414,12 @@ async def test_the_kept_view_reopened_for_another_pod_never_shows_the_last_ones(
 
 async def test_the_view_built_ahead_opens_for_its_first_pod_as_a_kept_one_would(session, make):
     """With the real clock the app builds its explain view in idle time after the first
-    frame, with no pod yet (prebuild_explain), so that the first `e` reopens it instead of
-    composing a new one. That view computes nothing while it waits. Opened, it is the view
-    pushed (no new one), and every frame of it until the answer names the pod asked for and
-    says "computing…" (nothing else: no verdicts, legend, matrix or panel). The answer is that
-    pod's. Then it is kept as any view is: reopened for another pod, it shows that pod only."""
+    frame (prebuild_explain), and the view takes the shape of one answer off screen: the
+    first pod's (here gpu-pod's), computed in a worker. Nothing of it is shown until `e`.
+    Opened for another pod, it is the view pushed (no new one), and every frame of it until
+    the answer names the pod asked for and says "computing…" (no verdicts, legend, matrix or
+    panel: the first pod's answer is emptied as a kept view's is). The answer is that pod's.
+    Then it is kept as any view is: reopened for another pod, it shows that pod only."""
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
         app.advance(5)
@@ -426,16 +427,22 @@ async def test_the_view_built_ahead_opens_for_its_first_pod_as_a_kept_one_would(
         other = _a_bound_default_pod(app)
         gate = Gate(app.session)
         explain_module.prebuild_explain(app)
-        await settle(pilot)
+        await _until(pilot, gate.entered.is_set)
         built = explain_module._KEPT[app]
         assert built.is_running and built not in app.screen_stack
-        assert built.request == 0 and not gate.calls  # nothing computed for no pod
+        assert gate.calls == ["gpu-pod"] and built.request == 0  # the first pod's, ahead
+        gate.open.set()
+        await _until(pilot, lambda: built.shown is not None)
+        await settle(pilot)
+        gate.open.clear()
+        gate.entered.clear()
         explain_module.prebuild_explain(app)  # a second call keeps it
-        assert explain_module._KEPT[app] is built
+        assert explain_module._KEPT[app] is built and gate.calls == ["gpu-pod"]
+        assert app.screen is not built
 
         frames = _frames_of(app, built)
         layouts = _layouts_of(built)
-        app.open_explain("default", "gpu-pod")
+        app.open_explain("default", other.metadata.name)
         assert app.screen is built  # reopened, not a new one
         await _until(pilot, gate.entered.is_set)
         for _ in range(5):
@@ -445,8 +452,9 @@ async def test_the_view_built_ahead_opens_for_its_first_pod_as_a_kept_one_would(
         assert layouts == [False]
         assert frames, "the view was never drawn"
         for text in frames:
-            assert "pod/default/gpu-pod" in text and "computing…" in text
-            assert "nodes are available" not in text and "would place it on" not in text
+            assert f"pod/default/{other.metadata.name}" in text and "computing…" in text
+            assert "gpu-pod" not in text and "nodes are available" not in text
+            assert "spec.nodeName" not in text and "node-3" not in text
             assert "THE POD ASKS FOR" not in text and "NodeResourcesFit" not in text
         assert all(text == frames[-1] for text in frames)
         assert built.matrix.row_count() == 0
@@ -454,16 +462,78 @@ async def test_the_view_built_ahead_opens_for_its_first_pod_as_a_kept_one_would(
         await explained(pilot)
         await settle(pilot)
         text = screen_text(app)
-        assert "pod/default/gpu-pod" in text and "0/4 nodes are available" in text
-        assert "THE POD ASKS FOR" in text and gate.calls == ["gpu-pod"]
+        assert f"pod/default/{other.metadata.name}" in text and "node-3" in text
+        assert "THE POD ASKS FOR" in text and "gpu-pod" not in text
+        assert gate.calls == ["gpu-pod", other.metadata.name]
         await pilot.press("escape")
         await settle(pilot)
-        app.open_explain("default", other.metadata.name)
+        app.open_explain("default", "gpu-pod")
         await settle(pilot)
         assert app.screen is built
         text = screen_text(app)
-        assert f"pod/default/{other.metadata.name}" in text and "gpu-pod" not in text
-        assert "0/4 nodes are available" not in text
+        assert "pod/default/gpu-pod" in text and "0/4 nodes are available" in text
+        assert other.metadata.name not in text
+
+
+async def test_the_first_answer_in_the_view_built_ahead_is_written_without_a_layout(
+        session, make):
+    """The view built ahead has an answer's shape (prebuild_explain's first pod): the first
+    `e`, for a pod of that shape, empties it to blank rows as tall as that answer's before its
+    first frame, and its answer takes their places without a layout of the screen. Built
+    empty, that answer changed the legend's, the matrix's and the panel's heights."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        explain_module.prebuild_explain(app)
+        built = explain_module._KEPT[app]
+        await _until(pilot, lambda: built.shown is not None)
+        await settle(pilot)
+        heights = {name: built.query_one(name).size.height for name in (
+            "#explain-message", "#explain-legend", "#explain-asks-text")}
+        assert heights["#explain-legend"] > 0 and heights["#explain-asks-text"] > 1
+        explain_module._CACHE.clear()  # computed afresh, as after the clock moved
+        gate = Gate(app.session)
+        app.open_explain("default", "gpu-pod")
+        layouts = _layouts_of(built)
+        await _until(pilot, gate.entered.is_set)
+        await pilot.pause(0.02)
+        assert app.screen is built and "computing…" in screen_text(app)
+        assert "0/4 nodes are available" not in screen_text(app)
+        assert {name: built.query_one(name).size.height for name in heights} == heights
+        gate.open.set()
+        await explained(pilot)
+        await settle(pilot)
+        assert "0/4 nodes are available" in screen_text(app)
+        assert layouts == [], "the answer laid the screen out"
+
+
+async def test_a_view_opened_while_its_shape_is_computed_ahead_shows_only_its_pod(
+        session, make):
+    """`e` pressed while the view built ahead still computes the first pod's answer for its
+    shape: that answer is dropped (never on screen); the pod asked for is explained."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        other = _a_bound_default_pod(app)
+        gate = Gate(app.session)
+        explain_module.prebuild_explain(app)
+        await _until(pilot, gate.entered.is_set)
+        built = explain_module._KEPT[app]
+        frames = _frames_of(app, built)
+        app.open_explain("default", other.metadata.name)
+        assert app.screen is built
+        for _ in range(5):
+            await pilot.pause(0.02)
+        gate.open.set()
+        await explained(pilot)
+        await settle(pilot)
+        assert gate.calls == ["gpu-pod", other.metadata.name]
+        assert frames and all("gpu-pod" not in text and "nodes are available" not in text
+                              for text in frames)
+        text = screen_text(app)
+        assert f"pod/default/{other.metadata.name}" in text and "THE POD ASKS FOR" in text
 
 
 async def test_a_view_built_ahead_at_another_size_is_not_used(session, make):
