@@ -10,6 +10,8 @@ stderr for kubectl, in ``output`` here so that a success never carries an error.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -67,6 +69,7 @@ class GetCommand:
     ignore_not_found: bool = False
     field_selector: str = ""
     label_columns: tuple[str, ...] = ()
+    sort_by: str = ""
 
 
 def targets_of(verb: str, positionals: tuple[str, ...]) -> tuple[Target, ...]:
@@ -92,6 +95,7 @@ def parse_get(tokens: list[str]) -> GetCommand:
     flags = (NAMESPACE, ALL_NAMESPACES, SELECTOR, OUTPUT, Flag("show-labels", BOOL, "", False),
              Flag("no-headers", BOOL, "", False), Flag("ignore-not-found", BOOL, "", False),
              Flag("field-selector", STR, "", ""), Flag("label-columns", LIST, "L", ()),
+             Flag("sort-by", STR, "", ""),
              Flag("watch", BOOL, "w", False, unsupported=_NO_WATCH),
              Flag("watch-only", BOOL, "", False, unsupported=_NO_WATCH))
     a = parse_flags("get", tokens, flags)
@@ -112,10 +116,38 @@ def parse_get(tokens: list[str]) -> GetCommand:
                            'name, yaml, json, jsonpath or custom-columns)')
     selector_of(a["selector"])
     fieldselector.parse(a["field-selector"])
+    if a["sort-by"]:
+        _check_template("jsonpath", jsonpath.relaxed(a["sort-by"]))
     return GetCommand(targets_of("get", a.positionals), namespace_of(a), a["all-namespaces"],
                       a["selector"], output, a["show-labels"], a["no-headers"],
                       a["ignore-not-found"], a["field-selector"],
-                      tuple(c for c in a["label-columns"] if c))
+                      tuple(c for c in a["label-columns"] if c), a["sort-by"])
+
+
+def _natural(text: str) -> tuple[tuple[int, str, int], ...]:
+    """sortorder.NaturalLess as a key: a run of digits compares by its value with a run of
+    digits, and as its first character (a digit) with anything else."""
+    return tuple((1, "", int(run)) if run[0].isdigit() else (0 if run < "0" else 2, run, 0)
+                 for run in re.findall(r"\d+|\D+", text))
+
+
+def sorted_by(objs: list[Any], field: str) -> list[Any]:
+    """--sort-by (kubectl get/sorter.go RuntimeSort): each object's first value at the relaxed
+    JSONPath; numbers by value, strings in natural order; an object without the field first.
+    Stable: equal values keep the list's order."""
+    path = jsonpath.relaxed(field)[1:-1]
+
+    def key(obj: Any) -> tuple[Any, ...]:
+        data = serialize.to_manifest(obj)
+        values = jsonpath.evaluate(path, data, data)
+        if not values or values[0] is None:
+            return (0,)
+        v = values[0]
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return (2, _natural(v if isinstance(v, str) else json.dumps(v, sort_keys=True)))
+        return (1, v)
+
+    return sorted(objs, key=key)
 
 
 def _check_template(fmt: str, spec: str) -> None:
@@ -184,6 +216,8 @@ def run_get(session: Session, cmd: GetCommand, stdin: str | None) -> tuple[str, 
         else:
             objs = fieldselector.filter_objects(list_kind(store, t.info, ns, selector), t.info,
                                                 terms, cmd.field_selector)
+        if cmd.sort_by:
+            objs = sorted_by(objs, cmd.sort_by)
         found.append((t.info, objs))
     err = "".join(e + "\n" for e in errors)
     everything = [o for _, objs in found for o in objs]

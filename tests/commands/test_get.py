@@ -152,3 +152,29 @@ def test_watching_is_kubectls_flag_the_sandbox_does_not_take(session, line):
                         r"\(a command never moves the simulated clock; the TUI's views are "
                         r"live\)\n", error), error
     assert run(session, "kubectl get pods --watch=false").output.startswith("NAME")
+
+
+def test_sort_by_orders_each_list_by_a_field():
+    """kubectl get --sort-by (get/sorter.go): the relaxed JSONPath's first value per object,
+    numbers by value, strings in natural order (sortorder.NaturalLess: web-9 before web-10),
+    an object without the field first. `kubectl get events --sort-by=.lastTimestamp` is how
+    a class reads what happened in order."""
+    from ksandbox.session import Session
+
+    nodes = "".join(f"---\napiVersion: v1\nkind: Node\nmetadata: {{name: n-{i}}}\n"
+                    f"status: {{capacity: {{cpu: '{c}', memory: 8Gi, pods: '110'}}}}\n"
+                    for i, c in ((10, 2), (9, 8), (1, 4)))
+    s = Session.from_text(nodes + "---\napiVersion: v1\nkind: Node\n"
+                          "metadata: {name: n-0, labels: {zone: a}}\n"
+                          "status: {capacity: {cpu: '1', memory: 8Gi, pods: '110'}}\n")
+    names = run(s, "get nodes --sort-by=.metadata.name -o name").output.split()
+    assert names == ["node/n-0", "node/n-1", "node/n-9", "node/n-10"]
+    assert run(s, "get nodes --sort-by=metadata.labels.zone -o name").output.split() == \
+        ["node/n-1", "node/n-10", "node/n-9", "node/n-0"]   # no such label: first, in order
+    assert run(s, "get nodes --sort-by={.status.capacity.pods} -o name").output.split() == \
+        ["node/n-0", "node/n-1", "node/n-10", "node/n-9"]  # equal: kept in list order
+    s.run_until(5)
+    assert not s.submit("kubectl cordon n-9").error
+    s.run_until(30)
+    out = run(s, "get events --sort-by=.lastTimestamp").output.splitlines()
+    assert "NodeNotSchedulable" in out[-1], out
