@@ -132,10 +132,11 @@ def _natural(text: str) -> tuple[tuple[int, str, int], ...]:
 
 
 def sorted_by(objs: list[Any], field: str) -> list[Any]:
-    """--sort-by (kubectl get/sorter.go RuntimeSort): each object's first value at the relaxed
-    JSONPath; numbers by value, strings in natural order; an object without the field first.
-    Stable: equal values keep the list's order."""
-    path = jsonpath.relaxed(field)[1:-1]
+    """--sort-by (kubectl get/sorter.go SortObjects, RuntimeSort): each object's first value at
+    the relaxed JSONPath; numbers by value, strings in natural order; an object without the
+    field first; equal values keep the list's order. A field no object has is an error."""
+    relaxed = jsonpath.relaxed(field)
+    path = relaxed[1:-1]
 
     def key(obj: Any) -> tuple[Any, ...]:
         data = serialize.to_manifest(obj)
@@ -147,7 +148,12 @@ def sorted_by(objs: list[Any], field: str) -> list[Any]:
             return (2, _natural(v if isinstance(v, str) else json.dumps(v, sort_keys=True)))
         return (1, v)
 
-    return sorted(objs, key=key)
+    keys = [key(o) for o in objs]
+    if objs and all(k == (0,) for k in keys):
+        raise CommandError(f'couldn\'t find any field with path "{relaxed}" in the list of '
+                           "objects")
+    order = sorted(range(len(objs)), key=keys.__getitem__)
+    return [objs[i] for i in order]
 
 
 def _check_template(fmt: str, spec: str) -> None:

@@ -173,6 +173,8 @@ def test_sort_by_orders_each_list_by_a_field():
         ["node/n-1", "node/n-10", "node/n-9", "node/n-0"]   # no such label: first, in order
     assert run(s, "get nodes --sort-by={.status.capacity.pods} -o name").output.split() == \
         ["node/n-0", "node/n-1", "node/n-10", "node/n-9"]  # equal: kept in list order
+    assert run(s, "get nodes --sort-by=.spec.nope").error == (
+        'error: couldn\'t find any field with path "{.spec.nope}" in the list of objects\n')
     s.run_until(5)
     assert not s.submit("kubectl cordon n-9").error
     s.run_until(30)
