@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, AbstractSet, Any, Callable
 
 from ..api.codec import FrozenDict
 from ..api.core import FAILED, RUNNING, PodCondition, PodStatus
-from ..api.evolve import evolve, replacer
+from ..api.evolve import by_identity, evolve, replacer
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
 from .images import ImageManager
 from .pod_completion import PodCompletion
-from .predicates import general_filter
+from .predicates import fit_failures, fit_order, spec_failures
 from .static import mirror_key
 
 if TYPE_CHECKING:
@@ -108,6 +108,30 @@ class _Rare:
         self.evicting = False
 
 
+# What admitting a pod reads of its spec in a pass, given the pass's Node (PodWorkers.sync):
+# (the spec, its requests, its host ports, their fit_order, the Node's allocatable amounts,
+# its spec_failures on the Node — None when it asks for host ports: those depend on the pods
+# held — or when the Node is gone).
+_SpecFacts = tuple[Any, Any, tuple, tuple, Any, "tuple[tuple[str, str], ...] | None"]
+
+
+def _spec_facts(spec: Any, node: Node | None, specs: dict[int, _SpecFacts]) -> _SpecFacts:
+    """``spec``'s facts, remembered in ``specs`` (one pass's) by its identity (the entry
+    holds the spec: its id is not reused while the pass runs)."""
+    facts = specs.get(id(spec))
+    if facts is not None and facts[0] is spec:
+        return facts
+    requests, host_ports = spec.requests, spec.host_ports
+    if node is None:
+        alloc, asks = None, None
+    else:
+        alloc = node.allocatable_amounts
+        asks = None if host_ports else tuple(spec_failures(spec, node, ()))
+    facts = specs[id(spec)] = (spec, requests, host_ports, by_identity(fit_order, requests),
+                               alloc, asks)
+    return facts
+
+
 # evolve(status, phase=..., ..., extra=...) of a PodStatus, built once: every pod's Running
 # status (evolve's keyword dict and key cost about as much as the build).
 _RUNNING_STATUS: Any = replacer(PodStatus, ("phase", "conditions", "start_time", "host_ip",
@@ -183,10 +207,13 @@ class PodWorkers:
         node = self.store.get("Node", self.name)
         held = self.held()
         now = self.clock.now
+        # ... and what it reads of each pod spec (_spec_facts): pods of one template on one
+        # node share their spec (the API server's admitted_spec)
+        specs: dict[int, _SpecFacts] = {}
         while self._queue:
             key = next(iter(self._queue))
             del self._queue[key]
-            self._sync_pod(key, node, held, now)
+            self._sync_pod(key, node, held, now, specs)
         # emptied, the dict keeps its table (1.2 KB for a node's 30 loaded pods) until it
         # grows again: clear() gives it back (WorkQueue.process_next)
         self._queue.clear()
@@ -239,14 +266,15 @@ class PodWorkers:
         self.schedule_sync()
 
     def _sync_pod(self, key: tuple[str, str], node: Node | None, held: AbstractSet[str],
-                  now: float) -> None:
-        """Reconcile one queued pod; ``node``, ``held``, ``now``: the pass's (sync)."""
+                  now: float, specs: dict[int, _SpecFacts]) -> None:
+        """Reconcile one queued pod; ``node``, ``held``, ``now``, ``specs``: the pass's
+        (sync)."""
         pod = self.store.get("Pod", key[1], key[0])
         st = self.pods.get(key)
         if key in self.static_pods.pods:
             self.sync_mirror(key, pod)
             if st is None:
-                self._admit(key, self.static_pods[key], True, node, held, now)
+                self._admit(key, self.static_pods[key], True, node, held, now, specs)
             return
         if pod is None or pod.spec.node_name != self.name:
             if st is not None:
@@ -261,7 +289,7 @@ class PodWorkers:
             if pod.status.phase == RUNNING:
                 self._adopt(key, pod)   # and its containers are running here
             else:
-                self._admit(key, static, True, node, held, now)
+                self._admit(key, static, True, node, held, now, specs)
             self.sync_mirror(key, pod)
             return
         if pod.is_terminated:
@@ -280,7 +308,7 @@ class PodWorkers:
             if pod.status.phase == RUNNING:
                 self._adopt(key, pod)
             else:
-                self._admit(key, pod, False, node, held, now)
+                self._admit(key, pod, False, node, held, now, specs)
 
     def forget(self, key: tuple[str, str], st: _PodState) -> None:
         self.completion.cancel_exit(key)
@@ -333,12 +361,14 @@ class PodWorkers:
 
     # -- admission and start --------------------------------------------------------------
     def _admit(self, key: tuple[str, str], pod: Pod, static: bool, node: Node | None,
-               held: AbstractSet[str], now: float) -> None:
-        reason, message = self._admission_failure(pod, node, held) if not static else ("", "")
+               held: AbstractSet[str], now: float, specs: dict[int, _SpecFacts]) -> None:
+        facts = _spec_facts(pod.spec, node, specs)
+        reason, message = self._admission_failure(pod, node, held, facts) \
+            if not static else ("", "")
         if reason:
             self._reject(pod, reason, message)
             return
-        st = _PodState(pod.metadata.uid, now, pod.spec.requests, pod.spec.host_ports)
+        st = _PodState(pod.metadata.uid, now, facts[1], facts[2])
         if static:
             api_pod = self.store.get("Pod", key[1], key[0])
             st.uid = api_pod.metadata.uid if api_pod is not None else ""
@@ -372,8 +402,8 @@ class PodWorkers:
         self.images.mark_pulled(c.image for c in pod.spec.containers)
         self.completion.schedule_exit(key, pod)
 
-    def _admission_failure(self, pod: Pod, node: Node | None,
-                           held: AbstractSet[str]) -> tuple[str, str]:
+    def _admission_failure(self, pod: Pod, node: Node | None, held: AbstractSet[str],
+                           facts: _SpecFacts) -> tuple[str, str]:
         """canAdmitPod: the eviction manager's pressure check (``held``: the conditions it
         holds), then GeneralPredicates (``predicates.py``) against ``node`` (this kubelet's
         Node as stored); the first failure is the rejection. A critical pod short only of
@@ -384,11 +414,17 @@ class PodWorkers:
                 return ev.REASON_EVICTED, msg
         if node is None:
             return "", ""
-        # a pod that asks for no host port fits whatever the others hold (ports_fit): their
-        # ports are gathered only for one that does (every pod of the node, for each pod)
-        used_ports = [hp for st in self.pods.values() for hp in st.host_ports] \
-            if pod.spec.host_ports else ()
-        failures = general_filter(pod, node, self.used, used_ports)
+        # generalFilter: the resources, then what the spec asks of the node — the same for
+        # every pod of the spec in this pass (_spec_facts) unless it asks for host ports,
+        # which fit only what the others hold (ports_fit): their ports are gathered then
+        # (every pod of the node, for each pod)
+        _spec, requests, _host_ports, order, alloc, asks = facts
+        failures = fit_failures(requests, order, alloc, self.used)
+        if asks is None:
+            used_ports = [hp for st in self.pods.values() for hp in st.host_ports]
+            failures.extend(spec_failures(pod.spec, node, used_ports))
+        elif asks:
+            failures.extend(asks)
         if not failures:
             return "", ""
         if ev.is_critical(pod):

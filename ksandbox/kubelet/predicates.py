@@ -20,7 +20,7 @@ from typing import Any, Collection, Mapping
 
 from ..api.evolve import by_identity
 from ..api.host_ports import HostPort, ports_fit
-from ..api.node_affinity import required_node_affinity_matches
+from ..api.node_affinity import spec_matches_node
 from ..api.taints import NO_EXECUTE, find_untolerated_taint
 
 # Reasons and descriptions: the scheduler plugins' names and ErrReasons.
@@ -49,15 +49,21 @@ def predicate_message(name: str) -> str:
 
 def resource_failures(pod: Any, node: Any, used: Mapping[str, int]) -> list[tuple[str, str]]:
     """noderesources.Fits as the kubelet reports it: (``OutOf<name>``, message) for each."""
-    out = []
-    alloc = node.allocatable_amounts
-    used_pods = used.get("pods", 0)
-    if "pods" in alloc and used_pods + 1 > alloc["pods"]:
-        out.append(("OutOfpods", insufficient_message("pods", 1, used_pods, alloc["pods"])))
     req = pod.spec.requests
     # by identity: pods of one template share their requests (PodSpec.requests), and so
     # the order their resources are checked in
-    for name in by_identity(fit_order, req):
+    return fit_failures(req, by_identity(fit_order, req), node.allocatable_amounts, used)
+
+
+def fit_failures(req: Mapping[str, int], order: tuple[str, ...], alloc: Mapping[str, int],
+                 used: Mapping[str, int]) -> list[tuple[str, str]]:
+    """resource_failures of requests ``req`` (their ``fit_order``) on a node whose
+    allocatable amounts are ``alloc`` and of which the pods held use ``used``."""
+    out = []
+    used_pods = used.get("pods", 0)
+    if "pods" in alloc and used_pods + 1 > alloc["pods"]:
+        out.append(("OutOfpods", insufficient_message("pods", 1, used_pods, alloc["pods"])))
+    for name in order:
         amount = req[name]
         if amount <= 0:
             continue
@@ -78,16 +84,26 @@ def general_filter(pod: Any, node: Any, used: Mapping[str, int],
                    ) -> list[tuple[str, str]]:
     """generalFilter: every failure, (reason, message), in upstream's order."""
     out = resource_failures(pod, node, used)
-    if not required_node_affinity_matches(pod, node):
+    out.extend(spec_failures(pod.spec, node, used_ports, static))
+    return out
+
+
+def spec_failures(spec: Any, node: Any, used_ports: Collection[HostPort],
+                  static: bool = False) -> list[tuple[str, str]]:
+    """generalFilter's failures after the resources', in upstream's order: what the pod's
+    spec asks of the node (its affinity, its node name, its tolerations) and, for a spec
+    with host ports, of the ports the node's pods hold (``used_ports``)."""
+    out = []
+    if not spec_matches_node(spec, node):
         out.append((NODE_AFFINITY, predicate_message(NODE_AFFINITY)))
-    if pod.spec.node_name and pod.spec.node_name != node.metadata.name:
+    if spec.node_name and spec.node_name != node.metadata.name:
         out.append((NODE_NAME, predicate_message(NODE_NAME)))
     # (a pod without host ports fits any; a node without taints taints no pod: neither is
     # asked — 150,000 loaded pods are admitted at t=0)
-    if pod.spec.host_ports and not ports_fit(pod.spec.host_ports, used_ports):
+    if spec.host_ports and not ports_fit(spec.host_ports, used_ports):
         out.append((NODE_PORTS, predicate_message(NODE_PORTS)))
     if not static and node.spec.taints and \
-            find_untolerated_taint(node.spec.taints, pod.spec.tolerations,
+            find_untolerated_taint(node.spec.taints, spec.tolerations,
                                    (NO_EXECUTE,)) is not None:
         out.append((TAINT_TOLERATION, predicate_message(TAINT_TOLERATION)))
     return out

@@ -9,7 +9,11 @@ are gone, finished and deleted pods) and the samples with their scripts:
 * the premise: at every pod of every pass the stored Node is the object read at its start,
   the held conditions the same object, the time the same;
 * the outcome: the run equals the per-pod reading's (the pass before this change), object for
-  object, event for event."""
+  object, event for event.
+
+The same for what a pass keeps of each pod spec (the spec's requests, host ports, fit order,
+the Node's allocatable amounts and what the spec asks of the Node besides room:
+pod_workers._spec_facts): the plain pass checks each pod by general_filter itself."""
 
 from __future__ import annotations
 
@@ -31,20 +35,44 @@ def _checked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seen = [0]
     real = PodWorkers._sync_pod
 
-    def sync_pod(self, key, node, held, now):
+    def sync_pod(self, key, node, held, now, specs):
         assert self.store.get("Node", self.name) is node
         assert self.held() is held
         assert self.clock.now == now
         seen[0] += 1
-        return real(self, key, node, held, now)
+        return real(self, key, node, held, now, specs)
 
     monkeypatch.setattr(PodWorkers, "_sync_pod", sync_pod)
     return seen
 
 
+def _plain_admission_failure(self, pod, node, held, facts):
+    """canAdmitPod through general_filter of the pod itself (no facts of its spec kept)."""
+    from ksandbox.kubelet import eviction as ev
+    from ksandbox.kubelet.pod_workers import _PRESSURE_CONDITION
+    from ksandbox.kubelet.predicates import general_filter
+
+    if held:
+        msg = ev.admission_rejection({_PRESSURE_CONDITION[k] for k in held}, pod)
+        if msg is not None:
+            return ev.REASON_EVICTED, msg
+    if node is None:
+        return "", ""
+    used_ports = [hp for st in self.pods.values() for hp in st.host_ports] \
+        if pod.spec.host_ports else ()
+    failures = general_filter(pod, node, self.used, used_ports)
+    if not failures:
+        return "", ""
+    if ev.is_critical(pod):
+        failures = [f for f in failures if not f[0].startswith("OutOf")]
+    return failures[0] if failures else ("", "")
+
+
 def _per_pod_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     """The plain pass: each pod's admission reads the Node, the held conditions and the time
-    itself, as it did before the pass read them once."""
+    itself, as it did before the pass read them once, and checks the pod by general_filter
+    (not by what the pass kept of its spec: _spec_facts)."""
+    monkeypatch.setattr(PodWorkers, "_admission_failure", _plain_admission_failure)
     def sync(self):
         self._sync_timer = None
         kl = self.kubelet
@@ -53,7 +81,8 @@ def _per_pod_reads(monkeypatch: pytest.MonkeyPatch) -> None:
         while self._queue:
             key = next(iter(self._queue))
             del self._queue[key]
-            self._sync_pod(key, self.store.get("Node", self.name), self.held(), self.clock.now)
+            self._sync_pod(key, self.store.get("Node", self.name), self.held(), self.clock.now,
+                           {})
         self._queue.clear()
 
     monkeypatch.setattr(PodWorkers, "sync", sync)
