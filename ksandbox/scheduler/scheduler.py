@@ -168,9 +168,10 @@ class Scheduler:
         for pod in self.store.list("Pod"):
             if pod.spec.node_name:
                 # what _on_pod does for an assigned pod's ADDED here: no queued pod has its
-                # key, no nomination names it, the cluster event moves nothing (no cycle ran)
-                if not pod.is_terminated:
-                    assigned.append(pod)
+                # key, no nomination names it, the cluster event moves nothing (no cycle ran);
+                # a terminated one is nothing to the cache (add_pods hands it to add_pod,
+                # which drops it)
+                assigned.append(pod)
             else:
                 # the assigned pods before it are in the cache first, as one by one
                 self.cache.add_pods(assigned)

@@ -2,8 +2,9 @@
 exactly as add_pod of each pod in turn: every NodeInfo's pods in the same order, its totals,
 ports and generation, the cache's version, pods-by-key, orphans and affinity indexes.
 
-The pods share spec objects as a loaded file's pods of one template do (the totals are added
-once per shared requests object), and mix in what add_pods hands to add_pod: pods with
+The pods share spec objects as a loaded file's pods of one template on one node do (the totals
+are added once per shared requests object, what a PodInfo reads of a spec is worked out once
+per spec), and mix in what add_pods hands to add_pod: pods with
 (anti-)affinity or host ports, terminated ones, a second version of a known pod, pods on a
 node the cache does not have.
 """
@@ -30,6 +31,7 @@ _SPECS = [
         "cpu": "1", "example.com/dongle": "1", "ephemeral-storage": "1Gi"}}}],
      "overhead": {"cpu": "10m"}},
     {"containers": [{"name": "a"}]},
+    {"containers": [{"name": "a"}], "priority": 7},
     {"containers": [{"name": "a", "ports": [{"containerPort": 80, "hostPort": 8080}]}]},
     {"containers": [{"name": "a"}], "affinity": {"podAntiAffinity": {
         "requiredDuringSchedulingIgnoredDuringExecution": [{
@@ -69,12 +71,18 @@ def _cache():
     return cache
 
 
+def _fields(obj):
+    """Every field of a PodInfo (an AffinityPodInfo's terms: theirs)."""
+    slots = [n for cls in type(obj).__mro__ for n in getattr(cls, "__slots__", ())]
+    return [(n, tuple(map(_fields, v)) if n.endswith("affinity") else getattr(obj, n))
+            for n in slots if (v := getattr(obj, n)) is not None]
+
+
 def _state(cache):
     infos = {}
     for name, ni in cache.node_infos.items():
         infos[name] = (
-            [(k, pi.pod, type(pi), pi.requests, pi.non_zero_cpu, pi.non_zero_mem, pi.host_ports,
-              pi.terminating) for k, pi in ni.pods.items()],
+            [(k, type(pi), _fields(pi)) for k, pi in ni.pods.items()],
             list(ni.pods_with_affinity), list(ni.pods_with_required_anti_affinity),
             ni.req_cpu, ni.req_mem, ni.req_eph, dict(ni.req_scalar), ni.nz_cpu, ni.nz_mem,
             dict(ni.used_ports), ni.generation)

@@ -21,7 +21,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from .node_info import LABEL_REGION, LABEL_ZONE, NodeInfo, PodInfo
+from .node_info import (
+    LABEL_REGION,
+    LABEL_ZONE,
+    NodeInfo,
+    PodInfo,
+    SpecParts,
+    has_pod_affinity,
+    spec_parts,
+)
 
 if TYPE_CHECKING:
     from ...api.core import Node, Pod
@@ -228,19 +236,29 @@ class SchedulerCache:
         infos = self.node_infos
         pod_node = self._pod_node
         batch: dict[NodeInfo, list[PodInfo]] = {}
+        # a PodInfo's spec_parts, worked out once per spec (a template's pods on one node
+        # share their spec: the API server's admitted_spec), by the spec's identity (the
+        # entry holds the spec); None for a spec with pod (anti-)affinity or host ports
+        specs: dict[int, tuple[Any, SpecParts | None]] = {}
+        plain = PodInfo.plain
         for pod in pods:
             meta = pod.metadata
             key = f"{meta.namespace}/{meta.name}"
-            ni = infos.get(pod.spec.node_name)
-            if ni is None or key in pod_node or pod.is_terminated:
+            spec = pod.spec
+            known = specs.get(id(spec))
+            if known is not None and known[0] is spec:
+                parts = known[1]
+            else:
+                parts = None if has_pod_affinity(spec) else spec_parts(spec)
+                if parts is not None and parts[4]:
+                    parts = None
+                specs[id(spec)] = (spec, parts)
+            ni = infos.get(spec.node_name)
+            if ni is None or parts is None or key in pod_node or pod.is_terminated:
                 self._add_batch(batch)
                 self.add_pod(pod)
                 continue
-            pi = PodInfo(pod, key)
-            if pi.has_affinity or pi.host_ports:
-                self._add_batch(batch)
-                self.add_pod(pod)
-                continue
+            pi = plain(pod, key, parts)
             group = batch.get(ni)
             if group is None:
                 group = batch[ni] = []

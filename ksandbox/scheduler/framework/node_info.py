@@ -43,6 +43,24 @@ def is_scalar_resource(name: str) -> bool:
     return name not in _NATIVE
 
 
+# What a PodInfo reads of its pod's spec: (priority, requests, non-zero cpu, non-zero memory,
+# host ports).
+SpecParts = tuple[int, Any, int, int, tuple]
+_new_object = object.__new__
+
+
+def spec_parts(spec: Any) -> SpecParts:
+    """What :class:`PodInfo` reads of a pod spec."""
+    return (spec.priority or 0, spec.requests, *non_zero_requests(spec), spec.host_ports)
+
+
+def has_pod_affinity(spec: Any) -> bool:
+    """Whether a pod of this spec has pod affinity or anti-affinity (its PodInfo is an
+    :class:`AffinityPodInfo`)."""
+    aff = spec.affinity
+    return aff is not None and (aff.pod_affinity is not None or aff.pod_anti_affinity is not None)
+
+
 def non_zero_requests(spec: Any) -> tuple[int, int]:
     """(milli-cpu, memory bytes) with 100m / 200Mi for each container that requests none.
 
@@ -149,28 +167,37 @@ class PodInfo:
 
     def __new__(cls, pod: Pod | None = None, key: str | None = None) -> "PodInfo":
         # (no arguments: a copy's or with_pod's blank instance of the class asked for)
-        if cls is PodInfo and pod is not None:
-            aff = pod.spec.affinity
-            if aff is not None and (aff.pod_affinity is not None
-                                    or aff.pod_anti_affinity is not None):
-                cls = AffinityPodInfo
-        return object.__new__(cls)
+        if cls is PodInfo and pod is not None and has_pod_affinity(pod.spec):
+            cls = AffinityPodInfo
+        return _new_object(cls)
 
     def __init__(self, pod: Pod, key: str | None = None) -> None:
         """``key``: ``namespace/name`` when the caller has it (one string per pod, not two)."""
+        meta = pod.metadata
+        self._fill(pod, key if key is not None else f"{meta.namespace}/{meta.name}",
+                   spec_parts(pod.spec))
+
+    def _fill(self, pod: Pod, key: str, parts: SpecParts) -> None:
+        """Set every field: ``parts`` are ``spec_parts(pod.spec)``."""
         self.pod = pod
         meta = pod.metadata
-        spec = pod.spec
-        self.key = key if key is not None else f"{meta.namespace}/{meta.name}"
+        self.key = key
         self.namespace = meta.namespace
         self.labels = meta.labels
-        self.priority = spec.priority or 0
+        self.priority, self.requests, self.non_zero_cpu, self.non_zero_mem, \
+            self.host_ports = parts
         st = pod.status.start_time
         self.start_time = float(st) if isinstance(st, (int, float)) else None
-        self.requests = spec.requests
-        self.non_zero_cpu, self.non_zero_mem = non_zero_requests(spec)
-        self.host_ports = spec.host_ports
         self.terminating = meta.deletion_timestamp is not None
+
+    @staticmethod
+    def plain(pod: Pod, key: str, parts: SpecParts) -> "PodInfo":
+        """``PodInfo(pod, key)`` of a pod without pod (anti-)affinity whose spec's
+        ``spec_parts`` are ``parts`` (a load's pods of one spec share them: the scheduler
+        cache's add_pods), without working them out again."""
+        pi = _new_object(PodInfo)
+        pi._fill(pod, key, parts)
+        return pi
 
     def with_pod(self, pod: Pod) -> "PodInfo":
         """This PodInfo for a newer version of the same pod whose spec, labels and
