@@ -184,6 +184,27 @@ def _columns(spec: str) -> list[tuple[str, str]]:
     return out
 
 
+def go_value(value: Any) -> str:
+    """fmt's %v of a decoded JSON value: ``map[k:v ...]`` (keys sorted), ``[a b]``,
+    ``<nil>``; what customcolumn.go prints a column's value with."""
+    if isinstance(value, dict):
+        return "map[" + " ".join(f"{k}:{go_value(value[k])}" for k in sorted(value)) + "]"
+    if isinstance(value, list):
+        return "[" + " ".join(go_value(v) for v in value) + "]"
+    if value is None:
+        return "<nil>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _cell(template: str, data: Any) -> str:
+    """customcolumn.go: every value the column's path reaches, each as %v, joined with
+    commas; none is <none>."""
+    values = jsonpath.evaluate(template[1:-1], data, data)
+    return ",".join(go_value(v) for v in values) if values else "<none>"
+
+
 def _templated(objs: list[Any], output: str, single: bool) -> str:
     fmt, _, spec = output.partition("=")
     if fmt == "jsonpath":
@@ -195,9 +216,7 @@ def _templated(objs: list[Any], output: str, single: bool) -> str:
         data = serialize.to_manifest(o)
         cells = []
         for _, template in cols:
-            text = jsonpath.render(template, data)
-            # customcolumn.go: several values joined with commas; none is <none>.
-            cells.append(",".join(text.split(" ")) if text else "<none>")
+            cells.append(_cell(template, data))
         rows.append(cells)
     return format_table(rows)
 

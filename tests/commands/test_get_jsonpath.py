@@ -5,6 +5,8 @@ and kubectl get -o jsonpath / custom-columns (printers/customcolumn_test.go)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from command_helpers import fails_without_change, run, session  # noqa: F401
@@ -68,3 +70,26 @@ def test_get_with_jsonpath_and_custom_columns(session):
     assert lines[1].split()[-1] == "<none>"
     assert fails_without_change(session, "kubectl get pods -o custom-columns=NAME") == (
         "error: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>\n")
+
+
+def test_custom_columns_print_objects_as_go_prints_them(session):
+    """customcolumn.go prints each value with fmt's %v: a list of taints is
+    `[map[effect:NoSchedule key:node-role.kubernetes.io/control-plane]]` — what every CKA
+    guide shows for `-o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints` — not JSON;
+    several values are joined with commas, none is <none>."""
+    assert not session.submit("kubectl taint nodes node-2 a=b:NoSchedule").error
+    assert not session.submit("kubectl taint nodes node-2 gpu:PreferNoSchedule").error
+    out = run(session, "kubectl get nodes node-2 node-3 -o custom-columns="
+                       "NAME:.metadata.name,TAINTS:.spec.taints,KEYS:.spec.taints[*].key").output
+    assert [re.split(r" {2,}", line) for line in out.splitlines()] == [
+        ["NAME", "TAINTS", "KEYS"],
+        ["node-2", "[map[effect:PreferNoSchedule key:gpu] map[effect:NoSchedule key:a value:b]]",
+         "gpu,a"],
+        ["node-3", "<none>", "<none>"]]
+    out = run(session, "kubectl get pod web-1 -o custom-columns=C:.spec.containers[0].resources,"
+                       "P:.spec.priority,N:.spec.enableServiceLinks").output
+    assert out.splitlines()[1].split() == ["map[requests:map[cpu:100m]]", "0", "true"]
+    # A string is one value, spaces and all (they used to become commas).
+    out = run(session, "kubectl get events --field-selector reason=Starting "
+                       "-o custom-columns=M:.message").output
+    assert "Starting kubelet." in out.splitlines()[1:], out
