@@ -27,7 +27,8 @@ callback counts as admit/store, not as schedule:
 - schedule / kubelet / controllers: clock callbacks by their priority (sim/clock.py), minus
   the store writes they make;
 - setup: the rest of building the session (components starting);
-- output: ``session.view()`` and the JSON encoding of it, as ``sim -o json`` prints it.
+- output: the state's JSON text (``views.state.state_json``: ``session.view()`` encoded), as
+  ``sim -o json`` prints it.
 
 The goal is ≥ 3,000 pods/s black-box; "a stage that costs more than the scheduler is the next
 thing to fix" (issue 11). Not a test: it reports, it does not assert.
@@ -159,7 +160,7 @@ def staged_run(path: Path) -> dict[str, float]:
     from ksandbox.apiserver.store import Store
     from ksandbox.session import Session
     from ksandbox.sim import clock as clockmod
-    from ksandbox.views import jsontext
+    from ksandbox.views.state import state_json
 
     st = Stages()
     bucket = {clockmod.PRIORITY_SCHEDULER: "schedule", clockmod.PRIORITY_KUBELET: "kubelet"}
@@ -204,7 +205,7 @@ def staged_run(path: Path) -> dict[str, float]:
             session.settle()
             st.leave()
             st.enter("output")
-            out = jsontext.dumps(session.view()) + "\n"   # what sim -o json prints
+            out = state_json(session) + "\n"   # what sim -o json prints
             st.leave()
             assert out
     finally:
