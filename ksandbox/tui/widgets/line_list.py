@@ -28,11 +28,12 @@ from textual.strip import Strip
 
 from ..guard import Guarded
 from .focus_look import KeepsFocusLook
+from .framed_lines import HasFramedLines
 from .line_api import ScrollbarsFollowTheirRange, StyleMemo, set_virtual_size
 
 
-class LineList(KeepsFocusLook, StyleMemo, ScrollbarsFollowTheirRange, Guarded, ScrollView,
-               can_focus=True):
+class LineList(HasFramedLines, KeepsFocusLook, StyleMemo, ScrollbarsFollowTheirRange, Guarded,
+               ScrollView, can_focus=True):
     """A cursor over ``row_count()`` rows drawn by ``render_row``."""
 
     DEFAULT_CSS = """

@@ -47,6 +47,7 @@ from ..filtering import NO_FILTER, RowFilter
 from ..guard import Guarded
 from ..model import ChangeSet
 from .focus_look import KeepsFocusLook
+from .framed_lines import HasFramedLines
 from .line_api import ScrollbarsFollowTheirRange, StyleMemo, set_virtual_size
 
 if TYPE_CHECKING:
@@ -94,8 +95,8 @@ def amount_text(resource: str, used: int, total: int) -> str:
     return f"{used}/{total}"
 
 
-class NodeBoard(KeepsFocusLook, StyleMemo, ScrollbarsFollowTheirRange, Guarded, ScrollView,
-                can_focus=True):
+class NodeBoard(HasFramedLines, KeepsFocusLook, StyleMemo, ScrollbarsFollowTheirRange, Guarded,
+                ScrollView, can_focus=True):
     """The node cards; ``selected`` is the node the node keys act on."""
 
     DEFAULT_CSS = """
