@@ -146,19 +146,23 @@ class Unreadable(Exception):
 
 def document_starts(text: str) -> list[int]:
     """Where each ``---`` that starts a document begins: at the start of a line, followed by a
-    space, a tab, a line break or the end of the text (the ``^---(?=[ \\t]|$)`` a multi-line
-    regex reads; tests/api/test_fastyaml.py holds the two to each other). A loop of
-    ``str.find`` for ``"\\n---"``: the regex has no literal prefix to search for, so it was
-    tried at every position of the text (~1.5 us a pod's document, against ~0.2)."""
+    space, a tab, a line break or the end of the text, as PyYAML's scanner takes it
+    (check_document_start). A line starts after a line feed, a CR LF or a lone carriage return
+    (its reader breaks lines at all three; a file saved with Windows line ends has ``---`` then
+    CR LF). tests/api/test_fastyaml.py holds this to a multi-line regex. A loop of
+    ``str.find``: that regex has no literal prefix to search for, so it was tried at every
+    position of the text (~1.5 us a pod's document, against ~0.2)."""
     end = len(text)
-    starts = [0] if text.startswith("---") and (end == 3 or text[3] in " \t\n") else []
-    at = text.find("\n---")
-    while at >= 0:
-        after = at + 4
-        if after == end or text[after] in " \t\n":
-            starts.append(at + 1)
-        at = text.find("\n---", after)
-    return starts
+    starts = [0] if text.startswith("---") and (end == 3 or text[3] in " \t\r\n") else []
+    for line_break in ("\n", "\r") if "\r" in text else ("\n",):
+        at = text.find(line_break + "---")
+        while at >= 0:
+            after = at + 4
+            if after == end or text[after] in " \t\r\n":
+                starts.append(at + 1)
+            at = text.find(line_break + "---", after)
+    # a start follows a line feed or a carriage return, never both: none is found twice
+    return sorted(starts) if "\r" in text else starts
 
 
 def document_chunks(text: str) -> list[tuple[int, int]] | None:

@@ -167,9 +167,10 @@ def test_a_document_is_walked_for_its_depth_only_when_it_could_be_too_deep(docs,
     assert _same(_documents(text, limit), walked), text
 
 
-# The document-start rule as a multi-line regex reads it: `---` at the start of a line, then a
-# space, a tab, a line break or the end. fastyaml.document_starts finds it with str.find.
-DOC_START = re.compile(r"^---(?=[ \t]|$)", re.M)
+# The document-start rule as a multi-line regex reads it: `---` at the start of a line (after
+# \n, \r\n or a lone \r), then a space, a tab, a line break or the end.
+# fastyaml.document_starts finds it with str.find.
+DOC_START = re.compile(r"(?:^|(?<=\r))---(?=[ \t\r\n]|\Z)", re.M)
 PIECES = st.sampled_from(["-", "--", "---", "----", "--- ", "---\t", "\n", "\r\n", "\r", " ",
                           "\t", "a", "a: 1", "|", "|-\n  ", ">", "\"", "'", "#", "...", "\x85",
                           "\u2028", "\ufeff", "\n---\n", "\n--- |\n  ---\n"])
@@ -188,3 +189,34 @@ def test_document_starts_are_where_the_regex_finds_them(text):
 ])
 def test_document_starts_of_edge_texts(text):
     assert fastyaml.document_starts(text) == [m.start() for m in DOC_START.finditer(text)]
+
+
+# PyYAML breaks lines at \r\n, \r and \n alike (reader.forward), and takes `---` at a line's
+# start followed by a space, a tab, a line break or the end as a document start
+# (scanner.check_document_start). A file saved with Windows line ends is common.
+@pytest.mark.parametrize("text", [
+    "a: 1\r\n---\r\nb: 2\r\n", "a: 1\r---\rb: 2\r", "---\r\na: 1\r\n---\r\nb: 2\r\n",
+    "a: 1\n---\r\nb: 2\n", "a: 1\r\n--- \r\nb: 2\r\n", "a: 1\r\n---\r\n---\r\nb: 2\r\n",
+    "a: 1\r\n---", "a: |\r\n  x\r\n---\r\nb: 1\r\n",
+])
+def test_documents_split_by_any_line_break_read_the_same_on_both_paths(text, monkeypatch):
+    fast = _fast(text)
+    if fast is not None:
+        assert _same(fast, _plain(text, monkeypatch)), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(KEYS, TREES, min_size=1, max_size=4), min_size=1, max_size=3),
+       st.sampled_from(["\r\n", "\r"]))
+def test_generated_documents_with_other_line_breaks_read_the_same(docs, brk):
+    text = "---\n".join(_block(d, 0).lstrip("\n") for d in docs).replace("\n", brk)
+    fast = _fast(text)
+    if fast is not None:
+        import _pytest.monkeypatch
+
+        mp = _pytest.monkeypatch.MonkeyPatch()
+        try:
+            plain = _plain(text, mp)
+        finally:
+            mp.undo()
+        assert _same(fast, plain), text
