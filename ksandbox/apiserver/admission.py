@@ -451,29 +451,43 @@ def _merge_pod(current: Any, applied: Any, meta: Any) -> Any:
 
 def check_pod_update(name: str, cur: Any, new: Any) -> Any:
     """ValidatePodUpdate (pkg/apis/core/validation) on a stored pod's spec ``cur`` becoming
-    ``new``: the containers may take new images and tolerations may be added (an existing one
-    may change its tolerationSeconds only, validateOnlyAddedTolerations, checked first);
-    anything else is Forbidden (the munged spec compared with the old one). Returns ``new``.
+    ``new``. First ValidateContainerUpdates: containers and init containers may not be added
+    or removed (that error alone). Then every error is reported: an existing toleration may
+    change its tolerationSeconds only (validateOnlyAddedTolerations), and the spec with the
+    images and tolerations put back (the munged spec) must equal the old one. Returns ``new``.
     kubectl apply, patch and edit of a pod all go through here."""
+    for path, old_list, new_list in (("spec.containers", cur.containers, new.containers),
+                                     ("spec.initContainers", cur.init_containers,
+                                      new.init_containers)):
+        if len(old_list) != len(new_list):
+            raise ValidationError("Pod", name, [FieldError.forbidden(
+                path, "pod updates may not add or remove containers")])
+    errors = []
     for old in cur.tolerations:
         if not any(evolve(old, toleration_seconds=t.toleration_seconds) == t
                    for t in new.tolerations):
-            raise ValidationError("Pod", name, [FieldError.forbidden(
+            errors.append(FieldError.forbidden(
                 "spec.tolerations",
-                "existing toleration can not be modified except its tolerationSeconds")])
-    same = len(cur.containers) == len(new.containers)
-    if same:
-        containers = tuple(evolve(n, image=c.image) for c, n in zip(cur.containers,
-                                                                    new.containers))
-        same = evolve(new, containers=containers, tolerations=cur.tolerations) == cur
-    if not same:
-        raise ValidationError("Pod", name, [FieldError.forbidden(
+                "existing toleration can not be modified except its tolerationSeconds"))
+            break
+    munged = evolve(new, containers=_images_of(cur.containers, new.containers),
+                    init_containers=_images_of(cur.init_containers, new.init_containers),
+                    tolerations=cur.tolerations)
+    if munged != cur:
+        errors.append(FieldError.forbidden(
             "spec", "pod updates may not change fields other than `spec.containers[*].image`,"
                     "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
                     "`spec.tolerations` (only additions to existing tolerations),"
                     "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was "
-                    "previously negative)")])
+                    "previously negative)"))
+    if errors:
+        raise ValidationError("Pod", name, errors)
     return new
+
+
+def _images_of(old: tuple[Any, ...], new: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``new``'s containers with ``old``'s images, position by position (the munging)."""
+    return tuple(evolve(n, image=o.image) for o, n in zip(old, new))
 
 
 def frozen_labels(labels: dict[str, str]) -> FrozenDict:

@@ -124,3 +124,38 @@ def test_apply_over_a_pod_may_not_take_its_tolerations_away(session):
                 "  containers: [{name: nginx, image: nginx:1.27, "
                 "resources: {requests: {cpu: 100m}}}]\n")
     assert fails_without_change(session, "kubectl apply -f -", manifest) == TOLERATIONS
+
+
+def test_a_pod_may_not_gain_or_lose_containers_but_an_init_container_takes_a_new_image(session):
+    """ValidateContainerUpdates, before anything else: 'pod updates may not add or remove
+    containers' on spec.containers or spec.initContainers (a sidecar added by apply is the
+    classic case), and the munged spec takes init containers' images as it takes the
+    containers' (`spec.initContainers[*].image` is in the list of what may change)."""
+    manifest = ("apiVersion: v1\nkind: Pod\nmetadata: {name: web-1}\nspec:\n  nodeName: node-2\n"
+                "  containers: [{name: nginx, image: nginx:1.27, "
+                "resources: {requests: {cpu: 100m}}}, {name: log, image: busybox}]\n")
+    assert fails_without_change(session, "kubectl apply -f -", manifest) == (
+        'The Pod "web-1" is invalid: spec.containers: Forbidden: pod updates may not add or '
+        'remove containers\n')
+    run(session, "kubectl apply -f -",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: ini}\nspec:\n  nodeName: node-2\n"
+        "  initContainers: [{name: init, image: busybox:1}]\n"
+        "  containers: [{name: c, image: nginx:1.27}]\n")
+    assert fails_without_change(
+        session, "kubectl patch pod ini --type=json -p '[{\"op\":\"add\",\"path\":"
+                 "\"/spec/initContainers/-\",\"value\":{\"name\":\"i2\",\"image\":\"x\"}}]'") == (
+        'The Pod "ini" is invalid: spec.initContainers: Forbidden: pod updates may not add or '
+        'remove containers\n')
+    assert run(session, "kubectl patch pod ini -p '{\"spec\":{\"initContainers\":[{\"name\":"
+                        "\"init\",\"image\":\"busybox:2\"}]}}'").output == "pod/ini patched\n"
+    assert session.store.get("Pod", "ini", "default").spec.init_containers[0].image == "busybox:2"
+
+
+def test_a_toleration_taken_away_and_another_change_are_both_reported(session):
+    """ValidatePodUpdate appends validateOnlyAddedTolerations' error and the munged spec's."""
+    error = fails_without_change(
+        session, "kubectl patch pod web-1 -p '{\"spec\":{\"nodeSelector\":{\"a\":\"b\"},"
+                 "\"tolerations\":[]}}'")
+    assert error.startswith('The Pod "web-1" is invalid: [spec.tolerations: Forbidden: existing '
+                            'toleration can not be modified except its tolerationSeconds, spec: '
+                            'Forbidden: pod updates may not change fields other than'), error
