@@ -150,14 +150,38 @@ class _Texts(dict):
         return text
 
 
+class _StrTexts(_Texts):
+    """_Texts of a column of str and None: _scalar's answer for them, without its checks
+    (most of a long column's strings are new: an object's name, a message naming it)."""
+
+    def __missing__(self, v: Any) -> str:
+        text = self[v] = encode_basestring_ascii(v) if v is not None else "null"
+        return text
+
+
+class _FloatTexts(_Texts):
+    """_Texts of a column of float and None (_scalar's answer for them)."""
+
+    def __missing__(self, v: Any) -> str:
+        if v is None:
+            text = self[v] = "null"
+        else:
+            text = _float(v)
+            if v:
+                self[v] = text
+        return text
+
+
 _NONE = type(None)
-_ONE_KIND = tuple(frozenset({t, _NONE}) for t in (str, float, int, bool))
+_ONE_KIND = ((frozenset({str, _NONE}), _StrTexts), (frozenset({float, _NONE}), _FloatTexts),
+             (frozenset({int, _NONE}), _Texts), (frozenset({bool, _NONE}), _Texts))
 
 
 def _column_texts(column: Sequence[Any], level: int) -> Iterable[str]:
     """The JSON texts of a column's values, as items of a row at ``level``."""
-    if any(kinds.issuperset(map(type, column)) for kinds in _ONE_KIND):
-        return map(_Texts().__getitem__, column)
+    for kinds, texts_of in _ONE_KIND:
+        if kinds.issuperset(map(type, column)):
+            return map(texts_of().__getitem__, column)
     texts: list[str] = []
     for v in column:
         parts: list[str] = []
