@@ -18,6 +18,7 @@ import attrs
 
 from ..api.errors import ApiError, CommandError
 from ..api.kinds import BY_KIND
+from ..api.quantity import Quantity, QuantityError
 from ..views import jsonpath, serialize
 from ..views.printers import PrintOptions, render_table
 from ..views.table import format_table
@@ -133,27 +134,46 @@ def _natural(text: str) -> tuple[tuple[int, str, int], ...]:
 
 def sorted_by(objs: list[Any], field: str) -> list[Any]:
     """--sort-by (kubectl get/sorter.go SortObjects, RuntimeSort): each object's first value at
-    the relaxed JSONPath; numbers by value, strings in natural order; an object without the
-    field first; equal values keep the list's order. A field no object has is an error."""
+    the relaxed JSONPath; numbers by value, strings in natural order, or by amount when they
+    are quantities (isLess parses two strings as quantities before it compares them as text:
+    512Mi before 1Gi); an object without the field first; equal values keep the list's order.
+    A field no object has is an error."""
     relaxed = jsonpath.relaxed(field)
     path = relaxed[1:-1]
 
-    def key(obj: Any) -> tuple[Any, ...]:
+    def first(obj: Any) -> Any:
         data = serialize.to_manifest(obj)
         values = jsonpath.evaluate(path, data, data)
-        if not values or values[0] is None:
-            return (0,)
-        v = values[0]
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            return (2, _natural(v if isinstance(v, str) else json.dumps(v, sort_keys=True)))
-        return (1, v)
+        return values[0] if values else None
 
-    keys = [key(o) for o in objs]
-    if objs and all(k == (0,) for k in keys):
+    values = [first(o) for o in objs]
+    if objs and all(v is None for v in values):
         raise CommandError(f'couldn\'t find any field with path "{relaxed}" in the list of '
                            "objects")
+    # Upstream compares pair by pair: here the strings are quantities when every one parses
+    # (the same order; a list that mixes the two has no consistent order upstream either).
+    amounts = _amounts([v for v in values if isinstance(v, str)])
+
+    def key(v: Any) -> tuple[Any, ...]:
+        if v is None:
+            return (0,)
+        if isinstance(v, str):
+            return (2, 0, amounts[v]) if amounts is not None else (2, 1, _natural(v))
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return (2, 1, _natural(json.dumps(v, sort_keys=True)))
+        return (1, v)
+
+    keys = [key(v) for v in values]
     order = sorted(range(len(objs)), key=keys.__getitem__)
     return [objs[i] for i in order]
+
+
+def _amounts(texts: list[str]) -> dict[str, Quantity] | None:
+    """Each text as a quantity (resource.ParseQuantity), or None if one is not."""
+    try:
+        return {t: Quantity.parse(t) for t in texts}
+    except QuantityError:
+        return None
 
 
 def _check_template(fmt: str, spec: str) -> None:

@@ -180,3 +180,22 @@ def test_sort_by_orders_each_list_by_a_field():
     s.run_until(30)
     out = run(s, "get events --sort-by=.lastTimestamp").output.splitlines()
     assert "NodeNotSchedulable" in out[-1], out
+
+
+def test_sort_by_orders_quantities_by_their_amount():
+    """sorter.go isLess: two strings that both parse as quantities compare as quantities
+    (resource.ParseQuantity, Cmp), so 512Mi comes before 1Gi and 500m before 2 — `kubectl get
+    pv --sort-by=.spec.capacity.storage` is a classic exercise. In natural order 1Gi came
+    first, and 500m last."""
+    from ksandbox.session import Session
+
+    s = Session.from_text("".join(
+        f"---\napiVersion: v1\nkind: Node\nmetadata: {{name: {n}}}\n"
+        f"status: {{capacity: {{cpu: '{c}', memory: {m}, pods: '110'}}}}\n"
+        for n, c, m in (("a", "4", "16Gi"), ("b", "500m", "1Gi"), ("c", "2", "512Mi"))))
+    assert run(s, "get nodes --sort-by=.status.capacity.memory -o name").output.split() == \
+        ["node/c", "node/b", "node/a"]
+    assert run(s, "get nodes --sort-by=.status.capacity.cpu -o name").output.split() == \
+        ["node/b", "node/c", "node/a"]
+    assert run(s, "get nodes --sort-by=.metadata.name -o name").output.split() == \
+        ["node/a", "node/b", "node/c"]
