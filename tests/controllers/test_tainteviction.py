@@ -156,3 +156,18 @@ def test_min_toleration_time(taints, tolerations, want):
     ok, used = matching_tolerations(taints, tolerations)
     assert ok
     assert min_toleration_time(used) == want
+
+
+def test_an_untainted_node_with_nothing_counting_down_reads_no_pods(monkeypatch):
+    """A node without NoExecute taints while no deletion counts down anywhere (every node of a
+    load at t=0): its pods' cancellations are nothing to do, so they are not listed. (With a
+    countdown, they are: test_a_taint_removed_before_the_deadline_cancels_the_eviction.)"""
+    s = cluster(*nodes(), pod("web", "node-1"), pod("api", "node-2"))
+    s.run_until(5)
+    te = s.cp.components["tainteviction"]
+    read = []
+    real = type(s.store).pods_on_node
+    monkeypatch.setattr(type(s.store), "pods_on_node",
+                        lambda store, name: read.append(name) or real(store, name))
+    te._handle_node("node-1")
+    assert read == [] and not te.workers
