@@ -141,6 +141,15 @@ class ValidationError(KsandboxError):
             detail = "[" + ", ".join(str(e) for e in self.errors) + "]"
         return f'The {self.kind} "{self.name}" is invalid: {detail}'
 
+    def kubectl_text(self) -> str:
+        """What kubectl prints for it (cmdutil checkErr hands the causes to MultilineError):
+        one cause on the line; several on lines of their own after it, each behind ``* ``.
+        ``str()`` is the API server's message (an event's, a wrapped error's): ``[a, b]``."""
+        if len(self.errors) < 2:
+            return f"{self}\n"
+        return (f'The {self.kind} "{self.name}" is invalid: \n'
+                + "".join(f"* {e}\n" for e in self.errors))
+
 
 class ManifestError(KsandboxError):
     """Bad input in a file: names the file and document (1-based) before the cause."""

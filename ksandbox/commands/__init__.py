@@ -214,7 +214,9 @@ def format_error(exc: BaseException) -> str:
         if exc.hint:
             text += exc.hint.rstrip("\n") + "\n"
         return text
-    if isinstance(exc, (ApiError, ValidationError)):
+    if isinstance(exc, ValidationError):
+        return exc.kubectl_text()
+    if isinstance(exc, ApiError):
         return f"{exc}\n"
     if isinstance(exc, KsandboxError):
         return f"error: {exc}\n"

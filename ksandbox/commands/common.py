@@ -147,7 +147,9 @@ def format_errors(errors: Sequence[KsandboxError]) -> str:
         if isinstance(exc, CommandError):
             text = f"error: {exc.message.rstrip()}\n"
             return text + (exc.hint.rstrip("\n") + "\n" if exc.hint else "")
-        if isinstance(exc, (ApiError, ValidationError)):
+        if isinstance(exc, ValidationError):
+            return exc.kubectl_text()
+        if isinstance(exc, ApiError):
             return f"{exc}\n"
         return f"error: {exc}\n"
     return "".join(_message(e) + "\n" for e in errors)

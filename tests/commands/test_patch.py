@@ -156,6 +156,7 @@ def test_a_toleration_taken_away_and_another_change_are_both_reported(session):
     error = fails_without_change(
         session, "kubectl patch pod web-1 -p '{\"spec\":{\"nodeSelector\":{\"a\":\"b\"},"
                  "\"tolerations\":[]}}'")
-    assert error.startswith('The Pod "web-1" is invalid: [spec.tolerations: Forbidden: existing '
-                            'toleration can not be modified except its tolerationSeconds, spec: '
-                            'Forbidden: pod updates may not change fields other than'), error
+    assert error.startswith('The Pod "web-1" is invalid: \n* spec.tolerations: Forbidden: '
+                            'existing toleration can not be modified except its '
+                            'tolerationSeconds\n* spec: Forbidden: pod updates may not change '
+                            'fields other than'), error

@@ -82,8 +82,10 @@ def test_errors_change_nothing(session, line, error):
 def test_a_bad_name_is_the_api_servers_validation_error(session):
     error = fails_without_change(session, "run Web --image=nginx")
     # The pod's name and its container's name (the same word) are both refused.
-    assert error.startswith('The Pod "Web" is invalid: [metadata.name: Invalid value: "Web": '
+    # kubectl prints several causes one a line (cmdutil MultilineError), each behind '* '.
+    assert error.startswith('The Pod "Web" is invalid: \n* metadata.name: Invalid value: "Web": '
                             "a lowercase RFC 1123 subdomain must consist of")
+    assert error.count("\n* ") == 2 and "\n* spec.containers[0].name: " in error, error
 
 
 def test_a_client_dry_run_prints_only_what_kubectl_generates(session):
