@@ -585,10 +585,18 @@ class Store:
                 if obj.metadata.deletion_timestamp is not None:
                     return obj
                 # Graceful deletion: only the deletion stamp changes.
-                marked = evolve(obj, metadata=evolve(
-                    obj.metadata, deletion_timestamp=self._now() + grace,
-                    deletion_grace_period_seconds=grace))
-                return self._write(obj, marked, False)
+                meta = obj.metadata
+                if type(meta) is not ObjectMeta or _MARK_META is None:
+                    marked = evolve(obj, metadata=evolve(
+                        meta, deletion_timestamp=self._now() + grace,
+                        deletion_grace_period_seconds=grace))
+                    return self._write(obj, marked, False)
+                # _write(obj, marked) with the metadata built once, stamped as _write's:
+                # uid, creationTimestamp and generation kept (the spec is the stored one)
+                new = _with_metadata(obj, _MARK_META(
+                    meta, self._now() + grace, grace, self._next_rv(), meta.uid,
+                    meta.creation_timestamp, meta.generation))
+                return self._replace(kind, (meta.namespace, meta.name), obj, new, False)
         return self.remove(kind, name, namespace)
 
     def _index_pod(self, key: Key, old: Any, new: Any) -> None:
@@ -790,6 +798,10 @@ def _stamp(meta: ObjectMeta, rv: str, uid: str, created: Any, generation: int) -
 
 
 _STAMP_META = replacer(ObjectMeta, _STAMP_FIELDS)
+# evolve(evolve(meta, deletion_timestamp=..., deletion_grace_period_seconds=...), stamped as
+# _stamp): a graceful deletion's metadata, built once (every deleted pod's)
+_MARK_META = replacer(ObjectMeta, ("deletion_timestamp", "deletion_grace_period_seconds",
+                                   *_STAMP_FIELDS))
 def _namespaced(kind: str) -> bool:
     return BY_KIND[kind].namespaced
 

@@ -133,3 +133,37 @@ def test_write_status_of_an_object_that_is_gone_is_refused_like_update_status() 
         store.update_status(evolve(pod, status=pod.status))
     assert str(fast.value) == str(slow.value)
     assert store.resource_version == rv + 1   # the removal's only
+
+
+@pytest.mark.parametrize("grace", [None, 7])
+def test_a_graceful_delete_equals_the_write_of_the_marked_object(grace: int | None) -> None:
+    """Store.delete marks a bound pod with its metadata built once: the stored pod, the
+    resourceVersion, the pod index and what every watcher hears are those of the plain
+    ``_write(obj, evolve(obj, metadata=evolve(meta, deletion_timestamp=..., ...)))``."""
+    fast, fast_clock, fast_heard = _store()
+    slow, slow_clock, slow_heard = _store()
+    fast_clock.now = slow_clock.now = 12.5
+    before = fast.get("Pod", "bound", "default")
+    a = fast.delete("Pod", "bound", "default", grace_period=grace)
+    old = slow.get("Pod", "bound", "default")
+    wait = 30 if grace is None else grace
+    marked = evolve(old, metadata=evolve(old.metadata, deletion_timestamp=12.5 + wait,
+                                         deletion_grace_period_seconds=wait))
+    b = slow._write(old, marked, False)
+    _same(a, b)
+    assert a.spec is before.spec and a.status is before.status
+    assert a.metadata.deletion_timestamp == 12.5 + wait
+    assert a.metadata.uid == before.metadata.uid
+    assert a.metadata.generation == before.metadata.generation
+    assert a is fast.get("Pod", "bound", "default")
+    assert fast.resource_version == slow.resource_version
+    assert a.metadata.resource_version == str(fast.resource_version)
+    assert fast.last_change_time == slow.last_change_time == 12.5
+    assert fast.pods_on_node("node-1")[0] is a
+    assert len(fast_heard) == len(slow_heard) == 2
+    for (w1, t1, o1, old1), (w2, t2, o2, old2) in zip(fast_heard, slow_heard):
+        assert (w1, t1) == (w2, t2)
+        _same(o1, o2)
+        _same(old1, old2)
+    # marked already: a second delete changes nothing
+    assert fast.delete("Pod", "bound", "default") is a
