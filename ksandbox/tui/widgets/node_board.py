@@ -176,6 +176,7 @@ class NodeBoard(HasFramedLines, KeepsFocusLook, StyleMemo, ScrollbarsFollowTheir
         self._card_width = MIN_CARD_WIDTH
         self._layout_width = -1
         self._styles: dict[str, Style] | None = None
+        self._restyled = False   # styles updated since the cards were last compared
         self._lines: dict[int, Strip] = {}
         """Composed board lines by virtual y, valid while ``_lines_key`` holds."""
         self._lines_key: tuple = ()
@@ -526,16 +527,21 @@ class NodeBoard(HasFramedLines, KeepsFocusLook, StyleMemo, ScrollbarsFollowTheir
     # -- drawing --------------------------------------------------------------------------
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        drawn_with, self._styles = self._styles, None
         # A focus change restyles the board for its frame's colour alone (a `:focus` rule):
         # the cards, drawn with the board's colours and its component styles, stay as they
         # are when each of those is still the same (tab between the panes redrew every card
         # on show: ~25 ms at 1,000 nodes). Anything else changed: every card is drawn again.
-        if drawn_with is None or self._styles_now(drawn_with) != drawn_with:
-            self._drop_all()
-        else:
-            self._styles = drawn_with
+        # Compared when the board is next drawn, not here: a theme restyles the board before
+        # its ancestors, so their colours (in the board's) may still be the old ones now.
+        self._restyled = True
         self.refresh()
+
+    def _check_restyle(self) -> None:
+        self._restyled = False
+        drawn_with = self._styles
+        if drawn_with is None or self._styles_now(drawn_with) != drawn_with:
+            self._styles = None
+            self._drop_all()
 
     def _styles_now(self, names: dict[str, Style]) -> dict[str, Style]:
         """The styles ``names`` holds (``""``: the board's own), as they are now."""
@@ -554,6 +560,8 @@ class NodeBoard(HasFramedLines, KeepsFocusLook, StyleMemo, ScrollbarsFollowTheir
         return style
 
     def render_line(self, y: int) -> Strip:
+        if self._restyled:
+            self._check_restyle()
         width = self.scrollable_content_region.width
         if width != self._layout_width:
             self._layout()
