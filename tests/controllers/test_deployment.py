@@ -484,3 +484,26 @@ def test_a_sync_that_wrote_nothing_reads_its_replicasets_again_as_the_store_has_
         set_replicas(s, 2)
         s.run_for(2)
     assert 0 < seen["unwritten"] < seen["calls"]
+
+
+def test_status_counts_ready_apart_from_available_with_min_ready_seconds():
+    """calculateStatus's counts each in their own field: with minReadySeconds, ready pods
+    are not available yet (readyReplicas 3, availableReplicas 0, unavailableReplicas 3),
+    and mid-rollout the updated pods are fewer than all of them."""
+    s = Session.from_text(NODES + deploy_yaml(replicas=3, extra="minReadySeconds: 30"))
+    make_all_ready(s)
+    s.run_for(1)
+    d = deployment(s)
+    st = d.status
+    assert (st.replicas, st.updated_replicas, st.ready_replicas, st.available_replicas,
+            st.unavailable_replicas, st.observed_generation) == (3, 3, 3, 0, 3,
+                                                                 d.metadata.generation)
+    s.run_for(31)
+    st = deployment(s).status
+    assert (st.ready_replicas, st.available_replicas, st.unavailable_replicas) == (3, 3, 0)
+    set_image(s, "nginx:1.26")
+    s.run_for(1)
+    d = deployment(s)
+    st = d.status
+    assert st.observed_generation == d.metadata.generation == 2
+    assert st.replicas > st.updated_replicas > 0

@@ -188,6 +188,12 @@ def test_orphan_pods_matching_the_selector_are_adopted():
     names = {p.metadata.name for p in active(owned_pods(s, "web"))}
     assert {"stray-0", "stray-1"} <= names and len(names) == 3
 
+    # the strays carry the selector's label but not the template's tier: active, not fully
+    # labeled (calculateStatus counts them apart)
+    st = s.store.get("ReplicaSet", "web", "default").status
+    assert (st.replicas, st.fully_labeled_replicas, st.ready_replicas,
+            st.available_replicas) == (3, 1, 0, 0)
+
 
 def test_missing_priority_class_fails_creation_until_it_exists():
     s = Session.from_text(NODES + rs_yaml(replicas=2, pod_spec="priorityClassName: high"))
