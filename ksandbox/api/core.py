@@ -14,7 +14,17 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from .codec import EMPTY, FrozenDict, Int32, ResourceList, api_type, extra_field, j, register_shared
+from .codec import (
+    CACHED_SLOTS,
+    EMPTY,
+    FrozenDict,
+    Int32,
+    ResourceList,
+    api_type,
+    extra_field,
+    j,
+    register_shared,
+)
 from .evolve import by_identity
 from .meta import ObjectMeta
 from .selectors import LabelSelector
@@ -314,7 +324,8 @@ class PodSpec:
 # evolve(spec, node_name=...) of a PodSpec, made at the first bind
 _WITH_NODE: Any = None
 # The cached derived values of a PodSpec (their slots) that do not depend on node_name.
-_NODE_FREE_SLOTS = tuple(PodSpec.__dict__[name] for name in
+# (attrs' own slots of its name when the class kept attrs' way: codec._slot_cached_properties)
+_NODE_FREE_SLOTS = tuple(CACHED_SLOTS.get(PodSpec, PodSpec.__dict__)[name] for name in
                          ("requests", "limits", "host_ports", "qos_class"))
 # (id(spec), node name) -> (spec, spec bound to that node): pods of one template bound to one
 # node share one bound spec, as pods of a template on a node share one spec when a file loads
