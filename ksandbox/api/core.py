@@ -295,8 +295,8 @@ class PodSpec:
         return "Guaranteed" if guaranteed else "Burstable"
 
     def with_node_name(self, node_name: str) -> PodSpec:
-        """This spec bound to ``node_name`` (pods/binding), keeping the derived values already
-        computed: none of them reads ``node_name``, and recomputing the requests of every pod
+        """This spec bound to ``node_name`` (pods/binding), with this spec's derived values:
+        none of them reads ``node_name``, and recomputing the requests of every pod
         the scheduler binds (then re-reading them in its cache and the kubelet) is a per-pod
         cost of the whole pipeline."""
         key = (id(self), node_name)
@@ -309,12 +309,11 @@ class PodSpec:
 
             _WITH_NODE = replacer(PodSpec, ("node_name",))
         new = _WITH_NODE(self, node_name)   # evolve(self, node_name=...), without its key
-        for slot in _NODE_FREE_SLOTS:
-            try:
-                value = slot.__get__(self, PodSpec)
-            except AttributeError:   # not computed for this spec (yet)
-                continue
-            slot.__set__(new, value)
+        # Each computed here (once per spec: the template's pods share it) and handed over:
+        # testing for one not computed yet raised an AttributeError per bind (limits, mostly),
+        # as dear as computing it once.
+        for name, slot in _NODE_FREE_SLOTS:
+            slot.__set__(new, getattr(self, name))
         if len(_BOUND) >= BOUND_LIMIT:
             _BOUND.clear()
         _BOUND[key] = (self, new)
@@ -325,7 +324,7 @@ class PodSpec:
 _WITH_NODE: Any = None
 # The cached derived values of a PodSpec (their slots) that do not depend on node_name.
 # (attrs' own slots of its name when the class kept attrs' way: codec._slot_cached_properties)
-_NODE_FREE_SLOTS = tuple(CACHED_SLOTS.get(PodSpec, PodSpec.__dict__)[name] for name in
+_NODE_FREE_SLOTS = tuple((name, CACHED_SLOTS.get(PodSpec, PodSpec.__dict__)[name]) for name in
                          ("requests", "limits", "host_ports", "qos_class"))
 # (id(spec), node name) -> (spec, spec bound to that node): pods of one template bound to one
 # node share one bound spec, as pods of a template on a node share one spec when a file loads
