@@ -17,7 +17,7 @@ from typing import Any, Collection, Sequence
 
 from ..api.codec import FrozenDict
 from ..api.coordination import NAMESPACE_NODE_LEASE
-from ..api.core import Node, NodeCondition, NodeSpec, NodeStatus
+from ..api.core import TERMINATED_PHASES, Node, NodeCondition, NodeSpec, NodeStatus
 from ..api.errors import ApiError, CommandError
 from ..api.evolve import evolve
 from ..api.meta import ObjectMeta
@@ -133,9 +133,11 @@ class KubeletManager:
             relevant = True
         else:
             # Skip the kubelet's own status writes; react to what changes its work.
+            # (is_terminated on each side, read as its phases: a property is a call from C)
             relevant = (old.spec.node_name != node
                         or old.metadata.deletion_timestamp != pod.metadata.deletion_timestamp
-                        or old.is_terminated != pod.is_terminated
+                        or (old.status.phase in TERMINATED_PHASES)
+                        != (pod.status.phase in TERMINATED_PHASES)
                         or old.metadata.uid != pod.metadata.uid)
         if not relevant:
             return

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
 
-from ..api.core import PodCondition, PodStatus
+from ..api.core import TERMINATED_PHASES, PodCondition, PodStatus
 from ..api.evolve import evolve, replacer
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_SCHEDULER
@@ -262,14 +262,16 @@ class Scheduler:
                 self._event(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), pod, None)
             return
         if pod.spec.node_name:
-            was_assigned = old is not None and bool(old.spec.node_name) and not old.is_terminated
+            # (is_terminated, read as its phases: a property is a call from C per write)
+            was_assigned = old is not None and bool(old.spec.node_name) and \
+                old.status.phase not in TERMINATED_PHASES
             q = self.queue._infos.get(key)
             # The queue's PodInfo of the pod just bound: the cache reuses its parsed terms.
             parsed = q.pi if q is not None and not was_assigned else None
             if q is not None and key not in self.queue.in_flight:
                 self.queue.done(key)
             self._forget_nomination(key)
-            if pod.is_terminated:
+            if pod.status.phase in TERMINATED_PHASES:
                 if was_assigned:
                     self.cache.remove_pod(pod)
                     self._event(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), old, None)
@@ -282,7 +284,7 @@ class Scheduler:
                 self._event(ClusterEvent(ASSIGNED_POD, _pod_update_action(old, pod)), old, pod)
             return
         # An unscheduled pod.
-        if pod.is_terminated or pod.metadata.deletion_timestamp is not None:
+        if pod.status.phase in TERMINATED_PHASES or pod.metadata.deletion_timestamp is not None:
             self.queue.delete(key)
             self._forget_nomination(key)
             return
