@@ -508,6 +508,101 @@ async def test_the_first_answer_in_the_view_built_ahead_is_written_without_a_lay
         assert layouts == [], "the answer laid the screen out"
 
 
+def _many_nodes(count: int) -> str:
+    """A cluster of ``count`` nodes and a Deployment: explain's matrix (a row a node) is
+    taller than its box at the tests' size, so it shows a scrollbar."""
+    nodes = "".join(
+        f"apiVersion: v1\nkind: Node\nmetadata:\n  name: n-{i:02d}\n"
+        f"status:\n  capacity: {{cpu: '4', memory: 16Gi, pods: '110'}}\n---\n"
+        for i in range(count))
+    return nodes + """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: nginx, resources: {requests: {cpu: 100m}}}]
+"""
+
+
+async def test_a_view_built_ahead_whose_matrix_scrolls_is_laid_out_once_when_opened(make):
+    """The answer computed ahead makes the matrix taller than its box: a layout turns its
+    scrollbar on, the next places it, and placing it asks for one more. The view built ahead
+    takes all of them off screen, so the first `e` is one layout (before its first frame) and
+    its answer none; left to the opening, a second layout of the whole view came after its
+    first frame, or in the answer's frame."""
+    from ksandbox.session import Session
+
+    app = make(Session.from_text(_many_nodes(40), seed=7))
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(10)
+        await settle(pilot)
+        explain_module.prebuild_explain(app)
+        built = explain_module._KEPT[app]
+        await _until(pilot, lambda: built.shown is not None)
+        await settle(pilot)
+        assert built.matrix.show_vertical_scrollbar  # the case this test is about
+        explain_module._CACHE.clear()  # computed afresh, as after the clock moved
+        (namespace, name), _pod = next(iter(app.session.store.items("Pod")))
+        gate = Gate(app.session)
+        layouts = _layouts_of(built)
+        app.open_explain(namespace, name)
+        await _until(pilot, gate.entered.is_set)
+        for _ in range(5):
+            await pilot.pause(0.02)
+        assert layouts == [False], "a layout after the opening's"
+        gate.open.set()
+        await explained(pilot)
+        await settle(pilot)
+        assert f"pod/{namespace}/{name}" in screen_text(app) and "n-00" in screen_text(app)
+        assert layouts == [False], "the answer laid the view out"
+
+
+async def test_the_view_built_ahead_names_its_pod_in_the_verdict_as_its_opening_will(make):
+    """A pod bound by its spec.nodeName (the scheduler bypassed): the verdict line names the
+    pod, and a long name wraps it. The view built ahead has no pod of its own, but the answer
+    it takes its shape from names the first pod, as the first `e` on that pod will: the
+    verdict is as tall then as when opened, and the answer writes it without a layout. (It
+    named no pod: "/ names node-1 ...", a row shorter than the opening's answer here.)"""
+    from ksandbox.session import Session
+
+    name = "a-pod-whose-name-is-long-enough-to-wrap-the-verdict-line-of-explain-at-160"
+    text = _many_nodes(3) + f"""---
+apiVersion: v1
+kind: Pod
+metadata: {{name: {name}, namespace: default}}
+spec:
+  nodeName: n-01
+  containers: [{{name: c, image: nginx}}]
+"""
+    app = make(Session.from_text(text, seed=7))
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(10)
+        await settle(pilot)
+        explain_module.prebuild_explain(app)
+        built = explain_module._KEPT[app]
+        await _until(pilot, lambda: built.shown is not None)
+        await settle(pilot)
+        assert built.shown.name == name  # the first pod's answer, ahead
+        message = built.query_one("#explain-message")
+        assert f"default/{name} names n-01 in spec.nodeName" in str(message.render())
+        rows = message.size.height
+        explain_module._CACHE.clear()
+        gate = Gate(app.session)
+        layouts = _layouts_of(built)
+        app.open_explain("default", name)
+        await _until(pilot, gate.entered.is_set)
+        gate.open.set()
+        await explained(pilot)
+        await settle(pilot)
+        assert f"default/{name} names n-01" in screen_text(app).replace("\n", "")
+        assert message.size.height == rows == 3
+        assert layouts == [False], "the answer laid the view out"
+
+
 async def test_a_view_opened_while_its_shape_is_computed_ahead_shows_only_its_pod(
         session, make):
     """`e` pressed while the view built ahead still computes the first pod's answer for its

@@ -498,7 +498,15 @@ class ExplainScreen(KsScreen):
             return
         for node in (self, *self.query("#explain-body, #explain-asks")):
             node._clear_arrangement_cache()
-        self._refresh_layout(app.size)
+        # Laid out until nothing asks for another layout: a scrollbar that a layout turns on
+        # (the matrix's, now taller than its box) is placed only by the next one, and its size
+        # set there asks for one more. Left to the opening, that took a second layout of the
+        # view after its first frame (or in the answer's frame, if the answer came first).
+        for _ in range(_SETTLE_LAYOUTS):
+            self._refresh_layout(app.size)
+            if not _meet_layout_requests(self.walk_children()):
+                break
+        self._layout_required = False
         # And drawn once, off screen (the frame is thrown away): the widgets that opening
         # leaves as they are (the key line, the crumbs, the bar, the frames, the scrollbars)
         # keep their drawn lines, as a view shown before does (the opening frame: 143 lines
@@ -585,17 +593,7 @@ class ExplainScreen(KsScreen):
             if widget._repaint_required and widget.display:
                 widget._repaint_required = False
                 dirty.add(widget)
-        resized = [w for w in widgets if w._layout_required]
-        if resized or self._layout_required:
-            for widget in resized:
-                widget._layout_required = False
-                for ancestor in widget.ancestors:  # as Widget._check_refresh forgets them
-                    if not isinstance(ancestor, Widget):
-                        break
-                    ancestor._clear_arrangement_cache()
-                    ancestor._layout_updates += 1
-                    if not ancestor.styles.auto_dimensions:
-                        break
+        if _meet_layout_requests(widgets) or self._layout_required:
             self._refresh_layout(app.size)
             return
         if self._repaint_required:
@@ -654,7 +652,7 @@ class ExplainScreen(KsScreen):
         facts = getattr(explanation, "bound", None)
         if facts is not None and not facts.by_scheduler:
             # The truth first: the scheduler never saw it; the table is only a what-if.
-            line = Text(facts.summary(f"{self.namespace}/{self.pod_name}"), "bold")
+            line = Text(facts.summary(f"{result.namespace}/{result.name}"), "bold")
             line.append("\nthe matrix below is a what-if: where the scheduler would put it "
                         "with nodeName cleared", "dim")
             message.set_class(facts.kubelet != "admitted", "-warning")
@@ -714,6 +712,30 @@ class ExplainScreen(KsScreen):
 
     def explain_target(self) -> Target | None:
         return Target("Pod", self.namespace, self.pod_name)
+
+
+_SETTLE_LAYOUTS = 4
+"""Layouts of the view built ahead, at most, until no widget asks for another (two or three)."""
+
+
+def _meet_layout_requests(widgets: list[Any]) -> bool:
+    """Take the layout requests of ``widgets`` for the layout the caller makes next: each
+    asking widget's ancestors forget their arrangement, as Textual's ``Widget._check_refresh``
+    does before it posts the request to the screen. Whether any widget asked."""
+    asked = False
+    for widget in widgets:
+        if not widget._layout_required:
+            continue
+        asked = True
+        widget._layout_required = False
+        for ancestor in widget.ancestors:
+            if not isinstance(ancestor, Widget):
+                break
+            ancestor._clear_arrangement_cache()
+            ancestor._layout_updates += 1
+            if not ancestor.styles.auto_dimensions:
+                break
+    return asked
 
 
 def _blank_like(static: Static) -> str:
