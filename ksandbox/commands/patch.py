@@ -2,20 +2,18 @@
 
 As kubectl's ``pkg/cmd/patch/patch.go`` with the API server's three patch types:
 
-* ``strategic`` (the default; apimachinery ``pkg/util/strategicpatch``): maps merge key by key,
-  ``null`` deletes; the lists the API marks ``patchStrategy: merge`` merge by their
-  ``patchMergeKey`` — containers, initContainers, env, volumes, imagePullSecrets (``name``),
-  container ports (``containerPort``), Service ports (``port``), volumeMounts (``mountPath``),
-  conditions (``type``), ownerReferences (``uid``), topologySpreadConstraints
-  (``topologyKey``), finalizers (set union) — an item with ``$patch: delete`` removes its
-  match, ``$patch: replace`` in a map replaces it; every other list is replaced.
+* ``strategic`` (the default): ``ksandbox.api.strategicpatch.apply_patch`` — maps merge key
+  by key, ``null`` deletes; the lists the API marks ``patchStrategy: merge`` merge by their
+  ``patchMergeKey`` (containers and env by ``name``, container ports by ``containerPort``,
+  ...; finalizers as a set), with the ``$patch``, ``$retainKeys``, ``$setElementOrder`` and
+  ``$deleteFromPrimitiveList`` directives; every other list is replaced.
 * ``merge`` (RFC 7386 JSON merge patch): maps merged, ``null`` deletes, lists replaced.
 * ``json`` (RFC 6902): ``add``, ``remove``, ``replace``, ``move``, ``copy``, ``test`` on JSON
   pointers.
 
 The patched object is decoded, admitted and validated as an update (the stored status is
 kept: the main resource's update ignores it). Output ``deployment.apps/web patched``, or
-``patched (no change)``. Not here: ``--subresource``, ``$retainKeys``, ``$setElementOrder``.
+``patched (no change)``. Not here: ``--subresource``.
 """
 
 from __future__ import annotations
@@ -30,7 +28,8 @@ from ..api.codec import decode, encode, thaw
 from ..api.errors import ApiError, CommandError, KsandboxError
 from ..api.kinds import BY_KIND
 from ..api.safeload import load_yaml
-from ..apiserver.admission import check_pod_update
+from ..api.strategicpatch import apply_patch as strategic_merge
+from ..apiserver.admission import check_pod_update, default_tolerations
 from .common import check_output, get_object, printed
 from .parse import (
     DRY_RUN,
@@ -48,11 +47,6 @@ if TYPE_CHECKING:
     from ..session import Session
 
 TYPES = ("json", "merge", "strategic")
-_MERGE_KEYS = {"containers": "name", "initContainers": "name", "ephemeralContainers": "name",
-               "env": "name", "volumes": "name", "imagePullSecrets": "name",
-               "volumeMounts": "mountPath", "conditions": "type", "ownerReferences": "uid",
-               "topologySpreadConstraints": "topologyKey", "hostAliases": "ip",
-               "resourceClaims": "name"}
 
 
 @attrs.frozen
@@ -110,57 +104,6 @@ def merge_patch(target: Any, patch: Any) -> Any:
         else:
             out[k] = merge_patch(out.get(k), v)
     return out
-
-
-def _merge_key(field: str, items: list) -> str | None:
-    if field == "ports":
-        return "containerPort" if any(isinstance(i, dict) and "containerPort" in i
-                                      for i in items) else "port"
-    return _MERGE_KEYS.get(field)
-
-
-def strategic_merge(target: Any, patch: Any) -> Any:
-    """strategicpatch.StrategicMergePatch over plain maps (see the module docstring)."""
-    if not isinstance(patch, dict):
-        return copy.deepcopy(patch)
-    if patch.get("$patch") == "replace":
-        return {k: copy.deepcopy(v) for k, v in patch.items() if k != "$patch"}
-    if patch.get("$patch") == "delete":
-        return None
-    out = dict(target) if isinstance(target, dict) else {}
-    for k, v in patch.items():
-        if v is None:
-            out.pop(k, None)
-            continue
-        cur = out.get(k)
-        if isinstance(v, list) and k == "finalizers" and isinstance(cur, list):
-            out[k] = cur + [x for x in v if x not in cur]
-            continue
-        key = _merge_key(k, v + (cur or []) if isinstance(cur, list) else v) \
-            if isinstance(v, list) else None
-        if key is not None and isinstance(cur, list):
-            out[k] = _merge_list(cur, v, key)
-        else:
-            out[k] = strategic_merge(cur, v)
-    return out
-
-
-def _merge_list(cur: list, patch: list, key: str) -> list:
-    merged = [copy.deepcopy(x) for x in cur]
-    for item in patch:
-        if not isinstance(item, dict) or key not in item:
-            raise CommandError(f"map: {item} does not contain declared merge key: {key}")
-        idx = next((i for i, x in enumerate(merged) if isinstance(x, dict)
-                    and x.get(key) == item[key]), None)
-        if item.get("$patch") == "delete":
-            if idx is not None:
-                merged.pop(idx)
-            continue
-        if idx is None:
-            merged.append({k: v for k, v in item.items() if k != "$patch"})
-        else:
-            merged[idx] = strategic_merge(merged[idx], item)
-    return merged
 
 
 def _pointer(path: str) -> list[str]:
@@ -286,7 +229,18 @@ def write_patched(session: Session, info: Any, name: str, namespace: str,
     main resource's update ignores it). Returns (stored, written), written ``None`` when the
     patch changed nothing. ``kubectl edit`` writes through here too."""
     current = get_object(session.store, info, name, namespace)
-    data = change(thaw(encode(current)))
+    patched = decode_patched(info, current, change(thaw(encode(current))), name)
+    if patched == current:
+        return current, None
+    (written,) = session.store.update_all([patched], dry_run=dry_run != "none")
+    return current, written
+
+
+def decode_patched(info: Any, current: Any, data: Any, name: str) -> Any:
+    """The API server's handling of a patched object's JSON ``data`` (PATCH, and kubectl
+    apply's patch): decoded (a 400 if it cannot be), the stored status kept, and a pod's spec
+    held to the pod update rules — its DefaultTolerationSeconds tolerations added again first,
+    as the admission plugin does on updates too."""
     if not isinstance(data, dict):
         raise ApiError("BadRequest", "the patch made the object something other than an "
                        "object", 400)
@@ -302,9 +256,10 @@ def write_patched(session: Session, info: Any, name: str, namespace: str,
         raise ApiError("BadRequest", str(err), 400) from None
     if hasattr(current, "status") and hasattr(patched, "status"):
         patched = attrs.evolve(patched, status=current.status)
-    if patched == current:
-        return current, None
     if current.kind == "Pod" and patched.spec != current.spec:
-        check_pod_update(name, current.spec, patched.spec)
-    (written,) = session.store.update_all([patched], dry_run=dry_run != "none")
-    return current, written
+        spec = patched.spec
+        tolerations = default_tolerations(spec.tolerations)
+        if tolerations != spec.tolerations:
+            spec = attrs.evolve(spec, tolerations=tolerations)
+        patched = attrs.evolve(patched, spec=check_pod_update(name, current.spec, spec))
+    return patched

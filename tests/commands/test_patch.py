@@ -20,14 +20,17 @@ def test_strategic_merge_merges_lists_by_their_keys():
                                      {"name": "c", "image": "z"}],
                       "tolerations": [{"key": "u"}]}}
     out = strategic_merge(pod, patch)
+    # mergeSlice's order (normalizeElementOrder / mergeSortedSlice): the patch's items in the
+    # patch's order, each live-only item placed only before a patch item that comes after it
+    # live — so env's new L comes before the live K.
     assert out["spec"]["containers"] == [
-        {"name": "a", "image": "x", "env": [{"name": "K", "value": "1"}, {"name": "L", "value": "2"}]},
+        {"name": "a", "image": "x", "env": [{"name": "L", "value": "2"}, {"name": "K", "value": "1"}]},
         {"name": "c", "image": "z"}]
     assert out["spec"]["tolerations"] == [{"key": "u"}]   # no merge key: replaced
     assert strategic_merge({"metadata": {"labels": {"a": "1", "b": "2"}}},
                            {"metadata": {"labels": {"b": None}}}) == {"metadata": {"labels": {"a": "1"}}}
     assert strategic_merge({"metadata": {"finalizers": ["x"]}},
-                           {"metadata": {"finalizers": ["y", "x"]}})["metadata"]["finalizers"] == ["x", "y"]
+                           {"metadata": {"finalizers": ["y", "x"]}})["metadata"]["finalizers"] == ["y", "x"]
     assert strategic_merge({"spec": {"a": 1, "b": 2}}, {"spec": {"$patch": "replace", "c": 3}}) == \
         {"spec": {"c": 3}}
 
@@ -96,23 +99,32 @@ def test_a_pod_takes_only_the_updates_the_api_server_allows(session):
     """ValidatePodUpdate: a running pod's spec takes new images and added tolerations (an
     existing one may change its tolerationSeconds only); anything else is Forbidden, a
     toleration taken away first (validateOnlyAddedTolerations). The patch used to be taken
-    whole: a pod's nodeSelector changed under it, its tolerations removed."""
+    whole: a pod's nodeSelector changed under it, its tolerations removed.
+    DefaultTolerationSeconds admits updates too (NewHandler(admission.Create, admission.
+    Update)): a default toleration taken away is added again, so that patch passes."""
     assert fails_without_change(
         session, "kubectl patch pod web-1 -p '{\"spec\":{\"nodeSelector\":{\"a\":\"b\"}}}'"
     ).startswith(FORBIDDEN)
-    assert fails_without_change(
-        session, "kubectl patch pod web-1 --type=json "
-                 "-p '[{\"op\":\"remove\",\"path\":\"/spec/tolerations/0\"}]'") == TOLERATIONS
+    assert run(session, "kubectl patch pod web-1 --type=json "
+                        "-p '[{\"op\":\"remove\",\"path\":\"/spec/tolerations/0\"}]'"
+               ).output == "pod/web-1 patched\n"
+    assert [t.key for t in session.store.get("Pod", "web-1", "default").spec.tolerations] == [
+        "node.kubernetes.io/unreachable", "node.kubernetes.io/not-ready"]
     assert run(session, "kubectl patch pod web-1 --type=json -p '[{\"op\":\"replace\",\"path\":"
-                        "\"/spec/tolerations/0/tolerationSeconds\",\"value\":60}]'").output == \
+                        "\"/spec/tolerations/1/tolerationSeconds\",\"value\":60}]'").output == \
         "pod/web-1 patched\n"
-    assert run(session, "kubectl patch pod web-1 -p '{\"spec\":{\"tolerations\":[{\"key\":\"a\","
+    run(session, "kubectl patch pod web-1 -p '{\"spec\":{\"tolerations\":[{\"key\":\"a\","
+                 "\"operator\":\"Exists\"},{\"key\":\"node.kubernetes.io/unreachable\","
+                 "\"operator\":\"Exists\",\"effect\":\"NoExecute\",\"tolerationSeconds\":300},"
+                 "{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\","
+                 "\"effect\":\"NoExecute\",\"tolerationSeconds\":60}]}}'")
+    assert run(session, "kubectl patch pod web-1 -p '{\"spec\":{\"tolerations\":[{\"key\":\"b\","
                         "\"operator\":\"Exists\"}]}}'").error == TOLERATIONS   # replaces the list
     assert run(session, "kubectl patch pod web-1 -p '{\"spec\":{\"containers\":[{\"name\":"
                         "\"nginx\",\"image\":\"nginx:1.28\"}]}}'").output == "pod/web-1 patched\n"
     pod = session.store.get("Pod", "web-1", "default")
     assert pod.spec.containers[0].image == "nginx:1.28"
-    assert [t.toleration_seconds for t in pod.spec.tolerations] == [60, 300]
+    assert [t.toleration_seconds for t in pod.spec.tolerations] == [None, 300, 60]
 
 
 def test_apply_over_a_pod_may_not_take_its_tolerations_away(session):
@@ -153,6 +165,9 @@ def test_a_pod_may_not_gain_or_lose_containers_but_an_init_container_takes_a_new
 
 def test_a_toleration_taken_away_and_another_change_are_both_reported(session):
     """ValidatePodUpdate appends validateOnlyAddedTolerations' error and the munged spec's."""
+    run(session, "kubectl patch pod web-1 --type=json -p '[{\"op\":\"add\",\"path\":"
+                 "\"/spec/tolerations/-\",\"value\":{\"key\":\"hw-type\",\"operator\":"
+                 "\"Exists\"}}]'")
     error = fails_without_change(
         session, "kubectl patch pod web-1 -p '{\"spec\":{\"nodeSelector\":{\"a\":\"b\"},"
                  "\"tolerations\":[]}}'")
