@@ -18,7 +18,7 @@ from .selectors import LabelSelector
 
 @api_type
 class ReplicaSetSpec:
-    replicas: Int32 | None = j("replicas", None)
+    replicas: Int32 | None = j("replicas", None, pointer=True)
     selector: LabelSelector | None = j("selector", None)
     template: PodTemplateSpec = j("template", PodTemplateSpec())
     min_ready_seconds: Int32 = j("minReadySeconds", 0)
@@ -47,7 +47,7 @@ class ReplicaSet:
 
 @api_type
 class ReplicationControllerSpec:
-    replicas: Int32 | None = j("replicas", None)
+    replicas: Int32 | None = j("replicas", None, pointer=True)
     selector: FrozenDict = j("selector", EMPTY)
     template: PodTemplateSpec = j("template", PodTemplateSpec())
     min_ready_seconds: Int32 = j("minReadySeconds", 0)
@@ -80,7 +80,7 @@ class DeploymentStrategy:
 
 @api_type
 class DeploymentSpec:
-    replicas: Int32 | None = j("replicas", None)
+    replicas: Int32 | None = j("replicas", None, pointer=True)
     selector: LabelSelector | None = j("selector", None)
     template: PodTemplateSpec = j("template", PodTemplateSpec())
     strategy: DeploymentStrategy = j("strategy", DeploymentStrategy())
@@ -169,7 +169,7 @@ class StatefulSetUpdateStrategy:
 
 @api_type
 class StatefulSetSpec:
-    replicas: Int32 | None = j("replicas", None)
+    replicas: Int32 | None = j("replicas", None, pointer=True)
     selector: LabelSelector | None = j("selector", None)
     template: PodTemplateSpec = j("template", PodTemplateSpec())
     volume_claim_templates: tuple[Any, ...] = j("volumeClaimTemplates", ())

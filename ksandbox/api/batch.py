@@ -38,10 +38,10 @@ JOB_COMPLETION_INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index"
 
 @api_type
 class JobSpec:
-    parallelism: Int32 | None = j("parallelism", None)
-    completions: Int32 | None = j("completions", None)
+    parallelism: Int32 | None = j("parallelism", None, pointer=True)
+    completions: Int32 | None = j("completions", None, pointer=True)
     active_deadline_seconds: int | None = j("activeDeadlineSeconds", None)
-    backoff_limit: Int32 | None = j("backoffLimit", None)
+    backoff_limit: Int32 | None = j("backoffLimit", None, pointer=True)
     selector: LabelSelector | None = j("selector", None)
     manual_selector: bool | None = j("manualSelector", None)
     template: PodTemplateSpec = j("template", PodTemplateSpec())

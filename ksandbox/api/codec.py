@@ -92,9 +92,12 @@ IntOrString = typing.Annotated[int | str, IntOrStringMarker]
 
 
 def j(name: str, default: Any = attrs.NOTHING, *, omit_empty: bool = True,
-      factory: Callable[[], Any] | None = None) -> Any:
-    """Declare a field's JSON key (and default). ``omit_empty`` drops zero values on encode."""
-    meta = {_JSON: name, _OMIT: omit_empty}
+      factory: Callable[[], Any] | None = None, pointer: bool = False) -> Any:
+    """Declare a field's JSON key (and default). ``omit_empty`` drops zero values on encode;
+    ``pointer`` (a Go pointer field, default None) drops only None: a set 0 is written, as
+    upstream writes ``replicas: 0`` — and kubectl apply compares the live object's JSON with
+    the manifest's."""
+    meta = {_JSON: name, _OMIT: omit_empty and not pointer}
     if factory is not None:
         return attrs.field(factory=factory, metadata=meta)
     return attrs.field(default=default, metadata=meta)

@@ -286,6 +286,22 @@ def load_manifests(text: str, source: str = "<stdin>") -> list[Any]:
     return [obj for obj, _ in load_manifests_with_origins(text, source)]
 
 
+def load_manifests_with_data(text: str, source: str = "<stdin>") -> list[tuple[Any, Any]]:
+    """Every object of a YAML text with the document (or List item) it was decoded from, as
+    plain data: kubectl apply remembers the manifest as written (commands/last_applied.py).
+    The text is parsed a second time for the data: apply's files are small, and the load
+    path (load_manifests_with_origins) keeps no document."""
+    objs = load_manifests(text, source)
+    data: list[Any] = []
+    for _, doc in iter_documents(text, source):
+        if _is_list(doc):
+            data.extend(doc.get("items") or [])
+        else:
+            data.append(doc)
+    assert len(data) == len(objs)
+    return list(zip(objs, data))
+
+
 def read_text(path: str | Path, stdin: str | None = None) -> str:
     """A manifest file's text (``-`` is standard input), or kubectl's error for a path that
     does not exist; devices, FIFOs and oversized files are refused (safeload.read_source)."""

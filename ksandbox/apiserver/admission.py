@@ -2,9 +2,11 @@
 
 Mirrors upstream's defaulting (pkg/apis/*/v1/defaults.go) and the admission plugins that matter
 to scheduling: DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds) and
-Priority (plugin/pkg/admission/priority). Also ``merge_apply``: how ``kubectl apply`` of an
-existing object changes it (the user's fields replace the stored spec; server-owned fields —
-status, uid, creation time — stay).
+Priority (plugin/pkg/admission/priority). Also ``merge_apply``: how an object handed to
+``store.apply_all`` without a patch changes the stored one of that name (its fields replace the
+stored spec; server-owned fields — status, uid, creation time — stay): a session's own
+``apply_objects``. The ``kubectl apply`` command does not come here: it computes kubectl's
+three-way patch itself (commands/client_apply.py).
 
 One extension point stands for upstream's mutating admission webhooks: a component may
 register ``add_mutator(store, kind, fn)``; every *create* of that kind then passes the admitted
@@ -415,7 +417,8 @@ _UPDATE: dict[str, Callable[[Any, Any], Any]] = {"Pod": _update_pod, "Node": _ad
 
 
 def merge_apply(current: Any, applied: Any) -> Any:
-    """The object ``kubectl apply`` leaves behind when ``applied`` meets ``current``.
+    """The object left behind when ``applied`` (a whole object, not a patch) meets
+    ``current`` — ``Session.apply_objects``; ``kubectl apply`` patches (client_apply.py).
 
     The user's labels, annotations and spec replace the stored ones; status and identity stay
     (a Node keeps its conditions but takes a new capacity if the manifest gives one). Pods only

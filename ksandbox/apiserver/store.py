@@ -814,8 +814,13 @@ def _key(info: KindInfo, meta: ObjectMeta) -> Key:
 
 
 def apply_all(store: Store, objects: Iterable[Any], origins: list[Any] | None = None, *,
-              atomic: bool = True, take: bool = False) -> list[tuple[Any, str]]:
+              atomic: bool = True, take: bool = False,
+              whole: bool = False) -> list[tuple[Any, str]]:
     """Create or update every object, all or nothing.
+
+    An object that exists is merged into the stored one by ``admission.merge_apply`` — or,
+    with ``whole``, is the stored object's next version as it is (``kubectl apply``, which
+    merged it itself: commands/apply.py), its status and identity kept by the update.
 
     Each object is admitted and validated first against the current state (and against the
     objects before it in the same batch, for duplicates); only when every one passes are they
@@ -841,7 +846,7 @@ def apply_all(store: Store, objects: Iterable[Any], origins: list[Any] | None = 
         objects = list(objects)
     try:
         if atomic:
-            return _apply_all(store, objects)
+            return _apply_all(store, objects, whole)
         return _apply_each(store, objects, origins if take else None, take)
     except KsandboxError as exc:
         index = getattr(exc, "object_index", None)
@@ -850,7 +855,7 @@ def apply_all(store: Store, objects: Iterable[Any], origins: list[Any] | None = 
         raise origins[index].error(str(exc)) from None
 
 
-def _apply_all(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
+def _apply_all(store: Store, objects: list[Any], whole: bool = False) -> list[tuple[Any, str]]:
     """Stage every object in a scratch copy of the store (so later objects see earlier ones:
     a PriorityClass before the pods that name it), then write them for real."""
     from ..api.codec import encode
@@ -865,7 +870,7 @@ def _apply_all(store: Store, objects: list[Any]) -> list[tuple[Any, str]]:
         if report is not None and index and not index % step:
             report(loadprogress.CHECKING, index, total)
         try:
-            admitted, current = _stage(scratch, obj, seen, new_namespaces)
+            admitted, current = _stage(scratch, obj, seen, new_namespaces, whole=whole)
             if current is None:
                 # Keep the uid drawn here, so the real write does not draw another.
                 admitted = scratch.create(admitted, admitted=True)
@@ -946,7 +951,8 @@ class _Known:
 
 
 def _stage(store: Store, obj: Any, seen: set, new_namespaces: set,
-           stamp: bool = False, known: _Known | None = None) -> tuple[Any, Any]:
+           stamp: bool = False, known: _Known | None = None,
+           whole: bool = False) -> tuple[Any, Any]:
     """Admit and validate one object of an apply: (object to write, current object or None);
     ``stamp``: a create is written right after (Store.admit); ``known``: apply_all's one
     pass's (see _Known)."""
@@ -967,7 +973,7 @@ def _stage(store: Store, obj: Any, seen: set, new_namespaces: set,
     current = store._objects[kind].get((ns, name)) if name else None   # store.get's
     if current is None:
         return store.admit(obj, stamp, known.priorities if known is not None else None), None
-    merged = admission.merge_apply(current, obj)
+    merged = obj if whole else admission.merge_apply(current, obj)
     merged = admission.admit_update(store, current, merged)
     validation.validate(store, merged, current)
     return merged, current

@@ -10,6 +10,7 @@ bounds, PDB shape, PriorityClass values, VPA enums and bounds.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..api import validation as v
@@ -54,8 +55,53 @@ def validate(store: Store, obj: Any, old: Any = None) -> None:
     fn = _BY_KIND.get(obj.kind)
     if fn is not None:
         fn(obj, errs)
+    if old is not None and obj.kind in _SELECTOR_IMMUTABLE and obj.spec is not old.spec:
+        _immutable_selector(obj, old, errs)   # (a status write keeps the spec: not asked)
     if errs:
         raise ValidationError(obj.kind, obj.metadata.name, errs)
+
+
+# The apps/v1 strategies' ValidateUpdate (deployment, replicaset, daemonset strategy.go): a
+# workload's selector may not change (only the removed extensions/v1beta1 and apps/v1beta*
+# allowed it), checked after the object's own validation.
+_SELECTOR_IMMUTABLE = frozenset({"Deployment", "ReplicaSet", "DaemonSet"})
+
+
+def _immutable_selector(obj: Any, old: Any, errs: Errors) -> None:
+    new_sel, old_sel = obj.spec.selector, old.spec.selector
+    if new_sel is old_sel or new_sel == old_sel:
+        return
+    errs.append(FieldError("spec.selector", Unquoted(go_label_selector(new_sel)),
+                           "field is immutable"))
+
+
+def go_label_selector(sel: Any) -> str:
+    """fmt's %#v of a metav1.LabelSelector, as field.Invalid prints a struct value (the
+    famous ``v1.LabelSelector{MatchLabels:map[string]string{"app":"web"}, ...}``)."""
+    if sel is None:
+        return "null"
+
+    def q(s: str) -> str:
+        return json.dumps(s, ensure_ascii=False)
+
+    labels = sel.match_labels
+    if not labels:   # (an empty matchLabels is decoded to nil)
+        shown = "map[string]string(nil)"
+    else:
+        shown = "map[string]string{" + ", ".join(f"{q(k)}:{q(labels[k])}"
+                                                 for k in sorted(labels)) + "}"
+    reqs = sel.match_expressions
+    if not reqs:
+        exprs = "[]v1.LabelSelectorRequirement(nil)"
+    else:
+        items = []
+        for r in reqs:
+            values = ("[]string{" + ", ".join(q(v) for v in r.values) + "}") if r.values \
+                else "[]string(nil)"
+            items.append(f"v1.LabelSelectorRequirement{{Key:{q(r.key)}, "
+                         f"Operator:{q(r.operator)}, Values:{values}}}")
+        exprs = "[]v1.LabelSelectorRequirement{" + ", ".join(items) + "}"
+    return f"v1.LabelSelector{{MatchLabels:{shown}, MatchExpressions:{exprs}}}"
 
 
 def has_kind_rules(kind: str) -> bool:

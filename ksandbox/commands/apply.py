@@ -7,6 +7,15 @@ messages as kubectl does) and written all or nothing through
 for ``create``, and nothing changes. ``-n`` fills in missing namespaces and refuses objects
 that name another (kubectl's "does not match the namespace" error).
 
+apply is client-side apply, as kubectl's default (client_apply.py): a new object is created
+with its manifest in the ``kubectl.kubernetes.io/last-applied-configuration`` annotation
+(``create --save-config`` too); an existing one takes kubectl's three-way strategic merge patch
+of (that annotation, the new manifest, the live object), so fields others set survive and
+fields the manifest dropped since the last apply go. A cluster loaded from files (``ksandbox
+FILE``, ``sim -f``) is stored as the files give it, as restored from a backup or created with
+``kubectl create``: no annotation (an export that carries one keeps it), so the first apply
+over such an object warns that it is missing and removes nothing.
+
 Deliberate difference from kubectl: kubectl's apply/create visit the objects with
 ContinueOnError — the good objects are written and the bad ones reported. The sandbox keeps
 "applying a file is atomic" (a product requirement): one refusal and nothing is written.
@@ -30,18 +39,31 @@ import attrs
 
 from ..api.errors import ApiError, CommandError, ServerDecodeError
 from ..api.kinds import BY_KIND
-from ..api.manifest import ConfigDocument, load_file, load_manifests
+from ..api.manifest import ConfigDocument, load_manifests_with_data, read_text
 from ..api.safeload import check_file_allowed
 from ..apiserver.store import apply_all
 from ..sim.rand import SimRandom
+from . import client_apply
 from .common import check_output, printed
-from .parse import DRY_RUN, FILENAME, NAMESPACE, OUTPUT, dry_run_strategy, help_error, parse_flags
+from .parse import (
+    BOOL,
+    DRY_RUN,
+    FILENAME,
+    NAMESPACE,
+    OUTPUT,
+    Flag,
+    dry_run_strategy,
+    help_error,
+    parse_flags,
+)
 
 if TYPE_CHECKING:
     from ..apiserver.store import Store
     from ..session import Session
 
 FLAGS = (NAMESPACE, FILENAME, OUTPUT, DRY_RUN)
+# kubectl create --save-config: keep the manifest in the last-applied annotation, as apply does
+SAVE_CONFIG = Flag("save-config", BOOL, "", False)
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 # Create order that never trips admission (as the session's loader): namespaces and priority
 # classes first, then nodes, workloads, pods.
@@ -60,6 +82,7 @@ class ApplyCommand:
     namespace_given: bool = False
     dry_run: str = "none"
     output: str = ""
+    save_config: bool = False      # create --save-config (apply always saves it)
 
 
 def parse(tokens: list[str], create: bool = False) -> ApplyCommand:
@@ -68,7 +91,7 @@ def parse(tokens: list[str], create: bool = False) -> ApplyCommand:
         # `kubectl create deployment ...` and friends: generators the sandbox does not have.
         raise CommandError(f'"kubectl create {tokens[0]}" is not supported by ksandbox; '
                            'write a manifest and use "kubectl create -f" or "kubectl apply -f"')
-    a = parse_flags(verb, tokens, FLAGS)
+    a = parse_flags(verb, tokens, FLAGS + (SAVE_CONFIG,) if create else FLAGS)
     files = tuple(f for f in a["filename"] if f)
     if a.positionals:
         raise help_error(verb, f"Unexpected args: [{' '.join(a.positionals)}]")
@@ -76,30 +99,37 @@ def parse(tokens: list[str], create: bool = False) -> ApplyCommand:
         raise CommandError("must specify one of -f and -k")
     check_output(verb, a["output"])
     return ApplyCommand(files, create, a["namespace"] or "default", a.has("namespace"),
-                        dry_run_strategy(a), a["output"])
+                        dry_run_strategy(a), a["output"], bool(create and a["save-config"]))
 
 
-def _read(name: str, stdin: str | None) -> list[Any]:
+def _read(name: str, stdin: str | None) -> list[tuple[Any, Any]]:
+    """(object, the document it came from) for every object of one ``-f``."""
     if name == "-":
-        return load_manifests(stdin or "", "STDIN")
+        return load_manifests_with_data(stdin or "", "STDIN")
     check_file_allowed(name)   # a played recording may not even look (safeload)
     path = Path(name)
     if not path.exists():
         raise CommandError(f'the path "{name}" does not exist')
     if path.is_dir():
-        objs: list[Any] = []
+        objs: list[tuple[Any, Any]] = []
         for p in sorted(path.iterdir()):
             if p.suffix in MANIFEST_SUFFIXES and p.is_file():
-                objs.extend(load_file(p))
+                objs.extend(load_manifests_with_data(read_text(p), str(p)))
         return objs
-    return load_file(path)
+    return load_manifests_with_data(read_text(path), str(path))
 
 
 def load_inputs(filenames: tuple[str, ...], stdin: str | None, verb: str) -> list[Any]:
     """Every object of every ``-f``; component configuration documents are refused."""
-    objs: list[Any] = []
+    return [obj for obj, _ in load_inputs_with_data(filenames, stdin, verb)]
+
+
+def load_inputs_with_data(filenames: tuple[str, ...], stdin: str | None,
+                          verb: str) -> list[tuple[Any, Any]]:
+    """:func:`load_inputs` with each object's document."""
+    objs: list[tuple[Any, Any]] = []
     for name in filenames:
-        for obj in _read(name, stdin):
+        for obj, data in _read(name, stdin):
             if isinstance(obj, ConfigDocument):
                 meta = obj.data.get("metadata") if isinstance(obj.data.get("metadata"),
                                                               dict) else {}
@@ -108,7 +138,7 @@ def load_inputs(filenames: tuple[str, ...], stdin: str | None, verb: str) -> lis
                                    f'"{meta.get("name", "")}" namespace: "" from "{source}": '
                                    f'no matches for kind "{obj.kind}" in version '
                                    f'"{obj.api_version}"\nensure CRDs are installed first')
-            objs.append(obj)
+            objs.append((obj, data))
     if not objs:
         raise CommandError(f"no objects passed to {verb}")
     return objs
@@ -137,35 +167,45 @@ def run(session: Session, cmd: ApplyCommand, stdin: str | None) -> str:
     verb = "create" if cmd.create else "apply"
     store = session.store
     try:
-        loaded = load_inputs(cmd.filenames, stdin, verb)
+        loaded = load_inputs_with_data(cmd.filenames, stdin, verb)
     except ServerDecodeError as exc:
         raise _refused_create(store, exc, cmd) from None
-    objs = [_with_namespace(o, cmd) for o in loaded]
+    objs = [_with_namespace(o, cmd) for o, _ in loaded]
     if cmd.dry_run == "client":
-        return _client_dry_run(store, cmd, objs)
+        return _client_dry_run(store, cmd, objs, [data for _, data in loaded])
     if cmd.create:
         for obj in objs:
             info = BY_KIND[obj.kind]
             if obj.metadata.name and store.get(obj.kind, obj.metadata.name,
                                                obj.metadata.namespace) is not None:
                 raise ApiError.already_exists(info.display_resource, obj.metadata.name)
-    order = sorted(range(len(objs)), key=lambda i: _RANK.get(objs[i].kind, 9))
     target = store
     if cmd.dry_run != "none":
         # A throw-away copy: admission and validation run, nobody is notified, and the
         # session's own random stream is left untouched.
         target = store.fork(lambda: session.now, SimRandom(0))
-    results = apply_all(target, [objs[i] for i in order])
+    # What kubectl sends: the manifest with its last-applied annotation for a new object
+    # (apply, create --save-config), and for an existing one (apply) the live object with
+    # apply's three-way patch applied (client_apply.py).
+    steps = [client_apply.prepare(target, obj, data)
+             if not cmd.create or cmd.save_config else client_apply.Step(obj)
+             for obj, (_, data) in zip(objs, loaded)]
+    order = sorted(range(len(objs)), key=lambda i: _RANK.get(objs[i].kind, 9))
+    results = apply_all(target, [steps[i].obj for i in order], whole=True)
     by_input: list[Any] = [None] * len(objs)
     for i, res in zip(order, results):
         by_input[i] = res
     out = []
-    for stored, word in by_input:
-        out.append(printed(stored, "created" if cmd.create else word, cmd.output, cmd.dry_run))
+    quiet = cmd.output in ("yaml", "json", "name")
+    for step, (stored, word) in zip(steps, by_input):
+        if step.warning and not quiet:
+            out.append(step.warning)
+        out.append(printed(stored, "created" if cmd.create else step.word or word,
+                           cmd.output, cmd.dry_run))
     from ..api.kinds import stored_only_warning
 
     notice = stored_only_warning(o.kind for o in objs)
-    if notice and cmd.output not in ("yaml", "json", "name"):
+    if notice and not quiet:
         out.append(f"Warning: {notice}\n")
     return "".join(out)
 
@@ -182,14 +222,18 @@ def _refused_create(store: Store, exc: ServerDecodeError, cmd: ApplyCommand) -> 
     return exc
 
 
-def _client_dry_run(store: Store, cmd: ApplyCommand, objs: list[Any]) -> str:
+def _client_dry_run(store: Store, cmd: ApplyCommand, objs: list[Any], data: list[Any]) -> str:
     """create.go / apply.go with DryRunClient: nothing is sent. create prints the objects as
-    read; apply prints a new object as read and an existing one as fetched (info.Get)."""
+    read; apply prints a new object as read and an existing one as fetched (info.Get). The
+    last-applied annotation is set before the dry run is looked at (apply's
+    CreateApplyAnnotation, create --save-config), so a new object shows it."""
     out = []
-    for obj in objs:
+    for obj, doc in zip(objs, data):
         live = None if cmd.create else store.get(obj.kind, obj.metadata.name,
                                                   obj.metadata.namespace)
         if live is None:
+            if not cmd.create or cmd.save_config:
+                obj = client_apply.annotated(obj, doc)
             out.append(printed(obj, "created", cmd.output, cmd.dry_run))
         else:
             out.append(printed(live, "configured", cmd.output, cmd.dry_run))

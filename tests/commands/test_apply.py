@@ -138,10 +138,17 @@ def test_a_misspelt_field_is_the_api_servers_bad_request_when_creating(session, 
 
 
 def test_a_client_dry_run_prints_the_objects_as_given(session):
+    """... with apply's last-applied annotation, set before the dry run is looked at."""
     out = run(session, "apply -f - --dry-run=client -o yaml", POD).output
-    assert out == ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\n  namespace: default\n"
+    assert out == ("apiVersion: v1\nkind: Pod\nmetadata:\n  annotations:\n"
+                   "    kubectl.kubernetes.io/last-applied-configuration: |\n"
+                   '      {"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},'
+                   '"name":"solo","namespace":"default"},"spec":{"containers":[{"image":'
+                   '"busybox","name":"c"}]}}\n'
+                   "  name: solo\n  namespace: default\n"
                    "spec:\n  containers:\n  - image: busybox\n    name: c\n"
                    "    resources: {}\nstatus: {}\n")
+    assert "annotations" not in run(session, "create -f - --dry-run=client -o yaml", POD).output
     assert session.store.get("Pod", "solo", "default") is None
 
 
@@ -187,3 +194,120 @@ def test_a_named_service_account_is_kept(session):
     spec = session.store.get("Pod", "solo", "default").spec
     assert (spec.extra["serviceAccountName"], spec.extra["serviceAccount"]) == ("builder",
                                                                                  "builder")
+
+
+# -- client-side apply: the last-applied annotation and the three-way merge ----------------
+
+WEB = """apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: shop
+  labels: {app: web, tier: front}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      nodeSelector: {disk: ssd}
+      tolerations:
+      - {key: a, operator: Exists, effect: NoSchedule}
+      - {key: b, operator: Exists, effect: NoSchedule}
+      containers:
+      - name: web
+        image: nginx:1.27
+        env: [{name: A, value: "1"}, {name: B, value: "2"}]
+"""
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+
+
+def test_apply_keeps_the_manifest_in_the_last_applied_annotation(session):
+    """GetModifiedConfiguration: the document as read, the namespace kubectl filled in,
+    ``annotations: {}``, compact JSON with sorted keys and json.Encoder's newline."""
+    run(session, "kubectl apply -f -", POD)
+    pod = session.store.get("Pod", "solo", "default")
+    assert pod.metadata.annotations[LAST_APPLIED] == (
+        '{"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{},"name":"solo",'
+        '"namespace":"default"},"spec":{"containers":[{"image":"busybox","name":"c"}]}}\n')
+    out = run(session, "kubectl get pod solo -o yaml").output
+    assert f"    {LAST_APPLIED}: |\n      " in out
+    # describe leaves it out, as kubectl describe does
+    assert LAST_APPLIED not in run(session, "kubectl describe pod solo").output
+
+
+def test_apply_is_a_three_way_merge(session):
+    """A teacher's flow: apply, kubectl label and scale, edit the file (drop a toleration,
+    change the nodeSelector, drop a label and an env entry), apply again: what the file
+    dropped since the last apply is gone, what others set is kept."""
+    run(session, "kubectl apply -f -", WEB)
+    run(session, "kubectl label deploy shop extra=yes")
+    run(session, "kubectl scale deploy shop --replicas=5")
+    edited = (WEB.replace("labels: {app: web, tier: front}", "labels: {app: web}")
+              .replace("{disk: ssd}", "{disk: hdd}")
+              .replace("      - {key: b, operator: Exists, effect: NoSchedule}\n", "")
+              .replace(', {name: B, value: "2"}', ""))
+    assert run(session, "kubectl apply -f -", edited).output == "deployment.apps/shop configured\n"
+    d = session.store.get("Deployment", "shop", "default")
+    assert dict(d.metadata.labels) == {"app": "web", "extra": "yes"}
+    assert d.spec.replicas == 5
+    spec = d.spec.template.spec
+    assert dict(spec.node_selector) == {"disk": "hdd"}
+    assert [t.key for t in spec.tolerations] == ["a"]
+    assert [e["name"] for e in spec.containers[0].extra["env"]] == ["A"]
+    assert spec.containers[0].image_pull_policy == "IfNotPresent"   # defaulted: kept
+    assert run(session, "kubectl apply -f -", edited).output == "deployment.apps/shop unchanged\n"
+    # replicas in the manifest: apply sets them back over a scale
+    pinned = edited.replace("spec:\n  selector", "spec:\n  replicas: 2\n  selector")
+    run(session, "kubectl apply -f -", pinned)
+    run(session, "kubectl scale deploy shop --replicas=7")
+    assert run(session, "kubectl apply -f -", pinned).output == "deployment.apps/shop configured\n"
+    assert session.store.get("Deployment", "shop", "default").spec.replicas == 2
+
+
+def test_apply_over_an_object_without_the_annotation_warns_and_deletes_nothing(session):
+    """apply.go's warning (on stderr upstream, before the result line); with no last applied
+    manifest the patch removes nothing; the annotation is patched in, so the next apply can."""
+    assert run(session, "kubectl create -f -", WEB).output == "deployment.apps/shop created\n"
+    assert LAST_APPLIED not in session.store.get("Deployment", "shop", "default").metadata.annotations
+    dropped = WEB.replace("labels: {app: web, tier: front}", "labels: {app: web}")
+    assert run(session, "kubectl apply -f -", dropped).output == (
+        f"Warning: resource deployments/shop is missing the {LAST_APPLIED} annotation which is "
+        "required by kubectl apply. kubectl apply should only be used on resources created "
+        "declaratively by either kubectl create --save-config or kubectl apply. The missing "
+        "annotation will be patched automatically.\ndeployment.apps/shop configured\n")
+    d = session.store.get("Deployment", "shop", "default")
+    assert d.metadata.labels["tier"] == "front" and LAST_APPLIED in d.metadata.annotations
+    assert run(session, "kubectl apply -f -", WEB).output == "deployment.apps/shop configured\n"
+    run(session, "kubectl apply -f -", dropped)
+    assert "tier" not in session.store.get("Deployment", "shop", "default").metadata.labels
+    # -o yaml/json/name print the object only (the warning is stderr's upstream)
+    assert run(session, "kubectl create -f -", POD).ok
+    assert run(session, "kubectl apply -f - -o name", POD).output == "pod/solo\n"
+
+
+def test_create_save_config_writes_the_annotation(session):
+    assert run(session, "kubectl create --save-config -f -", POD).output == "pod/solo created\n"
+    assert LAST_APPLIED in session.store.get("Pod", "solo", "default").metadata.annotations
+    assert run(session, "kubectl apply -f -", POD).output == "pod/solo unchanged\n"
+    assert "unknown flag: --save-config" in run(session, "kubectl apply --save-config -f -",
+                                                 POD).error
+
+
+def test_a_changed_selector_is_immutable(session):
+    """The apps/v1 strategies' ValidateUpdate, in kubectl's words."""
+    run(session, "kubectl apply -f -", WEB)
+    moved = WEB.replace("matchLabels: {app: web}", "matchLabels: {app: web2}").replace(
+        "metadata: {labels: {app: web}}", "metadata: {labels: {app: web2}}")
+    assert fails_without_change(session, "kubectl apply -f -", moved) == (
+        'The Deployment "shop" is invalid: spec.selector: Invalid value: v1.LabelSelector{'
+        'MatchLabels:map[string]string{"app":"web2"}, MatchExpressions:[]v1.'
+        'LabelSelectorRequirement(nil)}: field is immutable\n')
+
+
+def test_a_strategy_switch_to_recreate_clears_rolling_update(session):
+    """DeploymentSpec.strategy is patchStrategy retainKeys: the rollingUpdate defaults do not
+    survive into a Recreate strategy (which would be refused)."""
+    run(session, "kubectl apply -f -", WEB)
+    recreate = WEB.replace("spec:\n  selector", "spec:\n  strategy: {type: Recreate}\n  selector")
+    assert run(session, "kubectl apply -f -", recreate).output == "deployment.apps/shop configured\n"
+    strategy = session.store.get("Deployment", "shop", "default").spec.strategy
+    assert strategy.type == "Recreate" and strategy.rolling_update is None

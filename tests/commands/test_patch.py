@@ -128,14 +128,28 @@ def test_a_pod_takes_only_the_updates_the_api_server_allows(session):
 
 
 def test_apply_over_a_pod_may_not_take_its_tolerations_away(session):
-    """Seed note 000's gpu-pod applied over one that tolerates more: upstream refuses."""
+    """Seed note 000's gpu-pod applied over one that tolerates more. Upstream's three-way
+    apply removes only what the last applied manifest set: over a pod applied with the
+    toleration, dropping it from the manifest is a removal, refused; over a pod that was not
+    applied (no last-applied annotation, as the sample's), nothing is removed — the
+    toleration stays and the apply passes with the missing-annotation warning."""
+    gpu = ("apiVersion: v1\nkind: Pod\nmetadata: {name: gpu}\nspec:\n  nodeName: node-2\n"
+           "  containers: [{name: nginx, image: nginx:1.27}]\n")
+    tolerating = gpu + ("  tolerations: [{key: hw-type, value: gpu, effect: NoSchedule, "
+                        "operator: Equal}]\n")
+    run(session, "kubectl apply -f -", tolerating)
+    assert fails_without_change(session, "kubectl apply -f -", gpu) == \
+        TOLERATIONS.replace("web-1", "gpu")
     run(session, "kubectl patch pod web-1 --type=json -p '[{\"op\":\"add\",\"path\":"
                  "\"/spec/tolerations/-\",\"value\":{\"key\":\"hw-type\",\"value\":\"gpu\","
                  "\"effect\":\"NoSchedule\",\"operator\":\"Equal\"}}]'")
     manifest = ("apiVersion: v1\nkind: Pod\nmetadata: {name: web-1}\nspec:\n  nodeName: node-2\n"
                 "  containers: [{name: nginx, image: nginx:1.27, "
                 "resources: {requests: {cpu: 100m}}}]\n")
-    assert fails_without_change(session, "kubectl apply -f -", manifest) == TOLERATIONS
+    out = run(session, "kubectl apply -f -", manifest).output
+    assert out.startswith("Warning: resource pods/web-1 is missing the ") and \
+        out.endswith("\npod/web-1 configured\n")
+    assert "hw-type" in [t.key for t in session.store.get("Pod", "web-1", "default").spec.tolerations]
 
 
 def test_a_pod_may_not_gain_or_lose_containers_but_an_init_container_takes_a_new_image(session):
