@@ -12,6 +12,7 @@ Not here: semantic validation (``ksandbox.apiserver.validation``) and defaulting
 from __future__ import annotations
 
 from functools import cached_property
+from operator import attrgetter
 from typing import Any
 
 from .codec import (
@@ -316,8 +317,8 @@ class PodSpec:
         # Each computed here (once per spec: the template's pods share it) and handed over:
         # testing for one not computed yet raised an AttributeError per bind (limits, mostly),
         # as dear as computing it once.
-        for name, slot in _NODE_FREE_SLOTS:
-            slot.__set__(new, getattr(self, name))
+        for read, slot in _NODE_FREE_SLOTS:
+            slot.__set__(new, read(self))
         if len(_BOUND) >= BOUND_LIMIT:
             _BOUND.clear()
         _BOUND[key] = (self, new)
@@ -328,8 +329,11 @@ class PodSpec:
 _WITH_NODE: Any = None
 # The cached derived values of a PodSpec (their slots) that do not depend on node_name.
 # (attrs' own slots of its name when the class kept attrs' way: codec._slot_cached_properties)
-_NODE_FREE_SLOTS = tuple((name, CACHED_SLOTS.get(PodSpec, PodSpec.__dict__)[name]) for name in
-                         ("requests", "limits", "host_ports", "qos_class"))
+# Each as (its property's getter, called as a function: a plain Python call, where reading
+# the property is a call from C; the slot).
+_NODE_FREE_SLOTS = tuple((PodSpec.__dict__[name].fget if PodSpec in CACHED_SLOTS
+                          else attrgetter(name), CACHED_SLOTS.get(PodSpec, PodSpec.__dict__)[name])
+                         for name in ("requests", "limits", "host_ports", "qos_class"))
 # (id(spec), node name) -> (spec, spec bound to that node): pods of one template bound to one
 # node share one bound spec, as pods of a template on a node share one spec when a file loads
 # (codec.sharing) — the scheduler binds 10,000 pods of one template to 5,000 nodes. The entry
