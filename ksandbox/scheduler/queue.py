@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from operator import attrgetter
 from typing import Any, Callable
 
 from .framework.interface import NODE, ClusterEvent, QueueingHint
@@ -46,9 +47,8 @@ class QueuedPodInfo:
         self.park_seq = 0
         self.sig: Any = None
 
-    @property
-    def key(self) -> str:
-        return self.pi.key
+    # the PodInfo's key, through a C getter (a Python one is a call from C into a new frame)
+    key = property(attrgetter("pi.key"))
 
 
 class SchedulingQueue:

@@ -13,6 +13,7 @@ callbacks are plain functions, which is cheaper and easier to fork.
 from __future__ import annotations
 
 import heapq
+from operator import attrgetter
 from typing import Any, Callable
 
 Callback = Callable[[], Any]
@@ -156,10 +157,10 @@ class Clock:
         # (time, priority) -> the batch that may still take entries (call_batched)
         self._open: dict[tuple[float, int], TimerBatch] = {}
 
-    @property
-    def now(self) -> float:
-        """The current simulated second. Read-only: only running callbacks moves it."""
-        return self._now
+    # The current simulated second. Read-only: only running callbacks moves it. A property
+    # whose getter is C (attrgetter): read ~5 times per scheduled pod, and a Python getter is
+    # a call from C into a new interpreter frame (~200 instructions more a read).
+    now = property(attrgetter("_now"), doc="The current simulated second (read-only).")
 
     def read(self) -> float:
         """``now`` as a plain method, for a component handed a time source: one call, where
