@@ -62,9 +62,18 @@ def _parse_create(tokens: list[str]) -> Any:
     return _verb_module("apply").parse(tokens, create=True)
 
 
+def _parse_apply(tokens: list[str]) -> Any:
+    if tokens and tokens[0] == "view-last-applied":
+        return _verb_module("view_last_applied").parse(tokens[1:])
+    if tokens and tokens[0] in ("set-last-applied", "edit-last-applied"):
+        raise CommandError(f'"kubectl apply {tokens[0]}" is not supported by ksandbox (kubectl '
+                           'apply -f writes the annotation; view-last-applied shows it)')
+    return _verb_module("apply").parse(tokens)
+
+
 # verb -> parse(tokens) -> command; the command's type picks its runner (_runners).
 VERBS: dict[str, Callable[[list[str]], Any]] = {
-    "apply": _verb("apply", "parse"),
+    "apply": _parse_apply,
     "create": _parse_create,
     "delete": _verb("delete", "parse"),
     "run": _verb("run", "parse"),
@@ -105,6 +114,7 @@ def _runners() -> dict[type, Callable[..., Any]]:
         scale,
         taint,
         top,
+        view_last_applied,
     )
 
     return {
@@ -121,6 +131,7 @@ def _runners() -> dict[type, Callable[..., Any]]:
         top.TopCommand: top.run,
         patch.PatchCommand: patch.run,
         edit.EditCommand: edit.run,
+        view_last_applied.ViewLastApplied: view_last_applied.run,
         rollout.RolloutCommand: rollout.run_rollout,
         rollout.SetImageCommand: rollout.run_set_image,
     }

@@ -71,6 +71,45 @@ def _go_float(f: float) -> str:
     return text
 
 
+def go_indent(text: str) -> str:
+    """json.Indent(text, "", "  ") of compact JSON: the same tokens (escapes and key order
+    kept), one element a line, what follows the value (the annotation's newline) kept."""
+    out: list[str] = []
+    depth = 0
+    i, n = 0, len(text)
+    fresh = False   # just opened a container: an empty one stays "{}" / "[]"
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            token = text[i:j + 1]
+            i = j + 1
+        else:
+            token = c
+            i += 1
+        if fresh and token not in ("}", "]"):
+            out.append("\n" + "  " * depth)
+        fresh = False
+        if token in ("{", "["):
+            depth += 1
+            out.append(token)
+            fresh = True
+        elif token in ("}", "]"):
+            depth -= 1
+            if out and out[-1] not in ("{", "["):
+                out.append("\n" + "  " * depth)
+            out.append(token)
+        elif token == ",":
+            out.append(",\n" + "  " * depth)
+        elif token == ":":
+            out.append(": ")
+        else:
+            out.append(token)
+    return "".join(out)
+
+
 def applied_manifest(raw: dict, namespace: str | None) -> dict:
     """The manifest as kubectl sends it: a copy of the document, the namespace kubectl filled
     in (``namespace``, for a namespaced kind), ``metadata.annotations`` without the

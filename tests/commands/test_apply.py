@@ -311,3 +311,23 @@ def test_a_strategy_switch_to_recreate_clears_rolling_update(session):
     assert run(session, "kubectl apply -f -", recreate).output == "deployment.apps/shop configured\n"
     strategy = session.store.get("Deployment", "shop", "default").spec.strategy
     assert strategy.type == "Recreate" and strategy.rolling_update is None
+
+
+def test_view_last_applied_prints_the_annotation(session):
+    """apply_view_last_applied.go: YAML by default, the annotation's JSON indented by two
+    spaces with -o json; kubectl's errors for an object without it and a bad -o."""
+    run(session, "kubectl apply -f -", POD)
+    assert run(session, "kubectl apply view-last-applied pod/solo").output == (
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  annotations: {}\n  name: solo\n"
+        "  namespace: default\nspec:\n  containers:\n  - image: busybox\n    name: c\n")
+    assert run(session, "kubectl apply view-last-applied pods solo -o json").output == (
+        '{\n  "apiVersion": "v1",\n  "kind": "Pod",\n  "metadata": {\n    "annotations": {},\n'
+        '    "name": "solo",\n    "namespace": "default"\n  },\n  "spec": {\n'
+        '    "containers": [\n      {\n        "image": "busybox",\n        "name": "c"\n'
+        '      }\n    ]\n  }\n}\n')
+    run(session, "kubectl run plain --image=busybox")
+    assert fails_without_change(session, "kubectl apply view-last-applied pod/plain") == \
+        "error: no last-applied-configuration annotation found on resource: plain\n"
+    assert fails_without_change(session, "kubectl apply view-last-applied pod/solo -o wide") == (
+        "error: Unexpected -o output mode: wide, the flag 'output' must be one of yaml|json\n"
+        "See 'view-last-applied -h' for help and examples\n")
