@@ -92,11 +92,17 @@ def _defaulted_meta(store: Store, obj: Any, stamp: bool = False) -> Any:
     if meta.uid and store.rand is not None and not _looks_like_ours(meta.uid):
         changes["uid"] = ""
     if stamp:
-        if not changes and _STAMP_CREATE is not None and type(meta) is ObjectMeta:
-            # only the stamp (a loaded pod's usual metadata): the same fields and values as
-            # below, without the keyword dict to build and read back
-            return _STAMP_CREATE(meta, str(store.resource_version + 1), store._now(),
-                                 meta.uid or store.rand.uid())
+        if type(meta) is ObjectMeta and _STAMP_CREATE is not None and \
+                _STAMP_CREATE_NS is not None and \
+                (not changes or changes.keys() == _NAMESPACE_ONLY):
+            # only the stamp, or the namespace and the stamp (a loaded pod's usual metadata,
+            # with or without a namespace): the same fields and values as below, without the
+            # keyword dict to build and read back
+            rv, now, uid = str(store.resource_version + 1), store._now(), \
+                meta.uid or store.rand.uid()
+            if not changes:
+                return _STAMP_CREATE(meta, rv, now, uid)
+            return _STAMP_CREATE_NS(meta, changes["namespace"], rv, now, uid)
         changes["resource_version"] = str(store.resource_version + 1)
         changes["creation_timestamp"] = store._now()
         changes["uid"] = changes.get("uid", meta.uid) or store.rand.uid()
@@ -106,6 +112,10 @@ def _defaulted_meta(store: Store, obj: Any, stamp: bool = False) -> Any:
 
 # evolve(meta, resource_version=..., creation_timestamp=..., uid=...)
 _STAMP_CREATE = replacer(ObjectMeta, ("resource_version", "creation_timestamp", "uid"))
+# the same with the namespace defaulted (a manifest that names none)
+_STAMP_CREATE_NS = replacer(ObjectMeta, ("namespace", "resource_version", "creation_timestamp",
+                                         "uid"))
+_NAMESPACE_ONLY = {"namespace": None}.keys()
 
 
 def _looks_like_ours(uid: str) -> bool:
