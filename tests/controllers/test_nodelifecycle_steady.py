@@ -2,10 +2,13 @@
 unchanged), and the sorted node list kept while no node comes or goes: the same conditions, taints, events, resourceVersions and health records as the
 full tryUpdateNodeHealth path (upstream: pkg/controller/nodelifecycle/
 node_lifecycle_controller.go monitorNodeHealth, run on every node every period) through
-failures, NotReady, recovery, cordoning, labels, a node added and one deleted."""
+failures, NotReady, recovery, cordoning, labels, a node added and one deleted; and processPod's
+short way (no pod read while every node is Ready) the same as reading each newly bound pod,
+with pods bound to Ready, NotReady and Unknown nodes along the way."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "kubelet"))
 
 from nodesim import cluster, kubelets, node, play, pod  # noqa: E402
 
+from ksandbox.api.manifest import load_manifests  # noqa: E402
 from ksandbox.controllers.nodelifecycle import NodeLifecycleController  # noqa: E402
 
 
@@ -44,6 +48,8 @@ def _run(short_way: bool) -> tuple[list, int]:
             full_pass()
 
         ctl.monitor_node_health = every_node_registered_again  # type: ignore[method-assign]
+        # processPod reads every pod, whatever the nodes' health
+        ctl._some_node_not_ready = lambda: True  # type: ignore[method-assign]
     calls = [0]
     full = ctl._try_update_node_health
 
@@ -53,14 +59,27 @@ def _run(short_way: bool) -> tuple[list, int]:
 
     ctl._try_update_node_health = counted  # type: ignore[method-assign]
     k = kubelets(s)
+
+    def bound(name: str, node_name: str) -> Any:
+        """A pod created bound and Running and Ready (an import's loaded state): processPod
+        marks it NotReady when its node is not Ready."""
+        doc = json.loads(pod(name, node_name))
+        doc["status"] = {"phase": "Running", "conditions": [
+            {"type": "Ready", "status": "True", "lastTransitionTime": "2024-01-01T00:00:00Z"}]}
+        return lambda s: s.store.create(load_manifests(json.dumps(doc))[0])
+
     steps: list = [
+        (5, bound("early", "node-3")),
         (10, "ksandbox fail node node-2"),
         (12, lambda s: k.fail_node("node-6", not_ready=True)),
+        (21, bound("beside-not-ready", "node-5")),
         (33, "kubectl cordon node-1"),
         (47, "kubectl label node node-3 node.kubernetes.io/exclude-disruption="),
+        (55, bound("on-not-ready", "node-6")),
         (61, lambda s: (k.add_node("node-9", like="node-0"), k.add_node("node-10",
                                                                         like="node-0"))),
         (90, "kubectl taint node node-4 team=x:NoSchedule"),
+        (100, bound("on-unknown", "node-2")),
         (130, "kubectl uncordon node-1"),
         # One node goes and another comes between two passes: as many nodes as before.
         (150, lambda s: (s.submit("kubectl delete node node-7"),
@@ -71,6 +90,7 @@ def _run(short_way: bool) -> tuple[list, int]:
         (230, lambda s: [k.fail_node(f"node-{i}") for i in (0, 1, 10, 5)]),
         (400, "ksandbox recover node node-6"),
         (420, lambda s: [k.recover_node(f"node-{i}") for i in (0, 1, 10, 5)]),
+        (500, bound("late", "node-6")),
     ]
     trace = []
     t = 0.0
@@ -111,3 +131,7 @@ def test_the_short_way_gives_what_the_full_path_gives() -> None:
     reasons = {e[0] for e in fast[-1][4]}
     assert {"NodeNotReady", "RegisteredNode", "RemovingNode"} <= reasons
     assert any(dict(snap[7]).get(":\x00:a") == "PartialDisruption" for snap in fast)
+    # Pods bound to a NotReady or Unknown node were marked so by processPod.
+    marked = {p[0] for snap in fast for p in snap[5]
+              if any(c.type == "Ready" and c.status == "False" for c in p[2])}
+    assert {"on-not-ready", "on-unknown"} <= marked
