@@ -102,34 +102,39 @@ def parse(tokens: list[str], create: bool = False) -> ApplyCommand:
                         dry_run_strategy(a), a["output"], bool(create and a["save-config"]))
 
 
-def _read(name: str, stdin: str | None) -> list[tuple[Any, Any]]:
-    """(object, the document it came from) for every object of one ``-f``."""
+def _read(name: str, stdin: str | None) -> list[tuple[Any, Any, str]]:
+    """(object, the document it came from, its file as kubectl names it) for every object of
+    one ``-f``."""
     if name == "-":
-        return load_manifests_with_data(stdin or "", "STDIN")
+        return _sourced(load_manifests_with_data(stdin or "", "STDIN"), "STDIN")
     check_file_allowed(name)   # a played recording may not even look (safeload)
     path = Path(name)
     if not path.exists():
         raise CommandError(f'the path "{name}" does not exist')
     if path.is_dir():
-        objs: list[tuple[Any, Any]] = []
+        objs: list[tuple[Any, Any, str]] = []
         for p in sorted(path.iterdir()):
             if p.suffix in MANIFEST_SUFFIXES and p.is_file():
-                objs.extend(load_manifests_with_data(read_text(p), str(p)))
+                objs.extend(_sourced(load_manifests_with_data(read_text(p), str(p)), str(p)))
         return objs
-    return load_manifests_with_data(read_text(path), str(path))
+    return _sourced(load_manifests_with_data(read_text(path), str(path)), str(path))
+
+
+def _sourced(loaded: list[tuple[Any, Any]], source: str) -> list[tuple[Any, Any, str]]:
+    return [(obj, data, source) for obj, data in loaded]
 
 
 def load_inputs(filenames: tuple[str, ...], stdin: str | None, verb: str) -> list[Any]:
     """Every object of every ``-f``; component configuration documents are refused."""
-    return [obj for obj, _ in load_inputs_with_data(filenames, stdin, verb)]
+    return [obj for obj, _, _ in load_inputs_with_data(filenames, stdin, verb)]
 
 
 def load_inputs_with_data(filenames: tuple[str, ...], stdin: str | None,
-                          verb: str) -> list[tuple[Any, Any]]:
-    """:func:`load_inputs` with each object's document."""
-    objs: list[tuple[Any, Any]] = []
+                          verb: str) -> list[tuple[Any, Any, str]]:
+    """:func:`load_inputs` with each object's document and file (``STDIN`` for ``-``)."""
+    objs: list[tuple[Any, Any, str]] = []
     for name in filenames:
-        for obj, data in _read(name, stdin):
+        for obj, data, source in _read(name, stdin):
             if isinstance(obj, ConfigDocument):
                 meta = obj.data.get("metadata") if isinstance(obj.data.get("metadata"),
                                                               dict) else {}
@@ -138,7 +143,7 @@ def load_inputs_with_data(filenames: tuple[str, ...], stdin: str | None,
                                    f'"{meta.get("name", "")}" namespace: "" from "{source}": '
                                    f'no matches for kind "{obj.kind}" in version '
                                    f'"{obj.api_version}"\nensure CRDs are installed first')
-            objs.append((obj, data))
+            objs.append((obj, data, source))
     if not objs:
         raise CommandError(f"no objects passed to {verb}")
     return objs
@@ -170,9 +175,9 @@ def run(session: Session, cmd: ApplyCommand, stdin: str | None) -> str:
         loaded = load_inputs_with_data(cmd.filenames, stdin, verb)
     except ServerDecodeError as exc:
         raise _refused_create(store, exc, cmd) from None
-    objs = [_with_namespace(o, cmd) for o, _ in loaded]
+    objs = [_with_namespace(o, cmd) for o, _, _ in loaded]
     if cmd.dry_run == "client":
-        return _client_dry_run(store, cmd, objs, [data for _, data in loaded])
+        return _client_dry_run(store, cmd, objs, [data for _, data, _ in loaded])
     if cmd.create:
         for obj in objs:
             info = BY_KIND[obj.kind]
@@ -187,9 +192,9 @@ def run(session: Session, cmd: ApplyCommand, stdin: str | None) -> str:
     # What kubectl sends: the manifest with its last-applied annotation for a new object
     # (apply, create --save-config), and for an existing one (apply) the live object with
     # apply's three-way patch applied (client_apply.py).
-    steps = [client_apply.prepare(target, obj, data)
+    steps = [client_apply.prepare(target, obj, data, source)
              if not cmd.create or cmd.save_config else client_apply.Step(obj)
-             for obj, (_, data) in zip(objs, loaded)]
+             for obj, (_, data, source) in zip(objs, loaded)]
     order = sorted(range(len(objs)), key=lambda i: _RANK.get(objs[i].kind, 9))
     results = apply_all(target, [steps[i].obj for i in order], whole=True)
     by_input: list[Any] = [None] * len(objs)

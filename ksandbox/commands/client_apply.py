@@ -27,7 +27,7 @@ from ..api.errors import ApiError
 from ..api.evolve import evolve
 from ..api.kinds import BY_KIND
 from ..api.strategicpatch import PatchError, apply_patch, three_way
-from .last_applied import LAST_APPLIED, annotation_text, applied_manifest, with_annotation
+from .last_applied import LAST_APPLIED, annotation_text, applied_manifest, go_json, with_annotation
 from .patch import decode_patched
 
 if TYPE_CHECKING:
@@ -65,8 +65,9 @@ def annotated(obj: Any, data: Any) -> Any:
         {**meta.annotations, LAST_APPLIED: text})))
 
 
-def prepare(store: Store, obj: Any, data: Any) -> Step:
-    """What ``kubectl apply`` sends for ``obj``, decoded from the document ``data``."""
+def prepare(store: Store, obj: Any, data: Any, source: str = "") -> Step:
+    """What ``kubectl apply`` sends for ``obj``, decoded from the document ``data`` of the
+    file ``source``."""
     info = BY_KIND[obj.kind]
     meta = obj.metadata
     live = store.get(obj.kind, meta.name, meta.namespace if info.namespaced else "")
@@ -90,10 +91,29 @@ def prepare(store: Store, obj: Any, data: Any) -> Step:
         patched_data = apply_patch(current, patch)
     except PatchError as err:
         raise ApiError("BadRequest", str(err), 400) from None
-    patched = decode_patched(info, live, patched_data, meta.name)
+    try:
+        patched = decode_patched(info, live, patched_data, meta.name)
+    except ApiError as err:
+        if err.reason != "Conflict":
+            raise
+        # apply.go's AddSourceToErr("applying patch: ..."): the patch sent, the object it
+        # was sent to (resource.Info's text) and the file, before the server's words
+        raise ApiError("Conflict", f"error when applying patch:\n{go_json(patch)}\nto:\n"
+                       f"{_info_text(obj, info)}\nfor: \"{source}\": {err.message}",
+                       409) from None
     if obj.kind == "Node" and obj.status.capacity:
         # The sandbox's own rule (a node's size is the manifest's): admission.merge_apply's.
         patched = evolve(patched, status=evolve(
             live.status, capacity=obj.status.capacity,
             allocatable=obj.status.allocatable or obj.status.capacity))
     return Step(patched, "configured", warning)
+
+
+def _info_text(obj: Any, info: Any) -> str:
+    """resource.Info's String(): the REST mapping's resource and kind (``%q`` of a
+    GroupVersionResource and a GroupVersionKind, the core group empty), then the name."""
+    group, _, version = obj.api_version.rpartition("/")
+    gv = f"{group}/{version}"
+    namespace = obj.metadata.namespace if info.namespaced else ""
+    return (f'Resource: "{gv}, Resource={info.resource}", GroupVersionKind: '
+            f'"{gv}, Kind={obj.kind}"\nName: "{obj.metadata.name}", Namespace: "{namespace}"')

@@ -179,13 +179,9 @@ def run(session: Session, cmd: EditCommand, stdin: str | None) -> str:
     if not patch:
         return printed(current, "skipped")
     try:
-        if (patch.get("metadata") or {}).get("resourceVersion") is not None:
-            # The patch carries the file's resourceVersion only when it is not the stored
-            # one: the API server's precondition fails, as for any stale write. A file
-            # without one (a script's hand-written object) updates unconditionally.
-            raise ApiError.conflict(info.display_resource, cmd.name, "the object has been "
-                                    "modified; please apply your changes to the latest "
-                                    "version and try again")
+        # (the patch carries the file's resourceVersion only when it is not the stored one:
+        # the API server's precondition fails then, patch.decode_patched; a file without
+        # one, a script's hand-written object, updates unconditionally)
         _, written = write_patched(session, info, cmd.name, cmd.namespace,
                                    lambda data: merge_patch(data, patch))
     except ValidationError as err:

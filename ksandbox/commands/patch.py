@@ -236,9 +236,15 @@ def write_patched(session: Session, info: Any, name: str, namespace: str,
     return current, written
 
 
+# storage's OptimisticLockErrorMsg: the detail of a write's Conflict on a stale resourceVersion
+OPTIMISTIC_LOCK = ("the object has been modified; please apply your changes to the latest "
+                   "version and try again")
+
+
 def decode_patched(info: Any, current: Any, data: Any, name: str) -> Any:
     """The API server's handling of a patched object's JSON ``data`` (PATCH, and kubectl
-    apply's patch): decoded (a 400 if it cannot be), the stored status kept, and a pod's spec
+    apply's patch): a stale resourceVersion in it a Conflict, decoded (a 400 if it cannot
+    be), the stored status kept, and a pod's spec
     held to the pod update rules — its DefaultTolerationSeconds tolerations added again first,
     as the admission plugin does on updates too."""
     if not isinstance(data, dict):
@@ -250,6 +256,12 @@ def decode_patched(info: Any, current: Any, data: Any, name: str) -> Any:
         raise ApiError("BadRequest", "the name of the object "
                        f'({meta.get("name")}) does not match the name on the URL ({name})',
                        400)
+    version = meta.get("resourceVersion")
+    if isinstance(version, str) and version and version != current.metadata.resource_version:
+        # The registry's update takes the object's resourceVersion as its precondition: a
+        # patch that carries one (an exported file's, through kubectl apply or edit) must
+        # name the stored version.
+        raise ApiError.conflict(info.display_resource, name, OPTIMISTIC_LOCK)
     try:
         patched = decode(info.type, json.loads(json.dumps(data)))
     except KsandboxError as err:

@@ -331,3 +331,29 @@ def test_view_last_applied_prints_the_annotation(session):
     assert fails_without_change(session, "kubectl apply view-last-applied pod/solo -o wide") == (
         "error: Unexpected -o output mode: wide, the flag 'output' must be one of yaml|json\n"
         "See 'view-last-applied -h' for help and examples\n")
+
+
+def test_applying_a_stale_export_conflicts(session):
+    """kubectl get -o yaml > file, edit, apply: the file carries the resourceVersion it was
+    read at, and apply's patch carries it when the object has moved on since: the API
+    server's precondition fails, and kubectl reports the patch it sent (apply.go's
+    AddSourceToErr of "applying patch"). Read again, the file applies."""
+    run(session, "kubectl apply -f -", DEPLOY)
+    export = run(session, "kubectl get deploy api -o yaml").output
+    run(session, "kubectl label deploy api team=a")
+    live = session.store.get("Deployment", "api", "default").metadata.resource_version
+    edited = export.replace("image: api:1", "image: api:2")
+    error = fails_without_change(session, "kubectl apply -f -", edited)
+    head, _, tail = error.partition("\nto:\n")
+    assert head.startswith('Error from server (Conflict): error when applying patch:\n{"metadata":{')
+    assert f'"resourceVersion":"{int(live) - 1}"' in head and '"image":"api:2"' in head
+    assert tail == (
+        'Resource: "apps/v1, Resource=deployments", GroupVersionKind: "apps/v1, Kind=Deployment"\n'
+        'Name: "api", Namespace: "default"\n'
+        'for: "STDIN": Operation cannot be fulfilled on deployments.apps "api": the object has '
+        'been modified; please apply your changes to the latest version and try again\n')
+    fresh = run(session, "kubectl get deploy api -o yaml").output
+    assert run(session, "kubectl apply -f -", fresh.replace("image: api:1", "image: api:2")
+               ).output == "deployment.apps/api configured\n"
+    d = session.store.get("Deployment", "api", "default")
+    assert d.spec.template.spec.containers[0].image == "api:2" and d.metadata.labels["team"] == "a"

@@ -189,3 +189,21 @@ def test_a_toleration_taken_away_and_another_change_are_both_reported(session):
                             'existing toleration can not be modified except its '
                             'tolerationSeconds\n* spec: Forbidden: pod updates may not change '
                             'fields other than'), error
+
+
+@pytest.mark.parametrize("kind", ["strategic", "merge"])
+def test_a_patch_with_a_stale_resource_version_conflicts(session, kind):
+    """A resourceVersion in the patch is the API server's precondition (the registry's
+    update: the patched object's version must be the stored one): a stale one is a
+    Conflict and nothing changes; the stored one patches."""
+    live = session.store.get("Deployment", "web", "default").metadata.resource_version
+    stale = str(int(live) - 1)
+    error = fails_without_change(
+        session, f"kubectl patch deploy web --type={kind} -p "
+        f"'{{\"metadata\":{{\"resourceVersion\":\"{stale}\",\"labels\":{{\"x\":\"1\"}}}}}}'")
+    assert error == ('Error from server (Conflict): Operation cannot be fulfilled on '
+                     'deployments.apps "web": the object has been modified; please apply your '
+                     'changes to the latest version and try again\n')
+    out = run(session, f"kubectl patch deploy web --type={kind} -p "
+              f"'{{\"metadata\":{{\"resourceVersion\":\"{live}\",\"labels\":{{\"x\":\"1\"}}}}}}'")
+    assert out.output == "deployment.apps/web patched\n"
