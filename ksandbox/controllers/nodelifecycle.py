@@ -48,6 +48,7 @@ from ..api.taints import (
 from ..apiserver.store import ADDED, DELETED, MODIFIED, WatchEvent
 from ..sim.clock import PRIORITY_CONTROLLER
 from .base import Controller, Worker
+from .nodelifecycle_steady import SteadyNodes
 from .rate_limited_queue import RateLimitedQueue
 
 if TYPE_CHECKING:
@@ -149,8 +150,11 @@ class NodeLifecycleController(Controller):
         # The lease informer: node name → last seen spec.renewTime (kube-node-lease).
         self._renewals: dict[str, float] = {}
         # node name → (node object, zone key, counts for disruption) as the last health pass
-        # saw it Ready and untainted: the next pass takes the short way for the same object.
-        self._steady: dict[str, tuple[Any, str, bool]] = {}
+        # saw it Ready and untainted (its ``entries``): the next pass takes the short way for
+        # the same object, and looks only at the nodes that may need more
+        # (nodelifecycle_steady.py).
+        self._steady = SteadyNodes()
+        self._renewed = self._steady.renewed
         # Node adds and deletes heard, and the count the last registration pass saw; _order is
         # that pass's name-sorting permutation of the store's node table (None: already sorted).
         self._members = 1
@@ -177,6 +181,7 @@ class NodeLifecycleController(Controller):
         self.store.subscribe("Lease", self._on_lease)
 
     def _on_node(self, ev: WatchEvent) -> None:
+        self._steady.written(ev.obj.metadata.name)
         if ev.type == DELETED or ev.type == ADDED:
             self._members += 1
         if ev.type == DELETED:
@@ -198,6 +203,7 @@ class NodeLifecycleController(Controller):
         renew = lease.spec.renew_time
         if isinstance(renew, (int, float)):
             self._renewals[lease.metadata.name] = renew
+            self._renewed[lease.metadata.name] = None
 
     # -- a Session's load (bulk start: session.py) ---------------------------------------------
     def muted_for_load(self, kinds: Collection[str] = (), objects: Sequence[Any] = ()
@@ -275,7 +281,8 @@ class NodeLifecycleController(Controller):
             # last pass's sorting permutation still applies.
             if self._order is not None:
                 nodes = [nodes[i] for i in self._order]
-            self._health_pass(nodes, now)
+            if not self._changed_pass(nodes, now):
+                self._health_pass(nodes, now)
             return
         self._members_seen = self._members
         nodes.sort(key=_node_name)
@@ -295,7 +302,7 @@ class NodeLifecycleController(Controller):
                 self.health.pop(name, None)
                 self._unready = None
                 self._zones.pop(name, None)
-                self._steady.pop(name, None)
+                self._steady.drop(name)
         if wrote:
             nodes = store.nodes()
             nodes.sort(key=_node_name)
@@ -308,7 +315,8 @@ class NodeLifecycleController(Controller):
         """Every node's health, in name order, then the zones' disruption states."""
         zone_conditions: dict[str, list[str | None]] = {}
         zone_states = self.zone_states
-        steady = self._steady
+        self._steady.full_pass_starts()
+        steady = self._steady.entries
         health_of = self.health
         renewals = self._renewals
         grace = self.grace_period
@@ -342,36 +350,74 @@ class NodeLifecycleController(Controller):
                         if queue is not None and name in queue.members:
                             queue.remove(name)
                         continue
-            given = node
-            observed, current, node = self._try_update_node_health(node, now)
-            zone = self._zone(node)
-            if zone not in zone_states:
-                self._add_zone(node)
-            if LABEL_EXCLUDE_DISRUPTION not in node.metadata.labels:
-                conds = zone_conditions.get(zone)
-                if conds is None:
-                    conds = zone_conditions[zone] = []
-                conds.append(current[0] if current is not None else None)
-            if current is None:
-                steady.pop(name, None)
-                continue
-            if node is given and current[0] == "True" and not node.spec.taints:
-                steady[name] = (node, zone, LABEL_EXCLUDE_DISRUPTION not in node.metadata.labels)
-            else:
-                steady.pop(name, None)
-            if observed[0] == "True" and not node.spec.taints:
-                # The common case, cheaply: nothing to untaint; just forget queued tainting.
-                queue = self.tainters.get(zone)
-                if queue is not None and name in queue.members:
-                    queue.remove(name)
-            else:
-                self._process_taint_based_eviction(node, observed[0])
-            if current[0] != "True" and observed[0] == "True":
-                self._event(node, "NodeNotReady", f"Node {name} status is now: NodeNotReady",
-                            record_status=True)
-                self._mark_pods_not_ready(name)
+            self._look_at(node, now, zone_conditions)
         self._handle_disruption(zone_conditions, nodes, now)
         self._schedule_taint_pass()
+        self._steady.full_pass_done(health_of)
+
+    def _changed_pass(self, nodes: list[Node], now: float) -> bool:
+        """The health pass over the nodes that may need more than the short way (see
+        nodelifecycle_steady.py): each of them as _health_pass looks at it, in name order,
+        every other node counted Ready in its zone, as the short way counts it; then the
+        zones' disruption states. False, having done nothing, when the steady bookkeeping
+        cannot tell (_health_pass runs instead): after a full disruption's handling, or
+        for a zone of a steady node that is gone from the zone states (the short way would
+        add it again)."""
+        steady = self._steady
+        zone_states = self.zone_states
+        if not steady.exact or any(zone not in zone_states for zone in steady.zones()):
+            return False
+        names, counted = steady.to_look_at(self.known, self.health, self._renewals, now,
+                                           self.grace_period)
+        zone_conditions: dict[str, list[str | None]] = {}
+        get = self.store.get
+        for name in names:
+            self._look_at(get("Node", name), now, zone_conditions)
+        # (only each zone's count of "True" matters to the disruption states, not the order)
+        for zone, n in counted.items():
+            if n:
+                conds: list[str | None] = ["True"] * n
+                conds.extend(zone_conditions.get(zone, ()))
+                zone_conditions[zone] = conds
+        self._handle_disruption(zone_conditions, nodes, now)
+        self._schedule_taint_pass()
+        return True
+
+    def _look_at(self, node: Node, now: float,
+                 zone_conditions: dict[str, list[str | None]]) -> None:
+        """One node's full health check in a pass (tryUpdateNodeHealth and what follows);
+        its Ready status goes to its zone's list in ``zone_conditions``."""
+        name = node.metadata.name
+        given = node
+        observed, current, node = self._try_update_node_health(node, now)
+        zone = self._zone(node)
+        if zone not in self.zone_states:
+            self._add_zone(node)
+        if LABEL_EXCLUDE_DISRUPTION not in node.metadata.labels:
+            conds = zone_conditions.get(zone)
+            if conds is None:
+                conds = zone_conditions[zone] = []
+            conds.append(current[0] if current is not None else None)
+        steady = self._steady
+        if current is None:
+            steady.drop(name)
+            return
+        if node is given and current[0] == "True" and not node.spec.taints:
+            steady.keep(name, (node, zone, LABEL_EXCLUDE_DISRUPTION not in node.metadata.labels),
+                        self.health[name].probe)
+        else:
+            steady.drop(name)
+        if observed[0] == "True" and not node.spec.taints:
+            # The common case, cheaply: nothing to untaint; just forget queued tainting.
+            queue = self.tainters.get(zone)
+            if queue is not None and name in queue.members:
+                queue.remove(name)
+        else:
+            self._process_taint_based_eviction(node, observed[0])
+        if current[0] != "True" and observed[0] == "True":
+            self._event(node, "NodeNotReady", f"Node {name} status is now: NodeNotReady",
+                        record_status=True)
+            self._mark_pods_not_ready(name)
 
     def _zone(self, node: Node) -> str:
         """zone_key, cached per node while its labels object is the same."""
@@ -569,7 +615,7 @@ class NodeLifecycleController(Controller):
 
     def _zone_state(self, ready: list[str | None]) -> str:
         """ComputeZoneState."""
-        ready_n = sum(1 for r in ready if r == "True")
+        ready_n = ready.count("True")
         not_ready = len(ready) - ready_n
         if ready_n == 0 and not_ready > 0:
             return STATE_FULL_DISRUPTION
@@ -606,6 +652,10 @@ class NodeLifecycleController(Controller):
                 break
         if all_are_full and all_were_full:
             return
+        if all_are_full or all_were_full:
+            # (both ways below write every node or move every probe time: the next health
+            # pass looks at every node)
+            self._steady.exact = False
         if all_are_full:
             # Every node is down: assume the control plane is the problem; evict nobody.
             for node in nodes:

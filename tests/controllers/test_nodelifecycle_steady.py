@@ -32,15 +32,22 @@ def _controller(s: Any) -> NodeLifecycleController:
     return next(c for c in s.cp.components.values() if isinstance(c, NodeLifecycleController))
 
 
-def _run(short_way: bool) -> tuple[list, int]:
+def _run(short_way: bool, scenario: str = "failures") -> tuple[list, int]:
     zones = {"topology.kubernetes.io/zone": "a"}
     other = {"topology.kubernetes.io/zone": "b"}
-    s = cluster(*(node(f"node-{i}", labels=zones if i < 4 else other) for i in range(8)),
+    extra = []
+    if scenario == "full disruption":
+        # the first node in name order alone in its zone, excluded from disruption: the
+        # first pass drops the zone from the zone states, the next one adds it back
+        extra = [node("edge-0", labels={"topology.kubernetes.io/zone": "c",
+                                        "node.kubernetes.io/exclude-disruption": ""})]
+    s = cluster(*extra,
+                *(node(f"node-{i}", labels=zones if i < 4 else other) for i in range(8)),
                 node("node-x", labels={**other, "node.kubernetes.io/exclude-disruption": ""}),
                 pod("web", "node-2"), pod("db", "node-6"))
     ctl = _controller(s)
     if not short_way:
-        ctl._steady = _Forgetful()
+        ctl._steady.entries = _Forgetful()
         full_pass = ctl.monitor_node_health
 
         def every_node_registered_again() -> None:
@@ -68,7 +75,17 @@ def _run(short_way: bool) -> tuple[list, int]:
             {"type": "Ready", "status": "True", "lastTransitionTime": "2024-01-01T00:00:00Z"}]}
         return lambda s: s.store.create(load_manifests(json.dumps(doc))[0])
 
-    steps: list = [
+    if scenario == "full disruption":
+        every = [f"node-{i}" for i in range(8)] + ["node-x"]
+        steps: list = [
+            (20, "ksandbox fail node node-1"),
+            # every counted node silent: a full disruption (nobody is evicted), then back
+            (60, lambda s: [k.fail_node(n) for n in every if n != "node-1"]),
+            (200, lambda s: [k.recover_node(n) for n in every]),
+            (260, "kubectl label node node-4 team=x"),
+        ]
+        return _play(s, ctl, steps, calls)
+    steps = [
         (5, bound("early", "node-3")),
         (10, "ksandbox fail node node-2"),
         (12, lambda s: k.fail_node("node-6", not_ready=True)),
@@ -92,6 +109,10 @@ def _run(short_way: bool) -> tuple[list, int]:
         (420, lambda s: [k.recover_node(f"node-{i}") for i in (0, 1, 10, 5)]),
         (500, bound("late", "node-6")),
     ]
+    return _play(s, ctl, steps, calls)
+
+
+def _play(s: Any, ctl: NodeLifecycleController, steps: list, calls: list) -> tuple[list, int]:
     trace = []
     t = 0.0
     for at, step in steps + [(600, None)]:
@@ -135,3 +156,61 @@ def test_the_short_way_gives_what_the_full_path_gives() -> None:
     marked = {p[0] for snap in fast for p in snap[5]
               if any(c.type == "Ready" and c.status == "False" for c in p[2])}
     assert {"on-not-ready", "on-unknown"} <= marked
+
+
+def test_the_changed_nodes_pass_holds_through_a_full_disruption() -> None:
+    """A full disruption moves every probe time and writes every node; a zone of excluded
+    nodes leaves the zone states and comes back: the passes over changed nodes give what
+    the full pass over every node gives."""
+    fast, fast_calls = _run(short_way=True, scenario="full disruption")
+    slow, slow_calls = _run(short_way=False, scenario="full disruption")
+    assert len(fast) == len(slow)
+    for a, b in zip(fast, slow):
+        assert a == b, f"differs at t={a[0]}"
+    assert fast_calls < slow_calls // 2
+    states = [dict(snap[7]) for snap in fast]
+    assert any(st.get(":\x00:a") == "FullDisruption" for st in states)
+    assert states[-1].get(":\x00:a") == "Normal"
+    assert any(":\x00:c" not in st for st in states) and ":\x00:c" in states[-1]
+
+
+class _Health:
+    def __init__(self, probe: float, lease_renew: float | None) -> None:
+        self.probe = probe
+        self.lease_renew = lease_renew
+
+
+def test_a_steady_node_is_looked_at_once_silent_past_the_grace_period() -> None:
+    """SteadyNodes alone: a node kept at a probe time and never renewed again is looked at by
+    the first pass past ``probe + grace`` (not by one at exactly that time, the short way's
+    ``now <= probe + grace``); a renewal taken by a pass moves its deadline to that pass's
+    time; a node written since the last pass is looked at whatever its deadline."""
+    from ksandbox.controllers.nodelifecycle_steady import SteadyNodes
+
+    steady = SteadyNodes()
+    known = {"a": "uid-a", "b": "uid-b", "c": "uid-c"}
+    health = {"a": _Health(10.0, 5.0), "b": _Health(10.0, 5.0), "c": _Health(10.0, 5.0)}
+    renewals = {"a": 5.0, "b": 5.0, "c": 5.0}
+    steady.full_pass_starts()
+    for name in ("a", "b"):
+        steady.keep(name, (object(), "z", True), 10.0)
+    steady.full_pass_done(health)
+    steady.keep("c", (object(), "z", False), 10.0)   # kept by a later look, same probe
+    grace = 40.0
+
+    def look(now: float) -> list[str]:
+        names, counted = steady.to_look_at(known, health, renewals, now, grace)
+        assert counted == {"z": 2 - sum(1 for n in names if n in ("a", "b"))}
+        return names
+
+    assert look(15.0) == []
+    renewals["b"] = 18.0
+    steady.renewed["b"] = None
+    assert look(20.0) == []
+    assert (health["b"].probe, health["b"].lease_renew) == (20.0, 18.0)
+    assert look(50.0) == []                  # exactly probe + grace: still the short way
+    assert look(55.0) == ["a", "c"]          # silent since 10: past the grace period
+    steady.written("b")
+    assert look(56.0) == ["b"]
+    assert look(60.0) == []                  # b's deadline is 20 + 40: not past yet
+    assert look(61.0) == ["b"]
