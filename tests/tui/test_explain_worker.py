@@ -483,12 +483,7 @@ async def test_the_first_answer_in_the_view_built_ahead_is_written_without_a_lay
     empty, that answer changed the legend's, the matrix's and the panel's heights."""
     app = make(session)
     async with app.run_test(size=SIZE) as pilot:
-        app.advance(5)
-        await settle(pilot)
-        explain_module.prebuild_explain(app)
-        built = explain_module._KEPT[app]
-        await _until(pilot, lambda: built.shown is not None)
-        await settle(pilot)
+        built = await _built_ahead(app, pilot, 5)
         heights = {name: built.query_one(name).size.height for name in (
             "#explain-message", "#explain-legend", "#explain-asks-text")}
         assert heights["#explain-legend"] > 0 and heights["#explain-asks-text"] > 1
@@ -507,6 +502,18 @@ async def test_the_first_answer_in_the_view_built_ahead_is_written_without_a_lay
         assert "0/4 nodes are available" in screen_text(app)
         assert layouts == [], "the answer laid the screen out"
 
+
+
+async def _built_ahead(app, pilot, at: float):
+    """The clock run to ``at``, then the view built ahead (prebuild_explain) once it shows
+    the answer it takes its shape from."""
+    app.advance(at)
+    await settle(pilot)
+    explain_module.prebuild_explain(app)
+    built = explain_module._KEPT[app]
+    await _until(pilot, lambda: built.shown is not None)
+    await settle(pilot)
+    return built
 
 def _many_nodes(count: int) -> str:
     """A cluster of ``count`` nodes and a Deployment: explain's matrix (a row a node) is
@@ -538,12 +545,7 @@ async def test_a_view_built_ahead_whose_matrix_scrolls_is_laid_out_once_when_ope
 
     app = make(Session.from_text(_many_nodes(40), seed=7))
     async with app.run_test(size=SIZE) as pilot:
-        app.advance(10)
-        await settle(pilot)
-        explain_module.prebuild_explain(app)
-        built = explain_module._KEPT[app]
-        await _until(pilot, lambda: built.shown is not None)
-        await settle(pilot)
+        built = await _built_ahead(app, pilot, 10)
         assert built.matrix.show_vertical_scrollbar  # the case this test is about
         explain_module._CACHE.clear()  # computed afresh, as after the clock moved
         (namespace, name), _pod = next(iter(app.session.store.items("Pod")))
@@ -580,12 +582,7 @@ spec:
 """
     app = make(Session.from_text(text, seed=7))
     async with app.run_test(size=SIZE) as pilot:
-        app.advance(10)
-        await settle(pilot)
-        explain_module.prebuild_explain(app)
-        built = explain_module._KEPT[app]
-        await _until(pilot, lambda: built.shown is not None)
-        await settle(pilot)
+        built = await _built_ahead(app, pilot, 10)
         assert built.shown.name == name  # the first pod's answer, ahead
         message = built.query_one("#explain-message")
         assert f"default/{name} names n-01 in spec.nodeName" in str(message.render())
