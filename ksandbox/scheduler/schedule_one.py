@@ -108,7 +108,7 @@ def schedule_pod(ctx: Any, fwk: Any, state: CycleState, pod: Pod,
     if len(feasible) == 1 and not keep_scores:
         return ScheduleResult(feasible[0].name, evaluated, feasible)
     if fast is not None:
-        names, per_plugin, totals = fast.prioritize(fwk, state, pod, feasible)
+        names, per_plugin, totals = fast.prioritize(fwk, state, pod, feasible, keep_scores)
     else:
         names, per_plugin, totals = prioritize(fwk, state, pod, feasible)
     host = feasible[0].name if len(feasible) == 1 else select_host(feasible, totals, ctx.rand)

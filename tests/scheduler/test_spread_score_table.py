@@ -87,3 +87,64 @@ def test_the_table_gives_the_sum_made_node_by_node(cycles, seed):
         assert got.dtype == want.dtype
         assert got.tolist() == want.tolist()
     assert len(plugin._score_tables) <= 3
+
+
+REGION = "topology.kubernetes.io/region"
+
+class_cycle = st.fixed_dictionaries({
+    "host_counts": st.lists(st.integers(0, 60), min_size=1, max_size=30),
+    "zone_counts": st.lists(st.integers(0, 400), min_size=1, max_size=4),
+    "region_counts": st.lists(st.integers(0, 900), min_size=1, max_size=3),
+    "candidates": st.integers(1, 600),
+    "skews": st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    "shape": st.sampled_from(["host+zone", "zone+host", "host", "zone", "zone+region",
+                              "host+host"]),
+    "weight": st.integers(1, 3),
+})
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(class_cycle, min_size=1, max_size=12), st.integers(0, 2 ** 32 - 1))
+def test_the_classes_give_the_weighted_normalized_scores_of_every_candidate(cycles, seed):
+    """``_weighted_by_class`` (the scheduler's own cycle: Score and NormalizeScore over the
+    classes of candidates with the same counts) against NormalizeScore's twin over the scores
+    made node by node, times the plugin's weight — for hostname and domain constraints in
+    either order, two domain keys, one constraint, a table grown or too big."""
+    from ksandbox.scheduler.framework.cycle_state import CycleState
+
+    plugin = pts.PodTopologySpread(None, pts.SYSTEM_DEFAULT_CONSTRAINTS, True)
+    plugin.SCORE_TABLES_KEPT = 3
+    rng = np.random.default_rng(seed)
+    for cyc in cycles:
+        n = len(cyc["host_counts"])
+        host = np.array(cyc["host_counts"], dtype=np.int64)
+        idx = rng.permutation(n)[: max(1, n - 2)].astype(np.int64)
+        s = PreScoreState()
+        s.arrays, reads = [], []
+        keys = {"host+zone": (HOST, ZONE), "zone+host": (ZONE, HOST), "host": (HOST,),
+                "zone": (ZONE,), "zone+region": (ZONE, REGION),
+                "host+host": (HOST, HOST)}[cyc["shape"]]
+        for key, skew in zip(keys, cyc["skews"]):
+            s.constraints.append(Constraint(TopologySpreadConstraint(
+                max_skew=skew, topology_key=key, when_unsatisfiable="ScheduleAnyway"), None))
+            if key == HOST:
+                s.weights.append(topology_normalizing_weight(cyc["candidates"]))
+                s.arrays.append(None)
+                reads.append(host)
+            else:
+                per = np.array(cyc["zone_counts" if key == ZONE else "region_counts"],
+                               dtype=np.int64)
+                s.weights.append(topology_normalizing_weight(len(per)))
+                s.arrays.append((per, np.ones(len(per), dtype=bool),
+                                 [f"d{j}" for j in range(len(per))]))
+                reads.append(rng.integers(0, len(per), n).astype(np.int64)[idx])
+        state = CycleState()
+        state.write(pts.PRE_SCORE_STATE_KEY, s)
+        want = cyc["weight"] * plugin.normalize_vec(state, None, _per_node(s, reads, idx),
+                                                    None, idx)
+        got = plugin._weighted_by_class(s, reads, idx, cyc["weight"])
+        if got is None:   # two hostname counts, or too big a table: the caller goes per node
+            assert cyc["shape"] == "host+host" or plugin._scores_by_count(s, reads, idx) is None
+            continue
+        assert got.dtype == np.int64
+        assert got.tolist() == want.tolist()

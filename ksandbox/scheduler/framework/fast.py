@@ -890,13 +890,17 @@ class FastPath:
         if plan is not None and plan[0] is fwk and plan[1] is fwk.score_plugins:
             return plan[2]
         score = [(pl.name, pl, getattr(pl, "score_vec", None), getattr(pl, "normalize_vec", None),
-                  getattr(pl, "normalize_score", None), fwk.weights[pl.name])
+                  getattr(pl, "normalize_score", None), fwk.weights[pl.name],
+                  getattr(pl, "constant_score", None), getattr(pl, "weighted_score_vec", None))
                  for pl in fwk.score_plugins]
         self._plan = (fwk, fwk.score_plugins, score)
         return score
 
-    def prioritize(self, fwk: Any, state: Any, pod: Pod,
-                   feasible: list[NodeInfo]) -> tuple[list[str], list, np.ndarray]:
+    def prioritize(self, fwk: Any, state: Any, pod: Pod, feasible: list[NodeInfo],
+                   keep_scores: bool = True) -> tuple[list[str], list, np.ndarray]:
+        """(plugin names, normalized scores per plugin, weighted totals) of the candidates
+        ``feasible``, as the plain path's prioritize; without ``keep_scores`` only the
+        totals (the names and scores are empty), made by :meth:`_totals`."""
         plan = self._plan
         if plan is not None and plan[0] is fwk and plan[1] is fwk.score_plugins:
             score = plan[2]
@@ -927,22 +931,15 @@ class FastPath:
                     skip_score.add(pl.name)
                 elif st.code != Code.SUCCESS:
                     raise SchedulingError(st.message())
+        if not keep_scores:
+            return [], [], self._totals(score, state, pod, feasible, idx)
         names: list[str] = []
         per_plugin: list = []
         totals = None
-        for name, pl, vec, nv, ns, weight in score:
+        for name, pl, vec, nv, ns, weight, _c, _w in score:
             if name in skip_score:
                 continue
-            if vec is not None:
-                s = vec(state, pod, self, idx)
-            else:
-                s = np.array([pl.score(state, pod, ni) for ni in feasible], dtype=_I64)
-            if nv is not None:
-                s = nv(state, pod, s, self, idx)
-            elif ns is not None:
-                lst = s.tolist()
-                ns(state, pod, lst, feasible)
-                s = np.array(lst, dtype=_I64)
+            s = _normalized(pl, vec, nv, ns, state, pod, self, idx, feasible)
             # A plugin's array may be shared (read-only): totals is always a new array.
             if totals is None:
                 totals = s.astype(_I64)
@@ -957,6 +954,67 @@ class FastPath:
         if totals is None:
             totals = np.zeros(len(feasible), dtype=_I64)
         return names, per_plugin, totals
+
+    def _totals(self, score: list, state: Any, pod: Pod, feasible: list[NodeInfo],
+                idx: np.ndarray) -> np.ndarray:
+        """prioritize's weighted totals alone, when no one reads the per-plugin scores (the
+        scheduler's own cycle: only the winner and its ties matter, drawn from the totals).
+        The same sums of the same integers, in fewer array operations: a plugin whose scores
+        are one number for every node (``constant_score``) adds that number once, and a
+        plugin that can give its weighted normalized scores at once
+        (``weighted_score_vec``) is not scored, normalized and multiplied in three steps.
+        tests/scheduler/test_prioritize_totals.py holds them to prioritize's."""
+        skip_score = state.skip_score
+        const = 0
+        totals = None
+        for name, pl, vec, nv, ns, weight, constant, weighted in score:
+            if name in skip_score:
+                continue
+            if constant is not None:
+                c = constant(state, pod, self)
+                if c is not None:
+                    const += c * weight
+                    continue
+            s = weighted(state, pod, self, idx, weight) if weighted is not None else None
+            if s is not None:   # a new array: added to, or kept as the totals
+                if totals is None:
+                    totals = s
+                else:
+                    totals += s
+                continue
+            s = _normalized(pl, vec, nv, ns, state, pod, self, idx, feasible)
+            # A plugin's array may be shared (read-only): totals is always a new array.
+            if totals is None:   # a new int64 array (the constants so far folded in)
+                totals = np.add(s, const, dtype=_I64) if weight == 1 else \
+                    np.multiply(s, weight, dtype=_I64)
+                if weight == 1:
+                    const = 0
+            elif weight == 1:
+                totals += s
+            else:
+                totals += s * weight
+        if totals is None:
+            return np.full(len(feasible), const, dtype=_I64)
+        if const:
+            totals += const
+        return totals
+
+
+def _normalized(pl: Any, vec: Any, nv: Any, ns: Any, state: Any, pod: Pod, ctx: FastPath,
+                idx: np.ndarray, feasible: list[NodeInfo]) -> np.ndarray:
+    """One plugin's normalized scores of the candidates: its numpy twins where it has them,
+    else its plain Score per node and NormalizeScore over the list."""
+    if vec is not None:
+        s = vec(state, pod, ctx, idx)
+    else:
+        s = np.array([pl.score(state, pod, ni) for ni in feasible], dtype=_I64)
+    if nv is not None:
+        s = nv(state, pod, s, ctx, idx)
+    elif ns is not None:
+        lst = s.tolist()
+        ns(state, pod, lst, feasible)
+        s = np.array(lst, dtype=_I64)
+    return s
 
 
 def _fail_arrays(n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -70,9 +70,19 @@ class ImageLocality:
         return calculate_priority(s, len(images))
 
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
+        return self._full(state, pod, ctx)[0][idx]
+
+    def constant_score(self, state: Any, pod: Pod, ctx: Any) -> int | None:
+        """Every node's score when it is one number (an image no node has: a rollout's new
+        tag), else None."""
+        return self._full(state, pod, ctx)[1]
+
+    def _full(self, state: Any, pod: Pod, ctx: Any) -> tuple[np.ndarray, int | None]:
+        """Every node's score, and the one value they all have (or None): both as static as
+        the nodes' images."""
         images = self._images(pod)
-        full = ctx.static((NAME, images), lambda: self._column(state, pod, ctx, images))
-        return full[idx]
+        return ctx.static((NAME, images), lambda: _with_constant(
+            self._column(state, pod, ctx, images)))
 
     def _column(self, state: Any, pod: Pod, ctx: Any, images: tuple[str, ...]) -> np.ndarray:
         """Every node's score, made once per image set while the nodes stay as they are."""
@@ -83,6 +93,13 @@ class ImageLocality:
             # not score() asked of every node for each new image.
             return np.full(ctx.n, calculate_priority(0, len(images)), dtype=np.int64)
         return np.array([self.score(state, pod, ni) for ni in ctx.infos], dtype=np.int64)
+
+
+def _with_constant(full: np.ndarray) -> tuple[np.ndarray, int | None]:
+    if not len(full):
+        return full, None
+    first = int(full[0])
+    return full, first if bool((full == first).all()) else None
 
 
 def new(args: Any, handle: Any) -> ImageLocality:

@@ -449,11 +449,8 @@ class PodTopologySpread:
         Each constraint's contribution is ``constraint_score(count, weight, maxSkew)`` of
         one count — the node's matching pods (hostname) or its domain's — and the score the
         rounded sum of the contributions in constraint order. So one table, indexed by the
-        counts, holds the score of every pair of counts up to the largest seen: made by the
-        same rule functions over the counts 0..K (the same float operations on the same
-        numbers as per node), kept for the weights and skews it was made for (the pods of a
-        template, while the number of candidate domains stays), and grown when a count
-        passes its end. A node's score is then one lookup: not a product, two sums and a
+        counts, holds the score of every pair of counts up to the largest seen (see
+        ``_score_table``). A node's score is then one lookup: not a product, two sums and a
         rounding per node for every pod."""
         constraints = s.constraints
         counts = [reads[i][idx] if c.topology_key == LABEL_HOSTNAME else s.arrays[i][0][reads[i]]
@@ -465,9 +462,24 @@ class PodTopologySpread:
                 return table[counts[0]] if len(counts) == 1 else table[counts[0], counts[1]]
             except IndexError:   # a count past the table's end (counts are never negative)
                 pass
+        table = self._score_table(key, [int(k.max()) for k in counts])
+        if table is None:
+            return None
+        return table[counts[0]] if len(counts) == 1 else table[counts[0], counts[1]]
+
+    def _score_table(self, key: tuple, largest: list[int]) -> np.ndarray | None:
+        """The table of rounded scores for the (weight, maxSkew) of each constraint (``key``)
+        with room for the counts ``largest`` (per constraint), or None when it would be too
+        big. Made by the same rule functions over the counts 0..K (the same float operations
+        on the same numbers as per node), kept for the weights and skews it was made for (the
+        pods of a template, while the number of candidate domains stays), and grown when a
+        count passes its end."""
+        table = self._score_tables.get(key)
+        if table is not None and all(k < n for k, n in zip(largest, table.shape)):
+            return table
         # Room to grow (a count rises by one per pod of the template placed), and no less
         # than the table had along any count, while it stays within bounds.
-        sizes = [2 * int(k.max()) + 2 for k in counts]
+        sizes = [2 * k + 2 for k in largest]
         if table is not None:
             grown = [max(a, b) for a, b in zip(sizes, table.shape)]
             if math.prod(grown) <= self.MAX_SCORE_TABLE:
@@ -478,10 +490,85 @@ class PodTopologySpread:
                  for n, (w, skew) in zip(sizes, key)]
         total = parts[0] if len(parts) == 1 else parts[0][:, None] + parts[1][None, :]
         table = go_round_vec(total)
+        self._score_tables.pop(key, None)
         if len(self._score_tables) >= self.SCORE_TABLES_KEPT:
             self._score_tables.pop(next(iter(self._score_tables)))
         self._score_tables[key] = table
-        return table[counts[0]] if len(counts) == 1 else table[counts[0], counts[1]]
+        return table
+
+    def weighted_score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray,
+                           weight: int) -> np.ndarray | None:
+        """``weight * normalize_vec(score_vec(...))`` for the candidates ``idx`` as a new
+        array, or None: then the caller runs the two (the scheduler's own cycle asks this
+        when no one reads the per-plugin scores; explain reads them from the two)."""
+        s = state.read(PRE_SCORE_STATE_KEY)
+        reads = s.reads
+        if reads is None or reads[0] is not idx or not reads[2] or s.ignored or \
+                len(reads[1]) not in (1, 2):
+            return None
+        return self._weighted_by_class(s, reads[1], idx, weight)
+
+    def _weighted_by_class(self, s: Any, reads: list, idx: np.ndarray,
+                           weight: int) -> np.ndarray | None:
+        """Score and NormalizeScore over classes of candidates instead of per candidate.
+
+        A candidate's score is a function of its counts (one per constraint: the node's own
+        matching pods for hostname, its domain's for another key), so candidates with the
+        same counts score alike. Each candidate gets a class number standing for its counts
+        (the hostname count and the domain id, or two domain ids, as one integer), the few
+        classes present are scored in Python by the same table and the same
+        ``reversed_score`` as per candidate (the minimum and maximum over the candidates are
+        those over the classes present), and every candidate reads its class's weighted
+        score: a handful of array operations instead of gathers of each count, a 2-D lookup,
+        a minimum, a maximum and the normalization over every candidate."""
+        constraints = s.constraints
+        hosts = [c.topology_key == LABEL_HOSTNAME for c in constraints]
+        counts: list[tuple]   # per class present, its counts in constraint order
+        if len(hosts) == 1:
+            # One constraint: the class is the hostname count itself, or the domain id.
+            key = reads[0][idx] if hosts[0] else reads[0]
+            present = np.bincount(key).nonzero()[0].tolist()
+            if hosts[0]:
+                counts = [(k,) for k in present]
+            else:
+                per = s.arrays[0][0].tolist()
+                counts = [(per[k],) for k in present]
+        else:
+            # Two: the class is high * (domains of the low one) + the low one's domain id,
+            # the low one a domain constraint (a domain id has a bound, a count has none).
+            if hosts[1]:
+                if hosts[0]:
+                    return None
+                lo_i, hi_i = 0, 1
+            else:
+                lo_i, hi_i = 1, 0
+            low_per = s.arrays[lo_i][0]
+            low = len(low_per)
+            key = (reads[hi_i][idx] if hosts[hi_i] else reads[hi_i]) * low
+            key += reads[lo_i]
+            present = np.bincount(key).nonzero()[0].tolist()
+            lows = low_per.tolist()
+            highs = None if hosts[hi_i] else s.arrays[hi_i][0].tolist()
+            counts = []
+            for k in present:
+                h, d = divmod(k, low)
+                a = h if highs is None else highs[h]
+                counts.append((lows[d], a) if lo_i == 0 else (a, lows[d]))
+        tkey = tuple((s.weights[i], c.max_skew) for i, c in enumerate(constraints))
+        table = self._score_table(tkey, [max(col) for col in zip(*counts)])
+        if table is None:
+            return None
+        item = table.item
+        raw = [item(*cnt) for cnt in counts]
+        lo, hi = min(raw), max(max(raw), 0)
+        lookup = [0] * (present[-1] + 1)
+        if hi == 0:
+            for k in present:
+                lookup[k] = weight * MAX_NODE_SCORE
+        else:
+            for k, r in zip(present, raw):
+                lookup[k] = weight * reversed_score(r, lo, hi)
+        return np.array(lookup, dtype=np.int64)[key]
 
     def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
                       idx: np.ndarray) -> np.ndarray:

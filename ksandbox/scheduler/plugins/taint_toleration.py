@@ -130,6 +130,12 @@ class TaintToleration:
         full, none = self._counts(ctx, state.read(PRE_SCORE_STATE_KEY))
         return _constant(ctx, 0, len(idx)) if none else full[idx]
 
+    def constant_score(self, state: Any, pod: Pod, ctx: Any) -> int | None:
+        """The normalized score of every node when it is one number, else None: with no
+        PreferNoSchedule taint the pod minds on any node, every score is 0 and normalizes to
+        the maximum (what normalize_vec returns then)."""
+        return MAX_NODE_SCORE if self._counts(ctx, state.read(PRE_SCORE_STATE_KEY))[1] else None
+
     def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
                       idx: np.ndarray) -> np.ndarray:
         if self._counts(ctx, state.read(PRE_SCORE_STATE_KEY))[1]:
