@@ -315,13 +315,10 @@ class LabelSelector:
         """True when the selector places no restriction (labels.Selector.Empty)."""
         return not self._plan
 
-    def equality_requirement(self) -> tuple[str, str] | None:
-        """One ``key=value`` every matching label set must carry (the first such requirement),
-        or None. Indexes use it to skip selectors that cannot match without evaluating them."""
-        for code, key, arg in self._plan:
-            if code == _OP_EQ:
-                return key, arg
-        return None
+    def equality_requirements(self) -> tuple[tuple[str, str], ...]:
+        """Every ``key=value`` a matching label set must carry, in requirement order. Indexes
+        use one of them to skip selectors that cannot match without evaluating them."""
+        return tuple((key, arg) for code, key, arg in self._plan if code == _OP_EQ)
 
     # -- printing and encoding --
 

@@ -92,3 +92,47 @@ def test_counters_from_the_label_index_equal_a_count_over_every_pod():
     fp.sync()
     for ns, sel in early + late + [("default", _sel(hash="h9"))]:
         assert (fp.match_counts(ns, sel) == _plain(fp, ns, sel)).all(), (ns, sel)
+
+
+def test_a_counter_is_routed_by_its_narrowest_label_and_still_counts_every_match():
+    # A ReplicaSet's selector: its Deployment's label (every pod of the Deployment) and the
+    # pod-template-hash (its own pods). The counter starts from the hash's pods and hears only
+    # their events; it must still equal a count over every pod, through churn.
+    store, clock, sched = _cluster(60)
+    r = SimRandom(3)
+    for i in range(600):
+        labels = {"app": f"app-{i % 2}", "hash": f"h{i % 12}"}
+        store.create(bound_pod(f"p-{i:04d}", "default", labels, f"node-{r.randrange(60):03d}"))
+    clock.run_until(clock.now + 1)
+    fp = sched.fast_for(sched.profiles["default-scheduler"])
+    fp.sync()
+    wide, narrow = _sel(app="app-1"), _sel(app="app-1", hash="h5")
+    lone = _sel(hash="h7", app="app-1")     # the narrow key first: the same route
+    assert (fp.match_counts("default", wide) == _plain(fp, "default", wide)).all()
+    for sel in (narrow, lone):
+        assert (fp.match_counts("default", sel) == _plain(fp, "default", sel)).all(), sel
+    routes = {sel: fp._counters[("pts", "default", sel)].route for sel in (wide, narrow, lone)}
+    assert routes == {wide: ("default", "app", "app-1"), narrow: ("default", "hash", "h5"),
+                      lone: ("default", "hash", "h7")}
+    # Churn: the narrow counters hear their own pods' events only.
+    for i in range(600, 800):
+        labels = {"app": f"app-{i % 2}", "hash": "h5" if i % 3 else "h7"}
+        store.create(bound_pod(f"p-{i:04d}", "default", labels, f"node-{r.randrange(60):03d}"))
+    for i in range(0, 600, 5):
+        store.delete("Pod", f"p-{i:04d}", "default")
+        if i % 10 == 0:
+            store.remove("Pod", f"p-{i:04d}", "default")
+    for i in range(1, 600, 7):
+        p = store.get("Pod", f"p-{i:04d}", "default")
+        if p is not None and p.metadata.deletion_timestamp is None:
+            store.update(evolve(p, metadata=evolve(p.metadata, labels=FrozenDict(
+                {**p.metadata.labels, "hash": "h5"}))))
+    clock.run_until(clock.now + 1)
+    fp.sync()
+    for sel in (wide, narrow, lone, _sel(app="app-0", hash="h5")):
+        assert (fp.match_counts("default", sel) == _plain(fp, "default", sel)).all(), sel
+    want = {}
+    for ni in fp.infos:
+        for key, pi in ni.pods.items():
+            want.setdefault((pi.namespace, pi.labels["hash"]), {})[key] = ni.index
+    assert fp._label_index["hash"] == want

@@ -550,9 +550,33 @@ class FastPath:
         def pred(pi: Any) -> bool:
             return (not pi.terminating and pi.namespace == namespace
                     and selector.matches(pi.labels))
-        eq = selector.equality_requirement()
         return self._counter(("pts", namespace, selector), pred,
-                             (namespace, eq[0], eq[1]) if eq is not None else None)
+                             self._narrowest_route(namespace, selector.equality_requirements()))
+
+    def _narrowest_route(self, namespace: str,
+                         eqs: tuple[tuple[str, str], ...]) -> tuple[str, str, str] | None:
+        """A counter's route among the ``key=value`` labels ``eqs`` every pod it accepts
+        carries: the one fewest pods of ``namespace`` carry (the first of equals), its key
+        indexed first when it is not yet and there is room. A new ReplicaSet's selector is
+        its Deployment's plus pod-template-hash: routed by the hash, its counter starts from
+        the few pods of that ReplicaSet, not from every pod of the Deployment (each through
+        the selector: ~300 at 500 nodes / 15,000 pods, for every rollout's new ReplicaSet),
+        and a pod event is offered to the counter of its own ReplicaSet only, not to those of
+        all the Deployment's ReplicaSets."""
+        best: tuple[int, str, str] | None = None
+        index = self._label_index
+        for k, v in eqs:
+            buckets = index.get(k)
+            if buckets is None:
+                if len(index) >= self.MAX_LABEL_KEYS:
+                    continue
+                buckets = self._index_key(k)
+            n = len(buckets.get((namespace, v), ()))
+            if best is None or n < best[0]:
+                best = (n, k, v)
+        if best is not None:
+            return namespace, best[1], best[2]
+        return (namespace, eqs[0][0], eqs[0][1]) if eqs else None
 
     MAX_DOMAIN_SUMS = 8   # per counter (a few masks: one per pod spec that narrows the nodes)
 
@@ -630,25 +654,10 @@ class FastPath:
             return np.fromiter((sum(1 for pi in ni.pods.values() if pred(pi))
                                 for ni in self.infos), _I64, self.n)
         ns, k, v = route
-        counts = np.zeros(self.n, dtype=_I64)
         buckets = self._label_index.get(k)
         if buckets is None:
-            # The first counter routed by this label key: one pass over every pod counts it
-            # and indexes the key.
-            buckets = self._label_index[k] = {}
-            for ni in self.infos:
-                i = ni.index
-                for pkey, pi in ni.pods.items():
-                    lv = pi.labels.get(k)
-                    if lv is None:
-                        continue
-                    bucket = buckets.get((pi.namespace, lv))
-                    if bucket is None:
-                        bucket = buckets[(pi.namespace, lv)] = {}
-                    bucket[pkey] = i
-                    if lv == v and pi.namespace == ns and pred(pi):
-                        counts[i] += 1
-            return counts
+            buckets = self._index_key(k)
+        counts = np.zeros(self.n, dtype=_I64)
         bucket = buckets.get((ns, v))
         if bucket:
             infos = self.infos
@@ -657,6 +666,23 @@ class FastPath:
                 if cur is not None and pred(cur):
                     counts[i] += 1
         return counts
+
+    def _index_key(self, k: str) -> dict[tuple[str, str], dict[str, int]]:
+        """Index label key ``k`` (one pass over every pod; kept current by ``_index_pod``
+        after)."""
+        buckets: dict[tuple[str, str], dict[str, int]] = {}
+        self._label_index[k] = buckets
+        for ni in self.infos:
+            i = ni.index
+            for pkey, pi in ni.pods.items():
+                lv = pi.labels.get(k)
+                if lv is None:
+                    continue
+                bucket = buckets.get((pi.namespace, lv))
+                if bucket is None:
+                    bucket = buckets[(pi.namespace, lv)] = {}
+                bucket[pkey] = i
+        return buckets
 
     def value_index(self, key: str) -> dict:
         """The topology key's value -> domain id map."""
