@@ -441,14 +441,25 @@ def merge_apply(current: Any, applied: Any) -> Any:
     changes: dict[str, Any] = {"metadata": meta}
     if hasattr(current, "spec"):
         changes["spec"] = applied.spec
-    if current.kind == "Node" and applied.status.capacity:
-        changes["status"] = evolve(current.status, capacity=applied.status.capacity,
-                                         allocatable=applied.status.allocatable
-                                         or applied.status.capacity)
+    if current.kind == "Node":
+        status = applied_node_status(current, applied)
+        if status is not None:
+            changes["status"] = status
     if current.kind == "PriorityClass":
         changes.update(value=applied.value, global_default=applied.global_default,
                        description=applied.description)
     return evolve(current, **changes)
+
+
+def applied_node_status(current: Any, applied: Any) -> Any:
+    """The sandbox's own rule for a Node applied again (its nodes are simulated): the node
+    takes the manifest's size — its capacity, and its allocatable or else that capacity — and
+    keeps its conditions; None when the manifest gives no capacity. Session.apply_objects
+    (merge_apply) and kubectl apply (commands/client_apply.py) both take it."""
+    if not applied.status.capacity:
+        return None
+    return evolve(current.status, capacity=applied.status.capacity,
+                  allocatable=applied.status.allocatable or applied.status.capacity)
 
 
 def _merge_pod(current: Any, applied: Any, meta: Any) -> Any:

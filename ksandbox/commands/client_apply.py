@@ -27,6 +27,7 @@ from ..api.errors import ApiError
 from ..api.evolve import evolve
 from ..api.kinds import BY_KIND
 from ..api.strategicpatch import PatchError, apply_patch, three_way
+from ..apiserver.admission import applied_node_status
 from .last_applied import LAST_APPLIED, annotation_text, applied_manifest, go_json, with_annotation
 from .patch import decode_patched
 
@@ -101,11 +102,10 @@ def prepare(store: Store, obj: Any, data: Any, source: str = "") -> Step:
         raise ApiError("Conflict", f"error when applying patch:\n{go_json(patch)}\nto:\n"
                        f"{_info_text(obj, info)}\nfor: \"{source}\": {err.message}",
                        409) from None
-    if obj.kind == "Node" and obj.status.capacity:
-        # The sandbox's own rule (a node's size is the manifest's): admission.merge_apply's.
-        patched = evolve(patched, status=evolve(
-            live.status, capacity=obj.status.capacity,
-            allocatable=obj.status.allocatable or obj.status.capacity))
+    if obj.kind == "Node":
+        status = applied_node_status(live, obj)   # (the sandbox's own rule: its size)
+        if status is not None:
+            patched = evolve(patched, status=status)
     return Step(patched, "configured", warning)
 
 

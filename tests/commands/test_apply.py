@@ -357,3 +357,19 @@ def test_applying_a_stale_export_conflicts(session):
                ).output == "deployment.apps/api configured\n"
     d = session.store.get("Deployment", "api", "default")
     assert d.spec.template.spec.containers[0].image == "api:2" and d.metadata.labels["team"] == "a"
+
+
+def test_applying_a_node_manifest_resizes_the_node(session):
+    """The sandbox's own rule (its nodes are simulated): a Node manifest applied again with
+    another capacity gives the node that size (allocatable: the manifest's, or its
+    capacity); its conditions stay. kubectl apply and a session's apply_objects share it."""
+    node = ("apiVersion: v1\nkind: Node\nmetadata: {name: node-9}\n"
+            "status: {capacity: {cpu: '4', memory: 8Gi, pods: '110'}}\n")
+    run(session, "kubectl apply -f -", node)
+    session.run_for(15)
+    before = session.store.get("Node", "node-9").status.conditions
+    assert run(session, "kubectl apply -f -", node.replace("'4'", "'8'")).output == \
+        "node/node-9 configured\n"
+    status = session.store.get("Node", "node-9").status
+    assert str(status.capacity["cpu"]) == str(status.allocatable["cpu"]) == "8"
+    assert status.conditions == before
