@@ -292,15 +292,24 @@ def _update_pod(store: Store, pod: Pod) -> Any:
 
 def _admit_node(store: Store, node: Node) -> Any:
     meta = node.metadata
-    labels = dict(meta.labels)
+    labels = meta.labels
     # The kubelet sets these well-known labels on registration.
-    labels.setdefault("kubernetes.io/hostname", meta.name)
-    labels.setdefault("kubernetes.io/os", "linux")
-    labels.setdefault("kubernetes.io/arch", "amd64")
+    if type(labels) is not FrozenDict or "kubernetes.io/hostname" not in labels or \
+            "kubernetes.io/os" not in labels or "kubernetes.io/arch" not in labels:
+        added = dict(labels)
+        added.setdefault("kubernetes.io/hostname", meta.name)
+        added.setdefault("kubernetes.io/os", "linux")
+        added.setdefault("kubernetes.io/arch", "amd64")
+        meta = meta.with_labels(added)
     status = node.status
     if not status.allocatable and status.capacity:
         status = evolve(status, allocatable=status.capacity)
-    return evolve(node, metadata=meta.with_labels(labels), status=status)
+    # An update of a registered node (the kubelet's registration, a cordon, a taint) has
+    # nothing to fill: the node itself, and its stored metadata, which validation then need
+    # not check again (a node's labels are its own: no cache holds their answer)
+    if meta is node.metadata and status is node.status:
+        return node
+    return evolve(node, metadata=meta, status=status)
 
 
 # -- workloads ----------------------------------------------------------------------------------
