@@ -104,3 +104,42 @@ async def test_no_frame_is_rendered_inside_a_batch_and_the_one_after_it_is(sessi
         assert renders and set(renders) == {0}
         assert app._frame_after_batch is None and not screen._repaint_required
         assert "after the batch" in screen_text(app)
+
+
+async def test_the_board_is_styled_focused_from_the_start_and_its_focus_restyles_nothing(
+        session, make, monkeypatch):
+    """The board gets the focus as the app starts (MainScreen.on_mount). Textual restyles a
+    widget when it gains the focus (``:focus``: the board's frame colour), ~5 ms of CPU
+    before the first frame at the default sample; the board is composed looking focused
+    (KeepsFocusLook), so the focus restyles nothing. It looks as a board given the focus
+    live does: tab away and back (each restyles it) ends with the same styles."""
+    from ksandbox.tui.widgets.node_board import NodeBoard
+
+    restyled: list[str | None] = []
+    real = NodeBoard.update_node_styles
+
+    def counted(self, animate: bool = True) -> None:
+        restyled.append(self.id)
+        real(self, animate)
+
+    monkeypatch.setattr(NodeBoard, "update_node_styles", counted)
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        board = app.screen.board
+        assert app.screen.focused is board and board.has_focus
+        assert not board.focus_look_kept and board.has_pseudo_class("focus")
+        assert restyled == [], "the start restyled the board"
+
+        def look() -> tuple:
+            return (str(board.styles.border), str(board.styles.border_title_color),
+                    tuple(str(board.get_component_rich_style(c)) for c in STYLES))
+
+        first = look()
+        await pilot.press("tab")
+        await settle(pilot)
+        assert not board.has_focus and look() != first  # the frame colour follows the focus
+        await pilot.press("shift+tab")
+        await settle(pilot)
+        assert app.screen.focused is board and restyled
+        assert look() == first

@@ -32,7 +32,13 @@ class MainScreen(KsScreen):
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="body"):
             with Vertical(id="main-col"):
-                yield NodeBoard(self.app.session, id="board")
+                board = NodeBoard(self.app.session, id="board")
+                # Styled as focused from the start (on_mount gives it the focus): Textual
+                # restyles a widget when it gains the focus (its ``:focus`` frame), ~5 ms
+                # of CPU before the first frame for the board. The focus arriving finds
+                # the look already there (KeepsFocusLook._on_focus) and restyles nothing.
+                board.keep_focus_look()
+                yield board
                 yield PendingQueue(self.app.session, self.app.model, id="pending")
             yield EventLog(self.app.session, id="events")
 
