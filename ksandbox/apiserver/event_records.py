@@ -25,6 +25,7 @@ Events over a list of records, in place (no copy).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any, Callable, Iterator, overload
 
 from ..api.core import Event, ObjectReference, object_path
@@ -107,8 +108,8 @@ class EventBuilder:
         return ev
 
 
-def reason_of(rec: Record) -> str:
-    return rec[REASON]
+# a record's reason, as a C call (the occurrence drop maps it over 2,000 records)
+reason_of: Callable[[Record], str] = itemgetter(REASON)
 
 
 def event_namespace(rec: Record) -> str:

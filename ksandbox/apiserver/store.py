@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import builtins
 from contextlib import contextmanager
+from itertools import compress
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from ..api import loadprogress
@@ -690,22 +691,26 @@ class Store:
 
     def _drop_oldest_occurrences(self, count: int) -> None:
         """Drop the ``count`` oldest occurrences that are not KEPT_REASONS, keeping the order
-        of the rest. Only the stretch from the first droppable one is scanned."""
+        of the rest. Only the stretch from the first droppable one is looked at, a slice at a
+        time: a slice of as many occurrences as are still to drop holds at most that many
+        droppable ones, so the stretch ends at the slice where they are all found — each
+        slice sorted into kept and dropped by C calls (2,000 records a drop; a loop turn each
+        was ~1 % of a rolling update's work)."""
         occ = self._occurrence_recs
         start = i = self._droppable_from
         kept: list[Record] = []
-        dropped = 0
-        while dropped < count and i < len(occ):
-            rec = occ[i]
-            if reason_of(rec) in KEPT_REASONS:
-                kept.append(rec)
-            else:
-                dropped += 1
-            i += 1
+        need = count
+        n = len(occ)
+        while need and i < n:
+            part = occ[i:i + need]
+            keep = list(compress(part, map(KEPT_REASONS.__contains__, map(reason_of, part))))
+            kept += keep
+            need -= len(part) - len(keep)
+            i += len(part)
         occ[start:i] = kept
         self._droppable_from = start + len(kept)
-        self._droppable -= dropped
-        self.occurrences_dropped += dropped
+        self._droppable -= count - need
+        self.occurrences_dropped += count - need
 
     def events_for(self, kind: str, name: str, namespace: str = "") -> builtins.list[Event]:
         """The events about the object ``kind``/``name`` (in ``namespace`` when given), oldest

@@ -22,6 +22,7 @@ from ksandbox.api.codec import decode
 from ksandbox.api.core import Event, Node, ObjectReference, Pod
 from ksandbox.api.meta import ObjectMeta
 from ksandbox.apiserver import store as store_module
+from ksandbox.apiserver.event_records import REASON, RecordList
 from ksandbox.apiserver.store import KEPT_REASONS, Store
 from ksandbox.sim.rand import SimRandom
 from ksandbox.views.state import event_dict, occurrence_dict
@@ -195,3 +196,39 @@ def test_a_fork_of_the_simulation_shares_the_records_and_reads_the_same_events()
     assert all(a is b for a, b in zip(f.store._occurrence_recs, s.store._occurrence_recs))
     f.store.record_event(node, "Normal", "Tick", "m0")
     assert len(f.store.occurrences) == len(before) + 1 and list(s.store.occurrences) == before
+
+
+def _plain_drop(occ: list, start: int, count: int) -> tuple[list, int, int]:
+    """The occurrence drop written plainly: from ``start``, drop the first ``count`` records
+    whose reason is not kept, keep the kept ones met on the way (in order), leave the rest.
+    (new list, where the next drop starts, how many were dropped)"""
+    i, kept, dropped = start, [], 0
+    while dropped < count and i < len(occ):
+        if occ[i][REASON] in KEPT_REASONS:
+            kept.append(occ[i])
+        else:
+            dropped += 1
+        i += 1
+    return occ[:start] + kept + occ[i:], start + len(kept), dropped
+
+
+@settings(max_examples=300, deadline=None)
+@given(reasons=st.lists(st.sampled_from(REASONS), max_size=60), start=st.integers(0, 60),
+       count=st.integers(1, 20))
+def test_the_occurrence_drop_is_the_plain_one(reasons: list[str], start: int,
+                                               count: int) -> None:
+    """Store._drop_oldest_occurrences (a slice at a time, sorted by C calls) against the
+    record-by-record loop: the same records left in the same order, the same place for the
+    next drop, the same counts; with kept reasons in runs, at the start and at the end."""
+    start = min(start, len(reasons))
+    occ = [("Pod", "default", f"p{i}", "u", "Normal", r, "m") for i, r in enumerate(reasons)]
+    store = Store(lambda: 0.0, SimRandom(1))
+    store._occurrence_recs = RecordList(occ)
+    store._droppable_from = start
+    store._droppable = store.occurrences_dropped = 100
+    want, want_from, want_dropped = _plain_drop(occ, start, count)
+    store._drop_oldest_occurrences(count)
+    assert store._occurrence_recs == want
+    assert store._droppable_from == want_from
+    assert store._droppable == 100 - want_dropped
+    assert store.occurrences_dropped == 100 + want_dropped
