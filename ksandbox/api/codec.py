@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import linecache
 import marshal
+import operator
 import sys
 import types
 import typing
@@ -177,6 +178,16 @@ def _slot_cached_properties(cls: Any, cached: dict[str, Callable[[Any], Any]]) -
 
 # class -> {cached property name: the slot (member descriptor) its value is kept in}
 CACHED_SLOTS: dict[type, dict[str, Any]] = {}
+
+
+def cached_getter(cls: type, name: str) -> Callable[[Any], Any]:
+    """``lambda obj: obj.<name>`` for a cached property of ``cls``, as its getter itself: a
+    plain Python call, which the interpreter inlines, where reading the property is a call
+    from C into a new interpreter frame (~900 instructions in a run). For the readers that
+    run once or more per scheduled pod."""
+    if cls in CACHED_SLOTS and name in CACHED_SLOTS[cls]:
+        return cls.__dict__[name].fget   # type: ignore[no-any-return]
+    return operator.attrgetter(name)
 
 
 # -- the frozen __init__, with each field's slot set directly -------------------------------

@@ -12,7 +12,6 @@ Not here: semantic validation (``ksandbox.apiserver.validation``) and defaulting
 from __future__ import annotations
 
 from functools import cached_property
-from operator import attrgetter
 from typing import Any
 
 from .codec import (
@@ -22,6 +21,7 @@ from .codec import (
     Int32,
     ResourceList,
     api_type,
+    cached_getter,
     extra_field,
     j,
     register_shared,
@@ -325,15 +325,22 @@ class PodSpec:
         return new
 
 
+# The cached properties as functions (codec.cached_getter), for readers that run for every
+# scheduled pod: spec_requests(spec) is spec.requests, and so on.
+spec_requests = cached_getter(PodSpec, "requests")
+spec_limits = cached_getter(PodSpec, "limits")
+spec_host_ports = cached_getter(PodSpec, "host_ports")
+spec_qos_class = cached_getter(PodSpec, "qos_class")
+
 # evolve(spec, node_name=...) of a PodSpec, made at the first bind
 _WITH_NODE: Any = None
 # The cached derived values of a PodSpec (their slots) that do not depend on node_name.
 # (attrs' own slots of its name when the class kept attrs' way: codec._slot_cached_properties)
-# Each as (its property's getter, called as a function: a plain Python call, where reading
-# the property is a call from C; the slot).
-_NODE_FREE_SLOTS = tuple((PodSpec.__dict__[name].fget if PodSpec in CACHED_SLOTS
-                          else attrgetter(name), CACHED_SLOTS.get(PodSpec, PodSpec.__dict__)[name])
-                         for name in ("requests", "limits", "host_ports", "qos_class"))
+# Each as (its getter, the slot).
+_NODE_FREE_SLOTS = tuple((read, CACHED_SLOTS.get(PodSpec, PodSpec.__dict__)[name])
+                         for read, name in ((spec_requests, "requests"), (spec_limits, "limits"),
+                                            (spec_host_ports, "host_ports"),
+                                            (spec_qos_class, "qos_class")))
 # (id(spec), node name) -> (spec, spec bound to that node): pods of one template bound to one
 # node share one bound spec, as pods of a template on a node share one spec when a file loads
 # (codec.sharing) — the scheduler binds 10,000 pods of one template to 5,000 nodes. The entry
@@ -504,6 +511,10 @@ def _amounts(resources: Any) -> FrozenDict:
     from .quantity import resource_amount
 
     return FrozenDict({n: resource_amount(n, q) for n, q in resources.items()})
+
+
+# Node.allocatable_amounts as a function (codec.cached_getter)
+node_allocatable_amounts = cached_getter(Node, "allocatable_amounts")
 
 
 # -- namespace --------------------------------------------------------------------------------

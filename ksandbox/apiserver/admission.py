@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..api.codec import EMPTY, FrozenDict
-from ..api.core import Pod
+from ..api.core import Pod, spec_qos_class
 from ..api.errors import ApiError, FieldError, ValidationError
 from ..api.evolve import by_identity, evolve, evolve_fields, replacer
 from ..api.kinds import BY_KIND
@@ -249,7 +249,7 @@ def _admit_pod(store: Store, pod: Pod, meta: Any = None,
     # it finds running. Anything else starts over as Pending.
     kept = ("Succeeded", "Failed") + (("Running",) if spec.node_name else ())
     phase = status.phase if status.phase in kept else "Pending"
-    status = by_identity(_admitted_status, status, phase, spec.qos_class)
+    status = by_identity(_admitted_status, status, phase, spec_qos_class(spec))
     if _ADMITTED_POD is not None:
         return _ADMITTED_POD(pod, meta, spec, status)
     return evolve(pod, metadata=meta, spec=spec, status=status)

@@ -14,7 +14,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, AbstractSet, Any, Callable
 
 from ..api.codec import FrozenDict
-from ..api.core import FAILED, RUNNING, PodCondition, PodStatus
+from ..api.core import (
+    FAILED,
+    RUNNING,
+    TERMINATED_PHASES,
+    PodCondition,
+    PodStatus,
+    node_allocatable_amounts,
+    spec_host_ports,
+    spec_requests,
+)
 from ..api.evolve import by_identity, evolve, replacer
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
@@ -121,11 +130,11 @@ def _spec_facts(spec: Any, node: Node | None, specs: dict[int, _SpecFacts]) -> _
     facts = specs.get(id(spec))
     if facts is not None and facts[0] is spec:
         return facts
-    requests, host_ports = spec.requests, spec.host_ports
+    requests, host_ports = spec_requests(spec), spec_host_ports(spec)
     if node is None:
         alloc, asks = None, None
     else:
-        alloc = node.allocatable_amounts
+        alloc = node_allocatable_amounts(node)
         asks = None if host_ports else tuple(spec_failures(spec, node, ()))
     facts = specs[id(spec)] = (spec, requests, host_ports, by_identity(fit_order, requests),
                                alloc, asks)
@@ -292,7 +301,7 @@ class PodWorkers:
                 self._admit(key, static, True, node, held, now, specs)
             self.sync_mirror(key, pod)
             return
-        if pod.is_terminated:
+        if pod.status.phase in TERMINATED_PHASES:   # (is_terminated: a property is a call from C)
             if st is not None:
                 self.forget(key, st)
             if pod.metadata.deletion_timestamp is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Collection, Mapping
 
+from ..api.core import spec_host_ports
 from ..api.evolve import by_identity
 from ..api.host_ports import HostPort, ports_fit
 from ..api.node_affinity import spec_matches_node
@@ -100,7 +101,8 @@ def spec_failures(spec: Any, node: Any, used_ports: Collection[HostPort],
         out.append((NODE_NAME, predicate_message(NODE_NAME)))
     # (a pod without host ports fits any; a node without taints taints no pod: neither is
     # asked — 150,000 loaded pods are admitted at t=0)
-    if spec.host_ports and not ports_fit(spec.host_ports, used_ports):
+    host_ports = spec_host_ports(spec)
+    if host_ports and not ports_fit(host_ports, used_ports):
         out.append((NODE_PORTS, predicate_message(NODE_PORTS)))
     if not static and node.spec.taints and \
             find_untolerated_taint(node.spec.taints, spec.tolerations,

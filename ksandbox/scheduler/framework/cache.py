@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from ...api.core import TERMINATED_PHASES
 from .node_info import (
     LABEL_REGION,
     LABEL_ZONE,
@@ -194,7 +195,8 @@ class SchedulerCache:
             removed = self._remove_pod_key(key)
             if removed is not None:
                 parsed = removed   # e.g. the pod became terminating: same terms otherwise
-        if not pod.spec.node_name or pod.is_terminated:
+        # (is_terminated, read as its phases here and below: a property is a call from C)
+        if not pod.spec.node_name or pod.status.phase in TERMINATED_PHASES:
             return
         ni = self.node_infos.get(pod.spec.node_name)
         if ni is None:
@@ -288,7 +290,7 @@ class SchedulerCache:
         counters skip terminating pods), not the node listeners. False: do the full
         remove + add."""
         node_name = pod.spec.node_name
-        if self._pod_node[key] != node_name or pod.is_terminated:
+        if self._pod_node[key] != node_name or pod.status.phase in TERMINATED_PHASES:
             return False
         ni = self.node_infos.get(node_name)
         old = ni.pods.get(key) if ni is not None else None

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ...api.codec import FrozenDict
-from ...api.core import Pod
+from ...api.core import Pod, spec_host_ports, spec_requests
 from ...api.evolve import by_identity
 from ...api.host_ports import port_conflict as host_port_conflict
 from ...api.quantity import resource_amount
@@ -51,7 +51,8 @@ _new_object = object.__new__
 
 def spec_parts(spec: Any) -> SpecParts:
     """What :class:`PodInfo` reads of a pod spec."""
-    return (spec.priority or 0, spec.requests, *non_zero_requests(spec), spec.host_ports)
+    return (spec.priority or 0, spec_requests(spec), *non_zero_requests(spec),
+            spec_host_ports(spec))
 
 
 def has_pod_affinity(spec: Any) -> bool:
