@@ -112,13 +112,25 @@ def test_ctrl_c_stops_a_sim_run_and_prints_the_state_so_far(tmp_path, capsys):
     # (the handler the run must put back: Python's, or SIG_IGN in a process started in the
     # background by a shell without job control)
     before = signal.getsignal(signal.SIGINT)
-    timer = threading.Timer(3.0, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
+    # ctrl+c once the run has put its own handler in place (a fixed delay raced the load on a
+    # busy CI machine: the signal came first and Python's KeyboardInterrupt went elsewhere)
+    done = threading.Event()
+
+    def press_ctrl_c() -> None:
+        while signal.getsignal(signal.SIGINT) is before:
+            if done.wait(0.01):
+                return
+        if not done.wait(0.5):  # let some simulated time pass
+            os.kill(os.getpid(), signal.SIGINT)
+
+    presser = threading.Thread(target=press_ctrl_c)
+    presser.start()
     try:
         code = main(["sim", "-f", str(m), "--script", str(script), "--until", "100000",
                      "-o", "json"])
     finally:
-        timer.cancel()
+        done.set()
+        presser.join()
     out, err = capsys.readouterr()
     assert code == 130
     assert "interrupted at " in err and "Traceback" not in err
