@@ -176,3 +176,31 @@ def test_topology_spread_min_domains_and_match_label_keys(constraint: str, error
     DoNotSchedule (both checked); matchLabelKeys needs a labelSelector and may not repeat
     one of its keys."""
     assert _errors(_spread(constraint)) == error
+
+
+def _node(capacity: str) -> str:
+    return f"""
+apiVersion: v1
+kind: Node
+metadata: {{name: n}}
+status: {{capacity: {capacity}, allocatable: {capacity}}}
+"""
+
+
+# ValidateNonnegativeQuantity: a Node's capacity and allocatable and a container's requests
+# refuse a negative amount and take zero (validation_pod._quantity_nonneg reads the quantity's
+# sign instead of comparing it with a zero it builds).
+@pytest.mark.parametrize("text,error", [
+    (_node('{cpu: "4", memory: 0, pods: "110"}'), ""),
+    (_node('{cpu: "0", memory: 1n}'), ""),
+    (_node('{cpu: "-1m", memory: 1Gi}'),
+     'The Node "n" is invalid: [status.capacity.cpu: Invalid value: "-1m": must be greater '
+     'than or equal to 0, status.allocatable.cpu: Invalid value: "-1m": must be greater than '
+     'or equal to 0]'),
+    (_pod('{requests: {cpu: "0", memory: 0}}'), ""),
+    (_pod('{requests: {cpu: 100m, memory: "-1"}}'),
+     'The Pod "p" is invalid: spec.containers[0].resources.requests.memory: Invalid value: '
+     '"-1": must be greater than or equal to 0'),
+])
+def test_negative_quantities_are_refused_zero_is_taken(text: str, error: str) -> None:
+    assert _errors(text) == error

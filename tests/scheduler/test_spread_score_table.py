@@ -39,6 +39,28 @@ def _per_node(state: PreScoreState, reads: list, idx: np.ndarray) -> np.ndarray:
     return go_round_vec(total)
 
 
+def _spread_state(keys, skews, candidates, host, domains):
+    """A PreScoreState of ScheduleAnyway constraints on ``keys`` and the reads that go with
+    it: a hostname constraint reads ``host`` (weight by ``candidates``); a domain key's
+    ``domains[key]`` is its counts per domain and each node's domain."""
+    s = PreScoreState()
+    s.arrays, reads = [], []
+    for key, skew in zip(keys, skews):
+        s.constraints.append(Constraint(TopologySpreadConstraint(
+            max_skew=skew, topology_key=key, when_unsatisfiable="ScheduleAnyway"), None))
+        if key == HOST:
+            s.weights.append(topology_normalizing_weight(candidates))
+            s.arrays.append(None)
+            reads.append(host)
+        else:
+            per, read = domains[key]
+            s.weights.append(topology_normalizing_weight(len(per)))
+            s.arrays.append((per, np.ones(len(per), dtype=bool), [f"d{j}" for j in
+                                                                  range(len(per))]))
+            reads.append(read)
+    return s, reads
+
+
 cycle = st.fixed_dictionaries({
     "host_counts": st.lists(st.integers(0, 60), min_size=1, max_size=30),
     "zone_counts": st.lists(st.integers(0, 400), min_size=1, max_size=4),
@@ -61,22 +83,10 @@ def test_the_table_gives_the_sum_made_node_by_node(cycles, seed):
         per = np.array(cyc["zone_counts"], dtype=np.int64)
         idx = rng.permutation(n)[: max(1, n - 2)].astype(np.int64)
         zone_of = rng.integers(0, zones, n).astype(np.int64)
-        s = PreScoreState()
-        s.arrays, reads = [], []
         keys = {"host+zone": (HOST, ZONE), "zone+host": (ZONE, HOST), "host": (HOST,),
                 "zone": (ZONE,)}[cyc["shape"]]
-        for key, skew in zip(keys, cyc["skews"]):
-            s.constraints.append(Constraint(TopologySpreadConstraint(
-                max_skew=skew, topology_key=key, when_unsatisfiable="ScheduleAnyway"), None))
-            if key == HOST:
-                s.weights.append(topology_normalizing_weight(cyc["candidates"]))
-                s.arrays.append(None)
-                reads.append(host)
-            else:
-                s.weights.append(topology_normalizing_weight(zones))
-                s.arrays.append((per, np.ones(zones, dtype=bool), [f"z{j}" for j in
-                                                                  range(zones)]))
-                reads.append(zone_of[idx])
+        s, reads = _spread_state(keys, cyc["skews"], cyc["candidates"], host,
+                                 {ZONE: (per, zone_of[idx])})
         want = _per_node(s, reads, idx)
         got = plugin._scores_by_count(s, reads, idx)
         if got is None:   # too big a table: the caller sums node by node
@@ -119,25 +129,16 @@ def test_the_classes_give_the_weighted_normalized_scores_of_every_candidate(cycl
         n = len(cyc["host_counts"])
         host = np.array(cyc["host_counts"], dtype=np.int64)
         idx = rng.permutation(n)[: max(1, n - 2)].astype(np.int64)
-        s = PreScoreState()
-        s.arrays, reads = [], []
         keys = {"host+zone": (HOST, ZONE), "zone+host": (ZONE, HOST), "host": (HOST,),
                 "zone": (ZONE,), "zone+region": (ZONE, REGION),
                 "host+host": (HOST, HOST)}[cyc["shape"]]
-        for key, skew in zip(keys, cyc["skews"]):
-            s.constraints.append(Constraint(TopologySpreadConstraint(
-                max_skew=skew, topology_key=key, when_unsatisfiable="ScheduleAnyway"), None))
-            if key == HOST:
-                s.weights.append(topology_normalizing_weight(cyc["candidates"]))
-                s.arrays.append(None)
-                reads.append(host)
-            else:
+        domains = {}
+        for key in keys:
+            if key != HOST:
                 per = np.array(cyc["zone_counts" if key == ZONE else "region_counts"],
                                dtype=np.int64)
-                s.weights.append(topology_normalizing_weight(len(per)))
-                s.arrays.append((per, np.ones(len(per), dtype=bool),
-                                 [f"d{j}" for j in range(len(per))]))
-                reads.append(rng.integers(0, len(per), n).astype(np.int64)[idx])
+                domains[key] = per, rng.integers(0, len(per), n).astype(np.int64)[idx]
+        s, reads = _spread_state(keys, cyc["skews"], cyc["candidates"], host, domains)
         state = CycleState()
         state.write(pts.PRE_SCORE_STATE_KEY, s)
         want = cyc["weight"] * plugin.normalize_vec(state, None, _per_node(s, reads, idx),

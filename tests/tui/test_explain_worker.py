@@ -515,6 +515,7 @@ async def _built_ahead(app, pilot, at: float):
     await settle(pilot)
     return built
 
+
 def _many_nodes(count: int) -> str:
     """A cluster of ``count`` nodes and a Deployment: explain's matrix (a row a node) is
     taller than its box at the tests' size, so it shows a scrollbar."""
