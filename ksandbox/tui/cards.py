@@ -94,17 +94,21 @@ class NodeSummary:
 
 
 def pod_marker(pod: Pod) -> str:
+    """The card's tag: what the pod is (a mirror, a DaemonSet's pod), as its metadata says,
+    before what its image suggests. A DaemonSet running the pause image (node-failure's
+    node-agent) is one pod per node, not a placeholder holding room; the pause-image guess is
+    for the pods nothing else names (a bare pod, an overprovisioning Deployment's)."""
     if MIRROR_ANNOTATION in pod.metadata.annotations:
         return "static"
     if pod.metadata.annotations.get(PLACEHOLDER_ANNOTATION, "").lower() == "true":
         return "placeholder"
+    ref = pod.metadata.controller_ref()
+    if ref is not None and ref.kind == "DaemonSet":
+        return "ds"
     containers = pod.spec.containers
     if containers and all("/pause" in c.image or c.image.startswith("pause")
                           for c in containers):
         return "placeholder"
-    ref = pod.metadata.controller_ref()
-    if ref is not None and ref.kind == "DaemonSet":
-        return "ds"
     return ""
 
 

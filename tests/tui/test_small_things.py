@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers import settle
+from screen_text import screen_lines
 
 from ksandbox.session import Session
 from ksandbox.tui.cards import summarize
@@ -87,3 +88,24 @@ async def test_explain_tells_the_truth_about_a_pod_bound_by_hand(make, tmp_path)
         await pilot.press("d")
         await settle(pilot)
         assert "Name:" in screen_text(app) and "ghost" in screen_text(app)
+
+
+async def test_a_daemonset_pod_on_the_pause_image_is_tagged_ds_not_placeholder(make):
+    """node-failure's node-agent is a DaemonSet whose pods run registry.k8s.io/pause: the
+    card says what the pod is (`ds`, one per node) before what its image suggests; a
+    Deployment's pause pods (the overprovisioning placeholders) are still `placeholder`."""
+    s = Session.from_files([ROOT / "sample_clusters/node-failure.yaml"], seed=3)
+    s.submit("kubectl create deployment holder --image=registry.k8s.io/pause:3.10")
+    s.run_for(5)
+    app = make(s)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        lines = screen_lines(app)
+    agents = [ln for ln in lines if "● node-agent-" in ln]
+    holders = [ln for ln in lines if "● holder-" in ln]
+    assert len(agents) == 3 and holders, "\n".join(lines)
+    for line in agents:
+        card = line.split("● node-agent-")[1].split("│")[0].split("┃")[0]
+        assert card.rstrip().endswith(" ds") and "placeholder" not in card, line
+    card = holders[0].split("● holder-")[1].split("│")[0].split("┃")[0]
+    assert card.rstrip().endswith(" placeholder"), holders[0]
