@@ -137,6 +137,29 @@ def test_explain_shows_the_spread_domain_counts(terminal):  # noqa: F811
     term.wait_for(r"Name:\s+spread-probe")
 
 
+def test_the_explain_asks_pane_moves_with_k9s_keys(terminal):  # noqa: F811
+    """At 80×24 the explain view's "the pod asks for" pane shows a few lines under the matrix;
+    tab focuses it and k9s's keys move it as they move every other pane: G to its end (the
+    node's answers), g back to the top, j/k a line — none of them "does nothing"."""
+    term = terminal(["sample_clusters/spread.yaml", "--paused"], 80, 24)
+    term.wait_for(r"nodes\[6\]")
+    term.keys(".")
+    term.wait_for(r"pods 10 running")
+    term.keys(":kubectl apply -f tests/tui/spread_probe.yaml", "Enter")
+    term.wait_for(r"pod/spread-probe created")
+    term.keys(":explain default/spread-probe", "Enter")
+    screen = term.wait_until(lambda s: re.search(r"★ node-\d", s) and "THE POD ASKS FOR" in s)
+    assert not re.search(r"NODE-\d ANSWERS", screen), screen   # below the pane's fold
+    term.keys("Tab", "G")
+    screen = term.wait_for(r"NODE-\d ANSWERS")
+    assert "THE POD ASKS FOR" not in screen, screen
+    term.keys("g")
+    term.wait_until(lambda s: "THE POD ASKS FOR" in s and not re.search(r"NODE-\d ANSWERS", s))
+    term.keys("j", "j", "k")
+    screen = term.wait_until(lambda s: "THE POD ASKS FOR" not in s)
+    assert "does nothing" not in screen, screen
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_the_footer_follows_the_focused_pane(terminal, size):  # noqa: F811
     """Issue 9 item 5: tab moves the focus, and the footer's first keys are that pane's."""

@@ -15,7 +15,6 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...recording.branches import BranchError
@@ -23,6 +22,7 @@ from ...recording.diff import diff_sessions
 from ...views.diffwide import evictions_cell, node_rows, placement_cell, pod_cell
 from ..model import ChangeSet
 from ..widgets.header import sim_time_text
+from ..widgets.key_scroll import KeyScroll
 from .base import KsScreen
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class DiffScreen(KsScreen):
         self._redraw_queued = False
 
     def compose_body(self) -> ComposeResult:
-        with VerticalScroll(id="diff-scroll"):
+        with KeyScroll(id="diff-scroll"):
             yield Static(id="diff-body")
 
     def on_mount(self) -> None:
@@ -83,7 +83,7 @@ class DiffScreen(KsScreen):
             self.redraw()
 
     def action_scroll(self, lines: int) -> None:
-        self.query_one("#diff-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
+        self.query_one("#diff-scroll", KeyScroll).scroll_relative(y=lines, animate=False)
 
     def redraw(self) -> None:
         branches = self.whatif.set
@@ -106,7 +106,7 @@ class DiffScreen(KsScreen):
             return
         self._drawn_real = now
         self._drawn_at = key
-        scroll = self.query_one("#diff-scroll", VerticalScroll)
+        scroll = self.query_one("#diff-scroll", KeyScroll)
         scroll.border_title = f"diff: {active.name} (A) vs {other.name} (B)"
         body = self.query_one("#diff-body", Static)
         if not branches.comparable(active, other):

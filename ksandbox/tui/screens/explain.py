@@ -28,7 +28,7 @@ import attrs
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.widget import Widget
@@ -47,6 +47,7 @@ from ..model import ChangeSet
 from ..widgets.explain_matrix import EMPTY, ExplainMatrix, MatrixLayout, matrix_layout, short_name
 from ..widgets.header import sim_time_text
 from ..widgets.key_footer import KeyFooter
+from ..widgets.key_scroll import KeyScroll
 from ..widgets.static_content import put
 from .base import KsScreen, Target
 
@@ -318,7 +319,7 @@ class ExplainScreen(KsScreen):
         with Horizontal(id="explain-body",
                         classes="-narrow" if self.app.size.width < SIDE_BY_SIDE else ""):
             yield ExplainMatrix(id="matrix")
-            with VerticalScroll(id="explain-asks"):
+            with KeyScroll(id="explain-asks"):
                 yield Static(id="explain-asks-text")
 
     def on_resize(self, event: Any) -> None:
@@ -395,7 +396,7 @@ class ExplainScreen(KsScreen):
                                self.session.store.count("Node"))
         matrix.set_layout(EMPTY)
         matrix.scroll_to(0, 0, animate=False, immediate=True)
-        self.query_one("#explain-asks", VerticalScroll).scroll_to(0, 0, animate=False,
+        self.query_one("#explain-asks", KeyScroll).scroll_to(0, 0, animate=False,
                                                                    immediate=True)
         panel = self.query_one("#explain-asks-text", Static)
         put(panel, _blank_like(panel))  # the panel, emptied
