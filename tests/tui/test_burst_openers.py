@@ -45,8 +45,9 @@ def test_node_dialogs_and_screens_take_the_keys_typed_behind_their_key(terminal,
     term.keys("T", "Enter")
     term.wait_for(r"node/gpu-1 untainted")
 
-    # p: Right Enter picks disk, three Tabs reach Apply.
-    term.keys("p", "Right", "Enter", "Tab", "Tab", "Tab", "Enter")
+    # p: Right moves to disk, Enter picks it and applies (as Enter on the taint dialog's
+    # effects does).
+    term.keys("p", "Right", "Enter")
     term.wait_for(r"node/gpu-1 disk pressure on")
 
     # r: Space unticks Ignore DaemonSets (two Tabs down), back to a field, Enter drains: kubectl

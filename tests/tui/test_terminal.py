@@ -137,6 +137,24 @@ def test_explain_shows_the_spread_domain_counts(terminal):  # noqa: F811
     term.wait_for(r"Name:\s+spread-probe")
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_enter_in_the_pressure_dialog_applies_the_highlighted_choice(terminal, size):  # noqa: F811
+    """p opens the pressure dialog focused on its kinds, memory picked: Enter applies it, as
+    Enter does in the taint, label and untaint dialogs (it did nothing: the dialog stayed
+    open); an arrow then Enter applies the kind moved to."""
+    term = _open(terminal, size)
+    term.keys("Right", "p")
+    term.wait_for(r"Pressure on node-1")
+    term.keys("Enter")
+    screen = term.wait_for(r"node/node-1 memory pressure on")
+    assert "Pressure on node-1" not in screen, screen
+    term.keys("p")
+    term.wait_for(r"Pressure on node-1")
+    term.keys("Right", "Enter")
+    screen = term.wait_for(r"node/node-1 disk pressure on")
+    assert "Pressure on node-1" not in screen, screen
+
+
 def test_the_explain_asks_pane_moves_with_k9s_keys(terminal):  # noqa: F811
     """At 80×24 the explain view's "the pod asks for" pane shows a few lines under the matrix;
     tab focuses it and k9s's keys move it as they move every other pane: G to its end (the

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Input, Label
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet
 
 from ..focus_paint import FocusPaintsWidgets
 from ..guard import DismissOnce, Guarded
@@ -38,6 +38,34 @@ def refused(text: str) -> str:
     except Exception as exc:  # noqa: BLE001 - kubectl's words for whatever it refuses
         return format_error(exc).strip()
     return ""
+
+
+class SubmitPicker(RadioSet):
+    """A dialog's choice of a few: arrows move and pick (space too); Enter picks the
+    highlighted one and submits the dialog, as Enter in a text field does (Textual's RadioSet
+    would only toggle, and on the one already picked Enter did nothing at all: the pressure
+    dialog, which opens focused on its first choice, stayed open)."""
+
+    BINDINGS = [Binding("down,right", "next_button", "Next option", show=False),
+                Binding("up,left", "previous_button", "Previous option", show=False),
+                Binding("space", "toggle_button", "Toggle", show=False),
+                Binding("enter", "submit", "Submit", show=False)]
+
+    def action_submit(self) -> None:
+        self.action_toggle_button()   # the highlighted choice is the one meant
+        # The dialog hears of the pick (RadioSet.Changed) a few messages later, after the
+        # command was sent: it is told now, or Enter sent the choice picked before.
+        screen = self.screen
+        if self._selected is not None and isinstance(screen, CommandDialog):
+            button = self._nodes[self._selected]
+            if isinstance(button, RadioButton) and button.name:
+                screen.radio_picked(self, button.name)
+        self.call_after_refresh(self._confirm)
+
+    def _confirm(self) -> None:
+        screen = self.screen
+        if isinstance(screen, CommandDialog):
+            screen.confirm()
 
 
 class CommandDialog(Guarded, DismissOnce, QuickTint, FocusPaintsWidgets, LayoutOnce,
@@ -72,6 +100,10 @@ class CommandDialog(Guarded, DismissOnce, QuickTint, FocusPaintsWidgets, LayoutO
     def command(self) -> str | None:
         """The command text the fields describe (None if they describe nothing yet)."""
         return None
+
+    def radio_picked(self, picker: RadioSet, name: str) -> None:
+        """Enter picked ``name`` in ``picker`` (a SubmitPicker) and is about to submit: the
+        dialog's command must have it now, before its RadioSet.Changed arrives."""
 
     _ready = False
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import RadioButton, RadioSet
 
-from .base import CommandDialog
+from .base import CommandDialog, SubmitPicker
 
 KINDS = ("memory", "disk", "pid")
 
@@ -20,23 +20,29 @@ class PressureDialog(CommandDialog):
         self.node = node
         self.active = active
         self.title_text = f"Pressure on {node}"
+        first_on = KINDS[0] in active
+        self.picked = {"kind": KINDS[0], "state": "off" if first_on else "on"}
+        """The choice in each set, as the command reads it (kept here: Enter's pick is told
+        before its RadioSet.Changed arrives)."""
 
     def compose_fields(self) -> ComposeResult:
         # The command's own words: "pid pressure" three times over did not fit the row.
-        with RadioSet(id="kind"):
-            for i, k in enumerate(KINDS):
-                yield RadioButton(k, value=(i == 0), name=k)
-        first_on = KINDS[0] in self.active
-        with RadioSet(id="state"):
-            yield RadioButton("on", value=not first_on, name="on")
-            yield RadioButton("off", value=first_on, name="off")
+        with SubmitPicker(id="kind"):
+            for k in KINDS:
+                yield RadioButton(k, value=(k == self.picked["kind"]), name=k)
+        with SubmitPicker(id="state"):
+            for state in ("on", "off"):
+                yield RadioButton(state, value=(state == self.picked["state"]), name=state)
 
-    def _pressed(self, set_id: str) -> str | None:
-        button = self.query_one(f"#{set_id}", RadioSet).pressed_button
-        return button.name if button is not None else None
+    def on_radio_set_changed(self, event: RadioSet.Changed | None = None) -> None:
+        if event is not None:
+            self.radio_picked(event.radio_set,
+                              event.pressed.name or str(event.pressed.label))
+        # CommandDialog's handler, run after this one, shows the command with this pick.
+
+    def radio_picked(self, picker: RadioSet, name: str) -> None:
+        if picker.id in self.picked:
+            self.picked[picker.id] = name
 
     def command(self) -> str | None:
-        kind, state = self._pressed("kind"), self._pressed("state")
-        if not kind or not state:
-            return None
-        return f"ksandbox pressure node {self.node} {kind} {state}"
+        return f"ksandbox pressure node {self.node} {self.picked['kind']} {self.picked['state']}"

@@ -11,13 +11,12 @@ rewrites the effect typed in the field, and typing one of the three picks it.
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import Checkbox, Input, Label, RadioButton, RadioSet
 
 from ...api.taints import TAINT_EFFECTS
 from ..widgets.keys_in_order import OrderedInput
 from ..widgets.static_content import put
-from .base import CommandDialog
+from .base import CommandDialog, SubmitPicker
 
 EFFECT = "NoSchedule"
 """The effect picked when the dialog opens (kubectl's examples' and the commonest)."""
@@ -54,32 +53,6 @@ def first_effect(spec: str) -> str:
     """The effect picked as the dialog opens on ``spec``: the one it names, else EFFECT."""
     effect = typed_effect(spec)
     return effect if effect in TAINT_EFFECTS else EFFECT
-
-
-class EffectPicker(RadioSet):
-    """The three effects: arrows move and pick (space too); Enter submits the dialog, as it
-    does from the text field (Textual's RadioSet would only toggle)."""
-
-    BINDINGS = [Binding("down,right", "next_button", "Next option", show=False),
-                Binding("up,left", "previous_button", "Previous option", show=False),
-                Binding("space", "toggle_button", "Toggle", show=False),
-                Binding("enter", "submit", "Taint", show=False)]
-
-    def action_submit(self) -> None:
-        self.action_toggle_button()   # the highlighted effect is the one meant
-        # The dialog hears of the pick (RadioSet.Changed) a few messages later, after the
-        # command was sent: it is told now, or Enter sent the effect picked before.
-        screen = self.screen
-        if self._selected is not None and isinstance(screen, TaintDialog):
-            button = self._nodes[self._selected]
-            if isinstance(button, RadioButton) and button.name:
-                screen.effect_picked(button.name)
-        self.call_after_refresh(self._confirm)
-
-    def _confirm(self) -> None:
-        screen = self.screen
-        if isinstance(screen, CommandDialog):
-            screen.confirm()
 
 
 class TaintDialog(CommandDialog):
@@ -127,7 +100,7 @@ class TaintDialog(CommandDialog):
 
     def compose_fields(self) -> ComposeResult:
         yield OrderedInput(self.spec, id="spec", placeholder=placeholder(self.effect))
-        with EffectPicker(id="effect"):
+        with SubmitPicker(id="effect"):
             for e in TAINT_EFFECTS:
                 yield RadioButton(e, value=(e == self.effect), name=e)
         yield Checkbox("--overwrite", id="overwrite")
@@ -142,6 +115,9 @@ class TaintDialog(CommandDialog):
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         self.effect_picked(event.pressed.name or str(event.pressed.label))
+
+    def radio_picked(self, picker: RadioSet, name: str) -> None:
+        self.effect_picked(name)
 
     def effect_picked(self, effect: str) -> None:
         """``effect`` was picked below the field: it is the effect of a taint typed without
