@@ -3,6 +3,8 @@ scale, help — and the command bar's kubectl commands, history and completion."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from helpers import command, pod, settle, shows, type_text
 from screen_text import screen_text
@@ -280,3 +282,34 @@ async def test_garbage_in_the_command_bar_never_crashes(session, make):
             await settle(pilot, 1)
         await pilot.press("escape")
         assert app.is_running
+
+
+async def test_question_mark_lists_the_focused_panes_own_keys(session, make):
+    """`?` on the board lists the board's own keys as the footer shows them — d describes the
+    node (the board's d hides the screen's), J / K scroll the selected card — and with the
+    pending queue or the event log focused, their d. They were left out as "widget keys"
+    (the footer behind the modal said "d Describe node", the help did not); Textual's
+    scroll keys (ctrl+pageup "Page Left") stay out, as moves are under NAVIGATION."""
+    app = make(session)
+    async with app.run_test(size=(120, 60)) as pilot:
+
+        async def help_lines():
+            await pilot.press("question_mark")
+            await settle(pilot, 4)
+            # The help box's rows (the board and footer behind it are not read).
+            lines = [ln.split("█")[-2] for ln in screen_text(app).splitlines()
+                     if ln.count("█") >= 2]
+            await pilot.press("escape")
+            await settle(pilot)
+            return "\n".join(lines)
+
+        text = await help_lines()
+        for key, label in (("d", "Describe node"), ("J", "Card down"), ("K", "Card up")):
+            assert re.search(rf"^ {key}\s+{label}\s*$", text, re.M), (key, text)
+        assert "Page Left" not in text and "Page Right" not in text, text
+        await pilot.press("tab")
+        await settle(pilot)
+        assert re.search(r"^ d\s+Describe pod\s*$", await help_lines(), re.M)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert re.search(r"^ d\s+Describe object\s*$", await help_lines(), re.M)

@@ -26,6 +26,11 @@ from ..tint import QuickTint
 NAVIGATION = [("↑ ↓ ← → / j k", "move"), ("g / G", "first / last"),
               ("ctrl+f / ctrl+b", "page down / up"), ("tab", "next pane"),
               ("enter", "drill in"), ("esc", "back / clear filter")]
+# The keys NAVIGATION describes: a pane's binding of one of these moves its cursor (or drills
+# in, goes back), and is not listed again under the view.
+NAVIGATION_KEYS = frozenset({"up", "down", "left", "right", "j", "k", "g", "G", "home", "end",
+                             "pageup", "pagedown", "ctrl+pageup", "ctrl+pagedown", "ctrl+f",
+                             "ctrl+b", "tab", "shift+tab", "enter", "escape"})
 COMMANDS = [(":no :po :deploy :ds :rs :ev :hpa :ns", "switch view (k9s aliases)"),
             (":po /regex  :po app=web  :po kube-system", "view with filter / labels / namespace"),
             (":kubectl taint nodes node-2 k=v:NoSchedule", "any kubectl command"),
@@ -72,8 +77,12 @@ class HelpScreen(Guarded, DismissOnce, QuickTint, FocusPaintsWidgets, LayoutOnce
                 section = "GENERAL"
             elif b.id and b.id.startswith("table.sort"):
                 section = "SORT"   # the list's sort keys (again to reverse)
+            elif b.key in NAVIGATION_KEYS:
+                continue  # widget keys that move the cursor are in NAVIGATION below
             else:
-                continue  # widget keys (moving the cursor) are in NAVIGATION below
+                # The focused pane's own keys are the view's: the board's d (which hides
+                # the screen's d) and J / K, the queue's and the event log's d.
+                section = view
             if b.action in HIDDEN_ACTIONS:
                 continue
             display = app.get_key_display(b)
