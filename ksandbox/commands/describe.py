@@ -51,11 +51,17 @@ def parse(tokens: list[str]) -> DescribeCommand:
                            a["all-namespaces"], a["selector"], a["show-events"])
 
 
-def run(session: Session, cmd: DescribeCommand, stdin: str | None) -> str:
+def run(session: Session, cmd: DescribeCommand, stdin: str | None) -> str | tuple[str, str]:
     store = session.store
     selector = selector_of(cmd.selector)
     ns = None if cmd.all_namespaces else cmd.namespace
+    # describe's fallback to every object whose name starts with what was typed is for one
+    # name alone (describe.go: NotFound with two builder args, TYPE NAME); with several, the
+    # builder continues on error: the objects found are described, each missing name is a
+    # NotFound after them.
+    one_name = len(cmd.targets) == 1 and len(cmd.targets[0].names) == 1
     objs: list[Any] = []
+    errors: list[str] = []
     for t in cmd.targets:
         if not t.names:
             objs.extend(list_kind(store, t.info, ns, selector))
@@ -65,15 +71,19 @@ def run(session: Session, cmd: DescribeCommand, stdin: str | None) -> str:
             if obj is not None:
                 objs.append(obj)
                 continue
-            # describe's fallback: every object whose name starts with what was typed.
             matches = [o for o in list_kind(store, t.info, cmd.namespace, selector)
-                       if o.metadata.name.startswith(name)]
+                       if o.metadata.name.startswith(name)] if one_name else []
             if not matches:
-                raise ApiError.not_found(t.info.display_resource, name)
+                if one_name:
+                    raise ApiError.not_found(t.info.display_resource, name)
+                errors.append(str(ApiError.not_found(t.info.display_resource, name)))
             objs.extend(matches)
+    err = "".join(e + "\n" for e in errors)
     if not objs:
+        if errors:
+            return "", err
         namespaced = any(t.info.namespaced for t in cmd.targets)
         return no_resources(ns, namespaced)
     texts = [describe(o, store, session.now, cmd.show_events) for o in objs]
-    return "\n\n".join(texts)
+    return ("\n\n".join(texts), err) if errors else "\n\n".join(texts)
 

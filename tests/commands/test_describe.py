@@ -52,3 +52,19 @@ def test_show_events_false_leaves_events_out(session):
 def test_empty_and_errors(session, line, output, error):
     result = run(session, line)
     assert (result.output, result.error) == (output, error)
+
+
+def test_several_names_describe_those_found_then_say_which_are_missing(session):
+    """describe.go's builder continues on error: with several names, each object found is
+    described and each missing name is a NotFound after them (the prefix fallback is for a
+    single name only). Before, one missing name hid every description."""
+    result = run(session, "describe node node-1 nope")
+    assert result.output.startswith("Name:               node-1\n")
+    assert result.error == 'Error from server (NotFound): nodes "nope" not found\n'
+    result = run(session, "describe pods web-1 web")   # "web" names no pod: no prefix match
+    assert result.output.startswith("Name:             web-1\n") and "web-2" not in result.output
+    assert result.error == 'Error from server (NotFound): pods "web" not found\n'
+    result = run(session, "describe node nope-1 nope-2")
+    assert result.output == ""
+    assert result.error.splitlines() == ['Error from server (NotFound): nodes "nope-1" not found',
+                                         'Error from server (NotFound): nodes "nope-2" not found']

@@ -243,6 +243,14 @@ async def test_a_read_that_finds_some_names_shows_them_above_the_error(session, 
         assert 'Error from server (NotFound): nodes "nope" not found' in text, text
         assert "NAME" in text and "node-1" in text, text
         assert text.index("node-1 ") < text.index("Error from server"), text
+        await pilot.press("escape")
+        await command(pilot, "describe node node-1 nope")
+        assert isinstance(app.screen, TextScreen)
+        assert re.search(r"Name:\s+node-1", screen_text(app)), screen_text(app)
+        await pilot.press("G")   # the error comes after the description, as in a terminal
+        await settle(pilot)
+        text = screen_text(app)
+        assert 'Error from server (NotFound): nodes "nope" not found' in text, text
 
 
 async def test_the_command_bar_keeps_history_and_completes_names(session, make):
