@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..api.errors import ApiError, CommandError
+from ..api.errors import ApiError, CommandError, KsandboxError
 from ..api.kinds import BY_KIND
-from .common import select_objects, selector_of
+from .common import format_errors, select_each, selector_of
 from .parse import (
     ALL,
     ALL_NAMESPACES,
@@ -172,15 +172,30 @@ def _line(obj: Any, cmd: DeleteCommand) -> str:
     return f'{info.qualified} "{obj.metadata.name}" {op}{where}{suffix}\n'
 
 
-def run(session: Session, cmd: DeleteCommand, stdin: str | None) -> str:
+def run(session: Session, cmd: DeleteCommand, stdin: str | None) -> str | tuple[str, str]:
     store = session.store
+    missing: list[KsandboxError] = []
     if cmd.filenames:
         objs = _from_files(session, cmd, stdin)
     else:
-        objs = select_objects(store, cmd.targets, cmd.namespace, cmd.all_namespaces,
-                              selector_of(cmd.selector), cmd.ignore_not_found)
+        # delete.go's builder continues on error: the objects found are deleted, each name
+        # that is not is a NotFound after their lines ('delete pod a nope' deletes a).
+        # A name counts as found before its DELETE answers NotFound (DeleteResult's found++):
+        # with --ignore-not-found, 'delete pod nope' prints nothing, not "No resources found".
+        objs = []
+        named = False
+        for item in select_each(store, cmd.targets, cmd.namespace, cmd.all_namespaces,
+                                selector_of(cmd.selector)):
+            if not isinstance(item, KsandboxError):
+                objs.append(item)
+            elif cmd.ignore_not_found:
+                named = True
+            else:
+                missing.append(item)
     warning = FORCE_WARNING + "\n" if cmd.grace_period == 0 and cmd.force else ""
     if not objs:
+        if missing or named:
+            return warning, format_errors(missing)
         return warning + "No resources found\n"
     for obj in objs:
         if obj.kind == "Namespace" and obj.metadata.name in IMMORTAL_NAMESPACES:
@@ -193,7 +208,8 @@ def run(session: Session, cmd: DeleteCommand, stdin: str | None) -> str:
         grace = None if cmd.grace_period < 0 else cmd.grace_period
         for obj in objs:
             _delete(store, obj, grace, index)
-    return warning + "".join(_line(o, cmd) for o in objs)
+    out = warning + "".join(_line(o, cmd) for o in objs)
+    return (out, format_errors(missing)) if missing else out
 
 
 def _delete(store: Store, obj: Any, grace: int | None, index: dict[str, list[Any]]) -> None:

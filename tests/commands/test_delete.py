@@ -60,7 +60,7 @@ def test_a_pod_in_another_namespace(session):
     ("delete pods --all -n team-a", 'pod "batch-1" deleted from team-a namespace\n'),
     ("delete node node-3", 'node "node-3" deleted\n'),
     ("delete pod web-1 -o name", "pod/web-1\n"),
-    ("delete pod nope --ignore-not-found", "No resources found\n"),
+    ("delete pod nope --ignore-not-found", ""),   # counted as found: DeleteResult's found++
     ("delete pod web-1 --dry-run=client", 'pod "web-1" deleted from default namespace '
                                           "(dry run)\n"),
     ("delete pod web-1 --dry-run=server", 'pod "web-1" deleted from default namespace '
@@ -103,7 +103,6 @@ def test_deleting_from_a_file(session, tmp_path):
 
 @pytest.mark.parametrize("line,error", [
     ("delete pod nope", 'Error from server (NotFound): pods "nope" not found\n'),
-    ("delete pods web-1 nope", 'Error from server (NotFound): pods "nope" not found\n'),
     ("delete pods", "error: resource(s) were provided, but no name, label selector, or --all "
                     "flag specified\n"),
     ("delete", "error: You must provide one or more resources by argument or filename.\n"
@@ -130,3 +129,20 @@ def test_deleting_from_a_file(session, tmp_path):
 ])
 def test_errors_change_nothing(session, line, error):
     assert fails_without_change(session, line) == error
+
+
+def test_several_names_delete_those_found_and_say_which_are_missing(session):
+    """delete.go's builder continues on error: each name is visited, the ones found are
+    deleted and printed, each missing one is the server's NotFound after them (it refused the
+    whole line and deleted nothing). With --ignore-not-found a missing name is silent: it was
+    counted as found before its DELETE answered, so no "No resources found" either."""
+    result = run(session, "delete pods nope web-1 nope-2")
+    assert result.output == 'pod "web-1" deleted from default namespace\n'
+    assert result.error.splitlines() == ['Error from server (NotFound): pods "nope" not found',
+                                         'Error from server (NotFound): pods "nope-2" not found']
+    p = pod(session, "web-1")
+    assert p is None or p.metadata.deletion_timestamp is not None
+    result = run(session, "delete pods web-2 nope --ignore-not-found")
+    assert (result.output, result.error) == ('pod "web-2" deleted from default namespace\n', "")
+    assert (run(session, "delete pod nope --ignore-not-found").output,
+            run(session, "delete pods -l app=nothing").output) == ("", "No resources found\n")
