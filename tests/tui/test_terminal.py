@@ -155,6 +155,20 @@ def test_enter_in_the_pressure_dialog_applies_the_highlighted_choice(terminal, s
     assert "Pressure on node-1" not in screen, screen
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_ctrl_a_lists_the_aliases_from_the_board_too(terminal, size):  # noqa: F811
+    """k9s's ctrl+a answers in every view: on the board it opens the aliases (it was bound on
+    the list views only and did nothing on the board, with no word); again does not stack a
+    second copy, esc goes back to the board."""
+    term = _open(terminal, size)
+    term.keys("C-a")
+    screen = term.wait_for(r"aliases \(:NAME opens the view\)")
+    assert re.search(r"RESOURCE\s+SHORTNAMES\s+KIND", screen), screen
+    assert re.search(r"configmaps\s+cm\s+ConfigMap", screen), screen
+    term.keys("C-a", "Escape")
+    term.wait_until(lambda s: "aliases (:NAME" not in s and re.search(r"nodes\[4\]", s))
+
+
 def test_the_explain_asks_pane_moves_with_k9s_keys(terminal):  # noqa: F811
     """At 80×24 the explain view's "the pod asks for" pane shows a few lines under the matrix;
     tab focuses it and k9s's keys move it as they move every other pane: G to its end (the

@@ -87,6 +87,8 @@ VIEW_BINDINGS = [
     Binding("slash", "filter", "Filter", show=False, priority=True, id="app.filter"),
     Binding("question_mark", "help", "Help", id="app.help"),
     Binding("escape", "back", "Back", show=False, id="view.back"),
+    # k9s's ctrl+a answers in every view, the board too (it was bound on the lists only).
+    Binding("ctrl+a", "aliases", "Aliases", show=False, id="view.aliases"),
 ]
 NODE_ACTIONS = {"taint", "untaint", "cordon", "uncordon", "drain", "fail", "recover",
                 "pressure", "label"}
@@ -492,6 +494,16 @@ class KsScreen(Guarded, DismissOnce, FocusPaintsWidgets, LayoutOnce, Screen):
         from .help import HelpScreen
 
         self.app.push_screen(HelpScreen(self))
+
+    def action_aliases(self) -> None:
+        """ctrl+a: every list view and its aliases (``RESOURCE SHORTNAMES KIND``)."""
+        from ..habits import aliases_text
+        from .text import TextScreen
+
+        if isinstance(self, TextScreen) and self.command == "aliases":
+            return  # already on show
+        self.app.push_screen(TextScreen("aliases", title="aliases (:NAME opens the view)",
+                                        text=aliases_text(), live=False))
 
     def action_back(self) -> None:
         if self.row_filter.active:

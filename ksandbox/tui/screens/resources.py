@@ -129,7 +129,6 @@ class ResourceScreen(KsScreen):
                 Binding("ctrl+w", "wide", "Wide", show=False, id="view.wide"),
                 Binding("minus", "previous_view", "Previous view", show=False,
                         id="view.previous"),
-                Binding("ctrl+a", "aliases", "Aliases", show=False, id="view.aliases"),
                 # Space pauses the clock, so marking is ctrl+space (terminals send NUL).
                 Binding("ctrl+space,ctrl+@,ctrl+at", "mark", "Mark", show=False,
                         id="view.mark")]
@@ -317,13 +316,6 @@ class ResourceScreen(KsScreen):
             self.app.notify("No previous view", severity="warning", timeout=3)
             return
         self.app.open_view(place.kind, namespace=place.namespace)
-
-    def action_aliases(self) -> None:
-        from ..habits import aliases_text
-        from .text import TextScreen
-
-        self.app.push_screen(TextScreen("aliases", title="aliases (:NAME opens the view)",
-                                        text=aliases_text(), live=False))
 
     def crumb(self) -> str:
         return getattr(self, "_shown_title", self.view_name).split("[")[0]
