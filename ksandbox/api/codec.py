@@ -535,6 +535,12 @@ _share_types: dict[type, tuple[dict[Any, Any], list[int]]] | None = None
 SHARED_TYPE_LIMIT = 1 << 14
 SHARE_PROBE = 8192
 SHARE_MIN_RATE = 8
+# Plain values a parser hands out again for the same text (safeload.JsonList's specs, kept
+# by :func:`keep`), by id: [value, type, decoded value] — the value held, so its id is no
+# other object's. A shared type's value decoded once from one of them is that value's for
+# every item that holds it, found without its key (a marshal of the data: ~10k instructions
+# a pod). Within ``sharing()``; emptied when it holds SHARED_TYPE_LIMIT.
+_kept: dict[int, list[Any]] | None = None
 # the strings of typed str fields (names, nodeName, image, phase...), for as long as the load
 _strings: dict[str, str] | None = None
 _SHARED_STR_MAX = 256
@@ -543,14 +549,25 @@ _SHARED_STR_MAX = 256
 @contextmanager
 def sharing() -> Iterator[None]:
     """Within the block, equal plain sub-values decode to one shared frozen value."""
-    global _shared, _strings, _share_types
-    outer, outer_strings, outer_types = _shared, _strings, _share_types
+    global _shared, _strings, _share_types, _kept
+    outer, outer_strings, outer_types, outer_kept = _shared, _strings, _share_types, _kept
     if outer is None:
-        _shared, _strings, _share_types = {}, {}, {}
+        _shared, _strings, _share_types, _kept = {}, {}, {}, {}
     try:
         yield
     finally:
-        _shared, _strings, _share_types = outer, outer_strings, outer_types
+        _shared, _strings, _share_types, _kept = outer, outer_strings, outer_types, outer_kept
+
+
+def keep(v: Any) -> None:
+    """Within ``sharing()``: the parser will hand out the plain value ``v`` (the very
+    object) again, for the same text (safeload.JsonList's ``kept``); the shared type decoded
+    from it is then found by its identity (shared_decode). Nothing outside sharing()."""
+    kept = _kept
+    if kept is not None:
+        if len(kept) >= SHARED_TYPE_LIMIT:
+            kept.clear()
+        kept[id(v)] = [v, None, None]
 
 
 def register_shared(cls: type) -> type:
@@ -576,6 +593,25 @@ def shared_decode(tp: type, v: Any, build: Callable[[Any], Any]) -> Any:
     types = _share_types
     if types is None or not isinstance(v, dict) or not v:
         return build(v)
+    kept = _kept
+    if kept:
+        entry = kept.get(id(v))
+        if entry is not None:   # (held by the entry: v itself)
+            if entry[1] is tp:
+                return entry[2]
+            if entry[1] is None:
+                sink = _strict_sink
+                before = len(sink) if sink is not None else 0
+                out = _shared_by_key(tp, v, build, types)
+                if sink is not None and len(sink) == before:   # as _share_value
+                    entry[1], entry[2] = tp, out
+                return out
+    return _shared_by_key(tp, v, build, types)
+
+
+def _shared_by_key(tp: type, v: dict, build: Callable[[Any], Any],
+                   types: dict[type, tuple[dict[Any, Any], list[int]]]) -> Any:
+    """shared_decode's lookup by the data's key (_plain_key)."""
     state = types.get(tp)
     if state is None:
         state = types[tp] = ({}, [0, 0])

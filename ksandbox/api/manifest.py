@@ -17,6 +17,7 @@ import attrs
 
 from .. import gcpolicy
 from . import (
+    codec,
     codec_shapes,  # noqa: F401 - codec.decode's compiled decoders
     loadprogress,
 )
@@ -176,7 +177,7 @@ def _decode_json_list(text: str, source: str) -> list[tuple[Any, Origin]]:
     whole parsed export is never held: the same objects and origins as parsing it first, and
     the same refusal — a refused item is reported only once the rest has parsed (if it does
     not, the plain way reports that)."""
-    stream = JsonList(text)
+    stream = JsonList(text, kept=codec.keep)   # (a spec met again: one value, one decode)
     out: list[tuple[Any, Origin]] = []
     failed: ManifestError | None = None
     report = loadprogress.current()

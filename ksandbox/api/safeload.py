@@ -38,7 +38,7 @@ import stat
 import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import attrs
 
@@ -264,6 +264,18 @@ _JSON_WS: Any = re.compile(r"[ \t\n\r]*").match   # what json.loads skips (json.
 _ITEM_SEP: Any = re.compile(r"[ \t\n\r]*,[ \t\n\r]*").match   # between two items
 _SCANSTRING: Any = vars(json.decoder)["scanstring"]   # json's own string reader (C)
 _JSON_DECODER: Any = json.JSONDecoder(object_pairs_hook=_json_pairs)   # (scan_once: untyped)
+_JSON_INDENT: Any = re.compile(r" *").match   # a pretty-printed line's indentation
+_SPEC_KEY = '"spec": '   # an item's spec as kubectl prints it (JsonList._item)
+
+# JsonList._spec: the longest span looked up (a pod's spec in a real export is 1-4 KB); how
+# many spans are kept (a 150,000-pod export on 5,000 nodes holds 5,000 specs); after
+# SPAN_PROBE specs, at least one in SPAN_MIN_RATE must have been met again (as
+# codec.SHARE_PROBE / SHARE_MIN_RATE for the decoded specs)
+SPAN_MAX = 64 * 1024
+SPEC_AT_MAX = 16 * 1024   # how far into an item its spec is looked for
+SPANS_KEPT = 1 << 14
+SPAN_PROBE = 8192
+SPAN_MIN_RATE = 8
 
 
 class JsonList:
@@ -276,9 +288,16 @@ class JsonList:
     text the plain way. The other top-level members are in :attr:`header` once items ends
     (kubectl prints ``kind`` after ``items``)."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, kept: Callable[[Any], None] | None = None) -> None:
+        """``kept``: the items' specs are read by :meth:`_item` (a spec met again is the
+        value read before), and ``kept(value)`` is called with each value that may be handed
+        out again; None: each item read whole by the scanner."""
         self.text = text
         self.header: dict[str, Any] = {}
+        self._kept = kept
+        # span of text -> the value the scanner read from it (:meth:`_spec`)
+        self._spans: dict[str, Any] = {}
+        self._tries = self._hits = 0
 
     def items(self) -> Iterator[tuple[Any, int]]:
         text, ws, header = self.text, _JSON_WS, self.header
@@ -307,7 +326,8 @@ class JsonList:
                 if text[i:i + 1] == "]":
                     i += 1
                 else:
-                    value, sep = self._value, _ITEM_SEP
+                    value, sep = (self._value if self._kept is None else self._item), \
+                        _ITEM_SEP
                     while True:
                         item, i = value(i, limit - 2)
                         yield item, i
@@ -331,6 +351,94 @@ class JsonList:
             i = ws(text, i + 1).end()
         if ws(text, i + 1).end() != len(text) or not seen_items or header.get("kind") != "List":
             raise NotStreamable
+
+    def _item(self, i: int, depth: int) -> tuple[Any, int]:
+        """An item as :meth:`_value` reads it — but its ``spec``, when the text of a spec
+        read before comes there, is the value read then (one value for every pod of a
+        template on a node: ~30 per spec in a 150,000-pod export on 5,000 nodes, and
+        codec.shared_decode finds its decoded spec by identity), and the scanner reads the
+        rest of the item only.
+
+        Found as ``kubectl get -o json`` prints an item: ``"spec": {`` at the start of a
+        line, the value's closing brace on a line of its own indented as the key's (a JSON
+        string holds no raw newline, so no line inside the value starts so). The layout is
+        only a guess, checked: the span must be a text the scanner read whole before as a
+        value, ending where it ended — the scanner reads a value's characters in order and
+        stops at its closing brace, so from here it would read the same value to the same
+        end (the same members, the same refusal of duplicate keys: none; the same depth,
+        every spec being at the same level of its item). The item's text before the span,
+        with ``0`` in its place and closed there, must be read by the scanner as one object
+        to its end: then ``0`` (no string runs through it, and ``": "`` is before it) is
+        the value of the object's last member, ``spec`` — the span is the item's own spec,
+        and the item read whole holds the same members, with the span's value. What follows
+        the span is read member by member. Anything else reads the item whole."""
+        text = self.text
+        line = text.rfind("\n", 0, i) + 1
+        if not line or depth < 2 or _JSON_INDENT(text, line).end() != i:
+            return self._value(i, depth)
+        k = text.find(_SPEC_KEY, i, i + SPEC_AT_MAX)
+        if k < 0:
+            return self._value(i, depth)
+        line = text.rfind("\n", i, k) + 1
+        a = k + len(_SPEC_KEY)
+        if not line or _JSON_INDENT(text, line).end() != k or text[a:a + 1] != "{":
+            return self._value(i, depth)
+        tries = self._tries
+        if tries >= SPAN_PROBE and self._hits * SPAN_MIN_RATE < tries:
+            self._kept = None   # each pod's spec its own: the spans cost more than they save
+            self._spans.clear()
+            return self._value(i, depth)
+        self._tries = tries + 1
+        closer = "\n" + text[line:k] + "}"
+        b = text.find(closer, a, a + SPAN_MAX)
+        if b < 0:
+            return self._value(i, depth)
+        b += len(closer)
+        span = text[a:b]
+        spans = self._spans
+        spec = spans.get(span)
+        if spec is not None:
+            self._hits += 1
+        else:
+            try:
+                spec, end = self._value(a, depth - 1)
+            except NotStreamable:   # (the item read whole says whether it is)
+                return self._value(i, depth)
+            if end != b or type(spec) is not dict:
+                return self._value(i, depth)
+            if len(spans) >= SPANS_KEPT:
+                spans.clear()
+            spans[span] = spec
+            if self._kept is not None:
+                self._kept(spec)
+        head = text[i:a] + "0}"
+        try:
+            item, end = _JSON_DECODER.scan_once(head, 0)
+        except (StopIteration, ValueError, RecursionError):
+            return self._value(i, depth)
+        if end != len(head) or type(item) is not dict or \
+                (head.count("{") + head.count("[") > depth and
+                 not fastyaml.nesting_within(item, depth)):
+            return self._value(i, depth)
+        item["spec"] = spec   # (in its place: the key is there)
+        ws = _JSON_WS
+        j = ws(text, b).end()
+        while text[j:j + 1] == ",":   # members after the spec (a real export's status)
+            j = ws(text, j + 1).end()
+            if text[j:j + 1] != '"':
+                raise NotStreamable
+            try:
+                key, j = _SCANSTRING(text, j + 1)
+            except ValueError:
+                raise NotStreamable from None
+            j = ws(text, j).end()
+            if text[j:j + 1] != ":" or key in item:   # (a key twice: json.loads refuses it)
+                raise NotStreamable
+            item[key], j = self._value(ws(text, j + 1).end(), depth - 1)
+            j = ws(text, j).end()
+        if text[j:j + 1] != "}":
+            raise NotStreamable
+        return item, j + 1
 
     def _value(self, i: int, depth: int) -> tuple[Any, int]:
         text = self.text
