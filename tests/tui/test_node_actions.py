@@ -501,3 +501,30 @@ def test_a_taint_typed_without_an_effect_gets_the_picked_one(typed, sent):
     from ksandbox.tui.dialogs.taint import with_effect
 
     assert with_effect(typed, "NoSchedule") == sent
+
+
+async def test_the_pressure_dialog_offers_the_state_that_changes_the_kind_picked(session, make):
+    """On a node under memory pressure p offers "memory off"; moving to disk (off on this
+    node) offers "disk on", and Enter turns disk pressure on. The state stayed the first
+    kind's: "disk off", a command that changes nothing. Space picks without submitting: the
+    preview then says "disk on"."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.session.submit("ksandbox pressure node node-1 memory on")
+        app.advance(20)
+        await press_on(pilot, app, "node-1", "p")
+        assert "$ ksandbox pressure node node-1 memory off" in dialog_text(app)
+        await pilot.press("right", "enter")
+        await settle(pilot, 4)
+        app.advance(20)
+        await settle(pilot)
+        cond = node(app, "node-1").status.condition("DiskPressure")
+        assert cond is not None and cond.status == "True"
+        assert app.session.history[-1].command == "ksandbox pressure node node-1 disk on"
+        await press_on(pilot, app, "node-1", "p")
+        await pilot.press("right", "right", "space")     # pid, not on here
+        await settle(pilot)
+        assert "$ ksandbox pressure node node-1 pid on" in dialog_text(app), dialog_text(app)
+        await pilot.press("left", "space")                # disk, on now
+        await settle(pilot)
+        assert "$ ksandbox pressure node node-1 disk off" in dialog_text(app), dialog_text(app)

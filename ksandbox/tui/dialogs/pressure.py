@@ -41,8 +41,18 @@ class PressureDialog(CommandDialog):
         # CommandDialog's handler, run after this one, shows the command with this pick.
 
     def radio_picked(self, picker: RadioSet, name: str) -> None:
-        if picker.id in self.picked:
-            self.picked[picker.id] = name
+        if picker.id not in self.picked or self.picked[picker.id] == name:
+            return
+        self.picked[picker.id] = name
+        if picker.id == "kind":
+            # The state offered is the one that changes something: off for a pressure that
+            # is on, on for one that is off (it kept the first kind's, so moving to disk on
+            # a node under memory pressure offered "disk off", which does nothing).
+            state = "off" if name in self.active else "on"
+            self.picked["state"] = state
+            for button in self.query("#state RadioButton").results(RadioButton):
+                if button.name == state and not button.value:
+                    button.value = True
 
     def command(self) -> str | None:
         return f"ksandbox pressure node {self.node} {self.picked['kind']} {self.picked['state']}"
