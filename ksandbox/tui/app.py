@@ -672,6 +672,16 @@ class KsandboxApp(App[int]):
 
         self.push_screen(TextScreen(command, title=title, language=language))
 
+    def show_aliases(self) -> None:
+        """ctrl+a in any view: every list view and its aliases, once (not again on top)."""
+        from .habits import aliases_text
+        from .screens.text import TextScreen
+
+        if isinstance(self.screen, TextScreen) and self.screen.command == "aliases":
+            return
+        self.push_screen(TextScreen("aliases", title="aliases (:NAME opens the view)",
+                                    text=aliases_text(), live=False))
+
     def run_command_line(self, line: str) -> None:
         """What the `:` bar does with a line."""
         try:

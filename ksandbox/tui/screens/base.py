@@ -497,13 +497,9 @@ class KsScreen(Guarded, DismissOnce, FocusPaintsWidgets, LayoutOnce, Screen):
 
     def action_aliases(self) -> None:
         """ctrl+a: every list view and its aliases (``RESOURCE SHORTNAMES KIND``)."""
-        from ..habits import aliases_text
-        from .text import TextScreen
-
-        if isinstance(self, TextScreen) and self.command == "aliases":
-            return  # already on show
-        self.app.push_screen(TextScreen("aliases", title="aliases (:NAME opens the view)",
-                                        text=aliases_text(), live=False))
+        show = getattr(self.app, "show_aliases", None)
+        if show is not None:
+            show()
 
     def action_back(self) -> None:
         if self.row_filter.active:
