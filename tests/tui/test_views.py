@@ -321,3 +321,20 @@ async def test_question_mark_lists_the_focused_panes_own_keys(session, make):
         await pilot.press("tab")
         await settle(pilot)
         assert re.search(r"^ d\s+Describe object\s*$", await help_lines(), re.M)
+
+
+async def test_e_explain_is_offered_only_where_there_is_a_pod_to_explain(session, make):
+    """The footer shows e Explain on the pod list and on the board (a pod is pending), not on
+    the Deployment list, where e can only answer "Select a pod to explain"; it was offered
+    there whenever some pod in the cluster was pending."""
+    app = make(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app.advance(5)
+        await settle(pilot)
+        assert app.model.pending
+        footer = lambda: screen_text(app).splitlines()[-1]  # noqa: E731
+        assert "e Explain" in footer(), footer()
+        await command(pilot, "po")
+        assert "e Explain" in footer(), footer()
+        await command(pilot, "deploy")
+        assert "s Scale" in footer() and "e Explain" not in footer(), footer()

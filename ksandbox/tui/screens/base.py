@@ -352,7 +352,10 @@ class KsScreen(Guarded, DismissOnce, FocusPaintsWidgets, LayoutOnce, Screen):
             t = self.target()
             return t is not None and t.kind in ("Deployment", "ReplicaSet")
         if action == "explain":
-            return self.pod_target() is not None or bool(self.model.pending)
+            # What e would explain (a list: the pod selected; the board: also the pending
+            # pod highlighted in the queue): a Deployment list showed "e Explain" while any
+            # pod in the cluster was pending, and e there said "Select a pod to explain".
+            return self.explain_target() is not None
         if action in ("describe", "yaml", "delete"):
             return self.target() is not None
         return True
