@@ -169,6 +169,20 @@ def test_ctrl_a_lists_the_aliases_from_the_board_too(terminal, size):  # noqa: F
     term.wait_until(lambda s: "aliases (:NAME" not in s and re.search(r"nodes\[4\]", s))
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_enter_on_an_event_in_the_log_describes_its_object(terminal, size):  # noqa: F811
+    """tab tab focuses the event log; enter on an event describes the object it is about (as
+    d there does, and enter in :ev). It opened the pods of the node selected on the board."""
+    term = _open(terminal, size)
+    term.keys(".")          # pods scheduled: the log's last events are about pods
+    term.wait_for(r"Scheduled pod/")
+    term.keys("Tab", "Tab")
+    term.wait_for(r"d Describe object")
+    term.keys("Enter")
+    screen = term.wait_for(r"Name:\s+\S+")
+    assert "pods(node=" not in screen and "describe" in screen, screen
+
+
 def test_the_explain_asks_pane_moves_with_k9s_keys(terminal):  # noqa: F811
     """At 80×24 the explain view's "the pod asks for" pane shows a few lines under the matrix;
     tab focuses it and k9s's keys move it as they move every other pane: G to its end (the

@@ -130,6 +130,11 @@ class MainScreen(KsScreen):
         if isinstance(focused, PendingQueue):
             self.action_explain()
             return
+        if isinstance(focused, EventLog):
+            # An event drills into its object: describe it (as the event list's enter, and
+            # the log's d). It opened the pods of the node selected on the board.
+            self.action_describe()
+            return
         if (name := self.board.selected) is not None:
             self.app.open_node_pods(name)
 
