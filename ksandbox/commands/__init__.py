@@ -219,18 +219,20 @@ def files_read(cmd: Any) -> tuple[str, ...]:
 
 
 def format_error(exc: BaseException) -> str:
-    """The stderr text kubectl would print for ``exc``."""
+    """The stderr text kubectl would print for ``exc``, after what kubectl had written to
+    stderr before it failed (its ``preamble``: an edit's reopened header, apply's warnings)."""
+    preamble = getattr(exc, "preamble", "") if isinstance(exc, KsandboxError) else ""
     if isinstance(exc, CommandError):
-        text = getattr(exc, "preamble", "") + f"error: {exc.message.rstrip()}\n"
+        text = f"error: {exc.message.rstrip()}\n"
         if exc.hint:
             text += exc.hint.rstrip("\n") + "\n"
-        return text
+        return preamble + text
     if isinstance(exc, ValidationError):
-        return exc.kubectl_text()
+        return preamble + exc.kubectl_text()
     if isinstance(exc, ApiError):
-        return f"{exc}\n"
+        return f"{preamble}{exc}\n"
     if isinstance(exc, KsandboxError):
-        return f"error: {exc}\n"
+        return f"{preamble}error: {exc}\n"
     return f"error: internal: {type(exc).__name__}: {exc}\n"
 
 

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..api.errors import ApiError, CommandError, ServerDecodeError
+from ..api.errors import ApiError, CommandError, KsandboxError, ServerDecodeError
 from ..api.kinds import BY_KIND
 from ..api.manifest import ConfigDocument, load_manifests_with_data, read_text
 from ..api.safeload import check_file_allowed
@@ -178,25 +178,21 @@ def run(session: Session, cmd: ApplyCommand, stdin: str | None) -> str:
     objs = [_with_namespace(o, cmd) for o, _, _ in loaded]
     if cmd.dry_run == "client":
         return _client_dry_run(store, cmd, objs, [data for _, data, _ in loaded])
-    if cmd.create:
-        for obj in objs:
-            info = BY_KIND[obj.kind]
-            if obj.metadata.name and store.get(obj.kind, obj.metadata.name,
-                                               obj.metadata.namespace) is not None:
-                raise ApiError.already_exists(info.display_resource, obj.metadata.name)
     target = store
     if cmd.dry_run != "none":
         # A throw-away copy: admission and validation run, nobody is notified, and the
         # session's own random stream is left untouched.
         target = store.fork(lambda: session.now, SimRandom(0))
-    # What kubectl sends: the manifest with its last-applied annotation for a new object
-    # (apply, create --save-config), and for an existing one (apply) the live object with
-    # apply's three-way patch applied (client_apply.py).
-    steps = [client_apply.prepare(target, obj, data, source)
-             if not cmd.create or cmd.save_config else client_apply.Step(obj)
-             for obj, (_, data, source) in zip(objs, loaded)]
-    order = sorted(range(len(objs)), key=lambda i: _RANK.get(objs[i].kind, 9))
-    results = apply_all(target, [steps[i].obj for i in order], whole=True)
+    # kubectl warns of a missing last-applied annotation before it computes the patch: said
+    # (on stderr) even when an object's patch or write then fails.
+    warnings = "" if cmd.create else "".join(
+        client_apply.missing_annotation_warning(target, obj) for obj in objs)
+    try:
+        steps, results, order = _write(target, cmd, objs, loaded)
+    except KsandboxError as exc:
+        if warnings:
+            exc.preamble = warnings   # type: ignore[attr-defined]
+        raise
     by_input: list[Any] = [None] * len(objs)
     for i, res in zip(order, results):
         by_input[i] = res
@@ -213,6 +209,37 @@ def run(session: Session, cmd: ApplyCommand, stdin: str | None) -> str:
     if notice and not quiet:
         out.append(f"Warning: {notice}\n")
     return "".join(out)
+
+
+def _write(target: Store, cmd: ApplyCommand, objs: list[Any],
+           loaded: list[tuple[Any, Any, str]]) -> tuple[list[Any], list[Any], list[int]]:
+    """What kubectl sends for each object, written all or nothing: (the steps, apply_all's
+    results, the order they were written in). A refusal names the object's file in
+    kubectl's words (client_apply.sourced)."""
+    if cmd.create:
+        for obj, (_, _, source) in zip(objs, loaded):
+            info = BY_KIND[obj.kind]
+            if obj.metadata.name and target.get(obj.kind, obj.metadata.name,
+                                                obj.metadata.namespace) is not None:
+                raise client_apply.sourced(
+                    ApiError.already_exists(info.display_resource, obj.metadata.name),
+                    client_apply.Step(obj), obj, source)
+    # What kubectl sends: the manifest with its last-applied annotation for a new object
+    # (apply, create --save-config), and for an existing one (apply) the live object with
+    # apply's three-way patch applied (client_apply.py).
+    steps = [client_apply.prepare(target, obj, data, source)
+             if not cmd.create or cmd.save_config else client_apply.Step(obj)
+             for obj, (_, data, source) in zip(objs, loaded)]
+    order = sorted(range(len(objs)), key=lambda i: _RANK.get(objs[i].kind, 9))
+    try:
+        results = apply_all(target, [steps[i].obj for i in order], whole=True)
+    except KsandboxError as exc:
+        index = getattr(exc, "object_index", None)
+        if index is None:
+            raise
+        i = order[index]
+        raise client_apply.sourced(exc, steps[i], objs[i], loaded[i][2]) from None
+    return steps, results, order
 
 
 def _refused_create(store: Store, exc: ServerDecodeError, cmd: ApplyCommand) -> Exception:

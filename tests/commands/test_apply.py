@@ -58,8 +58,9 @@ def test_namespace_flag_fills_in_the_namespace(session):
 
 def test_create_refuses_what_exists(session):
     assert run(session, "create -f -", POD).output == "pod/solo created\n"
-    assert fails_without_change(session, "create -f -", POD + "---\n" + DEPLOY) == \
-        'Error from server (AlreadyExists): pods "solo" already exists\n'
+    assert fails_without_change(session, "create -f -", POD + "---\n" + DEPLOY) == (
+        'Error from server (AlreadyExists): error when creating "STDIN": pods "solo" already '
+        'exists\n')
     assert session.store.get("Deployment", "api", "default") is None
 
 
@@ -101,7 +102,8 @@ def test_one_bad_document_applies_nothing(session):
      'for kind "KubeSchedulerConfiguration" in version "kubescheduler.config.k8s.io/v1"\n'
      "ensure CRDs are installed first\n"),
     ("apply -f -", POD.replace("{name: solo}", "{name: solo, namespace: nowhere}"),
-     'Error from server (NotFound): namespaces "nowhere" not found\n'),
+     'Error from server (NotFound): error when creating "STDIN": namespaces "nowhere" not '
+     'found\n'),
 ])
 def test_errors_change_nothing(session, line, stdin, error):
     assert fails_without_change(session, line, stdin) == error
@@ -373,3 +375,64 @@ def test_applying_a_node_manifest_resizes_the_node(session):
     status = session.store.get("Node", "node-9").status
     assert str(status.capacity["cpu"]) == str(status.allocatable["cpu"]) == "8"
     assert status.conditions == before
+
+
+MISSING = (f"Warning: resource {{}} is missing the {LAST_APPLIED} annotation which is required "
+           "by kubectl apply. kubectl apply should only be used on resources created "
+           "declaratively by either kubectl create --save-config or kubectl apply. The missing "
+           "annotation will be patched automatically.\n")
+
+
+def test_the_missing_annotation_warning_comes_before_a_failure(session):
+    """apply.go prints the warning to stderr before it computes and sends the patch, so an
+    apply the server then refuses still says it, before the refusal: for every object of
+    the file visited (ContinueOnError), whichever one fails."""
+    run(session, "kubectl create -f -", WEB)
+    run(session, "kubectl create -f -", POD)
+    bad = WEB.replace("spec:\n  selector", "spec:\n  replicas: -1\n  selector")
+    assert fails_without_change(session, "kubectl apply -f -", POD + "---\n" + bad) == (
+        MISSING.format("pods/solo") + MISSING.format("deployments/shop")
+        + 'The Deployment "shop" is invalid: spec.replicas: Invalid value: -1: must be '
+        "greater than or equal to 0\n")
+    # -o name prints the objects alone on success; the warnings are stderr's, so a failure
+    # still shows them
+    assert fails_without_change(session, "kubectl apply -o name -f -", bad).startswith(
+        MISSING.format("deployments/shop") + 'The Deployment "shop" is invalid')
+    # an object that has the annotation is not warned about
+    run(session, "kubectl apply -f -", WEB)
+    assert fails_without_change(session, "kubectl apply -f -", bad).startswith(
+        'The Deployment "shop" is invalid')
+
+
+def test_a_refused_write_names_the_file_as_kubectl_does(session):
+    """cmdutil.AddSourceToErr: a create the server refuses is "error when creating FILE",
+    a patch it refuses "error when applying patch" with the patch and the object."""
+    other = POD.replace("{name: solo}", "{name: solo, namespace: nope}")
+    for verb in ("create", "apply"):
+        assert fails_without_change(session, f"kubectl {verb} -f -", other) == (
+            'Error from server (NotFound): error when creating "STDIN": namespaces "nope" not '
+            "found\n")
+
+
+def test_a_patch_kubectl_cannot_compute_is_its_error(session):
+    """A last-applied annotation that is not a JSON object: strategicpatch's ErrBadJSONDoc
+    inside patcher.go's "creating patch with" (the three documents) inside apply.go's
+    "applying patch" (no patch was made): a client-side error, after the warning-free
+    start (the object has the annotation)."""
+    run(session, "kubectl apply -f -", POD)
+    run(session, "kubectl patch pod solo --type=merge -p "
+        f"'{{\"metadata\":{{\"annotations\":{{\"{LAST_APPLIED}\":\"[1]\"}}}}}}'")
+    error = fails_without_change(session, "kubectl apply -f -",
+                                 POD.replace("busybox", "busybox:2"))
+    head, _, rest = error.partition("original:\n[1]\nmodified:\n")
+    assert head == (
+        'error: error when applying patch:\n\nto:\nResource: "/v1, Resource=pods", '
+        'GroupVersionKind: "/v1, Kind=Pod"\nName: "solo", Namespace: "default"\n'
+        'for: "STDIN": error when creating patch with:\n')
+    modified, _, rest = rest.partition("\n\ncurrent:\n")
+    assert modified.startswith('{"apiVersion":"v1","kind":"Pod","metadata":{"annotations":{')
+    assert '"image":"busybox:2"' in modified
+    current, _, tail = rest.partition("\n\nfor: ")
+    assert '"uid":' in current and '"image":"busybox"' in current
+    assert '"creationTimestamp":"2026-01-01T00:00:00Z"' in current   # as kubectl GETs it
+    assert tail == '"STDIN": invalid JSON document\n'
