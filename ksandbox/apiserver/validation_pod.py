@@ -96,6 +96,27 @@ def _containers(containers: Any, path: str, errs: Errors, seen: set[str]) -> Non
             if port.protocol and port.protocol not in ("TCP", "UDP", "SCTP"):
                 errs.append(FieldError.not_supported(f"{pp}.protocol", port.protocol,
                                                      ("SCTP", "TCP", "UDP")))
+        env = c.extra.get("env")
+        if env:
+            _env(env, f"{p}.env", errs)
+
+
+# validation.go relaxedEnvVarNameFmtErrMsg (RelaxedEnvironmentVariableValidation, GA in 1.34)
+_ENV_NAME_MSG = ("a valid environment variable name must consist only of printable ASCII "
+                 "characters other than '='")
+
+
+def _env(env: Any, path: str, errs: Errors) -> None:
+    """ValidateEnv: every variable has a name, of printable ASCII without '=' (the relaxed
+    rule, on by default since 1.32 and the only one since 1.34)."""
+    if not isinstance(env, (list, tuple)):
+        return
+    for i, var in enumerate(env):
+        name = var.get("name") if hasattr(var, "get") else None
+        if not name:
+            errs.append(FieldError.required(f"{path}[{i}].name"))
+        elif isinstance(name, str) and any(not " " <= ch <= "~" or ch == "=" for ch in name):
+            errs.append(FieldError(f"{path}[{i}].name", name, _ENV_NAME_MSG))
 
 
 def is_native_resource(name: str) -> bool:

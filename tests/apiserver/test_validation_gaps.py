@@ -204,3 +204,39 @@ status: {{capacity: {capacity}, allocatable: {capacity}}}
 ])
 def test_negative_quantities_are_refused_zero_is_taken(text: str, error: str) -> None:
     assert _errors(text) == error
+
+
+@pytest.mark.parametrize("env,error", [
+    ('[{name: A, value: "1"}, {name: "my.var-1", value: ""}, {name: "a b"}]', ""),
+    ('[{value: "1"}]',
+     'The Pod "p" is invalid: spec.containers[0].env[0].name: Required value'),
+    ('[{name: A}, {name: "", value: x}]',
+     'The Pod "p" is invalid: spec.containers[0].env[1].name: Required value'),
+    ('[{name: "A=B"}]',
+     'The Pod "p" is invalid: spec.containers[0].env[0].name: Invalid value: "A=B": a valid '
+     "environment variable name must consist only of printable ASCII characters other than "
+     "'='"),
+    ('[{name: "caf\\u00e9"}]',
+     'The Pod "p" is invalid: spec.containers[0].env[0].name: Invalid value: "caf\u00e9": a '
+     "valid environment variable name must consist only of printable ASCII characters other "
+     "than '='"),
+])
+def test_env_var_names(env, error):
+    """validation.go ValidateEnv (TestValidateEnv's cases): a variable needs a name, and
+    with RelaxedEnvironmentVariableValidation (on by default since 1.32, GA in 1.34) any
+    printable ASCII but '=' will do."""
+    pod = _pod().replace('resources: {}}', f'resources: {{}}, env: {env}}}')
+    assert _errors(pod) == error
+    # a template is held to it too (the Deployment's pods could not be created)
+    deploy = f"""
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: d}}
+spec:
+  selector: {{matchLabels: {{a: b}}}}
+  template:
+    metadata: {{labels: {{a: b}}}}
+    spec: {{containers: [{{name: c, image: "x:1", env: {env}}}]}}
+"""
+    assert _errors(deploy) == error.replace('Pod "p"', 'Deployment "d"').replace(
+        "spec.containers", "spec.template.spec.containers")
