@@ -145,11 +145,14 @@ class Origin(NamedTuple):
 
     source: str
     document: int | None = None
-    item: int | None = None
+    item: int | str | None = None
 
     @property
     def path(self) -> str:
-        return "" if self.item is None else f"items[{self.item}]"
+        if self.item is None:
+            return ""
+        # an item of a List nested in the document's List is named by its path (a str)
+        return self.item if isinstance(self.item, str) else f"items[{self.item}]"
 
     def error(self, message: str) -> ManifestError:
         where = f"{self.path}: " if self.path else ""
@@ -185,6 +188,7 @@ def _decode_json_list(text: str, source: str) -> list[tuple[Any, Origin]]:
         report(loadprogress.PARSING, 0, len(text))
     step = loadprogress.STEP
     known = KnownKinds()
+    nested: list[tuple[str, Any]] = []   # Lists among the items: flattened after them
     with sharing():
         for i, (item, end) in enumerate(stream.items()):
             if failed is not None:
@@ -193,6 +197,9 @@ def _decode_json_list(text: str, source: str) -> list[tuple[Any, Origin]]:
                 try:
                     obj = known.decode(item, source, 1)   # without its path: see below
                 except ManifestError:
+                    if _is_list(item):
+                        nested.append((f"items[{i}]", item))
+                        continue
                     obj = decode_object(item, source, 1, f"items[{i}]")
             except ManifestError as exc:
                 failed = exc
@@ -200,6 +207,13 @@ def _decode_json_list(text: str, source: str) -> list[tuple[Any, Origin]]:
             out.append((obj, _origin(Origin, (source, 1, i))))
             if report is not None and not len(out) % step:
                 report(loadprogress.PARSING, end, len(text))
+        if failed is None and nested:
+            try:
+                for path, item in _flattened(nested, source, 1):
+                    out.append((decode_object(item, source, 1, path),
+                                _origin(Origin, (source, 1, path))))
+            except ManifestError as exc:
+                failed = exc
     if failed is not None:
         raise failed
     return out
@@ -254,12 +268,32 @@ def _size(data: Any) -> int:
     return len(data["items"]) if _is_list(data) and isinstance(data["items"], list) else 1
 
 
+def _flattened(lists: list[tuple[str, Any]], source: str, doc: int
+               ) -> list[tuple[str, Any]]:
+    """The objects of Lists nested in a document's List, each with its path (``items[1].
+    items[0]``), in the order kubectl visits them: cli-runtime's FlattenListVisitor takes a
+    List's items in turn and puts the Lists among them at the back of its queue, so the
+    objects of a nested List come after every object beside it (breadth first)."""
+    out: list[tuple[str, Any]] = []
+    queue = list(lists)
+    for path, data in queue:   # (the queue grows as it is read)
+        if not _is_list(data):
+            out.append((path, data))
+            continue
+        items = data.get("items") or []
+        if not isinstance(items, list):
+            raise ManifestError(source, doc, f"{path}.items: expected a list")
+        queue.extend((f"{path}.items[{i}]", item) for i, item in enumerate(items))
+    return out
+
+
 def _decode_document(doc: int, data: Any, source: str, out: list[tuple[Any, Origin]],
                      report: Any, step: int, total: int, known: KnownKinds) -> None:
     if _is_list(data):
         items = data.get("items") or []
         if not isinstance(items, list):
             raise ManifestError(source, doc, "items: expected a list")
+        nested: list[tuple[str, Any]] = []
         for i, item in enumerate(items):
             try:
                 # Decoded without its path first: every field's path string ("items[7].
@@ -268,10 +302,16 @@ def _decode_document(doc: int, data: Any, source: str, out: list[tuple[Any, Orig
                 # a refused item is decoded again with its path, for the message.
                 obj = known.decode(item, source, doc)
             except ManifestError:
+                if _is_list(item):   # a List in the List: kubectl flattens it (below)
+                    nested.append((f"items[{i}]", item))
+                    continue
                 obj = decode_object(item, source, doc, f"items[{i}]")
             out.append((obj, _origin(Origin, (source, doc, i))))
             if report is not None and not len(out) % step:
                 report(loadprogress.DECODING, len(out), total)
+        for path, item in _flattened(nested, source, doc) if nested else ():
+            out.append((decode_object(item, source, doc, path),
+                        _origin(Origin, (source, doc, path))))
     else:
         out.append((known.decode(data, source, doc), _origin(Origin, (source, doc, None))))
         if report is not None and not len(out) % step:
@@ -294,9 +334,12 @@ def load_manifests_with_data(text: str, source: str = "<stdin>") -> list[tuple[A
     path (load_manifests_with_origins) keeps no document."""
     objs = load_manifests(text, source)
     data: list[Any] = []
-    for _, doc in iter_documents(text, source):
+    for number, doc in iter_documents(text, source):
         if _is_list(doc):
-            data.extend(doc.get("items") or [])
+            items = doc.get("items") or []
+            data.extend(item for item in items if not _is_list(item))
+            nested = [(f"items[{i}]", item) for i, item in enumerate(items) if _is_list(item)]
+            data.extend(item for _, item in _flattened(nested, source, number))
         else:
             data.append(doc)
     assert len(data) == len(objs)

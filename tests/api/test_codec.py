@@ -116,3 +116,47 @@ items:
   - {apiVersion: v1, kind: Node, metadata: {name: n1}}
 """
     assert [o.kind for o in load_manifests(text)] == ["Namespace", "Node"]
+
+
+NESTED_LIST = """
+apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Namespace, metadata: {name: a1}}
+- apiVersion: v1
+  kind: List
+  items:
+  - {apiVersion: v1, kind: Namespace, metadata: {name: b1}}
+  - {apiVersion: v1, kind: List, items: [{apiVersion: v1, kind: Namespace, metadata: {name: c1}}]}
+  - {apiVersion: v1, kind: Namespace, metadata: {name: b2}}
+- {apiVersion: v1, kind: Namespace, metadata: {name: a2}}
+"""
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_list_in_a_list_is_flattened_as_kubectl_does(as_json):
+    """cli-runtime's FlattenListVisitor: the items of a List nested in the List are visited
+    too, breadth first (a nested List's objects after the objects beside it). The JSON
+    export's streamed path and the YAML path agree; a refused nested item is named by its
+    path; apply's documents line up with the objects (its last-applied annotations)."""
+    import json
+
+    import yaml
+
+    from ksandbox.api.errors import ManifestError
+    from ksandbox.api.manifest import load_manifests_with_data, load_manifests_with_origins
+
+    text = json.dumps(yaml.safe_load(NESTED_LIST)) if as_json else NESTED_LIST
+    loaded = load_manifests_with_origins(text, "f")
+    assert [o.metadata.name for o, _ in loaded] == ["a1", "a2", "b1", "b2", "c1"]
+    assert [origin.path for _, origin in loaded] == [
+        "items[0]", "items[2]", "items[1].items[0]", "items[1].items[2]",
+        "items[1].items[1].items[0]"]
+    assert [(o.metadata.name, d["metadata"]["name"])
+            for o, d in load_manifests_with_data(text, "f")] == [
+        (n, n) for n in ("a1", "a2", "b1", "b2", "c1")]
+    bad = NESTED_LIST.replace("metadata: {name: c1}", "metadata: {labels: {a: b}}")
+    text = json.dumps(yaml.safe_load(bad)) if as_json else bad
+    with pytest.raises(ManifestError, match=r"^f \(document 1\): items\[1\]\.items\[1\]\."
+                                            r"items\[0\]\.metadata\.name: Required value"):
+        load_manifests_with_origins(text, "f")
