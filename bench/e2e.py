@@ -6,6 +6,8 @@
     .venv/bin/python bench/e2e.py --stages-only    # skip the black-box subprocess runs
     .venv/bin/python bench/e2e.py --marginal       # + per stage, what each measured pod adds
 
+Instructions per measured pod (cachegrind, the steady comparison): bench/e2e_instructions.py.
+
 Two files are generated: the *base* file (5,000 nodes of upstream's node-default template —
 4 CPU, 32Gi, 110 pods — and 1,000 pods of pod-default, 100m / 500Mi) and the *full* file (the
 base plus 10,000 more pods). Every pod is Pending in the file; the scheduler places them.
