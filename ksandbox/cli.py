@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Sequence  # noqa: E402
 # start). See gcpolicy.py; only what the collector does changes, never a result.
 gcpolicy.tune()
 
-from .api.errors import KsandboxError  # noqa: E402
+from .api.errors import KsandboxError, error_line  # noqa: E402
 from .resources import sample_cluster_path  # noqa: E402
 
 if TYPE_CHECKING:
@@ -696,7 +696,7 @@ def _main(argv: list[str], debug: bool) -> int:
             import traceback
 
             traceback.print_exc(file=sys.stderr)
-        sys.stderr.write(f"error: {one_line(str(exc))}\n")
+        sys.stderr.write(one_line(error_line(exc)) + "\n")
         return 1
     except BrokenPipeError:
         return 1

@@ -7,6 +7,8 @@ import textwrap
 
 import pytest
 
+from ksandbox.api.errors import (ApiError, CommandError, FieldError, ManifestError, ValidationError,
+                                 error_line)
 from ksandbox.cli import main
 
 NODE = """\
@@ -183,3 +185,25 @@ def test_explain_can_run_a_script_first(tmp_path, capsys):
     after = _json.loads(capsys.readouterr().out)
     assert code == 0 and after["selected"] is None
     assert "untolerated taint" in after["message"]
+
+
+def test_explain_of_a_missing_pod_is_the_servers_answer_unprefixed(tmp_path, capsys):
+    # kubectl's checkErr prints an API status error as StandardErrorMessage words it, with no
+    # "error: " in front (it was doubled: "error: Error from server (NotFound): ...").
+    (tmp_path / "c.yaml").write_text(NODE)
+    code = main(["explain", "-f", str(tmp_path / "c.yaml"), "default/nope"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == ""
+    assert err == 'Error from server (NotFound): pods "nope" not found\n'
+
+
+@pytest.mark.parametrize("exc,line", [
+    (ApiError.not_found("pods", "x"), 'Error from server (NotFound): pods "x" not found'),
+    (CommandError("error: cannot specify both"), "error: cannot specify both"),
+    (CommandError("no objects passed"), "error: no objects passed"),
+    (ValidationError("Pod", "x", [FieldError.required("spec.containers")]),
+     'The Pod "x" is invalid: spec.containers: Required value'),
+    (ManifestError("f.yaml", 1, "bad"), "error: f.yaml (document 1): bad"),
+])
+def test_error_line_prefixes_error_once_and_never_the_servers_answers(exc, line):
+    assert error_line(exc) == line

@@ -222,6 +222,17 @@ class CommandError(KsandboxError):
         return self.message
 
 
+def error_line(exc: BaseException) -> str:
+    """The line kubectl's cmdutil.checkErr prints for an error, without its newline: the API
+    server's answers (``Error from server (NotFound): ...``, ``The Pod "x" is invalid: ...``)
+    stand as they are; anything else gets ``error: `` in front, once (a message that already
+    starts with it keeps its own)."""
+    text = exc.message.rstrip() if isinstance(exc, CommandError) else str(exc)
+    if isinstance(exc, (ApiError, ValidationError)) or text.startswith("error: "):
+        return text
+    return f"error: {text}"
+
+
 def join_path(path: str, child: str) -> str:
     """``spec`` + ``taints`` → ``spec.taints`` (a bare child at the root)."""
     return f"{path}.{child}" if path else child

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
-from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
+from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError, error_line
 from .parse import tokenize
 from .result import CommandResult
 
@@ -223,7 +223,7 @@ def format_error(exc: BaseException) -> str:
     stderr before it failed (its ``preamble``: an edit's reopened header, apply's warnings)."""
     preamble = getattr(exc, "preamble", "") if isinstance(exc, KsandboxError) else ""
     if isinstance(exc, CommandError):
-        text = f"error: {exc.message.rstrip()}\n"
+        text = error_line(exc) + "\n"
         if exc.hint:
             text += exc.hint.rstrip("\n") + "\n"
         return preamble + text
@@ -232,7 +232,7 @@ def format_error(exc: BaseException) -> str:
     if isinstance(exc, ApiError):
         return f"{preamble}{exc}\n"
     if isinstance(exc, KsandboxError):
-        return f"{preamble}error: {exc}\n"
+        return f"{preamble}{error_line(exc)}\n"
     return f"error: internal: {type(exc).__name__}: {exc}\n"
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
+from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError, error_line
 from ..api.kinds import BY_KIND, KindInfo
 from ..api.selector_parser import parse_selector
 from ..api.selectors import LabelSelector
@@ -145,13 +145,13 @@ def format_errors(errors: Sequence[KsandboxError]) -> str:
     if len(errors) == 1:
         exc = errors[0]
         if isinstance(exc, CommandError):
-            text = f"error: {exc.message.rstrip()}\n"
+            text = error_line(exc) + "\n"
             return text + (exc.hint.rstrip("\n") + "\n" if exc.hint else "")
         if isinstance(exc, ValidationError):
             return exc.kubectl_text()
         if isinstance(exc, ApiError):
             return f"{exc}\n"
-        return f"error: {exc}\n"
+        return error_line(exc) + "\n"
     return "".join(_message(e) + "\n" for e in errors)
 
 

@@ -24,7 +24,7 @@ from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import Screen
 
-from ..api.errors import KsandboxError
+from ..api.errors import KsandboxError, error_line
 from .commandline import (
     BoardCommand,
     ExplainCommand,
@@ -640,7 +640,7 @@ class KsandboxApp(App[int]):
         try:
             result = self.session.submit(text, stdin)
         except Exception as exc:  # the core promises not to raise; the UI never trusts it
-            self.notify(f"error: {exc}", severity="error")
+            self.notify(error_line(exc), severity="error", markup=False)
             return None
         self.last_result = result
         if result.error:
@@ -665,7 +665,7 @@ class KsandboxApp(App[int]):
         try:
             return self.session.submit(text, record=False)
         except Exception as exc:
-            return CommandResult(text, "", f"error: {exc}")
+            return CommandResult(text, "", error_line(exc) + "\n")
 
     def show_output(self, command: str, *, title: str = "", language: str | None = None) -> None:
         from .screens.text import TextScreen
@@ -687,7 +687,7 @@ class KsandboxApp(App[int]):
         try:
             parsed = parse_command_line(line)
         except Exception as exc:
-            self.notify(f"error: {exc}", severity="error", markup=False)
+            self.notify(error_line(exc), severity="error", markup=False)
             return
         if parsed is None:
             return

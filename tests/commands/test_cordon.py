@@ -53,7 +53,7 @@ def test_dry_run(session):
                "examples\n"),
     ("uncordon", "error: USAGE: uncordon NODE [flags]\nSee 'kubectl uncordon -h' for help and "
                  "examples\n"),
-    ("cordon node-2 -l zone=b", "error: error: cannot specify both a node name and a "
+    ("cordon node-2 -l zone=b", "error: cannot specify both a node name and a "
                                 "--selector option\nSee 'kubectl cordon -h' for help and "
                                 "examples\n"),
     ("cordon nope", 'Error from server (NotFound): nodes "nope" not found\n'),
