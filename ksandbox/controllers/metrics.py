@@ -82,8 +82,11 @@ class Metrics:
         # or after a write has none, and was not counted (the write that took its
         # controller away uncounted it), so it hears only pods with a controller on a side
         self.store.subscribe("Pod", self._pod_event, owners=(ANY_CONTROLLER,))
-        self.store.subscribe("ReplicaSet", self._owner_event)
-        self.store.subscribe("ReplicationController", self._owner_event)
+        # _owner_event forgets a chain when an owner's own controller may have changed: a
+        # write of its status subresource keeps its owner references (and is most of an
+        # owner's writes: its controller's count of its pods)
+        self.store.subscribe("ReplicaSet", self._owner_event, status=False)
+        self.store.subscribe("ReplicationController", self._owner_event, status=False)
 
     # -- the load ------------------------------------------------------------------------------
     def set_load(self, namespace: str, kind: str, name: str, cpu_percent: float) -> None:

@@ -76,7 +76,9 @@ class ReplicaSetController(Controller):
     def start(self, cp: Any) -> None:
         self.rand = cp.rand.child(self.name)
         self.counts: dict[str, ActivePods] = {}
-        self.owners: dict[str, dict[str, Any]] = {}   # namespace → name → owner
+        # namespace → name → owner, as of its last write that changed its spec, controller
+        # or deletion (_owner_event): the adoption of orphans reads those, its name and uid
+        self.owners: dict[str, dict[str, Any]] = {}
         self._parent: dict[str, str] = {}             # owner uid → its own controller's uid
         self._siblings: dict[str, set[str]] = {}      # controller uid → owner uids
         self._family: dict[str, dict[str, int]] = {}  # controller uid → node → active pods
@@ -105,12 +107,26 @@ class ReplicaSetController(Controller):
         self.store.subscribe("Pod", pods, owners=pods.owners)
         self._orphans_heard = True
         self._hear_orphans()
-        self.store.subscribe(self.kind, self._owner_event)
+        # A write of an owner's status subresource (its own controller's count of its pods,
+        # three a pod's life) keeps its spec, owner references and deletion: what
+        # _owner_event acts on (it returns at once for such a write, see there)
+        self.store.subscribe(self.kind, self._owner_event, status=False)
         self.store.subscribe("PriorityClass", self._priority_class_event)
 
     # -- watch handlers: they only enqueue ---------------------------------------------------
     def _owner_event(self, ev: WatchEvent) -> None:
         obj = ev.obj
+        old = ev.old
+        if old is not None and ev.type != DELETED and old.spec is obj.spec:
+            meta, old_meta = obj.metadata, old.metadata
+            if (meta.owner_references is old_meta.owner_references
+                    or meta.owner_references == old_meta.owner_references) \
+                    and meta.deletion_timestamp == old_meta.deletion_timestamp:
+                # The same spec, controller and deletion (a status write, the Deployment
+                # controller's annotations): nothing to sync, no family to move, no orphans
+                # to scan. self.owners keeps the version it holds, whose spec, name, uid and
+                # deletion — all that adoption reads of it — are this one's.
+                return
         ns, name, uid = obj.metadata.namespace, obj.metadata.name, obj.metadata.uid
         if ev.type == DELETED:
             parent_uid = None
@@ -144,7 +160,6 @@ class ReplicaSetController(Controller):
         self.owners.setdefault(ns, {})[name] = obj
         if not self._orphans_heard:
             self._hear_orphans()
-        old = ev.old
         # (identity first: a status write or a resize keeps the selector object, which then
         # needs no comparison field by field)
         if old is None or old.spec.selector is not obj.spec.selector and \

@@ -371,7 +371,8 @@ def test_a_handler_the_dispatch_leaves_out_would_have_done_nothing(monkeypatch):
                 "DisruptionController._on_pod", "DisruptionController._on_workload",
                 "Metrics._pod_event", "TaintEvictionController._on_pod",
                 "TaintEvictionController._on_node", "DaemonSetController._node_event",
-                "KubeletManager._on_node")
+                "KubeletManager._on_node", "ReplicaSetController._owner_event",
+                "Metrics._owner_event")
     # (the Deployment controller's ReplicaSet handler: every ReplicaSet here is a
     # Deployment's or an orphan, which it may adopt, so it hears them all)
     for name in filtered:
