@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import fcntl
 import os
-import tempfile
 import pty
 import re
 import select
@@ -36,6 +35,7 @@ import signal
 import statistics
 import struct
 import sys
+import tempfile
 import termios
 import time
 
