@@ -632,6 +632,9 @@ def _run_tui(session: Session, **opts: Any) -> int:
     code_cache.hook(dataclasses)
     gc.disable()
     try:
+        from .tui.asyncio_import import import_asyncio_without_tls
+
+        import_asyncio_without_tls()    # before Textual imports it: no OpenSSL to load
         from .tui.app import run_tui
 
         return run_tui(session, **opts)

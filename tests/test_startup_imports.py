@@ -265,3 +265,38 @@ print(seen)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == str({"importing and starting": False,
                                        "after the first frame": True, "after the app": True})
+
+
+def test_the_tui_imports_asyncio_without_tls():
+    """``cli._run_tui`` imports asyncio with ``ssl`` reported missing (tui/asyncio_import.py):
+    the board's first frame is drawn without OpenSSL loaded, and ``ssl`` is still importable
+    afterwards for whoever needs it."""
+    proc = subprocess.run([sys.executable, "-c", LOAD_DEFAULT_SAMPLE + """
+import sys
+assert "asyncio" not in sys.modules     # the sandbox itself does without it
+import types
+seen = {}
+
+def run_tui(session, **opts):
+    # the real app module, imported where _run_tui imports it (this stub stood in for it)
+    del sys.modules["ksandbox.tui.app"]
+    import asyncio
+    import ksandbox.tui.app as tui_app
+    app = tui_app.make_app(session, ticking=False)
+
+    async def first_frame():
+        async with app.run_test(size=(140, 40)) as pilot:
+            await pilot.pause()
+            assert app.screen.query_one("#board").border_title == "nodes[5]"
+            seen["ssl at the first frame"] = "ssl" in sys.modules
+    asyncio.run(first_frame())
+    return 0
+
+sys.modules["ksandbox.tui.app"] = types.SimpleNamespace(run_tui=run_tui)
+assert cli._run_tui(session) == 0
+import ssl
+seen["ssl importable"] = ssl.PROTOCOL_TLS_CLIENT is not None
+print(seen)
+"""], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str({"ssl at the first frame": False, "ssl importable": True})
