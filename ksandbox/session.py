@@ -24,7 +24,7 @@ from .api.errors import ApiError, CommandError
 from .api.kinds import BY_KIND
 from .api.manifest import ConfigDocument, SourceTexts, load_files_with_sources, load_manifests
 from .api.meta import ObjectMeta
-from .api.policy import PriorityClass
+from .api.scheduling import PriorityClass
 from .apiserver.store import Store, apply_all
 from .commands.result import CommandResult
 from .controlplane import ControlPlane, build_components

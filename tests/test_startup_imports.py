@@ -35,6 +35,9 @@ def _loaded_after(code: str) -> set[str]:
 # objects): imported when such an object is first decoded (api/kinds.py KindInfo.type).
 STORED_ONLY_KIND_MODULES = tuple(f"ksandbox.api.{m}" for m in (
     "core_objects", "rbac", "networking", "cluster_objects"))
+# The storage kinds' types (PVs, claims, classes, CSI objects): the default sample holds none;
+# the scheduler's volume plugins and validation compare names from api/storage_names.py.
+LAZY_MODELLED_KIND_MODULES = ("ksandbox.api.storage",)
 
 LOAD_DEFAULT_SAMPLE = """
 from ksandbox import cli
@@ -87,7 +90,7 @@ WHATIF_MODULES = ("ksandbox.recording.branches", "ksandbox.recording.diff",
 # Modules the board's first frame does without: each is loaded on first use.
 NOT_AT_FIRST_FRAME = (
     "numpy", "ksandbox.scheduler.framework.fast",
-    *STORED_ONLY_KIND_MODULES,
+    *STORED_ONLY_KIND_MODULES, *LAZY_MODELLED_KIND_MODULES,
     "importlib.resources",                          # resources.py reads the package's path
     # PyYAML: the samples, the config and the themes are read by the fast path (fastyaml)
     "yaml", "ksandbox.api.safeload_pyyaml",
@@ -202,6 +205,66 @@ result = session.submit("kubectl apply -f -", bad)
 assert 'Unsupported value: "wrong.io"' in result.error, result
 ''')
     assert {"ksandbox.api.core_objects", "ksandbox.api.rbac"} <= loaded
+
+
+def test_the_storage_kinds_load_their_module_when_first_decoded():
+    """PVs, claims and classes from a fresh start: applied (one refused in kubectl's words),
+    listed, described, bound by the PV controller and scheduled with by VolumeBinding."""
+    loaded = _loaded_after(LOAD_DEFAULT_SAMPLE + '''
+import sys
+assert "ksandbox.api.storage" not in sys.modules
+manifest = """
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: slow}
+provisioner: example.com/slow
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv-1}
+spec:
+  capacity: {storage: 1Gi}
+  accessModes: [ReadWriteOnce]
+  hostPath: {path: /data}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  storageClassName: ""
+  resources: {requests: {storage: 1Gi}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db}
+spec:
+  containers: [{name: db, image: postgres}]
+  volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+"""
+result = session.submit("kubectl apply -f -", manifest)
+assert result.error == "", result
+assert result.output.split("\\n")[:3] == ["storageclass.storage.k8s.io/slow created",
+                                          "persistentvolume/pv-1 created",
+                                          "persistentvolumeclaim/data created"], result
+session.run_until(session.now + 30)
+get = session.submit("kubectl get pvc data").output
+assert "Bound" in get and "pv-1" in get, get
+assert "Access Modes:    RWO" in session.submit("kubectl describe pv pv-1").output
+assert session.cp.store.get("Pod", "db", "default").spec.node_name
+bad = """
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: bad}
+spec:
+  accessModes: [ReadWriteSometimes]
+  resources: {requests: {storage: 1Gi}}
+"""
+result = session.submit("kubectl apply -f -", bad)
+assert 'spec.accessModes: Unsupported value: "ReadWriteSometimes"' in result.error, result
+''')
+    assert "ksandbox.api.storage" in loaded
 
 
 def test_yaml_the_fast_path_hands_on_loads_pyyaml_when_first_needed():

@@ -2,8 +2,8 @@
 
 Their controllers are ``controllers/job.py`` and ``controllers/cronjob.py``. A simulated pod
 has no process to run, so how long a Job's pod runs is read from the annotation
-``ksandbox.io/run-seconds`` on the pod template (see :data:`RUN_SECONDS_ANNOTATION`), else
-from a ``sleep N`` in the first container's command/args, else :data:`DEFAULT_RUN_SECONDS`.
+``ksandbox.io/run-seconds`` on the pod template, else from a ``sleep N`` in the first
+container's command/args, else a default (the kubelet's rule: kubelet/pod_completion.py).
 """
 
 from __future__ import annotations
@@ -14,12 +14,6 @@ from .codec import FrozenDict, Int32, api_type, extra_field, j
 from .core import PodTemplateSpec
 from .meta import ObjectMeta
 from .selectors import LabelSelector
-
-# The sandbox's annotation for a pod's simulated run time (a pod that finishes succeeds after
-# this many seconds of Running). `ksandbox.io/exit-code: "1"` makes it fail instead.
-RUN_SECONDS_ANNOTATION = "ksandbox.io/run-seconds"
-EXIT_CODE_ANNOTATION = "ksandbox.io/exit-code"
-DEFAULT_RUN_SECONDS = 10.0
 
 COMPLETION_MODES = ("Indexed", "NonIndexed")
 CONCURRENCY_POLICIES = ("Allow", "Forbid", "Replace")

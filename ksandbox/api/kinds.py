@@ -27,19 +27,9 @@ from .apps import (
     ReplicationController,
     StatefulSet,
 )
-from .batch import CronJob, Job
 from .coordination import Lease
 from .core import Event, Namespace, Node, Pod
-from .policy import HorizontalPodAutoscaler, PodDisruptionBudget, PriorityClass
-from .storage import (
-    CSIDriver,
-    CSINode,
-    PersistentVolume,
-    PersistentVolumeClaim,
-    StorageClass,
-    VolumeAttachment,
-)
-from .vpa import VerticalPodAutoscaler
+from .scheduling import PriorityClass
 
 
 @attrs.frozen
@@ -97,31 +87,31 @@ KINDS: tuple[KindInfo, ...] = (
              DaemonSet),
     KindInfo("HorizontalPodAutoscaler", "autoscaling", ("autoscaling/v2", "autoscaling/v1"),
              "horizontalpodautoscalers", "horizontalpodautoscaler", ("hpa",), True,
-             HorizontalPodAutoscaler),
+             "policy.HorizontalPodAutoscaler"),
     KindInfo("PodDisruptionBudget", "policy", ("policy/v1",), "poddisruptionbudgets",
-             "poddisruptionbudget", ("pdb",), True, PodDisruptionBudget),
+             "poddisruptionbudget", ("pdb",), True, "policy.PodDisruptionBudget"),
     KindInfo("Event", "", ("v1", "events.k8s.io/v1"), "events", "event", ("ev",), True, Event),
     KindInfo("Lease", "coordination.k8s.io", ("coordination.k8s.io/v1",), "leases", "lease", (),
              True, Lease),
     KindInfo("VerticalPodAutoscaler", "autoscaling.k8s.io",
              ("autoscaling.k8s.io/v1", "autoscaling.k8s.io/v1beta2"), "verticalpodautoscalers",
-             "verticalpodautoscaler", ("vpa",), True, VerticalPodAutoscaler),
+             "verticalpodautoscaler", ("vpa",), True, "vpa.VerticalPodAutoscaler"),
     # Workloads with controllers (controllers/statefulset.py, job.py, cronjob.py).
     KindInfo("StatefulSet", "apps", ("apps/v1",), "statefulsets", "statefulset", ("sts",), True,
              StatefulSet),
     KindInfo("ControllerRevision", "apps", ("apps/v1",), "controllerrevisions",
              "controllerrevision", (), True, ControllerRevision),
-    KindInfo("Job", "batch", ("batch/v1",), "jobs", "job", (), True, Job),
-    KindInfo("CronJob", "batch", ("batch/v1",), "cronjobs", "cronjob", ("cj",), True, CronJob),
+    KindInfo("Job", "batch", ("batch/v1",), "jobs", "job", (), True, "batch.Job"),
+    KindInfo("CronJob", "batch", ("batch/v1",), "cronjobs", "cronjob", ("cj",), True, "batch.CronJob"),
     # Read by the scheduler (default spreading selectors, volume plugins) and the PV controller.
     KindInfo("Service", "", ("v1",), "services", "service", ("svc",), True,
              "core_objects.Service"),
     KindInfo("PersistentVolume", "", ("v1",), "persistentvolumes", "persistentvolume", ("pv",),
-             False, PersistentVolume),
+             False, "storage.PersistentVolume"),
     KindInfo("PersistentVolumeClaim", "", ("v1",), "persistentvolumeclaims",
-             "persistentvolumeclaim", ("pvc",), True, PersistentVolumeClaim),
+             "persistentvolumeclaim", ("pvc",), True, "storage.PersistentVolumeClaim"),
     KindInfo("StorageClass", "storage.k8s.io", ("storage.k8s.io/v1",), "storageclasses",
-             "storageclass", ("sc",), False, StorageClass),
+             "storageclass", ("sc",), False, "storage.StorageClass"),
     # Stored only.
     KindInfo("ConfigMap", "", ("v1",), "configmaps", "configmap", ("cm",), True,
              "core_objects.ConfigMap",
@@ -156,11 +146,11 @@ KINDS: tuple[KindInfo, ...] = (
     KindInfo("EndpointSlice", "discovery.k8s.io", ("discovery.k8s.io/v1",), "endpointslices",
              "endpointslice", (), True, "networking.EndpointSlice", True),
     KindInfo("CSIDriver", "storage.k8s.io", ("storage.k8s.io/v1",), "csidrivers", "csidriver",
-             (), False, CSIDriver, True),
+             (), False, "storage.CSIDriver", True),
     KindInfo("CSINode", "storage.k8s.io", ("storage.k8s.io/v1",), "csinodes", "csinode", (),
-             False, CSINode, True),
+             False, "storage.CSINode", True),
     KindInfo("VolumeAttachment", "storage.k8s.io", ("storage.k8s.io/v1",), "volumeattachments",
-             "volumeattachment", (), False, VolumeAttachment, True),
+             "volumeattachment", (), False, "storage.VolumeAttachment", True),
     KindInfo("MutatingWebhookConfiguration", "admissionregistration.k8s.io",
              ("admissionregistration.k8s.io/v1",), "mutatingwebhookconfigurations",
              "mutatingwebhookconfiguration", (), False, "cluster_objects.MutatingWebhookConfiguration", True),

@@ -1,5 +1,6 @@
-"""autoscaling (HorizontalPodAutoscaler v1 and v2), policy/v1 PodDisruptionBudget and
-scheduling.k8s.io/v1 PriorityClass.
+"""autoscaling (HorizontalPodAutoscaler v1 and v2) and policy/v1 PodDisruptionBudget
+(scheduling.k8s.io/v1 PriorityClass is api/scheduling.py: every sandbox makes two at start,
+while this module loads when an HPA or a budget is first decoded, api/kinds.py).
 
 The HPA keeps both API versions in one type: v1's ``targetCPUUtilizationPercentage`` and v2's
 ``metrics`` list; :meth:`HorizontalPodAutoscaler.cpu_target_percent` reads whichever is set.
@@ -100,16 +101,4 @@ class PodDisruptionBudget:
     metadata: ObjectMeta = j("metadata", ObjectMeta())
     spec: PodDisruptionBudgetSpec = j("spec", PodDisruptionBudgetSpec())
     status: PodDisruptionBudgetStatus = j("status", PodDisruptionBudgetStatus())
-    extra: FrozenDict = extra_field()
-
-
-@api_type
-class PriorityClass:
-    api_version: str = j("apiVersion", "scheduling.k8s.io/v1")
-    kind: str = j("kind", "PriorityClass")
-    metadata: ObjectMeta = j("metadata", ObjectMeta())
-    value: Int32 = j("value", 0, omit_empty=False)
-    global_default: bool = j("globalDefault", False)
-    preemption_policy: str = j("preemptionPolicy", "")
-    description: str = j("description", "")
     extra: FrozenDict = extra_field()

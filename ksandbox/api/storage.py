@@ -16,39 +16,35 @@ from .codec import EMPTY, FrozenDict, ResourceList, api_type, extra_field, j
 from .core import NodeSelector
 from .meta import ObjectMeta
 from .selectors import LabelSelector
-
-# core/v1 PersistentVolumeAccessMode values.
-RWO, ROX, RWX, RWOP = "ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod"
-ACCESS_MODES = (RWO, ROX, RWX, RWOP)
-# printers.go / helper.GetAccessModesAsString: the short forms `kubectl get pv` prints.
-ACCESS_MODE_SHORT = {RWO: "RWO", ROX: "ROX", RWX: "RWX", RWOP: "RWOP"}
-RECLAIM_POLICIES = ("Delete", "Recycle", "Retain")
-VOLUME_MODES = ("Block", "Filesystem")
-BINDING_IMMEDIATE, BINDING_WAIT = "Immediate", "WaitForFirstConsumer"
-BINDING_MODES = (BINDING_IMMEDIATE, BINDING_WAIT)
-# PV and PVC phases (core/v1 PersistentVolumePhase / PersistentVolumeClaimPhase).
-PV_AVAILABLE, PV_BOUND, PV_RELEASED, PV_PENDING = "Available", "Bound", "Released", "Pending"
-CLAIM_PENDING, CLAIM_BOUND, CLAIM_LOST = "Pending", "Bound", "Lost"
-# storage/v1 util: the annotations that mark the default class.
-DEFAULT_CLASS_ANNOTATION = "storageclass.kubernetes.io/is-default-class"
-BETA_DEFAULT_CLASS_ANNOTATION = "storageclass.beta.kubernetes.io/is-default-class"
-# pv_controller.go: the claim annotations the controller and the scheduler set.
-ANN_SELECTED_NODE = "volume.kubernetes.io/selected-node"
-ANN_BIND_COMPLETED = "pv.kubernetes.io/bind-completed"
-ANN_BOUND_BY_CONTROLLER = "pv.kubernetes.io/bound-by-controller"
-ANN_PROVISIONED_BY = "pv.kubernetes.io/provisioned-by"
-ANN_STORAGE_PROVISIONER = "volume.kubernetes.io/storage-provisioner"
-# The volume sources a PV may carry (exactly one must be set): kept as given.
-PV_SOURCES = ("awsElasticBlockStore", "azureDisk", "azureFile", "cephfs", "cinder", "csi",
-              "fc", "flexVolume", "flocker", "gcePersistentDisk", "glusterfs", "hostPath",
-              "iscsi", "local", "nfs", "photonPersistentDisk", "portworxVolume", "quobyte",
-              "rbd", "scaleIO", "storageos", "vsphereVolume")
-
-
-def access_modes_string(modes: Any) -> str:
-    """helper.GetAccessModesAsString: known modes, in a fixed order, comma-separated."""
-    present = set(modes or ())
-    return ",".join(ACCESS_MODE_SHORT[m] for m in ACCESS_MODES if m in present)
+from .storage_names import (  # noqa: F401 - the names, for this module's importers
+    ACCESS_MODE_SHORT,
+    ACCESS_MODES,
+    ANN_BIND_COMPLETED,
+    ANN_BOUND_BY_CONTROLLER,
+    ANN_PROVISIONED_BY,
+    ANN_SELECTED_NODE,
+    ANN_STORAGE_PROVISIONER,
+    BETA_DEFAULT_CLASS_ANNOTATION,
+    BINDING_IMMEDIATE,
+    BINDING_MODES,
+    BINDING_WAIT,
+    CLAIM_BOUND,
+    CLAIM_LOST,
+    CLAIM_PENDING,
+    DEFAULT_CLASS_ANNOTATION,
+    PV_AVAILABLE,
+    PV_BOUND,
+    PV_PENDING,
+    PV_RELEASED,
+    PV_SOURCES,
+    RECLAIM_POLICIES,
+    ROX,
+    RWO,
+    RWOP,
+    RWX,
+    VOLUME_MODES,
+    access_modes_string,
+)
 
 
 @api_type

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .quantity import Quantity
 from .selectors import IN, NOT_IN, requirement_matches
-from .storage import (
+from .storage_names import (
     BINDING_WAIT,
     PV_AVAILABLE,
     RWOP,

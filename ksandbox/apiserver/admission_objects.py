@@ -19,13 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..api import batch
 from ..api.codec import FrozenDict
 from ..api.selectors import LabelSelector
 from .pod_defaults import default_pod_spec
 
 if TYPE_CHECKING:
     from ..apiserver.store import Store
+
+# api/batch.py (its defaults and labels) is imported by the Job and CronJob functions below:
+# it loads when the first Job or CronJob is admitted, not when the sandbox starts.
 
 
 def _pod_defaults(template: Any) -> Any:
@@ -53,6 +55,8 @@ def admit_statefulset(store: Store, sts: Any) -> Any:
 
 
 def default_job_spec(s: Any) -> Any:
+    from ..api import batch
+
     changes: dict[str, Any] = {"template": _pod_defaults(s.template)}
     if s.completions is None and s.parallelism is None:
         changes.update(completions=1, parallelism=1)
@@ -69,23 +73,28 @@ def default_job_spec(s: Any) -> Any:
     return attrs.evolve(s, **changes)
 
 
-_GENERATED_KEYS = {batch.CONTROLLER_UID_LABEL, batch.LEGACY_CONTROLLER_UID_LABEL}
+def _generated_keys() -> set[str]:
+    from ..api import batch
+
+    return {batch.CONTROLLER_UID_LABEL, batch.LEGACY_CONTROLLER_UID_LABEL}
 
 
 def _is_generated(sel: Any) -> bool:
     return sel is not None and not sel.match_expressions and bool(sel.match_labels) and \
-        set(sel.match_labels) <= _GENERATED_KEYS
+        set(sel.match_labels) <= _generated_keys()
 
 
 def admit_job(store: Store, job: Any) -> Any:
+    from ..api import batch
+
     meta = job.metadata
     if not meta.uid and store.rand is not None:
         meta = attrs.evolve(meta, uid=store.rand.uid())
     s = default_job_spec(job.spec)
     if not s.manual_selector and (s.selector is None or _is_generated(s.selector)):
-        uid, name = meta.uid, meta.name
+        uid, name, generated = meta.uid, meta.name, _generated_keys()
         labels = {k: val for k, val in s.template.metadata.labels.items()
-                  if k not in _GENERATED_KEYS}
+                  if k not in generated}
         labels.update({batch.CONTROLLER_UID_LABEL: uid, batch.JOB_NAME_LABEL: name,
                        batch.LEGACY_CONTROLLER_UID_LABEL: uid, batch.LEGACY_JOB_NAME_LABEL: name})
         template = attrs.evolve(s.template, metadata=attrs.evolve(
@@ -100,6 +109,8 @@ def update_job(store: Store, job: Any) -> Any:
 
 
 def admit_cronjob(store: Store, cj: Any) -> Any:
+    from ..api import batch
+
     s = cj.spec
     changes: dict[str, Any] = {}
     if not s.concurrency_policy:

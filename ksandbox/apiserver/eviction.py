@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 import attrs
 
 from ..api.core import FAILED, PENDING, SUCCEEDED, Pod, PodCondition
-from ..api.policy import PodDisruptionBudget
 
 if TYPE_CHECKING:
+    from ..api.policy import PodDisruptionBudget
     from .store import Store
 
 # pkg/registry/core/pod/storage/eviction.go.

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..api import cron
 from ..api import validation as v
 from ..api.apps import POD_MANAGEMENT_POLICIES, STATEFULSET_UPDATE_STRATEGIES
-from ..api.batch import COMPLETION_MODES, CONCURRENCY_POLICIES
 from ..api.codec import decode, thaw
 from ..api.errors import FieldError
-from ..api.storage import PersistentVolumeClaimSpec
 from .validation_pod import validate_pod_spec
+
+# The batch, cron and storage modules are imported inside the functions below that use them:
+# they then load when a Job, a CronJob or a claim template is first validated, not when the
+# sandbox starts (api/kinds.py, KindInfo.type).
 
 Errors = list[FieldError]
 # batch validation: a CronJob's name leaves room for the 11-character Job suffix.
@@ -78,6 +79,8 @@ def _claim_templates(templates: Any, errs: Errors) -> None:
         elif name in names:
             errs.append(FieldError.duplicate(f"{p}.metadata.name", name))
         names.add(name)
+        from ..api.storage import PersistentVolumeClaimSpec
+
         try:
             spec = decode(PersistentVolumeClaimSpec, thaw(t.get("spec") or {}) if
                           isinstance(t, dict) else {}, f"{p}.spec")
@@ -88,6 +91,8 @@ def _claim_templates(templates: Any, errs: Errors) -> None:
 
 
 def validate_job_spec(s: Any, path: str, errs: Errors, manual_or_generated: bool) -> None:
+    from ..api.batch import COMPLETION_MODES
+
     """validateJobSpec + ValidatePodTemplateSpecForJob under ``path`` (``spec`` or
     ``spec.jobTemplate.spec``)."""
     _nonneg(s.parallelism, f"{path}.parallelism", errs)
@@ -122,6 +127,9 @@ def _job(job: Any, errs: Errors) -> None:
 
 
 def _cronjob(cj: Any, errs: Errors) -> None:
+    from ..api import cron
+    from ..api.batch import CONCURRENCY_POLICIES
+
     name = cj.metadata.name
     if len(name) > CRONJOB_NAME_MAX:
         errs.append(FieldError("metadata.name", name,

@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from ..api import validation as v
 from ..api.errors import FieldError
-from ..api.storage import ACCESS_MODES, BINDING_MODES, RECLAIM_POLICIES, RWOP, VOLUME_MODES
+from ..api.storage_names import ACCESS_MODES, BINDING_MODES, RECLAIM_POLICIES, RWOP, VOLUME_MODES
 from .validation_pod import validate_node_selector
 
 # The RBAC and networking constants are imported inside the functions below that use them:

@@ -43,7 +43,7 @@ from ..api.core import NodeSelector, NodeSelectorRequirement, NodeSelectorTerm
 from ..api.errors import ApiError, KsandboxError
 from ..api.evolve import evolve
 from ..api.meta import ObjectMeta
-from ..api.storage import (
+from ..api.storage_names import (
     ANN_BIND_COMPLETED,
     ANN_BOUND_BY_CONTROLLER,
     ANN_PROVISIONED_BY,
@@ -56,10 +56,6 @@ from ..api.storage import (
     PV_AVAILABLE,
     PV_BOUND,
     PV_RELEASED,
-    ObjectRef,
-    PersistentVolume,
-    PersistentVolumeSpec,
-    VolumeNodeAffinity,
 )
 from ..api.volume_helpers import (
     NOT_SUPPORTED_PROVISIONER,
@@ -78,6 +74,10 @@ BETA_STORAGE_PROVISIONER = "volume.beta.kubernetes.io/storage-provisioner"
 EXTERNAL_WAIT = ("Waiting for a volume to be created either by the external provisioner '{}' "
                  "or manually by the system administrator. If volume creation is delayed, "
                  "please verify that the provisioner is running and correctly registered.")
+
+
+# The storage types (api/storage.py) are imported where a volume is bound or made: they load
+# with the first storage object (api/kinds.py), and most sandboxes hold none.
 
 
 class PersistentVolumeController(Controller):
@@ -229,6 +229,8 @@ class PersistentVolumeController(Controller):
     # -- writes ----------------------------------------------------------------------------
     def _bind(self, pv: Any, pvc: Any) -> None:
         """bind: the volume to the claim, then the claim to the volume."""
+        from ..api.storage import ObjectRef
+
         ref = ObjectRef(kind="PersistentVolumeClaim", namespace=pvc.metadata.namespace,
                         name=pvc.metadata.name, uid=pvc.metadata.uid, api_version="v1",
                         resource_version=pvc.metadata.resource_version)
@@ -307,6 +309,13 @@ class PersistentVolumeController(Controller):
 
     def _external_provision(self, pvc: Any, sc: Any) -> None:
         """What the class's external provisioner does: make the volume, pre-bound."""
+        from ..api.storage import (
+            ObjectRef,
+            PersistentVolume,
+            PersistentVolumeSpec,
+            VolumeNodeAffinity,
+        )
+
         name = f"pvc-{pvc.metadata.uid}"
         if self.store.get("PersistentVolume", name) is not None:
             return

@@ -38,7 +38,6 @@ from ..api.core import FAILED, Pod, Volume
 from ..api.errors import ApiError, KsandboxError
 from ..api.evolve import evolve
 from ..api.meta import ObjectMeta, owner_ref_for
-from ..api.storage import PersistentVolumeClaim
 from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
 from .base import Controller
@@ -232,6 +231,9 @@ class StatefulSetController(Controller):
                 continue
             labels = dict(meta.get("labels") or {})
             labels.update(sts.spec.selector.match_labels if sts.spec.selector else {})
+            # the claim's type loads with the first claim (api/kinds.py), not at start
+            from ..api.storage import PersistentVolumeClaim
+
             try:
                 claim = decode(PersistentVolumeClaim, {"apiVersion": "v1",
                                                        "kind": "PersistentVolumeClaim",

@@ -3,9 +3,9 @@ posts when they do.
 
 A simulated container has no process, so a pod whose ``restartPolicy`` is ``Never`` or
 ``OnFailure`` runs for a simulated time taken from, in order: the pod's annotation
-``ksandbox.io/run-seconds`` (``batch.RUN_SECONDS_ANNOTATION``), a ``sleep N`` in the first
+``ksandbox.io/run-seconds`` (:data:`RUN_SECONDS_ANNOTATION`), a ``sleep N`` in the first
 container's ``command``/``args`` (``sh -c "sleep 30; ..."`` too), or — for a pod a Job owns —
-``batch.DEFAULT_RUN_SECONDS``. Any other pod (``restartPolicy: Always``, or no hint) runs until
+:data:`DEFAULT_RUN_SECONDS`. Any other pod (``restartPolicy: Always``, or no hint) runs until
 it is deleted, as a server does. The exit code is 0 unless the annotation
 ``ksandbox.io/exit-code`` says otherwise.
 
@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..api.batch import DEFAULT_RUN_SECONDS, EXIT_CODE_ANNOTATION, RUN_SECONDS_ANNOTATION
 from ..api.codec import FrozenDict
 from ..api.core import FAILED, SUCCEEDED, PodCondition
 from ..api.evolve import evolve
@@ -34,6 +33,11 @@ if TYPE_CHECKING:
     from .kubelet import Kubelet
     from .pod_workers import PodWorkers
 
+# The sandbox's annotation for a pod's simulated run time (a pod that finishes succeeds after
+# this many seconds of Running). `ksandbox.io/exit-code: "1"` makes it fail instead.
+RUN_SECONDS_ANNOTATION = "ksandbox.io/run-seconds"
+EXIT_CODE_ANNOTATION = "ksandbox.io/exit-code"
+DEFAULT_RUN_SECONDS = 10.0
 # pkg/kubelet: the crash-loop back-off starts at 10 s and doubles up to 5 minutes.
 BACKOFF_BASE, BACKOFF_MAX = 10.0, 300.0
 _SLEEP_RE = re.compile(r"(?:^|[\s;&|(])sleep\s+([0-9]+(?:\.[0-9]+)?)\b")

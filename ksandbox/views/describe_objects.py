@@ -17,7 +17,7 @@ import base64
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..api.selectors import format_label_selector
-from ..api.storage import access_modes_string
+from ..api.storage_names import access_modes_string
 from .describe_base import (
     LEVEL_0,
     LEVEL_1,

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..api.storage import access_modes_string
+from ..api.storage_names import access_modes_string
 from .age import age, human_duration
 from .timefmt import rfc3339
 

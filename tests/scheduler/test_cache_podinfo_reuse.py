@@ -11,7 +11,7 @@ churn: test_scheduler_fast_path's) holds every PodInfo in the cache to ``PodInfo
 from test_scheduler_fast_path import build, node, pod
 
 from ksandbox.api.codec import decode
-from ksandbox.api.policy import PriorityClass
+from ksandbox.api.scheduling import PriorityClass
 from ksandbox.scheduler.framework.node_info import PodInfo
 from ksandbox.sim.rand import SimRandom
 

@@ -22,7 +22,7 @@ from schedtest import store_cluster
 from ksandbox.api.codec import decode
 from ksandbox.api.core import Node, Pod
 from ksandbox.api.core_objects import Service
-from ksandbox.api.policy import PriorityClass
+from ksandbox.api.scheduling import PriorityClass
 from ksandbox.api.storage import PersistentVolumeClaim, StorageClass
 from ksandbox.scheduler.framework.cycle_state import CycleState
 from ksandbox.scheduler.framework.interface import Code

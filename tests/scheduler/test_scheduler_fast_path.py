@@ -14,7 +14,7 @@ from ksandbox.api.codec import decode
 from ksandbox.api.core import Namespace, Node, Pod, Toleration
 from ksandbox.api.core_objects import Service
 from ksandbox.api.meta import ObjectMeta
-from ksandbox.api.policy import PriorityClass
+from ksandbox.api.scheduling import PriorityClass
 from ksandbox.apiserver.store import Store
 from ksandbox.controlplane import ControlPlane
 from ksandbox.scheduler.framework.node_info import PodInfo

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ...api.codec import FrozenDict
-from ...api.storage import ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_SELECTED_NODE, ObjectRef
+from ...api.storage_names import ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_SELECTED_NODE
 from ...api.volume_helpers import (
     NOT_SUPPORTED_PROVISIONER,
     check_node_affinity,
@@ -144,6 +144,10 @@ class VolumeBinding:
         reasons, static, provision = find_pod_volumes(store, claims, node)
         if reasons:
             return Status.unresolvable(*reasons)
+        if static:
+            # a PV's type, loaded with the first volume (api/kinds.py): a store holding one
+            # has imported it already
+            from ...api.storage import ObjectRef
         for pv, pvc in static:
             ref = ObjectRef(kind="PersistentVolumeClaim", namespace=pvc.metadata.namespace,
                             name=pvc.metadata.name, uid=pvc.metadata.uid, api_version="v1",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...api.storage import BINDING_WAIT
+from ...api.storage_names import BINDING_WAIT
 from ...api.volume_helpers import claim_class, pod_claim_names
 from ..framework.interface import (
     NODE,
