@@ -100,21 +100,25 @@ def _defaulted_meta(store: Store, obj: Any, stamp: bool = False) -> Any:
             # keyword dict to build and read back
             rv, now, uid = str(store.resource_version + 1), store._now(), \
                 meta.uid or store.rand.uid()
+            generation = meta.generation or 1
             if not changes:
-                return _STAMP_CREATE(meta, rv, now, uid)
-            return _STAMP_CREATE_NS(meta, changes["namespace"], rv, now, uid)
+                return _STAMP_CREATE(meta, rv, now, uid, generation)
+            return _STAMP_CREATE_NS(meta, changes["namespace"], rv, now, uid, generation)
         changes["resource_version"] = str(store.resource_version + 1)
         changes["creation_timestamp"] = store._now()
         changes["uid"] = changes.get("uid", meta.uid) or store.rand.uid()
+        # a Pod's generation starts at 1 (store.GENERATION_KINDS; only a pod is stamped here)
+        changes["generation"] = meta.generation or 1
     # (evolve's work without its keyword arguments: once per object of a load)
     return evolve_fields(meta, tuple(changes), *changes.values()) if changes else meta
 
 
-# evolve(meta, resource_version=..., creation_timestamp=..., uid=...)
-_STAMP_CREATE = replacer(ObjectMeta, ("resource_version", "creation_timestamp", "uid"))
+# evolve(meta, resource_version=..., creation_timestamp=..., uid=..., generation=...)
+_STAMP_CREATE = replacer(ObjectMeta, ("resource_version", "creation_timestamp", "uid",
+                                      "generation"))
 # the same with the namespace defaulted (a manifest that names none)
 _STAMP_CREATE_NS = replacer(ObjectMeta, ("namespace", "resource_version", "creation_timestamp",
-                                         "uid"))
+                                         "uid", "generation"))
 _NAMESPACE_ONLY = {"namespace": None}.keys()
 
 

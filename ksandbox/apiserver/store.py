@@ -49,11 +49,13 @@ if TYPE_CHECKING:
 ADDED, MODIFIED, DELETED = "ADDED", "MODIFIED", "DELETED"
 
 # Kinds whose registry strategy keeps metadata.generation: 1 at create, +1 on each spec change
-# (pkg/registry/apps/*/strategy.go, policy/poddisruptionbudget, autoscaling). Leases, Nodes,
-# Events and Namespaces have none.
+# (pkg/registry/apps/*/strategy.go, policy/poddisruptionbudget, autoscaling; Pods since v1.33:
+# pkg/registry/core/pod/strategy.go PrepareForCreate and updatePodGeneration — the binding
+# subresource writes spec.nodeName without the strategy, so a bind is no spec change here
+# either). Leases, Nodes, Events and Namespaces have none.
 GENERATION_KINDS = frozenset(("Deployment", "ReplicaSet", "ReplicationController", "DaemonSet",
                               "PodDisruptionBudget", "HorizontalPodAutoscaler",
-                              "VerticalPodAutoscaler", "StatefulSet", "Job", "CronJob"))
+                              "VerticalPodAutoscaler", "StatefulSet", "Job", "CronJob", "Pod"))
 
 Key = tuple[str, str]  # (namespace, name); namespace "" for cluster-scoped kinds
 
@@ -380,9 +382,10 @@ class Store:
                 and type(meta.creation_timestamp) is type(now)
                 and (meta.generation or kind not in GENERATION_KINDS)):
             if kind in GENERATION_KINDS and not meta.generation:
-                meta = _replace(meta, ("generation",), 1)
-            obj = _with_metadata(obj, _replace(meta, _CREATE_FIELDS, rv,
-                                               meta.uid or self.rand.uid(), now))
+                meta = _stamp(meta, rv, meta.uid or self.rand.uid(), now, 1)
+            else:
+                meta = _replace(meta, _CREATE_FIELDS, rv, meta.uid or self.rand.uid(), now)
+            obj = _with_metadata(obj, meta)
         # else: stamped exactly so already — apply_all staged it in a copy of this store
         # whose resourceVersion ran in step with this one — and it is stored as it is
         # instead of being built again (two objects per object of a 150,000-pod load).
@@ -585,18 +588,24 @@ class Store:
             if grace > 0:
                 if obj.metadata.deletion_timestamp is not None:
                     return obj
-                # Graceful deletion: only the deletion stamp changes.
+                # Graceful deletion: the deletion stamp, and the generation one up when it
+                # has one (apiserver rest.BeforeDelete: the first graceful deletion changes
+                # what the object's controllers may do, so it counts as a new generation).
                 meta = obj.metadata
+                generation = meta.generation + 1 if meta.generation > 0 else 0
                 if type(meta) is not ObjectMeta or _MARK_META is None:
                     marked = evolve(obj, metadata=evolve(
                         meta, deletion_timestamp=self._now() + grace,
                         deletion_grace_period_seconds=grace))
-                    return self._write(obj, marked, False)
-                # _write(obj, marked) with the metadata built once, stamped as _write's:
-                # uid, creationTimestamp and generation kept (the spec is the stored one)
+                    new = _with_metadata(marked, _stamp(
+                        marked.metadata, self._next_rv(), meta.uid, meta.creation_timestamp,
+                        generation))
+                    return self._replace(kind, (meta.namespace, meta.name), obj, new, False)
+                # _write(obj, marked) with the metadata built once, stamped as _write's
+                # (uid and creationTimestamp kept), with the generation above
                 new = _with_metadata(obj, _MARK_META(
                     meta, self._now() + grace, grace, self._next_rv(), meta.uid,
-                    meta.creation_timestamp, meta.generation))
+                    meta.creation_timestamp, generation))
                 return self._replace(kind, (meta.namespace, meta.name), obj, new, False)
         return self.remove(kind, name, namespace)
 

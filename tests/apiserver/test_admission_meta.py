@@ -86,8 +86,9 @@ def test_create_admission_defaults_metadata_as_the_plain_rule(kind, fields):
 @given(METAS, st.integers(0, 5), st.sampled_from([0.0, 2.5]))
 def test_a_stamped_create_admission_is_the_plain_rule_then_the_stamp(fields, rv, now):
     """``stamp`` (a pod written at once: a Session's load) also sets what the create would
-    stamp — the next resourceVersion, the creation time, the uid (kept, else drawn) — on the
-    defaulted metadata; a metadata with nothing else to change takes a short way."""
+    stamp — the next resourceVersion, the creation time, the uid (kept, else drawn), a pod's
+    first generation (kept when it has one) — on the defaulted metadata; a metadata with
+    nothing else to change takes a short way."""
     obj = load_manifests(OBJECTS["Pod"])[0]
     obj = attrs.evolve(obj, metadata=attrs.evolve(obj.metadata, **fields))
     clocks = [Clock(now), Clock(now)]
@@ -96,7 +97,7 @@ def test_a_stamped_create_admission_is_the_plain_rule_then_the_stamp(fields, rv,
     got = admission._defaulted_meta(fast, obj, stamp=True)
     meta = plain_default_meta(plain, obj).metadata
     want = attrs.evolve(meta, resource_version=str(rv + 1), creation_timestamp=now,
-                        uid=meta.uid or plain.rand.uid())
+                        uid=meta.uid or plain.rand.uid(), generation=meta.generation or 1)
     assert attrs.asdict(got) == attrs.asdict(want)
     assert type(got.creation_timestamp) is type(want.creation_timestamp)
     assert fast.rand.getstate() == plain.rand.getstate()

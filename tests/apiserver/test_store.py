@@ -208,6 +208,30 @@ def test_fork_shares_objects_but_not_future_writes():
     assert other.get("Node", "node-1") is None
 
 
+def test_pod_generation_is_one_at_create_then_counts_spec_changes_and_graceful_deletion():
+    """pkg/registry/core/pod/strategy.go (v1.33+): Generation = 1 at create, +1 when the spec
+    changes; the binding subresource and status writes leave it; apiserver rest.BeforeDelete
+    adds one when a graceful deletion starts (not again on a second delete)."""
+    s = Session.from_text(NODES + "---\n" + POD)
+    pod = s.store.get("Pod", "web", "default")
+    assert pod.metadata.generation == 1
+    s.run_until(10)                                   # bound, started: binding and status
+    pod = s.store.get("Pod", "web", "default")
+    assert pod.spec.node_name and pod.status.phase == "Running"
+    assert pod.metadata.generation == 1
+    assert s.submit("kubectl label pod web a=b").ok   # metadata only
+    assert s.store.get("Pod", "web", "default").metadata.generation == 1
+    assert s.submit("kubectl set image pod/web app=nginx:2").ok
+    assert s.store.get("Pod", "web", "default").metadata.generation == 2
+    out = s.submit("kubectl get pod web -o yaml").output
+    assert "\n  generation: 2\n" in out
+    assert s.submit("kubectl delete pod web --wait=false").ok
+    pod = s.store.get("Pod", "web", "default")
+    assert pod.metadata.deletion_timestamp is not None and pod.metadata.generation == 3
+    s.store.delete("Pod", "web", "default")           # already terminating: unchanged
+    assert s.store.get("Pod", "web", "default").metadata.generation == 3
+
+
 def test_object_count_follows_creates_removes_and_forks():
     """The count the --max-objects cap reads is kept as writes happen (not re-summed per
     create): it must equal the objects actually stored after creates, graceful and
@@ -455,8 +479,13 @@ def test_bind_stores_and_announces_what_the_plain_write_would():
     """Store.bind builds the bound pod once around its stamped metadata; the plain way is the
     generic write of ``evolve(old, spec=spec bound to the node, status=status)``. Same stored
     pod, resourceVersion, pods-by-node index and watch event (upstream's binding REST sets
-    nodeName and the PodScheduled condition in one update)."""
+    nodeName and the PodScheduled condition in one update) — but the generation: the binding
+    subresource writes without the pod strategy, so a bind keeps it where a spec change (the
+    generic write) adds one."""
     from ksandbox.api.core import PodCondition
+
+    def same(pod):   # the generation aside
+        return attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, generation=0))
 
     text = ("apiVersion: v1\nkind: Namespace\nmetadata: {name: default}\n---\n"
             "apiVersion: v1\nkind: Pod\nmetadata: {name: a, namespace: default, labels: {x: y}}\n"
@@ -478,9 +507,10 @@ def test_bind_stores_and_announces_what_the_plain_write_would():
         else:
             bound = store.bind(old, "n1", status)
         assert store.get("Pod", "a", "default") is bound
-        out.append((bound, bound.metadata.resource_version, store.resource_version,
-                    store.pods_on_node("n1"), store.last_change_time,
-                    [(e.type, e.obj, e.old) for e in heard]))
+        assert bound.metadata.generation == (2 if plain else 1)
+        out.append((same(bound), bound.metadata.resource_version, store.resource_version,
+                    [same(p) for p in store.pods_on_node("n1")],
+                    store.last_change_time, [(e.type, same(e.obj), e.old) for e in heard]))
         assert heard[0].old is old and heard[0].obj is bound
     assert out[0] == out[1]
 

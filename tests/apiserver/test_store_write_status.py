@@ -139,7 +139,13 @@ def test_write_status_of_an_object_that_is_gone_is_refused_like_update_status() 
 def test_a_graceful_delete_equals_the_write_of_the_marked_object(grace: int | None) -> None:
     """Store.delete marks a bound pod with its metadata built once: the stored pod, the
     resourceVersion, the pod index and what every watcher hears are those of the plain
-    ``_write(obj, evolve(obj, metadata=evolve(meta, deletion_timestamp=..., ...)))``."""
+    ``_write(obj, evolve(obj, metadata=evolve(meta, deletion_timestamp=..., ...)))`` — with
+    the generation one up (apiserver rest.BeforeDelete; a plain write keeps it)."""
+
+    def bumped(pod):
+        return evolve(pod, metadata=evolve(pod.metadata,
+                                           generation=pod.metadata.generation + 1))
+
     fast, fast_clock, fast_heard = _store()
     slow, slow_clock, slow_heard = _store()
     fast_clock.now = slow_clock.now = 12.5
@@ -150,11 +156,11 @@ def test_a_graceful_delete_equals_the_write_of_the_marked_object(grace: int | No
     marked = evolve(old, metadata=evolve(old.metadata, deletion_timestamp=12.5 + wait,
                                          deletion_grace_period_seconds=wait))
     b = slow._write(old, marked, False)
-    _same(a, b)
+    _same(a, bumped(b))
     assert a.spec is before.spec and a.status is before.status
     assert a.metadata.deletion_timestamp == 12.5 + wait
     assert a.metadata.uid == before.metadata.uid
-    assert a.metadata.generation == before.metadata.generation
+    assert a.metadata.generation == before.metadata.generation + 1 == 2
     assert a is fast.get("Pod", "bound", "default")
     assert fast.resource_version == slow.resource_version
     assert a.metadata.resource_version == str(fast.resource_version)
@@ -163,7 +169,7 @@ def test_a_graceful_delete_equals_the_write_of_the_marked_object(grace: int | No
     assert len(fast_heard) == len(slow_heard) == 2
     for (w1, t1, o1, old1), (w2, t2, o2, old2) in zip(fast_heard, slow_heard):
         assert (w1, t1) == (w2, t2)
-        _same(o1, o2)
+        _same(o1, bumped(o2))
         _same(old1, old2)
     # marked already: a second delete changes nothing
     assert fast.delete("Pod", "bound", "default") is a
