@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 import attrs
 
 from . import methods_cache
-from .errors import FieldError, int_text
+from .errors import FieldError, GoTypeError, int_text
 from .errors import wrong_type as _wrong
 
 _JSON = "ksandbox.json"
@@ -407,7 +407,7 @@ def _dec_str(v: Any, path: str) -> str:
             # parser makes a new one per occurrence — 150,000 nodeNames naming 5,000 nodes
             return strings.setdefault(v, v)
         return v
-    raise _wrong(path, v, "string")
+    raise _wrong(path, v, "string", "string")
 
 
 class NumberRangeError(FieldError):
@@ -438,6 +438,7 @@ class NumberRangeError(FieldError):
 def _int_decoder(bits: int, owner: str) -> Decoder:
     """A Go intN field of struct ``owner``: an integer (or an integral float) in range."""
     low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    go_type = f"int{bits}"
 
     def dec_int(v: Any, path: str) -> int:
         if isinstance(v, int) and not isinstance(v, bool):
@@ -445,7 +446,7 @@ def _int_decoder(bits: int, owner: str) -> Decoder:
         elif isinstance(v, float) and v.is_integer():
             n = int(v)
         else:
-            raise _wrong(path, v, "integer")
+            raise _wrong(path, v, "integer", go_type, owner)
         if low <= n <= high:
             return n
         raise NumberRangeError(path, n, owner, bits)
@@ -459,13 +460,13 @@ _dec_int = _int_decoder(64, "")
 def _dec_float(v: Any, path: str) -> float:
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return float(v)
-    raise _wrong(path, v, "number")
+    raise _wrong(path, v, "number", "float64")
 
 
 def _dec_bool(v: Any, path: str) -> bool:
     if isinstance(v, bool):
         return v
-    raise _wrong(path, v, "boolean")
+    raise _wrong(path, v, "boolean", "bool")
 
 
 def _dec_any(v: Any, path: str) -> Any:
@@ -875,7 +876,12 @@ def decode_plain(cls: type, data: Any, path: str = "") -> Any:
         name, dec = spec
         if value is None:
             continue
-        kwargs[name] = dec(value, prefix + key)
+        try:
+            kwargs[name] = dec(value, prefix + key)
+        except GoTypeError as exc:
+            if not exc.owner:   # the innermost type holding the field (encoding/json's)
+                exc.owner = cls.__name__
+            raise
     if extra and c.has_extra:
         kwargs["extra"] = FrozenDict(extra)
     try:

@@ -151,6 +151,25 @@ class ValidationError(KsandboxError):
                 + "".join(f"* {e}\n" for e in self.errors))
 
 
+class RequestInvalid(ValidationError):
+    """An Invalid answer that names no object (errors.NewInvalid with an empty kind and name,
+    as a PATCH whose result cannot be decoded gets): kubectl's checkErr says
+    ``The request is invalid: <errors>``."""
+
+    def __init__(self, errors: list[FieldError]) -> None:
+        super().__init__("", "", errors)
+
+    def __str__(self) -> str:
+        if len(self.errors) == 1:
+            return f"The request is invalid: {self.errors[0]}"
+        return "The request is invalid: [" + ", ".join(str(e) for e in self.errors) + "]"
+
+    def kubectl_text(self) -> str:
+        if len(self.errors) < 2:
+            return f"{self}\n"
+        return "The request is invalid: \n" + "".join(f"* {e}\n" for e in self.errors)
+
+
 class ManifestError(KsandboxError):
     """Bad input in a file: names the file and document (1-based) before the cause."""
 
@@ -255,7 +274,65 @@ def type_name(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def wrong_type(path: str, value: Any, expected: str) -> "FieldError":
-    """A field holding the wrong JSON type: ``path: Invalid value: 5: expected string, got integer``."""
+def wrong_type(path: str, value: Any, expected: str, go_type: str = "",
+               owner: str = "") -> "FieldError":
+    """A field holding the wrong JSON type: ``path: Invalid value: 5: expected string, got integer``.
+    ``go_type``: the Go type of a scalar field (``string``, ``int32``, ...), which makes it a
+    :class:`GoTypeError` that can also say it as the API server's decoders do."""
     shown = type_name(value) if isinstance(value, (dict, list, tuple)) else value
-    return FieldError(path, shown, f"expected {expected}, got {type_name(value)}")
+    detail = f"expected {expected}, got {type_name(value)}"
+    if go_type:
+        return GoTypeError(path, shown, detail, value, go_type, owner)
+    return FieldError(path, shown, detail)
+
+
+class GoTypeError(FieldError):
+    """A value of the wrong JSON type for a scalar field. ``str()`` is ksandbox's field error
+    (what loading a file says); the API server's decoders word it their own way, and a PATCH
+    answers with one of them (commands/patch.py). ``owner``: the API type holding the field,
+    set by the decoder of that type (codec.decode_plain)."""
+
+    def __init__(self, path: str, shown: Any, detail: str, raw: Any, go_type: str,
+                 owner: str = "") -> None:
+        super().__init__(path, shown, detail)
+        self.raw = raw
+        self.go_type = go_type
+        self.owner = owner
+
+    def json_message(self) -> str:
+        """encoding/json's UnmarshalTypeError (sigs.k8s.io/json): the JSON kind of the value,
+        the struct holding the field and the field's JSON path without list indexes."""
+        raw = self.raw
+        if isinstance(raw, bool):
+            kind = "bool"
+        elif isinstance(raw, (int, float)):
+            # a number that an integer field cannot parse is named with its text
+            kind = f"number {json.dumps(raw)}" if self.go_type.startswith("int") else "number"
+        elif isinstance(raw, str):
+            kind = "string"
+        elif isinstance(raw, (list, tuple)):
+            kind = "array"
+        else:
+            kind = "object"
+        field = ".".join(p.split("[", 1)[0] for p in self.path.split("."))
+        return (f"json: cannot unmarshal {kind} into Go struct field {self.owner}.{field} "
+                f"of type {self.go_type}")
+
+    def converter_message(self) -> str:
+        """runtime.DefaultUnstructuredConverter's refusal (a strategic merge patch's result
+        is converted from a map, not decoded from JSON): the Go types of the map's value and
+        of the field."""
+        raw = self.raw
+        if isinstance(raw, bool):
+            have = "bool"
+        elif isinstance(raw, int):
+            have = "int64"
+        elif isinstance(raw, float):
+            have = "float64"
+        elif isinstance(raw, str):
+            have = "string"
+        elif isinstance(raw, (list, tuple)):
+            have = "[]interface {}"
+        else:
+            have = "map[string]interface {}"
+        return f"cannot convert {have} to {self.go_type}"

@@ -31,7 +31,7 @@ class ObjectMeta:
     generate_name: str = j("generateName", "")
     namespace: str = j("namespace", "")
     uid: str = j("uid", "")
-    resource_version: Any = j("resourceVersion", None)
+    resource_version: str | None = j("resourceVersion", None)
     generation: int = j("generation", 0)
     creation_timestamp: Any = j("creationTimestamp", None)
     deletion_timestamp: Any = j("deletionTimestamp", None)

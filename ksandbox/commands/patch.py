@@ -25,11 +25,19 @@ from typing import TYPE_CHECKING, Any, Callable
 import attrs
 
 from ..api.codec import decode, encode, thaw
-from ..api.errors import ApiError, CommandError, KsandboxError
+from ..api.errors import (
+    ApiError,
+    CommandError,
+    FieldError,
+    GoTypeError,
+    KsandboxError,
+    RequestInvalid,
+)
 from ..api.kinds import BY_KIND
 from ..api.safeload import load_yaml
 from ..api.strategicpatch import apply_patch as strategic_merge
 from ..apiserver.admission import check_pod_update, default_tolerations
+from ..views.serialize import api_times
 from .common import check_output, get_object, printed
 from .parse import (
     DRY_RUN,
@@ -216,20 +224,30 @@ def run(session: Session, cmd: PatchCommand, stdin: str | None) -> str:
         return strategic_merge(original, patch)
 
     current, written = write_patched(session, info, cmd.name, cmd.namespace, change,
-                                     cmd.dry_run)
+                                     cmd.dry_run, (cmd.patch_type, patch))
     if written is None:
         return printed(current, "patched (no change)", cmd.output, cmd.dry_run)
     return printed(written, "patched", cmd.output, cmd.dry_run)
 
 
 def write_patched(session: Session, info: Any, name: str, namespace: str,
-                  change: Callable[[Any], Any], dry_run: str = "none") -> tuple[Any, Any]:
+                  change: Callable[[Any], Any], dry_run: str = "none",
+                  sent: tuple[str, Any] | None = None) -> tuple[Any, Any]:
     """The API server's PATCH: ``change`` turns the stored object's JSON into the new JSON,
     which is decoded, admitted and validated as an update (the stored status is kept: the
     main resource's update ignores it). Returns (stored, written), written ``None`` when the
-    patch changed nothing. ``kubectl edit`` writes through here too."""
+    patch changed nothing. ``kubectl edit`` writes through here too. ``sent``: the patch
+    type and document as kubectl sent them, for the words of a result that cannot be
+    decoded (:func:`undecodable`)."""
     current = get_object(session.store, info, name, namespace)
-    patched = decode_patched(info, current, change(thaw(encode(current))), name)
+    data = change(thaw(encode(current)))
+    try:
+        patched = decode_patched(info, current, data, name)
+    except ApiError as err:
+        cause = err.__cause__
+        if sent is None or not isinstance(cause, GoTypeError):
+            raise
+        raise undecodable(sent[0], sent[1], data, cause) from None
     if patched == current:
         return current, None
     (written,) = session.store.update_all([patched], dry_run=dry_run != "none")
@@ -265,7 +283,7 @@ def decode_patched(info: Any, current: Any, data: Any, name: str) -> Any:
     try:
         patched = decode(info.type, json.loads(json.dumps(data)))
     except KsandboxError as err:
-        raise ApiError("BadRequest", str(err), 400) from None
+        raise ApiError("BadRequest", str(err), 400) from err
     if hasattr(current, "status") and hasattr(patched, "status"):
         patched = attrs.evolve(patched, status=current.status)
     if current.kind == "Pod" and patched.spec != current.spec:
@@ -275,3 +293,115 @@ def decode_patched(info: Any, current: Any, data: Any, name: str) -> Any:
             spec = attrs.evolve(spec, tolerations=tolerations)
         patched = attrs.evolve(patched, spec=check_pod_update(name, current.spec, spec))
     return patched
+
+
+# -- a patched object the server cannot decode -------------------------------------------------
+# apiserver endpoints/handlers/patch.go: a JSON or merge patch's result is decoded from JSON
+# (encoding/json's words, the patched object's JSON as the bad value); a strategic merge
+# patch's is converted from a map (the unstructured converter's words, the patch map as Go's
+# %+v prints it). Either is an Invalid that names no object: "The request is invalid: ...".
+
+def undecodable(patch_type: str, patch: Any, data: Any, err: GoTypeError) -> RequestInvalid:
+    if patch_type == "strategic":
+        value, detail = go_sprint(patch), err.converter_message()
+    else:
+        value, detail = go_json(api_times(data), _touched(patch_type, patch)), \
+            err.json_message()
+    return RequestInvalid([FieldError("patch", value, detail)])
+
+
+def _touched(patch_type: str, patch: Any) -> Any:
+    """The objects a JSON or merge patch went into, as a tree of dicts (``True``: all
+    below): json-patch v4 parses those into Go maps, which marshal with sorted keys; the rest
+    of the object keeps the order it was encoded in."""
+    if patch_type == "merge":
+        return patch if isinstance(patch, dict) else {}
+    tree: dict = {}
+    for op in patch if isinstance(patch, list) else ():
+        if not isinstance(op, dict):
+            continue
+        for key in ("path", "from"):
+            path = op.get(key)
+            if not isinstance(path, str) or not path.startswith("/"):
+                continue
+            node = tree
+            parts = [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+                if node is True:
+                    break
+            else:
+                node[parts[-1]] = True   # the value put there: kubectl sent it sorted
+    return tree
+
+
+def _ordered(value: Any, tree: Any, root: bool = False) -> Any:
+    """``value`` with the keys of the objects in ``tree`` sorted (all of them below a leaf of
+    the tree: a value the patch put there, which kubectl sent with sorted keys); the root is
+    always a parsed document."""
+    if tree is not True and not isinstance(tree, dict):
+        tree = True
+    if isinstance(value, list):
+        if tree is True:
+            return [_ordered(v, True) for v in value]
+        return [_ordered(v, tree.get(str(i), {})) for i, v in enumerate(value)]
+    if not isinstance(value, dict):
+        return value
+    if tree is True:
+        return {k: _ordered(value[k], True) for k in sorted(value)}
+    if tree or root:
+        return {k: _ordered(value[k], tree.get(k, {})) for k in sorted(value)}
+    return {k: _ordered(v, {}) for k, v in value.items()}
+
+
+def go_json(data: Any, tree: Any) -> str:
+    """encoding/json's compact text of ``data``: keys sorted where ``tree`` says, and the
+    HTML characters escaped as Go escapes them."""
+    text = json.dumps(_ordered(data, tree, root=True), separators=(",", ":"),
+                      ensure_ascii=False)
+    for char, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                          ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(char, escaped)
+    return text
+
+
+def go_sprint(value: Any) -> str:
+    """Go's %+v of a decoded JSON value: ``map[k:v ...]`` with sorted keys, ``[a b]``, bare
+    strings, ``<nil>``, floats as %v prints a float64."""
+    if isinstance(value, dict):
+        return "map[" + " ".join(f"{k}:{go_sprint(value[k])}" for k in sorted(value)) + "]"
+    if isinstance(value, list):
+        return "[" + " ".join(go_sprint(v) for v in value) + "]"
+    if value is None:
+        return "<nil>"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return _go_float(value)
+    return str(value)
+
+
+def _go_float(f: float) -> str:
+    """strconv.FormatFloat(f, 'g', -1, 64), which %v uses: the shortest digits, in %e form
+    when the exponent is below -4 or at least 6 (the exponent of two digits at least)."""
+    if f != f:
+        return "NaN"
+    if f in (float("inf"), float("-inf")):
+        return "+Inf" if f > 0 else "-Inf"
+    if f == 0:
+        return "-0" if str(f).startswith("-") else "0"
+    from decimal import Decimal
+
+    sign, digits, exp = Decimal(repr(f)).normalize().as_tuple()
+    text = "".join(map(str, digits))
+    point = len(text) + int(exp)            # digits before the decimal point
+    e = point - 1
+    minus = "-" if sign else ""
+    if e < -4 or e >= 6:
+        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+        return f"{minus}{mantissa}e{'-' if e < 0 else '+'}{abs(e):02d}"
+    if point <= 0:
+        return f"{minus}0.{'0' * -point}{text}"
+    if point >= len(text):
+        return f"{minus}{text}{'0' * (point - len(text))}"
+    return f"{minus}{text[:point]}.{text[point:]}"

@@ -32,7 +32,8 @@ TIME_FIELDS = frozenset({
 MICRO_TIME_FIELDS = frozenset({"renewTime", "acquireTime", "eventTime"})
 
 
-def _times(value: Any) -> Any:
+def api_times(value: Any) -> Any:
+    """Encoded data with its times (simulated seconds) as the API's RFC 3339 strings."""
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
@@ -42,10 +43,10 @@ def _times(value: Any) -> Any:
                     and k in MICRO_TIME_FIELDS:
                 out[k] = rfc3339_micro(v)
             else:
-                out[k] = _times(v)
+                out[k] = api_times(v)
         return out
     if isinstance(value, list):
-        return [_times(v) for v in value]
+        return [api_times(v) for v in value]
     return value
 
 
@@ -64,7 +65,7 @@ def _hpa_version_fields(data: dict) -> dict:
 
 def to_manifest(obj: Any) -> dict:
     """The object as the API would return it: camelCase keys, RFC 3339 times."""
-    data = _times(encode(obj))
+    data = api_times(encode(obj))
     info = BY_KIND.get(obj.kind)
     if info is not None:
         data.setdefault("apiVersion", obj.api_version or info.api_version)

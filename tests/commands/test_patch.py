@@ -209,3 +209,60 @@ def test_a_patch_with_a_stale_resource_version_conflicts(session, kind):
     out = run(session, f"kubectl patch deploy web --type={kind} -p "
               f"'{{\"metadata\":{{\"resourceVersion\":\"{live}\",\"labels\":{{\"x\":\"1\"}}}}}}'")
     assert out.output == "deployment.apps/web patched\n"
+
+
+REFUSED_RV = ": json: cannot unmarshal number into Go struct field " \
+    "ObjectMeta.metadata.resourceVersion of type string\n"
+
+
+@pytest.mark.parametrize("patch_type,patch", [
+    ("merge", '{"metadata":{"resourceVersion":5}}'),
+    ("json", '[{"op":"replace","path":"/metadata/resourceVersion","value":5}]'),
+])
+def test_a_patched_object_the_server_cannot_decode_is_an_invalid_request(
+        session, patch_type, patch):
+    """apiserver patch.go (jsonPatcher): the patched JSON fails encoding/json's decode, and
+    the answer is errors.NewInvalid with no kind or name — kubectl's checkErr prints
+    ``The request is invalid: patch: Invalid value: "<patched JSON>": <json error>``. The
+    patched object is Go's compact JSON: the objects the patch went into (and the root) with
+    sorted keys. It was accepted (resourceVersion held any type) and "pod/web-2 patched"."""
+    import json
+
+    want = json.loads(run(session, "get pod web-2 -o json").output)
+    want["metadata"]["resourceVersion"] = 5
+    error = fails_without_change(session, f"patch pod web-2 --type={patch_type} -p '{patch}'")
+    head = 'The request is invalid: patch: Invalid value: "'
+    assert error.startswith(head + '{\\"apiVersion\\":\\"v1\\",\\"kind\\":\\"Pod\\",'
+                            '\\"metadata\\":{\\"creationTimestamp\\":\\"2026-01-01T00:00:00Z\\",')
+    assert error.endswith('"' + REFUSED_RV)
+    value = json.loads(error[len(head) - 1:-len(REFUSED_RV)])
+    assert json.loads(value) == want
+
+
+def test_a_strategic_patch_the_server_cannot_convert_names_the_patch_map(session):
+    """apiserver patch.go (smpPatcher): the merged map goes through the unstructured
+    converter, whose refusal is the detail and the patch map (Go's %+v) the value."""
+    assert fails_without_change(
+        session, """patch pod web-2 -p '{"metadata":{"resourceVersion":5,"labels":{"a":"b"}}}'""") \
+        == ('The request is invalid: patch: Invalid value: '
+            '"map[metadata:map[labels:map[a:b] resourceVersion:5]]": '
+            'cannot convert int64 to string\n')
+    assert fails_without_change(
+        session, """patch pod web-2 -p '{"spec":{"containers":[{"name":"nginx","image":7}]}}'""") \
+        == ('The request is invalid: patch: Invalid value: '
+            '"map[spec:map[containers:[map[image:7 name:nginx]]]]": '
+            'cannot convert int64 to string\n')
+    assert fails_without_change(
+        session, """patch pod web-2 --type=merge -p '{"spec":{"priority":"high"}}'""") \
+        .endswith('": json: cannot unmarshal string into Go struct field PodSpec.spec.priority '
+                  'of type int32\n')
+
+
+@pytest.mark.parametrize("value,text", [
+    (5.5, "5.5"), (100000.0, "100000"), (1e6, "1e+06"), (1234567.0, "1.234567e+06"),
+    (0.0001, "0.0001"), (0.00001, "1e-05"), (-2.5, "-2.5"),
+])
+def test_go_sprint_prints_floats_as_go_percent_v(value, text):
+    from ksandbox.commands.patch import go_sprint
+
+    assert go_sprint(value) == text
