@@ -27,7 +27,7 @@ from ..api.core import (
 from ..api.evolve import by_identity, evolve, replacer
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
-from .images import ImageManager
+from .images import PULLING, ImageManager
 from .pod_completion import PodCompletion
 from .predicates import fit_failures, fit_order, spec_failures
 from .static import mirror_key
@@ -477,7 +477,11 @@ class PodWorkers:
         for c in pod.spec.containers:
             events, ok = self.images.ensure(c, node, took)
             for type_, reason, message in events:
-                self.store.record_event(pod, type_, reason, message, COMPONENT)
+                # image_manager.go says Pulling as the pull starts and Pulled when it is done,
+                # "in <took> (<took> including waiting)" after it: the sandbox's pull is the
+                # start delay, so Pulling happened at admission (recorded here, stamped then)
+                at = st.admitted_at if reason == PULLING else None
+                self.store.record_event(pod, type_, reason, message, COMPONENT, at)
             if not ok:
                 return   # ErrImageNeverPull: the container waits (the pod stays Pending)
             self.store.record_event(pod, "Normal", "Created", f"Created container: {c.name}",

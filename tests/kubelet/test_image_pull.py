@@ -61,3 +61,23 @@ def test_an_image_the_node_reports_is_present():
                                              "imagePullPolicy": "Always"}), n, 1.5)
     assert ok and events[1][2] == ('Successfully pulled image "busybox:1.36" in 1.5s (1.5s '
                                    "including waiting). Image size: 2160000 bytes.")
+
+
+def test_pulling_is_stamped_when_the_pull_began_the_pull_time_before_pulled():
+    """image_manager.go records Pulling before the pull and Pulled after it, "in Xs (Xs
+    including waiting)": Pulling's time is Pulled's less that time (it was stamped with
+    Pulled's). The log keeps the order the kubelet recorded them in."""
+    import re
+
+    s = cluster(node("node-1"), _pod("a", "nginx"))
+    s.run_until(20)
+    events = [e for e in s.store.events_for("Pod", "a", "default")
+              if e.reason in ("Pulling", "Pulled")]
+    assert [e.reason for e in events] == ["Pulling", "Pulled"]
+    pulling, pulled = events
+    took = float(re.search(r" in ([0-9.]+)s ", pulled.message).group(1))
+    assert took > 0
+    assert pulling.last_timestamp == pulling.first_timestamp
+    assert abs((pulled.last_timestamp - pulling.last_timestamp) - took) < 1e-6
+    reasons = [r for _, _, r, obj, _ in s.store.occurrence_facts() if obj == "Pod/default/a"]
+    assert reasons.index("Pulling") + 1 == reasons.index("Pulled")
