@@ -31,7 +31,10 @@ from ..api.core import Namespace
 from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
 from ..api.meta import ObjectMeta, OwnerReference
 from ..sim.rand import SimRandom
+from ..views.serialize import to_manifest
+from .apply import SAVE_CONFIG
 from .common import check_output, printed
+from .last_applied import LAST_APPLIED
 from .parse import (
     ARRAY,
     DRY_RUN,
@@ -45,6 +48,7 @@ from .parse import (
     parse_flags,
 )
 from .run import IMAGE_REFERENCE
+from .save_config import typed_annotation
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -66,12 +70,14 @@ class CreateGenerated:
     from_: str = ""
     dry_run: str = "none"
     output: str = ""
+    save_config: bool = False
+    explicit_namespace: bool = False   # -n given: the generator puts it in the object
 
 
 def parse(tokens: list[str]) -> CreateGenerated:
     generator = GENERATORS[tokens[0]]
     verb = f"create {generator}"
-    flags: list[Flag] = [NAMESPACE, OUTPUT, DRY_RUN]
+    flags: list[Flag] = [NAMESPACE, OUTPUT, DRY_RUN, SAVE_CONFIG]
     if generator == "deployment":
         flags += [Flag("image", ARRAY, "", ()), Flag("replicas", STR, "r", "1"),
                   Flag("port", STR, "", "-1")]
@@ -79,6 +85,7 @@ def parse(tokens: list[str]) -> CreateGenerated:
         flags += [Flag("image", STR, "", ""), Flag("from", STR, "", "")]
     a = parse_flags(verb, tokens[1:], flags)
     check_output(verb, a["output"])
+    common = {"save_config": a["save-config"], "explicit_namespace": a.has("namespace")}
     dry_run = dry_run_strategy(a)
     if not a.positionals or a.args_len_at_dash == 0:
         raise CommandError("NAME is required", hint=f"See 'kubectl {verb} -h' for help and "
@@ -88,7 +95,8 @@ def parse(tokens: list[str]) -> CreateGenerated:
         if command:
             raise CommandError(f"exactly one NAME is required, got {len(a.positionals)}",
                                hint=f"See 'kubectl {verb} -h' for help and examples")
-        return CreateGenerated("namespace", name, dry_run=dry_run, output=a["output"])
+        return CreateGenerated("namespace", name, dry_run=dry_run, output=a["output"],
+                               save_config=a["save-config"])
     ns = namespace_of(a)
     if generator == "deployment":
         if not a.has("image"):
@@ -100,7 +108,7 @@ def parse(tokens: list[str]) -> CreateGenerated:
         for image in images:
             _check_image(image)
         return CreateGenerated("deployment", name, ns, images, replicas, port, command,
-                               dry_run=dry_run, output=a["output"])
+                               dry_run=dry_run, output=a["output"], **common)
     image, source = a["image"], a["from"]
     if bool(image) == bool(source):
         raise CommandError("either --image or --from must be specified")
@@ -109,7 +117,7 @@ def parse(tokens: list[str]) -> CreateGenerated:
     if image:
         _check_image(image)
     return CreateGenerated("job", name, ns, (image,) if image else (), command=command,
-                           from_=source, dry_run=dry_run, output=a["output"])
+                           from_=source, dry_run=dry_run, output=a["output"], **common)
 
 
 def _int32(text: str, flag: str) -> int:
@@ -136,6 +144,24 @@ def container_name(image: str, rand: SimRandom) -> str:
 
 
 def build(session: Session, cmd: CreateGenerated, with_namespace: bool) -> Any:
+    """The generated object; with ``--save-config`` it carries its own JSON in the
+    last-applied annotation — on a client dry run too, as create_deployment.go (and
+    create_job, create_namespace) annotate before they look at the dry run."""
+    obj = _generate(session, cmd, with_namespace)
+    if not cmd.save_config:
+        return obj
+    data = to_manifest(obj)
+    meta = data.setdefault("metadata", {})
+    if cmd.explicit_namespace:   # -n: the generator sets it (EnforceNamespace)
+        meta["namespace"] = cmd.namespace
+    else:                        # else it goes with the request only
+        meta.pop("namespace", None)
+    annotations = {**obj.metadata.annotations, LAST_APPLIED: typed_annotation(data)}
+    return attrs.evolve(obj, metadata=attrs.evolve(obj.metadata,
+                                                   annotations=FrozenDict(annotations)))
+
+
+def _generate(session: Session, cmd: CreateGenerated, with_namespace: bool) -> Any:
     meta_ns = {"namespace": cmd.namespace} if with_namespace else {}
     if cmd.generator == "namespace":
         return Namespace(metadata=ObjectMeta(name=cmd.name))

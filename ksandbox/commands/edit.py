@@ -18,7 +18,11 @@ ksandbox has no external editor. The edited object comes from
 * the TUI (``:edit TYPE NAME``): an in-app editor, which submits this same command with the
   saved text as stdin (``rebase``) and keeps itself open with the reasons on a refusal.
 
-Not here: ``-f``, ``--output-patch``, ``--save-config``, ``--subresource``, several objects.
+``--save-config`` puts the edited object's own JSON (every key sorted, as kubectl holds the
+edited file: unstructured) in the last-applied annotation before the patch is made, as
+editoptions.go's visitAnnotation does; an unchanged file is still "Edit cancelled".
+
+Not here: ``-f``, ``--output-patch``, ``--subresource``, several objects.
 """
 
 from __future__ import annotations
@@ -31,9 +35,11 @@ from ..api.errors import ApiError, CommandError, KsandboxError, ValidationError
 from ..api.kinds import BY_KIND
 from ..api.safeload import load_yaml_documents
 from ..views.serialize import dump_json, dump_yaml, to_manifest
+from .apply import SAVE_CONFIG
 from .common import check_output, get_object, printed
 from .parse import NAMESPACE, OUTPUT, namespace_of, parse_flags, parse_targets
 from .patch import merge_patch, write_patched
+from .save_config import with_edited_annotation
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -54,6 +60,7 @@ class EditCommand:
     name: str
     namespace: str = "default"
     output: str = ""          # the editing format: yaml (the default) or json
+    save_config: bool = False
 
 
 @attrs.frozen
@@ -77,7 +84,7 @@ class EditRefused(CommandError):
 
 
 def parse(tokens: list[str]) -> EditCommand:
-    a = parse_flags("edit", tokens, (NAMESPACE, OUTPUT))
+    a = parse_flags("edit", tokens, (NAMESPACE, OUTPUT, SAVE_CONFIG))
     check_output("edit", a["output"], ("", "yaml", "json"))
     targets = parse_targets("edit", a.positionals)
     if not targets:
@@ -87,7 +94,7 @@ def parse(tokens: list[str]) -> EditCommand:
         raise CommandError("ksandbox edits one object at a time: TYPE NAME or TYPE/NAME",
                            hint="See 'kubectl edit -h' for help and examples")
     return EditCommand(targets[0].info.kind, targets[0].names[0], namespace_of(a),
-                       a["output"])
+                       a["output"], a["save-config"])
 
 
 def document(obj: Any, output: str = "") -> str:
@@ -175,6 +182,8 @@ def run(session: Session, cmd: EditCommand, stdin: str | None) -> str:
     if meta_before.get("namespace") != meta_after.get("namespace"):
         raise EditRefused(Reason("the namespace of the provided object does not match the "
                                  "namespace sent on the request"))
+    if cmd.save_config:
+        after = with_edited_annotation(after)
     patch = merge_diff(before, after)
     if not patch:
         return printed(current, "skipped")

@@ -5,9 +5,11 @@ kubectl apply keeps the manifest it applied in the object's
 GetModifiedConfiguration): the object as kubectl read it from the file — only the fields the
 file has, the namespace kubectl filled in, ``metadata.annotations`` present (``{}`` when the
 file has none) and without this annotation itself — as compact JSON with sorted keys and a
-final newline (Go's json.Encoder). ``kubectl create --save-config`` writes it too; a plain
-``kubectl create``, a cluster loaded from files, ``kubectl run`` leave it out, so a later
-apply warns that it is missing and cannot remove what earlier manifests set.
+final newline (Go's json.Encoder). ``kubectl create --save-config`` writes it too (and
+``run``, ``create deployment|job|namespace`` and ``edit`` with ``--save-config``:
+save_config.py); without the flag, ``kubectl create``, ``run``, a cluster loaded from files
+leave it out, so a later apply warns that it is missing and cannot remove what earlier
+manifests set.
 
 The next apply compares three things (``api/strategicpatch.three_way``): that annotation (what
 the user set last time), the new manifest with its annotation (what the user wants now) and

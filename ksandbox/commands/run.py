@@ -41,6 +41,7 @@ from .parse import (
     namespace_of,
     parse_flags,
 )
+from .save_config import with_typed_annotation
 
 if TYPE_CHECKING:
     from ..session import Session
@@ -49,7 +50,8 @@ FLAGS = (NAMESPACE, OUTPUT, DRY_RUN, Flag("image", STR, "", ""),
          Flag("labels", STR, "l", ""), Flag("restart", STR, "", "Always"),
          Flag("overrides", STR, "", ""), Flag("env", ARRAY, "", ()),
          Flag("annotations", ARRAY, "", ()), Flag("port", STR, "", ""),
-         Flag("command", BOOL, "", False), Flag("image-pull-policy", STR, "", ""))
+         Flag("command", BOOL, "", False), Flag("image-pull-policy", STR, "", ""),
+         Flag("save-config", BOOL, "", False))
 
 # github.com/distribution/reference: the grammar of an image reference.
 _COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*"
@@ -77,6 +79,7 @@ class RunCommand:
     overrides: str = ""
     dry_run: str = "none"
     output: str = ""
+    save_config: bool = False
 
 
 def _pairs(values: tuple[str, ...], what: str) -> tuple[tuple[str, str], ...]:
@@ -135,7 +138,7 @@ def parse(tokens: list[str]) -> RunCommand:
     return RunCommand(a.positionals[0], image, namespace_of(a), _labels(a["labels"]),
                       _pairs(a["annotations"], "annotation"), _pairs(a["env"], "env"), restart,
                       port, tuple(a.positionals[1:]), a["command"], a["image-pull-policy"],
-                      a["overrides"], dry_run, a["output"])
+                      a["overrides"], dry_run, a["output"], a["save-config"])
 
 
 def _overrides(text: str) -> dict:
@@ -176,7 +179,20 @@ def merge_patch(base: Any, patch: Any) -> Any:
 
 def build_pod(cmd: RunCommand, with_namespace: bool = True) -> Pod:
     """The pod kubectl's generator makes; ``with_namespace=False`` leaves the namespace out,
-    as kubectl prints it for a client dry run (the namespace only goes with the request)."""
+    as kubectl prints it for a client dry run (the namespace only goes with the request).
+    ``--save-config`` (not on a client dry run: run.go annotates only what it sends) puts
+    the generated pod's own JSON, namespace-less as kubectl holds it, in the last-applied
+    annotation."""
+    data = generated(cmd)
+    if cmd.save_config and cmd.dry_run != "client":
+        data = with_typed_annotation(data)
+    if with_namespace:
+        data["metadata"]["namespace"] = cmd.namespace
+    return decode(Pod, data)
+
+
+def generated(cmd: RunCommand) -> dict:
+    """The pod's JSON as run.go's generator and --overrides make it (no namespace)."""
     container: dict[str, Any] = {"name": cmd.name, "image": cmd.image}
     if cmd.env:
         container["env"] = [{"name": k, "value": v} for k, v in cmd.env]
@@ -188,8 +204,6 @@ def build_pod(cmd: RunCommand, with_namespace: bool = True) -> Pod:
         container["command" if cmd.command else "args"] = list(cmd.args)
     metadata: dict[str, Any] = {"name": cmd.name,
                                 "labels": dict(cmd.labels) or {"run": cmd.name}}
-    if with_namespace:
-        metadata["namespace"] = cmd.namespace
     if cmd.annotations:
         metadata["annotations"] = dict(cmd.annotations)
     data = {"apiVersion": "v1", "kind": "Pod", "metadata": metadata,
@@ -197,7 +211,7 @@ def build_pod(cmd: RunCommand, with_namespace: bool = True) -> Pod:
                      "restartPolicy": cmd.restart}}
     if cmd.overrides:
         data = merge_patch(data, _overrides(cmd.overrides))
-    return decode(Pod, data)
+    return data
 
 
 def run(session: Session, cmd: RunCommand, stdin: str | None) -> str:

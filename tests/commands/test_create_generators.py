@@ -101,3 +101,32 @@ def test_an_existing_name_is_the_servers_answer_wrapped_as_kubectl_does(session)
         'error: failed to create deployment: deployments.apps "web" already exists\n'
     assert fails_without_change(session, "kubectl create namespace default") == \
         'Error from server (AlreadyExists): namespaces "default" already exists\n'
+
+
+LAST = "kubectl.kubernetes.io/last-applied-configuration"
+
+
+def test_save_config_keeps_the_generated_object_as_kubectl_encodes_it(session):
+    """create_deployment.go (create_job, create_namespace): CreateOrUpdateAnnotation on the
+    typed object before the dry run is looked at — the annotation is on a client dry run's
+    print too; the namespace in it only when -n sets it (EnforceNamespace)."""
+    run(session, "create deployment d1 --image=nginx --save-config")
+    assert session.store.get("Deployment", "d1", "default").metadata.annotations[LAST] == (
+        '{"kind":"Deployment","apiVersion":"apps/v1","metadata":{"name":"d1","labels":'
+        '{"app":"d1"}},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"d1"}},'
+        '"template":{"metadata":{"labels":{"app":"d1"}},"spec":{"containers":[{"name":'
+        '"nginx","image":"nginx","resources":{}}]}},"strategy":{}},"status":{}}\n')
+    run(session, "create job j1 --image=busybox --save-config -n team-a")
+    assert session.store.get("Job", "j1", "team-a").metadata.annotations[LAST] == (
+        '{"kind":"Job","apiVersion":"batch/v1","metadata":{"name":"j1","namespace":"team-a"},'
+        '"spec":{"template":{"metadata":{},"spec":{"containers":[{"name":"j1","image":'
+        '"busybox","resources":{}}],"restartPolicy":"Never"}}},"status":{}}\n')
+    run(session, "create namespace n1 --save-config")
+    assert session.store.get("Namespace", "n1").metadata.annotations[LAST] == (
+        '{"kind":"Namespace","apiVersion":"v1","metadata":{"name":"n1"},"spec":{},'
+        '"status":{}}\n')
+    out = run(session, "create deployment d2 --image=nginx --save-config --dry-run=client "
+                       "-o yaml").output
+    assert LAST in out
+    run(session, "create deployment d3 --image=nginx")
+    assert LAST not in session.store.get("Deployment", "d3", "default").metadata.annotations

@@ -182,3 +182,26 @@ def test_a_script_step_edits_headless(tmp_path, capsys):
     scaled = [e for e in json.loads(out)["events"] if e["reason"] == "ScalingReplicaSet"
               and e["object"] == "Deployment/default/web"]
     assert scaled and "to 1" in scaled[-1]["message"], scaled
+
+
+def test_save_config_keeps_the_edited_object_in_the_annotation(session):
+    """editoptions.go visitAnnotation: the edited object as kubectl holds it (unstructured:
+    keys sorted, annotations {} when it has none, status and all) in the last-applied
+    annotation; an unchanged file is still cancelled; without the flag nothing is saved."""
+    import json
+
+    LAST = "kubectl.kubernetes.io/last-applied-configuration"
+    original = run(session, "get pod web-2 -o yaml").output
+    assert run(session, "edit pod web-2 --save-config", original).output == \
+        "Edit cancelled, no changes made.\n"
+    edited = original.replace("app: web", "app: web\n    tier: t")
+    assert run(session, "edit pod web-2 --save-config", edited).output == "pod/web-2 edited\n"
+    text = session.store.get("Pod", "web-2", "default").metadata.annotations[LAST]
+    want = json.loads(run(session, "get pod web-2 -o json").output)
+    want["metadata"]["annotations"] = {}
+    want["metadata"]["resourceVersion"] = json.loads(text)["metadata"]["resourceVersion"]
+    assert text.endswith("}\n") and json.loads(text) == want
+    assert text == json.dumps(json.loads(text), sort_keys=True, separators=(",", ":")) + "\n"
+    run(session, "edit pod web-1", run(session, "get pod web-1 -o yaml").output.replace(
+        "tier: frontend", "tier: back"))
+    assert LAST not in session.store.get("Pod", "web-1", "default").metadata.annotations

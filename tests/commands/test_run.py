@@ -114,3 +114,24 @@ def test_a_server_dry_run_shows_the_admitted_pod(session):
     assert "node.kubernetes.io/not-ready" in out and "schedulerName: default-scheduler" in out
     assert "namespace: default" in out and "uid:" in out
     assert pod(session) is None
+
+
+LAST = "kubectl.kubernetes.io/last-applied-configuration"
+
+
+def test_save_config_keeps_the_generated_pod_as_kubectl_encodes_it(session):
+    """run.go CreateOrUpdateAnnotation: the typed v1.Pod's JSON (Go field order, resources
+    {}, status {}, no namespace: it goes with the request, an env's empty value omitted) in
+    the last-applied annotation; a later apply then finds it (no missing-annotation
+    warning). Not on a client dry run (run.go annotates only what it sends)."""
+    run(session, "run x --image=nginx --save-config --env=A=b --env=E= --port=80 -l a=b")
+    pod = session.store.get("Pod", "x", "default")
+    assert pod.metadata.annotations[LAST] == (
+        '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"x","labels":{"a":"b"}},'
+        '"spec":{"containers":[{"name":"x","image":"nginx","ports":[{"containerPort":80}],'
+        '"env":[{"name":"A","value":"b"},{"name":"E"}],"resources":{}}],'
+        '"restartPolicy":"Always","dnsPolicy":"ClusterFirst"},"status":{}}\n')
+    run(session, "run y --image=nginx")
+    assert LAST not in session.store.get("Pod", "y", "default").metadata.annotations
+    out = run(session, "run z --image=nginx --save-config --dry-run=client -o yaml").output
+    assert "annotations" not in out
