@@ -63,6 +63,9 @@ def _default_container(c: Any, host_network: bool = False) -> Any:
         extra = extra.set("terminationMessagePath", TERMINATION_MESSAGE_PATH)
     if "terminationMessagePolicy" not in extra:
         extra = extra.set("terminationMessagePolicy", TERMINATION_MESSAGE_POLICY)
+    env = extra.get("env")
+    if env and any(isinstance(e, FrozenDict) and e.get("value") == "" for e in env):
+        extra = extra.set("env", tuple(_without_empty_value(e) for e in env))
     if extra is not c.extra:
         changes["extra"] = extra
     if c.ports and any(not p.protocol or (host_network and not p.host_port) for p in c.ports):
@@ -71,6 +74,15 @@ def _default_container(c: Any, host_network: bool = False) -> Any:
                    host_port=p.host_port or (p.container_port if host_network else 0))
             for p in c.ports)
     return evolve(c, **changes) if changes else c
+
+
+def _without_empty_value(e: Any) -> Any:
+    """Not a default but the same moment: the API server decodes into v1.EnvVar, whose
+    ``value`` is ``omitempty``, so ``value: ""`` is not there when the object is read back
+    (the last-applied annotation, kubectl's own text, keeps it)."""
+    if isinstance(e, FrozenDict) and e.get("value") == "":
+        return FrozenDict({k: v for k, v in e.items() if k != "value"})
+    return e
 
 
 def _containers(cs: tuple[Any, ...], host_network: bool = False) -> tuple[Any, ...]:

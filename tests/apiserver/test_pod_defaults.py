@@ -203,3 +203,35 @@ def test_workload_templates_are_defaulted_the_same_however_often_their_spec_come
     resized = s.store.update(evolve(stored[0], spec=evolve(stored[0].spec, replicas=3)))
     assert resized.spec.template is stored[0].spec.template
     assert resized.spec.template.spec == want
+
+
+def test_an_env_var_with_an_empty_value_is_read_back_without_it():
+    """v1.EnvVar's value is omitempty: the API server's object has no ``value: ""`` (a pod's
+    and a template's alike), while kubectl's last-applied annotation keeps what the file
+    said. It was printed in -o yaml as ``value: ""``."""
+    s = Session.from_text("""
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: d}}
+  template:
+    metadata: {labels: {app: d}}
+    spec:
+      containers:
+      - {name: c, image: nginx, env: [{name: A, value: ""}, {name: C, value: x}]}
+""")
+    assert s.submit("kubectl apply -f -", """
+apiVersion: v1
+kind: Pod
+metadata: {name: e}
+spec:
+  containers:
+  - {name: c, image: nginx, env: [{name: A, value: ""}, {name: B}, {name: C, value: x}]}
+""").ok
+    out = s.submit("kubectl get pod e -o yaml").output
+    assert "    - name: A\n    - name: B\n    - name: C\n      value: x\n" in out
+    assert '"env":[{"name":"A","value":""},{"name":"B"}' in out   # the annotation's
+    out = s.submit("kubectl get deploy d -o yaml").output
+    assert "value: \"\"" not in out and "- name: A\n" in out
