@@ -729,9 +729,7 @@ class KsandboxApp(App[int]):
                                     filter_text=filter_text)
         if isinstance(self.screen, ResourceScreen):
             # `-` comes back here (k9s's previous view).
-            from .habits import ViewPlace
-
-            self.previous_view = ViewPlace(self.screen.kind, self.screen.namespace)
+            self.previous_view = self.screen.place()
         # `:` from a list view switches views (k9s); from the board it stacks, esc returns.
         if screen is self.screen:
             pass  # the kept pod list on show: readied in place below
@@ -746,7 +744,16 @@ class KsandboxApp(App[int]):
     def open_node_pods(self, node: str) -> None:
         from .screens.resources import ResourceScreen
 
-        self.push_screen(ResourceScreen("Pod", node=node))
+        self.drill_into(ResourceScreen("Pod", node=node))
+
+    def drill_into(self, screen: Any) -> None:
+        """enter on a list row: the rows it stands for, on top (esc comes back); from a list
+        view, ``-`` comes back too (k9s's last view, the view drilled from)."""
+        from .screens.resources import ResourceScreen
+
+        if isinstance(self.screen, ResourceScreen):
+            self.previous_view = self.screen.place()
+        self.push_screen(screen)
 
     def open_editor(self, text: str) -> None:
         """`:edit TYPE NAME`: kubectl edit's editor on the object (screens/edit.py); a line

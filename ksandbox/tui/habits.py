@@ -24,7 +24,10 @@ def aliases_text() -> str:
 
 @attrs.frozen
 class ViewPlace:
-    """A list view to come back to with ``-``: its kind and namespace."""
+    """A list view to come back to with ``-``: its kind and namespace, and for a view drilled
+    into (a node's pods, a Deployment's) the node or the owner it lists for."""
 
     kind: str
     namespace: str | None = None
+    node: str | None = None
+    owner: tuple[str, str, str] | None = None

@@ -120,3 +120,28 @@ async def test_a_message_said_as_another_runs_out_leaves_the_app_running(session
         app._notifications._notifications[old.identity] = old
         app._on_notify(Notify(Notification("new")))
         assert old.looks >= 1
+
+
+async def test_minus_after_drilling_goes_back_to_the_view_drilled_from(session, make):
+    """k9s's '-' (last view, as cd -) after enter on a Deployment: back to the Deployments as
+    they were, and '-' again into the Deployment's pods. It said "No previous view" (the
+    drill did not count as a view change)."""
+    app = make(session)
+    async with app.run_test(size=(160, 40)) as pilot:
+        app.advance(10)
+        await command(pilot, "deploy")
+        deploys = app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.kind == "Pod" and app.screen.owner is not None
+        owner = app.screen.owner
+        await pilot.press("minus")
+        await settle(pilot)
+        assert app.screen is deploys
+        assert "No previous view" not in screen_text(app)
+        await pilot.press("minus")
+        await settle(pilot)
+        assert app.screen.kind == "Pod" and app.screen.owner == owner
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is deploys

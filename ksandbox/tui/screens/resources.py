@@ -309,13 +309,32 @@ class ResourceScreen(KsScreen):
         wide = self.table.toggle_wide()
         self.app.notify("wide columns (-o wide)" if wide else "default columns", timeout=2)
 
+    def place(self) -> Any:
+        """Where this view is, for ``-`` to come back to (habits.ViewPlace)."""
+        from ..habits import ViewPlace
+
+        return ViewPlace(self.kind, self.namespace, self.node, self.owner)
+
     def action_previous_view(self) -> None:
-        """-: back to the list view shown before this one (k9s), the board if none."""
-        place = getattr(self.app, "previous_view", None)
-        if place is None or (place.kind, place.namespace) == (self.kind, self.namespace):
-            self.app.notify("No previous view", severity="warning", timeout=3)
+        """-: the list view shown before this one (k9s's last view, as ``cd -``): the view
+        this one was drilled from or switched from; ``-`` again comes back here."""
+        app = self.app
+        place = getattr(app, "previous_view", None)
+        here = self.place()
+        if place is None or place == here:
+            app.notify("No previous view", severity="warning", timeout=3)
             return
-        self.app.open_view(place.kind, namespace=place.namespace)
+        stack = app.screen_stack
+        below = stack[-2] if len(stack) > 2 else None
+        if isinstance(below, ResourceScreen) and below.place() == place:
+            app.previous_view = here   # drilled from there: go back to it as it was
+            app.pop_screen()
+        elif place.node is not None or place.owner is not None:
+            # the view left with `-`: drilled into again, on top of this one (esc returns)
+            app.drill_into(ResourceScreen(place.kind, namespace=place.namespace,
+                                          node=place.node, owner=place.owner))
+        else:
+            app.open_view(place.kind, namespace=place.namespace)
 
     def crumb(self) -> str:
         return getattr(self, "_shown_title", self.view_name).split("[")[0]
@@ -330,9 +349,9 @@ class ResourceScreen(KsScreen):
         if self.kind == "Node":
             app.open_node_pods(obj.metadata.name)
         elif self.kind in ("Deployment", "ReplicaSet", "DaemonSet"):
-            app.push_screen(ResourceScreen("Pod", owner=(self.kind, obj.metadata.namespace,
-                                                        obj.metadata.name)))
+            app.drill_into(ResourceScreen("Pod", owner=(self.kind, obj.metadata.namespace,
+                                                       obj.metadata.name)))
         elif self.kind == "Namespace":
-            app.push_screen(ResourceScreen("Pod", namespace=obj.metadata.name))
+            app.drill_into(ResourceScreen("Pod", namespace=obj.metadata.name))
         else:
             self.action_describe()
