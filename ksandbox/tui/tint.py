@@ -175,5 +175,21 @@ class QuickTint:
             rows.update(region.line_range)
         return rows or None
 
+    def _on_timer_update(self) -> None:
+        # Textual's frame: a repaint of the screen itself stands for every widget marked
+        # dirty (they are dropped from the update), right for a whole repaint. Ours is often
+        # the rows beneath that changed (_changed_rows: the clock behind the dialog), and a
+        # widget of the dialog changed in the same frame (the branch list's times) was never
+        # drawn. Its region joins the screen's repaint, without redrawing the rows beneath.
+        widgets = self._dirty_widgets  # type: ignore[attr-defined]
+        if self._repaint_required and widgets:  # type: ignore[attr-defined]
+            shown = self._compositor.visible_widgets  # type: ignore[attr-defined]
+            for widget in widgets:
+                placed = shown.get(widget) if widget is not self else None
+                if placed is not None:
+                    region, clip = placed
+                    self._repaint_regions.add(region.intersection(clip))  # type: ignore[attr-defined]
+        super()._on_timer_update()  # type: ignore[misc]
+
     def _on_screen_suspend(self) -> None:
         self._tint_drawn = None  # the screen beneath moves on while this one is closed

@@ -4,7 +4,7 @@ clock, `W` switches, `D` draws the same diff as ``ksandbox diff``, `ctrl+z` undo
 from __future__ import annotations
 
 from helpers import settle, shows
-from screen_text import screen_lines
+from screen_text import TerminalMirror, screen_lines
 
 from ksandbox.recording.diff import diff_sessions
 
@@ -122,3 +122,22 @@ async def test_a_fork_of_a_playing_recording_is_live_while_the_recording_plays_o
         await pilot.press("up", "enter")
         await settle(pilot)
         assert app.player is main.playback and app.session is main.session
+
+
+async def test_the_branch_list_follows_the_clock_while_it_is_open(make, session):
+    """W's list shows each branch's time; the branches run on while it is open, and the list
+    says so (it kept the times of the moment it opened)."""
+    app = make(session)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        app.advance(5)
+        await fork(pilot, "other")
+        await pilot.press("W")
+        await settle(pilot)
+        mirror = TerminalMirror(app)   # what the terminal shows, not a fresh render
+        assert "● other            T+00:00:05" in "\n".join(mirror.lines())
+        app.advance(30)
+        await settle(pilot)
+        drawn = "\n".join(mirror.lines())
+        assert "● other            T+00:00:35" in drawn
+        assert "  main             T+00:00:35" in drawn

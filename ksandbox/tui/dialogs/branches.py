@@ -18,6 +18,7 @@ from textual.widgets.option_list import Option
 from ...recording.branches import BranchSet
 from ..focus_paint import FocusPaintsWidgets
 from ..guard import DismissOnce
+from ..messages import ClusterChanged
 from ..screen_layout import LayoutOnce
 from ..tint import QuickTint
 from ..widgets.header import sim_time_text
@@ -69,17 +70,35 @@ class BranchListScreen(DismissOnce, QuickTint, FocusPaintsWidgets, LayoutOnce,
         super().__init__()
         self.branches = branches
 
+    def _prompts(self) -> dict[str, str]:
+        """Each branch's line: its name, its clock, where it came from."""
+        prompts = {}
+        for b in self.branches.branches:
+            mark = "●" if b is self.branches.active else " "
+            origin = f"fork of {b.parent} at {sim_time_text(b.forked_at)}" if b.parent \
+                else "the session you opened"
+            prompts[b.name] = f"{mark} {b.name:<16} {sim_time_text(b.session.now)}  {origin}"
+        return prompts
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label("Branches (enter switches)", classes="dialog-title")
-            options = []
-            for b in self.branches.branches:
-                mark = "●" if b is self.branches.active else " "
-                origin = f"fork of {b.parent} at {sim_time_text(b.forked_at)}" if b.parent \
-                    else "the session you opened"
-                options.append(Option(f"{mark} {b.name:<16} {sim_time_text(b.session.now)}  "
-                                      f"{origin}", id=b.name))
-            yield OptionList(*options, id="branch-list")
+            self._shown = self._prompts()
+            yield OptionList(*(Option(text, id=name) for name, text in self._shown.items()),
+                             id="branch-list")
+
+    def on_cluster_changed(self, message: ClusterChanged) -> None:
+        """The branches run on while the list is open (one clock): their times follow.
+        Only a line whose text changed is replaced (a tick within a second changes none)."""
+        found = self.query(OptionList)
+        if not found:
+            return
+        ol = found.first()
+        prompts = self._prompts()
+        for name, text in prompts.items():
+            if self._shown.get(name) != text and name in self._shown:
+                ol.replace_option_prompt(name, text)
+        self._shown = {**self._shown, **{n: t for n, t in prompts.items() if n in self._shown}}
 
     def on_mount(self) -> None:
         # A burst (W then Escape) can dismiss the screen before it mounts: its list is gone.
