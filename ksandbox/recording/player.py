@@ -73,11 +73,15 @@ def session_for(rec: Script) -> Session:
 
 def play_headless(session: Session, recording: Script,
                   on_step: Callable[[Any, Any], None] | None = None) -> Playback:
-    """Run every step at its time, then let the cluster settle; the playback (its
-    ``failures`` are the expectations that did not hold)."""
+    """Run every step at its time, then to the recording's ``end:`` — where the user stopped
+    recording and where the player stops — or, for a recording without one, until the
+    cluster settles; the playback (its ``failures`` are the expectations that did not hold).
+    A cluster that never settles (a CronJob every minute, churn) ran on to the horizon,
+    3,600 s past the end."""
     pb = Playback(session, recording.steps, on_step=on_step)
     if recording.end_at is not None:
         pb.advance_to(recording.end)
+        return pb
     pb.run_to_end()
     return pb
 

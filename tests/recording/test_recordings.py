@@ -77,3 +77,46 @@ def test_a_corrupt_recording_is_one_error_line(tmp_path, capsys, body, needle):
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("error: ") and err.count("\n") == 1
     assert needle in err
+
+
+STORM = """\
+apiVersion: ksandbox/v1alpha2
+kind: Recording
+title: storm
+seed: 1
+cluster: default
+end: 40
+steps:
+  - at: 5
+    command: kubectl apply -f -
+    stdin: |
+      apiVersion: batch/v1
+      kind: CronJob
+      metadata: {name: storm}
+      spec:
+        schedule: "* * * * *"
+        jobTemplate:
+          spec:
+            template:
+              spec:
+                restartPolicy: Never
+                containers: [{name: c, image: busybox}]
+  - at: 10
+    command: kubectl scale deployment web --replicas=6
+"""
+
+
+def test_headless_play_stops_at_the_recordings_end(tmp_path, capsys):
+    """end: is where the user stopped recording and where the player stops; headless play
+    stops there too. A cluster that never settles (a CronJob every minute) ran on to the
+    horizon: the state printed was at 3,640 s. Without end:, it still settles."""
+    path = tmp_path / "storm.recording.yaml"
+    path.write_text(STORM)
+    assert main(["play", str(path), "--headless", "-o", "json"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["time"] == 40.0
+    assert not any(e["time"] > 40.0 for e in state["events"])
+    path.write_text(STORM.replace("end: 40\n", ""))
+    rec, session = load_recording_session(path)
+    play_headless(session, rec)
+    assert session.now > 60.0   # no end: the cluster ran on (to settle, or the horizon)
