@@ -238,10 +238,12 @@ def _tui_parser() -> _Parser:
 
 
 def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None = None,
-                  progress: Any = None):
+                  progress: Any = None, *, keep_start: bool = True):
     """The session of ``files``; ``progress`` is the session's hook for the run that follows.
     A load that takes over a second shows its progress on stderr (tui/progress.py), and
-    ctrl+c during it stops it when ``progress`` is a _StopOnCtrlC."""
+    ctrl+c during it stops it when ``progress`` is a _StopOnCtrlC. ``keep_start=False``: a
+    one-shot run that never replays, forks nor records (sim, explain) keeps neither the
+    files' texts nor their objects (Session's keep_start)."""
     from .api import loadprogress
     from .api.manifest import ConfigDocument, load_file_with_origins, load_files_with_sources
     from .session import Session
@@ -253,7 +255,7 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
     with LoadProgress(label, interrupted=check) as shown, \
             loadprogress.reporting(shown.report):
         # the texts are kept (compressed) for replays, not the decoded objects: Session
-        loaded, texts = load_files_with_sources(files)
+        loaded, texts = load_files_with_sources(files, keep=keep_start)
         if scheduler_config:
             extra = load_file_with_origins(scheduler_config)
             bad = [d for d, _ in extra if not isinstance(d, ConfigDocument)]
@@ -269,7 +271,8 @@ def _load_session(files: Sequence[str], seed: int, scheduler_config: str | None 
         # decoded object goes as soon as its stored copy is made (Session's take)
         del loaded
         session = Session.from_documents(docs, seed=seed, name=names, origins=origins,
-                                         progress=shown.starting, source=texts, take=True)
+                                         progress=shown.starting, source=texts, take=True,
+                                         keep_start=keep_start)
     session.progress = progress
     for warning in session.cp.scheduler.warnings:
         sys.stderr.write(f"Warning: {warning}\n")
@@ -387,7 +390,9 @@ def _sim(args: Any, script: Any) -> int:
 
     with _progress(args.until) as progress, _StopOnCtrlC(progress) as stop:
         try:
-            session = _load_session(args.files, args.seed, args.scheduler_config, stop)
+            # one run, printed: nothing replays it (a script's commands run on it as typed)
+            session = _load_session(args.files, args.seed, args.scheduler_config, stop,
+                                    keep_start=False)
         except _StopRequested:
             sys.stderr.write("interrupted while loading: nothing to print\n")
             return 130
@@ -418,7 +423,7 @@ def cmd_explain(argv: Sequence[str]) -> int:
     from .recording.script import load_script, run_script
 
     script = load_script(args.script) if args.script else None
-    session = _load_session(args.files, args.seed, args.scheduler_config)
+    session = _load_session(args.files, args.seed, args.scheduler_config, keep_start=False)
     if script is not None:
         run_script(session, script, until=args.until)
         report_steps_not_run(script.steps, args.until)

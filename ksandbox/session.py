@@ -106,12 +106,15 @@ class Session:
                  configs: Iterable[ConfigDocument] = (), name: str = "sandbox",
                  origins: list[Any] | None = None,
                  progress: Callable[[float], None] | None = None,
-                 source: SourceTexts | None = None, take: bool = False) -> None:
+                 source: SourceTexts | None = None, take: bool = False,
+                 keep_start: bool = True) -> None:
         """``source``: the texts ``objects`` were decoded from (all of them, configuration
         documents aside): the session keeps those instead of the objects (initial_objects).
-        ``take`` (with ``source``; ``objects`` and ``origins`` lists): the caller hands the
-        decoded objects over — the lists are emptied, and each object goes as soon as it is
-        stored (apply_all's ``take``)."""
+        ``keep_start=False``: the session keeps neither (a one-shot run that never replays,
+        forks for a replay nor records: ``ksandbox sim``, ``explain``); initial_objects then
+        raises. ``take`` (with ``source`` or not ``keep_start``; ``objects`` and ``origins``
+        lists): the caller hands the decoded objects over — the lists are emptied, and each
+        object goes as soon as it is stored (apply_all's ``take``)."""
         gcpolicy.tune()  # a cluster is many long-lived objects: see gcpolicy.py
         self.name = name
         self.seed = seed
@@ -134,7 +137,9 @@ class Session:
             self.cp.components[c.name] = c
         for c in self.components:
             c.start(self.cp)
-        take = take and source is not None
+        if not keep_start:
+            source = None
+        take = take and (source is not None or not keep_start)
         given, given_origins = objects, origins
         objects = list(objects)
         if take:
@@ -159,7 +164,8 @@ class Session:
             del made
         # What the session started from (with cp.configs): replay and recordings rebuild it
         # — the objects themselves, or the texts they were decoded from (initial_objects).
-        self._initial_objects: list[Any] | None = objects if source is None else None
+        self._initial_objects: list[Any] | None = \
+            objects if source is None and keep_start else None
         self._initial_source = source
         for ns in SYSTEM_NAMESPACES:
             self.store.create(Namespace(metadata=ObjectMeta(name=ns)))
@@ -207,7 +213,9 @@ class Session:
         either way, for replays, undo and recordings."""
         if self._initial_objects is not None:
             return self._initial_objects
-        assert self._initial_source is not None
+        if self._initial_source is None:
+            raise RuntimeError("this session was built without keeping what it started from "
+                               "(keep_start=False): it cannot be replayed or recorded")
         made = [Namespace(metadata=ObjectMeta(name=ns)) for ns in self.implied_namespaces]
         return made + self._initial_source.objects()
 
@@ -216,12 +224,13 @@ class Session:
     def from_documents(cls, docs: Iterable[Any], *, seed: int = 0, name: str = "sandbox",
                        origins: list[Any] | None = None,
                        progress: Callable[[float], None] | None = None,
-                       source: SourceTexts | None = None, take: bool = False) -> "Session":
+                       source: SourceTexts | None = None, take: bool = False,
+                       keep_start: bool = True) -> "Session":
         """A session from loaded documents; ``origins`` (parallel to ``docs``) lets a refusal
         name the file and document it came from; ``source``: the texts ``docs`` are all the
         documents of (the session keeps them instead of the objects); ``take``: the caller
         hands ``docs`` and ``origins`` (lists) over and keeps no other reference to their
-        objects — the lists are emptied (see __init__)."""
+        objects — the lists are emptied (see __init__); ``keep_start``: see __init__."""
         if not isinstance(docs, list):
             docs = list(docs)   # read twice below
         configs = [d for d in docs if isinstance(d, ConfigDocument)]
@@ -235,14 +244,14 @@ class Session:
                     continue
                 objects.append(d)
                 object_origins.append(origins[i] if origins is not None else None)
-        if take and source is not None:
+        if take and (source is not None or not keep_start):
             assert isinstance(docs, list)
             docs.clear()
             if origins is not None:
                 origins.clear()
         return cls(objects, seed=seed, configs=configs, name=name,
                    origins=object_origins if origins is not None else None, progress=progress,
-                   source=source, take=take)
+                   source=source, take=take, keep_start=keep_start)
 
     @classmethod
     def from_files(cls, paths: Iterable[str | Path], *, seed: int = 0) -> "Session":

@@ -5,11 +5,16 @@ recordings (recording/player.dump_recording), which stay exactly what they were.
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import io
 
+import pytest
+
+from ksandbox import cli
 from ksandbox.api.codec import encode
 from ksandbox.api.core import Pod
-from ksandbox.api.manifest import load_file_with_origins
+from ksandbox.api.manifest import SourceTexts, load_file_with_origins, load_files_with_sources
 from ksandbox.recording.branches import replay_before
 from ksandbox.recording.player import dump_recording
 from ksandbox.session import Session
@@ -118,3 +123,43 @@ def test_an_export_implies_the_namespaces_of_its_namespaced_items_alone():
     objs, origins = [o for o, _ in loaded], [o for _, o in loaded]
     assert implied_namespaces(objs, origins) == ["alpha", "zeta"]   # default: a system one
     assert implied_namespaces(objs, None) == []
+
+
+def test_a_one_shot_session_keeps_neither_texts_nor_objects(tmp_path):
+    # keep_start=False (sim, explain): nothing kept for a replay, the same cluster as a
+    # session that keeps its texts; a replay or a recording is refused, not wrong.
+    files = _files(tmp_path)
+    gc.collect()
+    before = sum(1 for o in gc.get_objects() if type(o) is Pod)
+    loaded, texts = load_files_with_sources(files, keep=False)
+    assert texts is None
+    docs, origins = [d for d, _ in loaded], [o for _, o in loaded]
+    del loaded
+    s = Session.from_documents(docs, origins=origins, name="node,export", take=True,
+                               keep_start=False)
+    assert docs == [] and origins == []   # handed over without texts too
+    gc.collect()
+    # the stored pods (and older versions still held); the decoded ones are gone
+    assert 20 <= sum(1 for o in gc.get_objects() if type(o) is Pod) - before < 30
+    assert s._initial_objects is None and s._initial_source is None
+    kept = Session.from_files(files)
+    for x in (s, kept):
+        x.run_until(5)
+        x.submit("kubectl delete pod p4 -n shop")
+        x.run_until(30)
+    assert s.view() == kept.view() and s.implied_namespaces == ["shop"]
+    with pytest.raises(RuntimeError, match="keep_start=False"):
+        s.replay()
+
+
+def test_sim_and_explain_compress_no_text_and_play_keeps_it(tmp_path, monkeypatch):
+    files = [str(f) for f in _files(tmp_path)]
+    added: list[str] = []
+    monkeypatch.setattr(SourceTexts, "add", lambda self, source, text: added.append(source))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["sim", *(a for f in files for a in ("-f", f)), "-o", "json"]) == 0
+        assert cli.main(["explain", "shop/p1", *(a for f in files for a in ("-f", f))]) == 0
+    assert added == [] and '"p1"' in out.getvalue()
+    cli._load_session(files, 0)   # what tui and record load: kept for replays and recordings
+    assert added == files

@@ -408,15 +408,17 @@ class SourceTexts:
         return self
 
 
-def load_files_with_sources(paths: Iterable[str | Path]
-                            ) -> tuple[list[tuple[Any, Origin]], SourceTexts]:
+def load_files_with_sources(paths: Iterable[str | Path], *, keep: bool = True
+                            ) -> tuple[list[tuple[Any, Origin]], SourceTexts | None]:
     """Every object of the files (``load_file_with_origins`` each) and their texts kept for a
-    session to decode again (SourceTexts)."""
+    session to decode again (SourceTexts); None for the texts when not ``keep`` (a run that
+    never replays: the compression is ~2 % of a pod's cost in ``sim``)."""
     loaded: list[tuple[Any, Origin]] = []
-    texts = SourceTexts()
+    texts = SourceTexts() if keep else None
     for p in paths:
         text = read_text(p)
         name = _source_name(p)
         loaded.extend(load_manifests_with_origins(text, name))
-        texts.add(name, text)
+        if texts is not None:
+            texts.add(name, text)
     return loaded, texts
