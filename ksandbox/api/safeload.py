@@ -276,6 +276,13 @@ SPEC_AT_MAX = 16 * 1024   # how far into an item its spec is looked for
 SPANS_KEPT = 1 << 14
 SPAN_PROBE = 8192
 SPAN_MIN_RATE = 8
+# JsonList._head: how many item heads' layouts are kept; the most strings a layout may hold
+# (its builder is compiled code); after HEAD_PROBE heads, at least one in HEAD_MIN_RATE must
+# have had a layout met before
+HEADS_KEPT = 1024
+HEAD_MAX_STRINGS = 256
+HEAD_PROBE = 4096
+HEAD_MIN_RATE = 2
 
 
 class JsonList:
@@ -298,6 +305,11 @@ class JsonList:
         # span of text -> the value the scanner read from it (:meth:`_spec`)
         self._spans: dict[str, Any] = {}
         self._tries = self._hits = 0
+        # an item head's text with its strings emptied -> _HeadLayout (:meth:`_head`);
+        # None once layouts are seldom met again
+        self._heads: dict[str, _HeadLayout] | None = {}
+        self._last_head: _HeadLayout | None = None
+        self._head_tries = self._head_hits = 0
 
     def items(self) -> Iterator[tuple[Any, int]]:
         text, ws, header = self.text, _JSON_WS, self.header
@@ -411,14 +423,8 @@ class JsonList:
             spans[span] = spec
             if self._kept is not None:
                 self._kept(spec)
-        head = text[i:a] + "0}"
-        try:
-            item, end = _JSON_DECODER.scan_once(head, 0)
-        except (StopIteration, ValueError, RecursionError):
-            return self._value(i, depth)
-        if end != len(head) or type(item) is not dict or \
-                (head.count("{") + head.count("[") > depth and
-                 not fastyaml.nesting_within(item, depth)):
+        item = self._head(text[i:a], depth)
+        if item is None:
             return self._value(i, depth)
         item["spec"] = spec   # (in its place: the key is there)
         ws = _JSON_WS
@@ -440,6 +446,68 @@ class JsonList:
             raise NotStreamable
         return item, j + 1
 
+    def _head(self, raw: str, depth: int) -> dict | None:
+        """The item whose text up to its spec's value is ``raw``, with ``0`` as its spec
+        (closed there), as the scanner reads ``raw + "0}"`` — None where it would not read
+        one object to its end within ``depth``, or refuse it (a key twice).
+
+        Most heads of an export are laid out alike: the same keys, numbers and whitespace,
+        only their string values differ (a pod's name, its labels' values). A head the
+        scanner read, if it holds no backslash, is cut into its strings by its quotes alone
+        (every quote opens or closes one); its layout (_HeadLayout) is a pattern that matches
+        exactly the texts that differ from it only in the characters of its string values,
+        each of which the scanner takes as it is (no quote, no backslash, no control
+        character) — the same objects, keys and depth, each value its characters — and a
+        compiled builder of the item from those values. A head its layout matches (the last
+        one used, else the one of its quote-cut shape) is built (~11k instructions a pod's
+        head); others are read by the scanner with its checks (~34k)."""
+        heads = self._heads
+        if heads is None:
+            return self._scan_head(raw, depth)
+        self._head_tries += 1
+        last = self._last_head
+        if last is not None:
+            m = last.match(raw)
+            if m is not None:
+                self._head_hits += 1
+                return last.build(*m.groups())
+        if "\\" in raw:
+            return self._scan_head(raw, depth)
+        parts = raw.split('"')
+        key = '"'.join(parts[0::2])   # the text with its strings emptied
+        layout = heads.get(key)
+        if layout is not None:
+            m = layout.match(raw)
+            if m is not None:
+                self._head_hits += 1
+                self._last_head = layout
+                return layout.build(*m.groups())
+        elif self._head_tries >= HEAD_PROBE and \
+                self._head_hits * HEAD_MIN_RATE < self._head_tries:
+            self._heads = self._last_head = None   # each head its own layout: stop looking
+            return self._scan_head(raw, depth)
+        item = self._scan_head(raw, depth)
+        if item is not None and layout is None and len(parts) <= 2 * HEAD_MAX_STRINGS + 1:
+            made = _HeadLayout.of(item, parts)
+            if made is not None:
+                if len(heads) >= HEADS_KEPT:
+                    heads.clear()
+                heads[key] = self._last_head = made
+        return item
+
+    @staticmethod
+    def _scan_head(raw: str, depth: int) -> dict | None:
+        head = raw + "0}"
+        try:
+            item, end = _JSON_DECODER.scan_once(head, 0)
+        except (StopIteration, ValueError, RecursionError):
+            return None
+        if end != len(head) or type(item) is not dict or \
+                (head.count("{") + head.count("[") > depth and
+                 not fastyaml.nesting_within(item, depth)):
+            return None
+        return item
+
     def _value(self, i: int, depth: int) -> tuple[Any, int]:
         text = self.text
         try:   # (raw_decode's own call, without its frame: StopIteration is its refusal)
@@ -452,6 +520,62 @@ class JsonList:
                 not fastyaml.nesting_within(value, depth):
             raise NotStreamable
         return value, end
+
+
+class _HeadLayout:
+    """The layout of a head the scanner read (:meth:`JsonList._head`): ``match(text)``, the
+    texts laid out alike (its values as groups), and ``build(*values)``, the item with fresh
+    dicts and lists, the first head's keys and other values (numbers, true, false, null), and
+    the values given."""
+
+    __slots__ = ("match", "build")
+
+    def __init__(self, match: Any, build: Any) -> None:
+        self.match, self.build = match, build
+
+    @classmethod
+    def of(cls, item: dict, parts: list[str]) -> "_HeadLayout | None":
+        """The layout of ``item`` as the scanner read it from a text without a backslash cut
+        at its quotes into ``parts`` (its strings are the odd parts); None when its keys and
+        string values are not the text's strings in order (cannot be: a check)."""
+        consts: list[Any] = []
+        strings: list[Any] = []   # the item's strings in order: (key,) or a value's index
+        values = 0
+
+        def expr(v: Any) -> str:
+            nonlocal values
+            t = type(v)
+            if t is str:
+                strings.append(values)
+                values += 1
+                return f"v{values - 1}"
+            if t is dict:
+                members = []
+                for k, x in v.items():
+                    strings.append((k,))
+                    consts.append(k)
+                    members.append(f"c[{len(consts) - 1}]: {expr(x)}")
+                return "{" + ", ".join(members) + "}"
+            if t is list:
+                return "[" + ", ".join([expr(x) for x in v]) + "]"
+            consts.append(v)
+            return f"c[{len(consts) - 1}]"
+
+        body = expr(item)
+        if len(parts) != 2 * len(strings) + 1:
+            return None
+        pattern = [re.escape(parts[0])]
+        for n, s in enumerate(strings):
+            if type(s) is tuple:
+                if parts[2 * n + 1] != s[0]:
+                    return None
+                pattern.append('"' + re.escape(s[0]) + '"')
+            else:   # what the scanner reads as it is (strict: no control character)
+                pattern.append(r'"([^"\\\x00-\x1f]*)"')
+            pattern.append(re.escape(parts[2 * n + 2]))
+        args = ", ".join(f"v{n}" for n in range(values))
+        build = eval(f"lambda {args}: {body}", {"c": tuple(consts)})   # noqa: S307 - ours
+        return cls(re.compile("".join(pattern)).fullmatch, build)
 
 
 def looks_like_json(text: str) -> bool:

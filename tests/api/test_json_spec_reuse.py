@@ -45,6 +45,10 @@ PIECES = {
         "name": f"d{i}", "x": {"a": {"b": {"c": {"d": [1]}}}}}, "spec": _spec(0)},
     "deep after the spec": lambda i: _pod(i, 0, status={"a": {"b": {"c": {"d": {"e": [1]}}}}}),
     "not an object": lambda i: "just a string",
+    "labelled pod": lambda i: {"apiVersion": "v1", "kind": "Pod", "metadata": {
+        "name": f"l{i}", "labels": {"app": f"a{i % 2}", "tier": "x"},
+        "ownerReferences": [{"kind": "ReplicaSet", "controller": True, "n": None}],
+        "generation": 1.5}, "spec": _spec(i % 2)},
 }
 # edits of an item's text (json.dumps cannot write them)
 EDITS = {
@@ -59,6 +63,19 @@ EDITS = {
     "trailing comma": lambda t: t.replace('"Running"\n            }', '"Running"\n            },'),
     "item not closed": lambda t: t[:-1] + "x" if t.endswith("}") else t,
 }
+# the head (the text before the spec) laid out as another's: JsonList._head
+HEAD_EDITS = {
+    "a key twice in the metadata": lambda t: t.replace('"metadata": {', '"metadata": {'
+                                                       '"name": "x", ', 1),
+    "another key, the same layout": lambda t: t.replace('"kind"', '"kinx"', 1),
+    "a raw tab in a value": lambda t: t.replace('"name": "', '"name": "\t', 1),
+    "a raw tab in a key": lambda t: t.replace('"name": "', '"na\tme": "', 1),
+    "an escape in a value": lambda t: t.replace('"name": "', '"name": "\\u0070', 1),
+    "an escaped quote in a value": lambda t: t.replace('"name": "', '"name": "\\"', 1),
+    "a value a scanner takes, not printable": lambda t: t.replace('"name": "', '"name": "\u00a0', 1),
+    "a number for a value": lambda t: t.replace('"apiVersion": "v1"', '"apiVersion": 1', 1),
+}
+EDITS |= HEAD_EDITS
 EDIT = st.one_of(st.just("none"), st.sampled_from(sorted(EDITS)))
 
 
@@ -145,6 +162,25 @@ def test_specs_that_do_not_come_again_stop_being_kept(monkeypatch):
     stream = safeload.JsonList(text, kept=kept.append)
     assert [item for item, _ in stream.items()] == items
     assert len(kept) == 4 and stream._spans == {}
+
+
+@pytest.mark.parametrize("piece", ["pod a", "labelled pod"])
+@pytest.mark.parametrize("edit", sorted(HEAD_EDITS))
+def test_a_head_laid_out_as_one_read_before_reads_as_the_scanner_reads_it(piece, edit):
+    """A head (the item's text before its spec) laid out as one read before, but for a key,
+    a control character, an escape, a value that is no string, a key twice: the same items
+    (or refusal) as each item read whole; the same values, built from the layout, when only
+    its string values differ."""
+    for pieces in ([(piece, "none"), (piece, edit)], [(piece, "none"), (piece, edit),
+                                                      (piece, "none")]):
+        text = _export(pieces)
+        kept: list = []
+        reused, whole = _read(text, kept=kept.append), _read(text)
+        assert reused == whole
+    text = _export([(piece, "none")] * 3)
+    stream = safeload.JsonList(text, kept=[].append)
+    assert [item for item, _ in stream.items()] == _read(text)[0]
+    assert stream._head_hits == 2   # (built from the first one's layout)
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))
