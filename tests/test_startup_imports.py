@@ -36,8 +36,13 @@ def _loaded_after(code: str) -> set[str]:
 STORED_ONLY_KIND_MODULES = tuple(f"ksandbox.api.{m}" for m in (
     "core_objects", "rbac", "networking", "cluster_objects"))
 # The storage kinds' types (PVs, claims, classes, CSI objects): the default sample holds none;
-# the scheduler's volume plugins and validation compare names from api/storage_names.py.
-LAZY_MODELLED_KIND_MODULES = ("ksandbox.api.storage",)
+# the scheduler's volume plugins and validation compare names from api/storage_names.py. The
+# HPA, budget, VPA, Job and CronJob types, the schedule parser, and the VPA's parts: their
+# controllers import them when the first such object arrives.
+LAZY_MODELLED_KIND_MODULES = tuple(f"ksandbox.api.{m}" for m in (
+    "storage", "policy", "vpa", "batch", "cron")) + tuple(
+    f"ksandbox.controllers.vpa.{m}" for m in ("admission", "model", "recommender", "targets",
+                                              "updater"))
 
 LOAD_DEFAULT_SAMPLE = """
 from ksandbox import cli
@@ -265,6 +270,81 @@ result = session.submit("kubectl apply -f -", bad)
 assert 'spec.accessModes: Unsupported value: "ReadWriteSometimes"' in result.error, result
 ''')
     assert "ksandbox.api.storage" in loaded
+
+
+def test_the_autoscaler_and_batch_kinds_load_their_modules_when_first_needed():
+    """An HPA, a budget, a VPA, a Job and a CronJob from a fresh start: applied (a bad
+    schedule refused in kubectl's words), acted on by their controllers, listed."""
+    loaded = _loaded_after(LOAD_DEFAULT_SAMPLE + '''
+import sys
+assert not {"ksandbox.api.batch", "ksandbox.api.vpa", "ksandbox.api.policy"} & set(sys.modules)
+manifest = """
+apiVersion: autoscaling.k8s.io/v1
+kind: VerticalPodAutoscaler
+metadata: {name: web}
+spec:
+  targetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  updatePolicy: {updateMode: "Off"}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 1
+  maxReplicas: 5
+  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}}]
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web}
+spec:
+  minAvailable: 1
+  selector: {matchLabels: {app: web}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: once}
+spec:
+  template:
+    metadata: {annotations: {ksandbox.io/run-seconds: "5"}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: tick}
+spec:
+  schedule: "*/1 * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: c, image: busybox}]
+"""
+result = session.submit("kubectl apply -f -", manifest)
+assert result.error == "", result
+session.run_until(session.now + 130)
+vpa = session.cp.store.get("VerticalPodAutoscaler", "web", "default")
+assert vpa.status.recommendation is not None, vpa.status
+assert "Complete" in session.submit("kubectl get job once").output
+assert [j for j in session.cp.store.list("Job", "default") if j.metadata.name.startswith("tick-")]
+assert "web" in session.submit("kubectl get hpa,pdb").output
+bad = """
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: never}
+spec:
+  schedule: "61 * * * *"
+  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: b}]}}}}
+"""
+result = session.submit("kubectl apply -f -", bad)
+assert "spec.schedule: Invalid value: \\"61 * * * *\\"" in result.error, result
+''')
+    assert {"ksandbox.api.batch", "ksandbox.api.vpa", "ksandbox.api.policy",
+            "ksandbox.controllers.vpa.recommender"} <= loaded
 
 
 def test_yaml_the_fast_path_hands_on_loads_pyyaml_when_first_needed():

@@ -33,11 +33,8 @@ Not here: CRON_TZ/TZ prefixes in the schedule (validation refuses them), the
 
 from __future__ import annotations
 
-import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..api import cron
-from ..api.batch import Job
 from ..api.codec import FrozenDict
 from ..api.errors import ApiError, KsandboxError
 from ..api.evolve import evolve
@@ -47,13 +44,19 @@ from .base import Controller
 from .controller_utils import server_message
 from .job import delete_job
 
+if TYPE_CHECKING:
+    from ..api import cron
+
+# The schedule parser (api/cron.py, with datetime) and the Job type (api/batch.py) are
+# imported where a CronJob is read or a Job made: they load with the first CronJob, and most
+# sandboxes hold none (issue 11 item 5).
+
 COMPONENT = "cronjob-controller"
 # utils.go: requeue this long after the next activation, so the sync sees it as due.
 NEXT_SCHEDULE_DELTA = 0.1
 # utils.go mostRecentScheduleTime: more missed activations than this is "many".
 MANY_MISSED = 100
 SCHEDULED_TIMESTAMP_ANNOTATION = "batch.kubernetes.io/cronjob-scheduled-timestamp"
-_EPOCH_UNIX = int(cron.EPOCH.timestamp())
 
 NONE_MISSED, FEW_MISSED, MANY = 0, 1, 2
 
@@ -120,11 +123,17 @@ def next_schedule_delay(created: float, last_schedule: float | None, now: float,
 
 def job_name(cronjob_name: str, scheduled: float) -> str:
     """getJobName: ``<cronjob>-<scheduled time in whole Unix minutes>``."""
-    return f"{cronjob_name}-{(_EPOCH_UNIX + int(scheduled // 1)) // 60}"
+    from ..api import cron
+
+    return f"{cronjob_name}-{(int(cron.EPOCH.timestamp()) + int(scheduled // 1)) // 60}"
 
 
 def scheduled_timestamp(scheduled: float, tz: str) -> str:
     """The scheduled time in RFC 3339 in the CronJob's zone (UTC when it has none)."""
+    import datetime as dt
+
+    from ..api import cron
+
     when = cron.EPOCH + dt.timedelta(seconds=int(scheduled // 1))
     if not tz:
         return when.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -138,6 +147,10 @@ def scheduled_timestamp(scheduled: float, tz: str) -> str:
 def rfc1123z(t: float) -> str:
     """Go's time.RFC1123Z in UTC (``Thu, 01 Jan 2026 00:05:00 +0000``), as MissSchedule
     prints the activation (spelled out: strftime's names follow the process locale)."""
+    import datetime as dt
+
+    from ..api import cron
+
     when = cron.EPOCH + dt.timedelta(seconds=int(t // 1))
     day = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")[when.weekday()]
     month = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
@@ -169,6 +182,8 @@ class CronJobController(Controller):
 
     # -- handlers: only enqueue ------------------------------------------------------------
     def _cronjob_event(self, ev: WatchEvent) -> None:
+        from ..api import cron
+
         if ev.type == DELETED:
             return
         cj = ev.obj
@@ -253,6 +268,8 @@ class CronJobController(Controller):
                                 f"Deleted job {job.metadata.name}", COMPONENT)
 
     def _sync_cronjob(self, cj: Any, jobs: list[Any], st: "_Status") -> float | None:
+        from ..api import cron
+
         now = self.clock.now
         children = set()
         for j in jobs:
@@ -358,6 +375,8 @@ class CronJobController(Controller):
         return requeue()
 
     def _create_job(self, cj: Any, name: str, scheduled: float, tz: str) -> Any | None:
+        from ..api.batch import Job
+
         tmpl = cj.spec.job_template
         ns = cj.metadata.namespace
         annotations = dict(tmpl.metadata.annotations)

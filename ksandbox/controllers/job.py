@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..api.batch import JOB_COMPLETION_INDEX_ANNOTATION, JobCondition
 from ..api.codec import FrozenDict
 from ..api.core import SUCCEEDED, Pod
 from ..api.errors import ApiError, KsandboxError
@@ -51,6 +50,9 @@ if TYPE_CHECKING:
     from ..apiserver.store import Store
 
 COMPONENT = "job-controller"
+# api/batch.py (a Job's conditions, the completion index annotation) is imported where a Job
+# is synced: it loads with the first Job, and most sandboxes hold none (issue 11 item 5).
+
 # job_controller.go: DefaultJobPodFailureBackOff 10 s, MaxJobPodFailureBackOff 6 min.
 POD_FAILURE_BACKOFF, MAX_POD_FAILURE_BACKOFF = 10.0, 360.0
 # manageJob: at most this many pods created per sync (MaxPodCreateDeletePerSync).
@@ -225,6 +227,8 @@ class JobController(Controller):
 
     def _create(self, job: Any, count: int, active: list[Any], indexes: set[int],
                 indexed: bool) -> int:
+        from ..api.batch import JOB_COMPLETION_INDEX_ANNOTATION
+
         meta, tmpl = job.metadata, job.spec.template
         ns = meta.namespace
         refs = (owner_ref_for(job, "batch/v1"),)
@@ -336,6 +340,8 @@ def _condition_true(conditions: list[Any], type_: str) -> bool:
 
 def _set_condition(conditions: list[Any], type_: str, status: str, reason: str, message: str,
                    now: float) -> None:
+    from ..api.batch import JobCondition
+
     for i, c in enumerate(conditions):
         if c.type == type_:
             if c.status != status:
@@ -358,6 +364,8 @@ def _complete(spec: Any, succeeded: int, indexes: set[int], active: list[Any],
 
 
 def _index_of(pod: Pod) -> int | None:
+    from ..api.batch import JOB_COMPLETION_INDEX_ANNOTATION
+
     raw = pod.metadata.annotations.get(JOB_COMPLETION_INDEX_ANNOTATION)
     try:
         return int(raw) if raw is not None else None
