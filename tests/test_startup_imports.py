@@ -42,7 +42,9 @@ STORED_ONLY_KIND_MODULES = tuple(f"ksandbox.api.{m}" for m in (
 LAZY_MODELLED_KIND_MODULES = tuple(f"ksandbox.api.{m}" for m in (
     "storage", "policy", "vpa", "batch", "cron")) + tuple(
     f"ksandbox.controllers.vpa.{m}" for m in ("admission", "model", "recommender", "targets",
-                                              "updater"))
+                                              "updater")) + tuple(
+    f"ksandbox.controllers.clusterautoscaler.{m}" for m in ("expander", "scale_down",
+                                                            "scale_up", "templates"))
 
 LOAD_DEFAULT_SAMPLE = """
 from ksandbox import cli
@@ -345,6 +347,21 @@ assert "spec.schedule: Invalid value: \\"61 * * * *\\"" in result.error, result
 ''')
     assert {"ksandbox.api.batch", "ksandbox.api.vpa", "ksandbox.api.policy",
             "ksandbox.controllers.vpa.recommender"} <= loaded
+
+
+def test_the_cluster_autoscaler_loads_its_parts_with_its_configuration():
+    """The autoscaling sample from a fresh start: its configuration makes the cluster
+    autoscaler import its parts, and it adds a node for the pods that do not fit."""
+    loaded = _loaded_after("""
+from ksandbox import cli
+from ksandbox.resources import sample_cluster_path
+session = cli._load_session([str(sample_cluster_path("autoscaling"))], 0)
+before = len(session.cp.store.nodes())
+assert session.submit("kubectl scale deployment my-ap --replicas=8").error == ""
+session.run_until(300)
+assert len(session.cp.store.nodes()) > before
+""")
+    assert "ksandbox.controllers.clusterautoscaler.scale_up" in loaded
 
 
 def test_yaml_the_fast_path_hands_on_loads_pyyaml_when_first_needed():

@@ -58,10 +58,10 @@ from typing import Any
 from ...sim.clock import PRIORITY_CONTROLLER
 from ..base import run_pass
 from .config import KIND, NODE_GROUP_LABEL, read_config
-from .expander import Expander
-from .scale_down import ScaleDown
-from .scale_up import ScaleUp, equivalence
-from .templates import TemplateNodes
+
+# The parts (expander, scale-up, scale-down, template nodes) are imported by start() when a
+# ClusterAutoscalerConfiguration was loaded: without one the component does nothing, and
+# most sandboxes have none (issue 11 item 5).
 
 # clusterstate: MaxNodeStartupTime — a registered node not Ready yet is still "starting".
 MAX_NODE_STARTUP_TIME = 900.0
@@ -83,6 +83,11 @@ class ClusterAutoscaler:
         self.config = read_config(cp.configs_of(KIND))
         if self.config is None:
             return
+        from .expander import Expander
+        from .scale_down import ScaleDown
+        from .scale_up import ScaleUp
+        from .templates import TemplateNodes
+
         rand = cp.rand.child("clusterautoscaler")
         self.templates = TemplateNodes(self.store, self.kubelets)
         self.expander = Expander(self.config, rand)
@@ -145,6 +150,8 @@ class ClusterAutoscaler:
         """FilterOutSchedulable: pods that fit an existing node are the scheduler's business."""
         if not pods:
             return []
+        from .scale_up import equivalence
+
         deleting = self.scale_down.deleting
         names = sorted(n.name for n in self.store.nodes()
                        if n.ready == "True" and n.name not in deleting)
