@@ -140,6 +140,7 @@ def test_a_column_follows_the_rows_that_changed():
         clock.run_until(clock.now + 0.5 + r.random())
         if i < 20 or i == 39:       # read after each bind (one row), then after many rows
             after, scores_after = codes(), scores()
+            table.refresh()   # the totals columns, read here outside a column's compute
             assert after.tolist() == fit._codes(table, every, request).tolist()
             assert scores_after.tolist() == scorer.score_vec(sched.fast_for(fwk), every,
                                                              (500, 1 << 30)).tolist()
@@ -176,6 +177,7 @@ def test_verdicts_count_the_failing_nodes_as_their_rows_change():
             codes, failing = table.verdicts("fit", lambda rows: fit._codes(table, rows,
                                                                            request),
                                             lambda ni: fit_code(request, ni))
+            table.refresh()   # the totals columns, read here outside a column's compute
             fresh = fit._codes(table, every, request)
             assert codes.tolist() == fresh.tolist()
             assert failing == int(np.count_nonzero(fresh)), i

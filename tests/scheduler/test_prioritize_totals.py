@@ -6,7 +6,9 @@ the pod minds, ImageLocality for an image no node has) and takes PodTopologySpre
 normalized scores in one step (``weighted_score_vec``). Explain keeps the per-plugin scores and
 runs the plugins one by one (tests/scheduler/test_scheduler_fast_path.py holds those to the
 plain path's). Here: the totals alone equal the totals of prioritize with its per-plugin scores,
-for each kind of pod of the mixed workload, on a cluster where nodes fill up between pods.
+for each kind of pod of the mixed workload, on a cluster where nodes fill up between pods; and
+on a roomy cluster, where the totals' scores are gathered as one slice of each column when the
+candidates are an unbroken run of nodes (FastPath.gather), the kept scores by index.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from ksandbox.api.core import Toleration
+from ksandbox.api.codec import decode
+from ksandbox.api.core import Node, Pod, Toleration
+from ksandbox.scheduler.framework.fast import FastPath
 from ksandbox.scheduler.plugins import image_locality, pod_topology_spread, taint_toleration
 from ksandbox.scheduler.schedule_one import new_cycle_state
 
@@ -71,3 +75,55 @@ def test_the_totals_alone_are_the_totals_with_every_plugins_scores(monkeypatch):
     for cls in ("TaintToleration", "ImageLocality"):
         assert tally.get((cls, True)) and tally.get((cls, False)), (cls, tally)
     assert tally.get(("PodTopologySpread", True), 0) > 30, tally
+
+
+def test_a_roomy_clusters_totals_gather_one_run_of_nodes_as_a_slice(monkeypatch):
+    # SchedulingBasic's shape at 400 nodes: every node passes, 148 are scored from the start
+    # index round the list, so the candidates are an unbroken run except when they wrap
+    # round. Both kinds of cycle: the totals of the slices equal those of the index, and the
+    # placements those of the plain path.
+    from test_scheduler_fast_path import build
+
+    def roomy(use_fast):
+        store, clock, sched = build(use_fast)
+        for i in range(400):
+            cap = {"cpu": "4", "memory": "32Gi", "pods": "110"}
+            store.create(decode(Node, {"metadata": {"name": f"node-{i}"},
+                                       "status": {"capacity": cap, "allocatable": cap}}))
+        return store, clock, sched
+
+    def basic(i):
+        res = {"cpu": "100m", "memory": f"{500 + i % 7}Mi"}
+        return decode(Pod, {"metadata": {"name": f"p-{i}", "namespace": "default"},
+                            "spec": {"containers": [{"name": "c", "image": "pause", "resources": {
+                                "requests": res, "limits": res}}]}})
+
+    tally: dict = {}
+    fast_path = FastPath
+    real_gather = fast_path.gather
+
+    def gather(self, values, idx):
+        sliced = self._run is not None and self._run[0] is idx
+        tally[sliced] = tally.get(sliced, 0) + 1
+        return real_gather(self, values, idx)
+    monkeypatch.setattr(fast_path, "gather", gather)
+    store, clock, sched = roomy(True)
+    fwk = sched.profiles["default-scheduler"]
+    fast = sched.fast_for(fwk)
+    for i in range(60):
+        p = store.create(basic(i))
+        state, _ = new_cycle_state(p)
+        feasible, _diag = fast.find_nodes_that_fit(sched, fwk, state, p)
+        _, _, got = fast.prioritize(fwk, state, p, feasible, False)
+        _, _, want = fast.prioritize(fwk, state, p, feasible, True)
+        assert got.tolist() == want.tolist(), p.metadata.name
+        clock.run_until(clock.now + 1)   # bound: its node's columns change
+    assert tally.get(True, 0) > 40 and tally.get(False, 0) > 40, tally
+    placed = []
+    for use_fast in (True, False):
+        store, clock, sched = roomy(use_fast)
+        for i in range(200):
+            store.create(basic(i))
+        clock.run_until(clock.now + 5)
+        placed.append(sorted((p.metadata.name, p.spec.node_name) for p in store.list("Pod")))
+    assert all(n for _, n in placed[0]) and placed[0] == placed[1]

@@ -48,7 +48,7 @@ class BalancedAllocation:
         return self.scorer.score(node_info, state.read(PRE_SCORE_STATE_KEY))
 
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
-        return self.scorer.column(ctx, state.read(PRE_SCORE_STATE_KEY))[idx]
+        return ctx.gather(self.scorer.column(ctx, state.read(PRE_SCORE_STATE_KEY)), idx)
 
 
 def new(args: Any, handle: Any) -> BalancedAllocation:

@@ -70,7 +70,7 @@ class ImageLocality:
         return calculate_priority(s, len(images))
 
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
-        return self._full(state, pod, ctx)[0][idx]
+        return ctx.gather(self._full(state, pod, ctx)[0], idx)
 
     def constant_score(self, state: Any, pod: Pod, ctx: Any) -> int | None:
         """Every node's score when it is one number (an image no node has: a rollout's new

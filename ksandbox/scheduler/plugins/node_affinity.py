@@ -157,7 +157,7 @@ class NodeAffinity:
         preferred = state.read(PRE_SCORE_STATE_KEY)
         full = ctx.static((NAME, "score", preferred), lambda: np.array(
             [self.score(state, pod, ni) for ni in ctx.infos], dtype=np.int64))
-        return full[idx]
+        return ctx.gather(full, idx)
 
     def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
                       idx: np.ndarray) -> np.ndarray:

@@ -168,7 +168,7 @@ class Fit:
         return self.scorer.score(node_info, state.read(PRE_SCORE_STATE_KEY))
 
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
-        return self.scorer.column(ctx, state.read(PRE_SCORE_STATE_KEY))[idx]
+        return ctx.gather(self.scorer.column(ctx, state.read(PRE_SCORE_STATE_KEY)), idx)
 
 
 def _pod_info(state: Any, pod: Pod) -> PodInfo:

@@ -128,7 +128,7 @@ class TaintToleration:
 
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         full, none = self._counts(ctx, state.read(PRE_SCORE_STATE_KEY))
-        return _constant(ctx, 0, len(idx)) if none else full[idx]
+        return _constant(ctx, 0, len(idx)) if none else ctx.gather(full, idx)
 
     def constant_score(self, state: Any, pod: Pod, ctx: Any) -> int | None:
         """The normalized score of every node when it is one number, else None: with no
