@@ -650,21 +650,25 @@ class Store:
         key = (obj.kind, meta.namespace, meta.name, meta.uid, type_, reason, message)
         now = self._now() if at is None else at
         recs = self._event_recs
-        idx = self._event_index.get(key)
-        if idx is not None and 0 <= (idx := idx - self._events_dropped) < len(recs):
+        # The new event's position if it is one: one lookup that also enters it (setdefault),
+        # for a key hashed once — most messages are new (a pod's name in them). A position is
+        # absolute (offset by what was dropped), so dropping the oldest tenth below keeps it.
+        pos = len(recs) + self._events_dropped
+        idx = self._event_index.setdefault(key, pos)
+        if idx != pos and 0 <= (idx := idx - self._events_dropped) < len(recs):
             # a repeat: a new record (count + 1, last seen now), as evolve made a new Event
             old = recs[idx]
             rec = recs[idx] = old[:-2] + (now, old[COUNT] + 1)
             change = MODIFIED
         else:
+            if idx != pos:   # a repeat of an event dropped from the log: a new one
+                self._event_index[key] = pos
             # a new event: its resourceVersion and name's number drawn now, as the Event's were
             rv = self.resource_version = self.resource_version + 1
             seq = self._event_seq = self._event_seq + 1
             rec = key + (obj.api_version, component, seq, rv, now, now, 1)
             if len(recs) >= MAX_EVENTS:
                 recs = self._drop_oldest_events()
-            pos = len(recs) + self._events_dropped
-            self._event_index[key] = pos
             if self._events_by_object is not None:
                 self._index_by_object(key, pos)
             recs.append(rec)
