@@ -33,7 +33,7 @@ from ksandbox.api.codec import decode  # noqa: E402
 from ksandbox.api.core import Namespace, Node, Pod  # noqa: E402
 from ksandbox.api.manifest import ConfigDocument  # noqa: E402
 from ksandbox.api.meta import ObjectMeta  # noqa: E402
-from ksandbox.api.policy import PriorityClass  # noqa: E402
+from ksandbox.api.scheduling import PriorityClass  # noqa: E402
 from ksandbox.apiserver.store import Store  # noqa: E402
 from ksandbox.controlplane import ControlPlane  # noqa: E402
 from ksandbox.scheduler.scheduler import Scheduler  # noqa: E402
