@@ -528,3 +528,98 @@ spec:
         ReplicaSetController.pods_to_delete = original
     assert before >= 1 and len(checked) > before
     assert [got for _, got, _ in checked] == [want for _, _, want in checked]
+
+
+class _NeverSettled(dict):
+    """A ``_settled`` table that never answers: every sync takes the full path."""
+
+    def get(self, key, default=None):
+        return default
+
+
+def _settle_trace(monkeypatch, settled: bool) -> tuple[list, int]:
+    """Every write and event of a run with ReplicaSets, a ReplicationController and rolling
+    Deployments through relabels, adoptions, scaling, minReadySeconds, deleted pods and a
+    failed node; and how many syncs went past the settled check."""
+    from ksandbox.apiserver import store as store_mod
+    from ksandbox.controllers.replicaset import ReplicaSetController
+
+    out: list = []
+    full = [0]
+    real_notify, real_claim = store_mod.Store._notify, ReplicaSetController._claim
+
+    def notify(self, type_, obj, old=None, status=False):
+        out.append(("w", self._now(), type_, repr(obj)))
+        return real_notify(self, type_, obj, old, status)
+
+    def claim(self, rs):
+        full[0] += 1
+        return real_claim(self, rs)
+
+    monkeypatch.setattr(store_mod.Store, "_notify", notify)
+    monkeypatch.setattr(ReplicaSetController, "_claim", claim)
+    deployment = """
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: roll}
+spec:
+  replicas: 6
+  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
+  selector: {matchLabels: {app: roll}}
+  template:
+    metadata: {labels: {app: roll}}
+    spec:
+      containers: [{name: app, image: "nginx:1", resources: {requests: {cpu: 10m}}}]
+"""
+    rc = """
+---
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: rc}
+spec:
+  replicas: 2
+  selector: {app: rc}
+  template:
+    metadata: {labels: {app: rc}}
+    spec:
+      containers: [{name: app, image: nginx, resources: {requests: {cpu: 10m}}}]
+"""
+    s = Session.from_text(NODES + rs_yaml(replicas=4) + rs_yaml("slow", 3, "minReadySeconds: 5")
+                          + deployment + rc, seed=3)
+    if not settled:
+        for c in s.components:
+            if isinstance(c, ReplicaSetController):
+                c._settled = _NeverSettled()
+    s.run_until(20)
+    _set_image(s.store, "roll", "2")
+    s.run_until(30)
+    pod = active(owned_pods(s, "web"))[0]
+    s.store.update(attrs.evolve(pod, metadata=pod.metadata.with_labels({"app": "debug"})))
+    s.run_until(35)
+    s.store.update(attrs.evolve(s.store.get("Pod", pod.metadata.name, "default"),
+                                metadata=pod.metadata.with_labels({"app": "web"})))
+    s.run_until(40)
+    scale(s, "ReplicaSet", "web", 6)
+    s.submit(f"kubectl delete pod {active(owned_pods(s, 'slow'))[0].metadata.name}")
+    s.run_until(50)
+    _set_image(s.store, "roll", "3")
+    s.submit("ksandbox fail node node-2")
+    s.run_until(60)
+    scale(s, "ReplicationController", "rc", 1)
+    s.run_until(500)
+    out.append(("events", [(e.reason, e.message) for e in s.store.occurrences]))
+    monkeypatch.undo()
+    return out, full[0]
+
+
+def test_a_sync_that_finds_its_owner_settled_does_what_the_full_sync_does(monkeypatch):
+    """A sync that finds the same stored owner and the same counts its last settled sync
+    left (nothing to create, delete, claim or write: the new pod's own create, bind and
+    start heard back) returns at once. The run is the one in which every sync takes the full
+    path, write for write and event for event; and the shortcut is taken."""
+    short, full_syncs_short = _settle_trace(monkeypatch, settled=True)
+    plain, full_syncs_plain = _settle_trace(monkeypatch, settled=False)
+    assert len(plain) > 300
+    assert short == plain
+    assert full_syncs_short <= full_syncs_plain - 20, (full_syncs_short, full_syncs_plain)
