@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import attrs
 
@@ -204,17 +204,21 @@ def _columns(spec: str) -> list[tuple[str, str]]:
     return out
 
 
-def go_value(value: Any) -> str:
+def go_value(value: Any, float_text: Callable[[float], str] = str) -> str:
     """fmt's %v of a decoded JSON value: ``map[k:v ...]`` (keys sorted), ``[a b]``,
-    ``<nil>``; what customcolumn.go prints a column's value with."""
+    ``<nil>``; what customcolumn.go prints a column's value with. ``float_text`` writes a float
+    (commands/patch passes Go's shortest 'g' form for its error values)."""
     if isinstance(value, dict):
-        return "map[" + " ".join(f"{k}:{go_value(value[k])}" for k in sorted(value)) + "]"
+        return "map[" + " ".join(f"{k}:{go_value(value[k], float_text)}"
+                                 for k in sorted(value)) + "]"
     if isinstance(value, list):
-        return "[" + " ".join(go_value(v) for v in value) + "]"
+        return "[" + " ".join(go_value(v, float_text) for v in value) + "]"
     if value is None:
         return "<nil>"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float):
+        return float_text(value)
     return str(value)
 
 

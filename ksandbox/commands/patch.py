@@ -39,6 +39,7 @@ from ..api.strategicpatch import apply_patch as strategic_merge
 from ..apiserver.admission import check_pod_update, default_tolerations
 from ..views.serialize import api_times
 from .common import check_output, get_object, printed
+from .get import go_value
 from .parse import (
     DRY_RUN,
     NAMESPACE,
@@ -366,19 +367,8 @@ def go_json(data: Any, tree: Any) -> str:
 
 
 def go_sprint(value: Any) -> str:
-    """Go's %+v of a decoded JSON value: ``map[k:v ...]`` with sorted keys, ``[a b]``, bare
-    strings, ``<nil>``, floats as %v prints a float64."""
-    if isinstance(value, dict):
-        return "map[" + " ".join(f"{k}:{go_sprint(value[k])}" for k in sorted(value)) + "]"
-    if isinstance(value, list):
-        return "[" + " ".join(go_sprint(v) for v in value) + "]"
-    if value is None:
-        return "<nil>"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return _go_float(value)
-    return str(value)
+    """Go's %+v of a decoded JSON value (commands/get.go_value), floats as %v prints a float64."""
+    return go_value(value, _go_float)
 
 
 def _go_float(f: float) -> str:
