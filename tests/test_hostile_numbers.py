@@ -139,6 +139,20 @@ def test_the_largest_int32_is_accepted_and_list_items_are_named(tmp_path, capsys
         f'DeploymentSpec.spec.replicas of type int32')
 
 
+def test_a_wrong_typed_scalar_in_a_list_item_is_named_from_the_items_own_root(tmp_path,
+                                                                            capsys):
+    """The server decodes each item of a List on its own: the field's path starts at the
+    item, and the loader says which item it was."""
+    p = tmp_path / "l.yaml"
+    p.write_text("apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n"
+                 "  metadata: {name: d}\n  spec: {replicas: \"3\"}\n")
+    assert main(["sim", "-f", str(p), "-o", "json"]) == 1
+    assert one_error_line(capsys.readouterr().err) == (
+        f'error: {p} (document 1): items[0]: Deployment in version "v1" cannot be handled as a '
+        f'Deployment: json: cannot unmarshal string into Go struct field '
+        f'DeploymentSpec.spec.replicas of type int32')
+
+
 @pytest.mark.parametrize("until, problem", [
     ("nan", "must be a finite number of simulated seconds, 0 or more"),
     ("inf", "must be a finite number of simulated seconds, 0 or more"),

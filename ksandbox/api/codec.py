@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 import attrs
 
 from . import methods_cache
-from .errors import FieldError, GoTypeError, int_text
+from .errors import FieldError, GoTypeError, go_field_path, int_text
 from .errors import wrong_type as _wrong
 
 _JSON = "ksandbox.json"
@@ -428,11 +428,8 @@ class NumberRangeError(FieldError):
         """encoding/json's text; ``root`` is the path of the object itself (``items[3]`` in a
         List, whose items kubectl sends one by one). The field is named by its JSON path
         without list indexes, as encoding/json does."""
-        path = self.path[len(root) + 1:] if root and self.path.startswith(root + ".") \
-            else self.path
-        field = ".".join(p.split("[", 1)[0] for p in path.split("."))
         return (f"json: cannot unmarshal number {self.shown} into Go struct field "
-                f"{self.owner}.{field} of type int{self.bits}")
+                f"{self.owner}.{go_field_path(self.path, root)} of type int{self.bits}")
 
 
 def _int_decoder(bits: int, owner: str) -> Decoder:

@@ -257,6 +257,14 @@ def join_path(path: str, child: str) -> str:
     return f"{path}.{child}" if path else child
 
 
+def go_field_path(path: str, root: str = "") -> str:
+    """A field as encoding/json names it in an UnmarshalTypeError: its JSON path from the
+    object's root (``root``: where the object sits in the document) without list indexes."""
+    if root and path.startswith(root + "."):
+        path = path[len(root) + 1:]
+    return ".".join(p.split("[", 1)[0] for p in path.split("."))
+
+
 def type_name(value: Any) -> str:
     """The JSON type of a decoded YAML value, as validation messages name it."""
     if isinstance(value, bool):
@@ -299,9 +307,11 @@ class GoTypeError(FieldError):
         self.go_type = go_type
         self.owner = owner
 
-    def json_message(self) -> str:
+    def json_message(self, root: str = "") -> str:
         """encoding/json's UnmarshalTypeError (sigs.k8s.io/json): the JSON kind of the value,
-        the struct holding the field and the field's JSON path without list indexes."""
+        the struct holding the field and the field's JSON path without list indexes (from
+        ``root``, the path of the object itself: ``items[3]`` in a List, whose items are
+        sent one by one)."""
         raw = self.raw
         if isinstance(raw, bool):
             kind = "bool"
@@ -314,9 +324,8 @@ class GoTypeError(FieldError):
             kind = "array"
         else:
             kind = "object"
-        field = ".".join(p.split("[", 1)[0] for p in self.path.split("."))
-        return (f"json: cannot unmarshal {kind} into Go struct field {self.owner}.{field} "
-                f"of type {self.go_type}")
+        return (f"json: cannot unmarshal {kind} into Go struct field "
+                f"{self.owner}.{go_field_path(self.path, root)} of type {self.go_type}")
 
     def converter_message(self) -> str:
         """runtime.DefaultUnstructuredConverter's refusal (a strategic merge patch's result

@@ -22,7 +22,7 @@ from . import (
     loadprogress,
 )
 from .codec import NumberRangeError, sharing, strict_decode
-from .errors import FieldError, ManifestError, ServerDecodeError
+from .errors import FieldError, GoTypeError, ManifestError, ServerDecodeError
 from .kinds import BY_KIND, CONFIG_KINDS
 from .safeload import Documents, JsonList, NotStreamable, looks_like_json, read_source
 from .strict import strict_error
@@ -83,6 +83,14 @@ def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
         version = api_version.rsplit("/", 1)[-1]
         raise refused_by_the_server(f"{kind} in version \"{version}\" cannot be handled as a "
                                     f"{kind}: {exc.go_message(path)}") from None
+    except GoTypeError as exc:
+        if not exc.owner:
+            raise ManifestError(source, doc, f"{prefix}{exc}" if path and
+                                not str(exc).startswith(path) else str(exc)) from None
+        # A scalar of the wrong JSON type: the server's JSON decoder refuses the object (400)
+        version = api_version.rsplit("/", 1)[-1]
+        raise refused_by_the_server(f"{kind} in version \"{version}\" cannot be handled as a "
+                                    f"{kind}: {exc.json_message(path)}") from None
     except FieldError as exc:
         raise ManifestError(source, doc, f"{prefix}{exc}" if path and not str(exc).startswith(path)
                             else str(exc)) from None

@@ -139,6 +139,30 @@ def test_a_misspelt_field_is_the_api_servers_bad_request_when_creating(session, 
             '"spec.containers[0].x"\n')
 
 
+@pytest.mark.parametrize("verb", ["apply", "create"])
+@pytest.mark.parametrize("container, go", [
+    ("image: 5}",
+     "cannot unmarshal number into Go struct field Container.spec.containers.image of type "
+     "string"),
+    ("image: true}",
+     "cannot unmarshal bool into Go struct field Container.spec.containers.image of type string"),
+    ('image: busybox, ports: [{containerPort: "80"}]}',
+     "cannot unmarshal string into Go struct field ContainerPort.spec.containers.ports."
+     "containerPort of type int32"),
+])
+def test_a_wrong_typed_field_is_the_api_servers_json_decoding_error(session, verb, container,
+                                                                    go):
+    """A scalar of the wrong JSON type is refused by the API server's decoder (a 400, before
+    validation), in encoding/json's words: the struct and the field's path without indexes."""
+    assert fails_without_change(session, f"{verb} -f -",
+                                POD.replace("image: busybox}", container)) == (
+        'Error from server (BadRequest): error when creating "STDIN": Pod in version "v1" '
+        f"cannot be handled as a Pod: json: {go}\n")
+    # a quoted "5" is a string: a fine image name
+    assert "created" in run(session, f"{verb} -f -", POD.replace("image: busybox}",
+                                                                 'image: "5"}')).output
+
+
 def test_a_client_dry_run_prints_the_objects_as_given(session):
     """... with apply's last-applied annotation, set before the dry run is looked at."""
     out = run(session, "apply -f - --dry-run=client -o yaml", POD).output
