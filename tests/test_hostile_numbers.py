@@ -153,6 +153,39 @@ def test_a_wrong_typed_scalar_in_a_list_item_is_named_from_the_items_own_root(tm
         f'DeploymentSpec.spec.replicas of type int32')
 
 
+@pytest.mark.parametrize("spec, go", [
+    ("  containers: {name: c, image: i}\n",
+     "PodSpec.spec.containers of type []v1.Container"),
+    ("  containers: [x]\n", "PodSpec.spec.containers of type v1.Container"),
+    ("  containers: [{name: c, image: i, env: prod}]\n",
+     "Container.spec.containers.env of type []v1.EnvVar"),
+    ("  containers: [{name: c, image: i, command: echo}]\n",
+     "Container.spec.containers.command of type []string"),
+    ("  containers: [{name: c, image: i, tty: 1}]\n",
+     "Container.spec.containers.tty of type bool"),
+    ("  containers: [{name: c, image: i}]\n  nodeSelector: [a]\n",
+     "PodSpec.spec.nodeSelector of type map[string]string"),
+    ("  containers: [{name: c, image: i}]\n  nodeSelector: {disk: 1}\n",
+     "PodSpec.spec.nodeSelector of type string"),
+    ("  containers: [{name: c, image: i, resources: {requests: [1]}}]\n",
+     "ResourceRequirements.spec.containers.resources.requests of type v1.ResourceList"),
+    ("  containers: [{name: c, image: i}]\n  affinity: yes\n",
+     "PodSpec.spec.affinity of type v1.Affinity"),
+])
+def test_a_value_of_the_wrong_json_kind_is_refused_as_the_api_servers_decoder_does(
+        tmp_path, capsys, spec, go):
+    """encoding/json's UnmarshalTypeError, for a slice, a map, a struct and the fields the
+    sandbox keeps without modelling them (env, command, tty): the JSON kind given, the
+    innermost struct, the path without indexes or map keys, the Go type."""
+    p = tmp_path / "p.yaml"
+    p.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n" + spec)
+    assert main(["sim", "-f", str(p), "-o", "json"]) == 1
+    line = one_error_line(capsys.readouterr().err)
+    assert line.startswith(f'error: {p} (document 1): Pod in version "v1" cannot be handled as '
+                           'a Pod: json: cannot unmarshal '), line
+    assert line.endswith(f" into Go struct field {go}"), line
+
+
 @pytest.mark.parametrize("until, problem", [
     ("nan", "must be a finite number of simulated seconds, 0 or more"),
     ("inf", "must be a finite number of simulated seconds, 0 or more"),

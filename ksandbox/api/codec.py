@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 import attrs
 
 from . import methods_cache
-from .errors import FieldError, GoTypeError, go_field_path, int_text
+from .errors import FieldError, GoTypeError, go_field_path, int_text, type_name
 from .errors import wrong_type as _wrong
 
 _JSON = "ksandbox.json"
@@ -480,7 +480,7 @@ def _dec_str_map(v: Any, path: str) -> FrozenDict:
     if v is None:
         return EMPTY
     if not isinstance(v, dict):
-        raise _wrong(path, v, "object")
+        raise _wrong(path, v, "object", "map[string]string")
     table = _shared
     key = None
     if table is not None and v:
@@ -498,7 +498,7 @@ def _dec_str_map(v: Any, path: str) -> FrozenDict:
         if not isinstance(k, str):
             raise _wrong(path, k, "string key")
         if not isinstance(val, str):
-            raise _wrong(f"{path}.{k}", val, "string")
+            raise _wrong(f"{path}.{k}", val, "string", "string", go_path=path)
     if not v:
         return EMPTY
     if table is None:
@@ -667,7 +667,7 @@ def _dec_resource_list(v: Any, path: str) -> FrozenDict:
     if v is None:
         return EMPTY
     if not isinstance(v, dict):
-        raise _wrong(path, v, "object")
+        raise _wrong(path, v, "object", "v1.ResourceList")
     table = _shared
     if table is None or not v:
         return _resource_list(v, path)
@@ -715,6 +715,42 @@ _SCALARS: dict[Any, Decoder] = {str: _dec_str, int: _dec_int, float: _dec_float,
                                 bool: _dec_bool, Any: _dec_any}
 
 
+def go_type_name(tp: Any) -> str:
+    """The Go type encoding/json names for a field typed ``tp`` (k8s.io/api's: ``[]v1.Toleration``,
+    ``map[string]string``, ``v1.PodSpec``); "" when the sandbox cannot say it for sure (then
+    a wrong value is refused in the sandbox's own words)."""
+    if tp in _GO_SCALARS:
+        return _GO_SCALARS[tp]
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        marker = tp.__metadata__[0]
+        return {ResourceListMarker: "v1.ResourceList", Int32Marker: "int32",
+                IntOrStringMarker: "intstr.IntOrString"}.get(marker, "")
+    if origin in (Union, types.UnionType):   # a pointer: Go names the type pointed to
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return go_type_name(args[0]) if len(args) == 1 else ""
+    if origin is tuple:
+        item = go_type_name(typing.get_args(tp)[0])
+        return f"[]{item}" if item else ""
+    if tp is FrozenDict or origin in (dict, Mapping, typing.Mapping) or tp is dict:
+        return "map[string]string"
+    if attrs.has(tp):
+        return go_struct_name(tp)
+    return ""
+
+
+_GO_SCALARS: dict[Any, str] = {str: "string", int: "int64", float: "float64", bool: "bool"}
+# autoscaling's HorizontalPodAutoscaler types serve v1 and v2 (v2.MetricSpec, ...): which
+# package's type the server decodes into depends on the request, so no Go name is given
+_NO_GO_NAME = ("HorizontalPodAutoscaler", "CrossVersionObjectReference")
+
+
+def go_struct_name(cls: type) -> str:
+    """``v1.PodSpec`` for an API struct ("" for the HorizontalPodAutoscaler types)."""
+    name = cls.__name__
+    return "" if name.startswith(_NO_GO_NAME) else f"v1.{name}"
+
+
 def _decoder_for(tp: Any, owner: str = "") -> Decoder:
     """The decoder of a field typed ``tp`` in the API type named ``owner`` (for messages)."""
     if tp is int:
@@ -745,12 +781,13 @@ def _decoder_for(tp: Any, owner: str = "") -> Decoder:
         raise TypeError(f"unsupported union {tp}")
     if origin is tuple:
         item = _decoder_for(typing.get_args(tp)[0], owner)
+        go_slice = go_type_name(tp)
 
         def dec_tuple(v: Any, path: str) -> tuple:
             if v is None:
                 return ()
             if not isinstance(v, list):
-                raise _wrong(path, v, "array")
+                raise _wrong(path, v, "array", go_slice)
             table = _shared
             if table is None or not v:
                 return tuple(item(x, f"{path}[{i}]") for i, x in enumerate(v))
@@ -806,6 +843,17 @@ def _compile(cls: type) -> _Compiled:
 # a listed class does not know is recorded in the active sink (a list of field paths) while
 # ``strict_decode`` runs; classes not listed keep every unknown key in ``extra`` silently.
 STRICT_FIELDS: dict[type, frozenset[str]] = {}
+# The fields of those classes the sandbox does not model (kept in ``extra``): field -> (the JSON
+# kind its Go type decodes from, the Go type), so a value of another kind is refused as the
+# API server's decoder refuses it. What is inside such a value is not checked.
+EXTRA_SHAPES: dict[type, dict[str, tuple[str, str]]] = {}
+
+
+def json_kind_is(value: Any, kind: str) -> bool:
+    """Whether a decoded JSON value is of ``kind`` (a :func:`errors.type_name` name)."""
+    if kind == "integer":
+        return (type(value) is int) or (type(value) is float and value.is_integer())
+    return type_name(value) == kind
 _strict_sink: list[str] | None = None
 
 
@@ -854,7 +902,7 @@ def decode_plain(cls: type, data: Any, path: str = "") -> Any:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise _wrong(path or "<root>", data, "object")
+        raise _wrong(path or "<root>", data, "object", go_struct_name(cls) if path else "")
     c = _compile(cls)
     kwargs: dict[str, Any] = {}
     extra = None
@@ -865,6 +913,10 @@ def decode_plain(cls: type, data: Any, path: str = "") -> Any:
         if spec is None:
             if extra is None:
                 extra = {}
+            shape = EXTRA_SHAPES.get(cls)
+            if shape is not None and value is not None and key in shape and \
+                    not json_kind_is(value, shape[key][0]):
+                raise _wrong(prefix + key, value, shape[key][0], shape[key][1], cls.__name__)
             extra[key] = freeze(value)
             if _strict_sink is not None and cls in STRICT_FIELDS and \
                     key not in STRICT_FIELDS[cls]:

@@ -142,6 +142,11 @@ def _tuple(plain: Any, item: Any, item_path: bool) -> Fast:
     return dec_tuple
 
 
+# a JSON kind (strict.py's EXTRA_SHAPES) -> the type the parser gives it
+_PY_TYPE = {"array": "list", "object": "dict", "string": "str", "boolean": "bool",
+            "integer": "int"}
+
+
 def _compile_shape(cls: type, keys: tuple) -> Fast | None:
     """The function that decodes a mapping of ``cls`` with exactly ``keys``, in that order;
     None when the class or the keys are not what it is written for."""
@@ -177,6 +182,14 @@ def _compile_shape(cls: type, keys: tuple) -> Fast | None:
         # a key upstream's type does not have is reported (with its path) by the plain decoder
         lines.append("    if _codec._strict_sink is not None and _cls in _strict and "
                      "not _strict[_cls].issuperset(_unknown):\n        raise _miss")
+        shape = codec.EXTRA_SHAPES.get(cls, {})
+        for i in unknown:
+            if keys[i] in shape:
+                # a value of another JSON kind is refused, with its path, by the plain way (an
+                # integral float for an integer too: the plain decoder takes it)
+                py = _PY_TYPE[shape[keys[i]][0]]
+                lines.append(f"    if v{i} is not None and type(v{i}) is not {py}:\n"
+                             f"        raise _miss")
     args = []
     for a in fields:
         key = json_of[a.name]

@@ -257,6 +257,13 @@ def join_path(path: str, child: str) -> str:
     return f"{path}.{child}" if path else child
 
 
+# Go's named string types among the fields the sandbox checks (k8s.io/api core/v1): a value
+# of the wrong kind names these, and the unstructured converter treats them as strings.
+NAMED_STRING_TYPES = frozenset({
+    "v1.DNSPolicy", "v1.TerminationMessagePolicy", "v1.PullPolicy", "v1.RestartPolicy",
+    "v1.Protocol", "v1.ContainerRestartPolicy"})
+
+
 def go_field_path(path: str, root: str = "") -> str:
     """A field as encoding/json names it in an UnmarshalTypeError: its JSON path from the
     object's root (``root``: where the object sits in the document) without list indexes."""
@@ -283,14 +290,14 @@ def type_name(value: Any) -> str:
 
 
 def wrong_type(path: str, value: Any, expected: str, go_type: str = "",
-               owner: str = "") -> "FieldError":
+               owner: str = "", go_path: str | None = None) -> "FieldError":
     """A field holding the wrong JSON type: ``path: Invalid value: 5: expected string, got integer``.
     ``go_type``: the Go type of a scalar field (``string``, ``int32``, ...), which makes it a
     :class:`GoTypeError` that can also say it as the API server's decoders do."""
     shown = type_name(value) if isinstance(value, (dict, list, tuple)) else value
     detail = f"expected {expected}, got {type_name(value)}"
     if go_type:
-        return GoTypeError(path, shown, detail, value, go_type, owner)
+        return GoTypeError(path, shown, detail, value, go_type, owner, go_path)
     return FieldError(path, shown, detail)
 
 
@@ -298,14 +305,16 @@ class GoTypeError(FieldError):
     """A value of the wrong JSON type for a scalar field. ``str()`` is ksandbox's field error
     (what loading a file says); the API server's decoders word it their own way, and a PATCH
     answers with one of them (commands/patch.py). ``owner``: the API type holding the field,
-    set by the decoder of that type (codec.decode_plain)."""
+    set by the decoder of that type (codec.decode_plain). ``go_path``: the field's path for
+    encoding/json when it is not ``path`` (a map's value: Go names the map, not the key)."""
 
     def __init__(self, path: str, shown: Any, detail: str, raw: Any, go_type: str,
-                 owner: str = "") -> None:
+                 owner: str = "", go_path: str | None = None) -> None:
         super().__init__(path, shown, detail)
         self.raw = raw
         self.go_type = go_type
         self.owner = owner
+        self.go_path = path if go_path is None else go_path
 
     def json_message(self, root: str = "") -> str:
         """encoding/json's UnmarshalTypeError (sigs.k8s.io/json): the JSON kind of the value,
@@ -325,13 +334,25 @@ class GoTypeError(FieldError):
         else:
             kind = "object"
         return (f"json: cannot unmarshal {kind} into Go struct field "
-                f"{self.owner}.{go_field_path(self.path, root)} of type {self.go_type}")
+                f"{self.owner}.{go_field_path(self.go_path, root)} of type {self.go_type}")
 
     def converter_message(self) -> str:
         """runtime.DefaultUnstructuredConverter's refusal (a strategic merge patch's result
         is converted from a map, not decoded from JSON): the Go types of the map's value and
-        of the field."""
+        of the field; for a slice, a map or a struct field, the Go kind of the value it
+        cannot restore the field from."""
         raw = self.raw
+        go = self.go_type
+        if go.startswith(("[]", "map[", "v1.")) and go not in NAMED_STRING_TYPES:
+            kind = ("bool" if isinstance(raw, bool) else "int64" if isinstance(raw, int)
+                    else "float64" if isinstance(raw, float) else "string"
+                    if isinstance(raw, str) else "slice" if isinstance(raw, (list, tuple))
+                    else "map")
+            if go.startswith("[]"):
+                return f"cannot restore slice from {kind}"
+            if go.startswith("map[") or go == "v1.ResourceList":
+                return f"cannot restore map from {kind}"
+            return f"cannot restore struct from: {kind}"
         if isinstance(raw, bool):
             have = "bool"
         elif isinstance(raw, int):

@@ -16,7 +16,7 @@ cluster may carry status fields this table has never heard of).
 from __future__ import annotations
 
 from . import apps, core, meta, selectors, taints
-from .codec import STRICT_FIELDS
+from .codec import EXTRA_SHAPES, STRICT_FIELDS
 
 
 def _f(*names: str) -> frozenset[str]:
@@ -97,6 +97,64 @@ _TABLE = {
 }
 
 STRICT_FIELDS.update(_TABLE)
+
+# The JSON kind and Go type of the fields above the sandbox does not model (kept in ``extra``),
+# so `env: prod` is refused as the API server refuses it — "json: cannot unmarshal string into
+# Go struct field Container.spec.containers.env of type []v1.EnvVar" — and not kept as it came.
+_A, _O, _S, _B, _I = "array", "object", "string", "boolean", "integer"
+
+
+def _shapes(**fields: tuple[str, str]) -> dict[str, tuple[str, str]]:
+    return fields
+
+
+_VOLUME_SOURCES = {
+    "awsElasticBlockStore": "AWSElasticBlockStore", "azureDisk": "AzureDisk",
+    "azureFile": "AzureFile", "cephfs": "CephFS", "cinder": "Cinder", "csi": "CSI",
+    "downwardAPI": "DownwardAPI", "ephemeral": "Ephemeral", "fc": "FC", "flocker": "Flocker",
+    "gcePersistentDisk": "GCEPersistentDisk", "gitRepo": "GitRepo", "glusterfs": "Glusterfs",
+    "image": "Image", "iscsi": "ISCSI", "nfs": "NFS",
+    "photonPersistentDisk": "PhotonPersistentDisk", "portworxVolume": "PortworxVolume",
+    "projected": "Projected", "quobyte": "Quobyte", "rbd": "RBD", "scaleIO": "ScaleIO",
+    "storageos": "StorageOS"}
+
+EXTRA_SHAPES.update({
+    meta.ObjectMeta: _shapes(managedFields=(_A, "[]v1.ManagedFieldsEntry"),
+                             selfLink=(_S, "string")),
+    core.PodSpec: _shapes(
+        activeDeadlineSeconds=(_I, "int64"), automountServiceAccountToken=(_B, "bool"),
+        dnsConfig=(_O, "v1.PodDNSConfig"), dnsPolicy=(_S, "v1.DNSPolicy"),
+        enableServiceLinks=(_B, "bool"),
+        ephemeralContainers=(_A, "[]v1.EphemeralContainer"),
+        hostAliases=(_A, "[]v1.HostAlias"), hostIPC=(_B, "bool"), hostPID=(_B, "bool"),
+        hostUsers=(_B, "bool"), hostname=(_S, "string"), hostnameOverride=(_S, "string"),
+        imagePullSecrets=(_A, "[]v1.LocalObjectReference"), os=(_O, "v1.PodOS"),
+        readinessGates=(_A, "[]v1.PodReadinessGate"),
+        resourceClaims=(_A, "[]v1.PodResourceClaim"),
+        resources=(_O, "v1.ResourceRequirements"), runtimeClassName=(_S, "string"),
+        schedulingGates=(_A, "[]v1.PodSchedulingGate"),
+        securityContext=(_O, "v1.PodSecurityContext"), serviceAccount=(_S, "string"),
+        serviceAccountName=(_S, "string"), setHostnameAsFQDN=(_B, "bool"),
+        shareProcessNamespace=(_B, "bool"), subdomain=(_S, "string")),
+    core.Container: _shapes(
+        args=(_A, "[]string"), command=(_A, "[]string"), env=(_A, "[]v1.EnvVar"),
+        envFrom=(_A, "[]v1.EnvFromSource"), lifecycle=(_O, "v1.Lifecycle"),
+        livenessProbe=(_O, "v1.Probe"), readinessProbe=(_O, "v1.Probe"),
+        startupProbe=(_O, "v1.Probe"), resizePolicy=(_A, "[]v1.ContainerResizePolicy"),
+        restartPolicyRules=(_A, "[]v1.ContainerRestartRule"),
+        securityContext=(_O, "v1.SecurityContext"), stdin=(_B, "bool"),
+        stdinOnce=(_B, "bool"), tty=(_B, "bool"), terminationMessagePath=(_S, "string"),
+        terminationMessagePolicy=(_S, "v1.TerminationMessagePolicy"),
+        volumeDevices=(_A, "[]v1.VolumeDevice"), volumeMounts=(_A, "[]v1.VolumeMount"),
+        workingDir=(_S, "string")),
+    core.ResourceRequirements: _shapes(claims=(_A, "[]v1.ResourceClaim")),
+    core.Volume: {**{k: (_O, f"v1.{v}VolumeSource") for k, v in _VOLUME_SOURCES.items()},
+                  "flexVolume": (_O, "v1.FlexVolumeSource"),
+                  "vsphereVolume": (_O, "v1.VsphereVirtualDiskVolumeSource")},
+    core.NodeSpec: _shapes(configSource=(_O, "v1.NodeConfigSource"),
+                           externalID=(_S, "string"), podCIDRs=(_A, "[]string")),
+    core.Namespace: _shapes(spec=(_O, "v1.NamespaceSpec")),
+})
 
 
 def strict_error(kind: str, api_version: str, unknown: list[str]) -> str:

@@ -229,3 +229,24 @@ def test_a_string_map_met_before_decodes_as_it_would_alone(maps):
         shared = [outcome(m) for m in maps]
     assert shared == alone
     assert [type(o[1]) for o in shared] == [type(o[1]) for o in alone]
+
+
+def test_a_compiled_shape_holds_unmodelled_fields_to_their_json_kind(monkeypatch):
+    """An env that is not a list (strict.py's EXTRA_SHAPES) is refused once the shape is
+    compiled too: the compiled decoder gives it to the plain one, which says it as the API
+    server does; a list is kept as it came."""
+    monkeypatch.setattr(codec, "_FAST", {})
+    monkeypatch.setattr(codec_shapes, "WARM_SHAPE", 1)
+
+    def pod(env):
+        return {**POD_TEXT, "spec": {**POD_TEXT["spec"], "containers": [
+            {"name": "app", "image": "nginx", "env": env}]}}
+
+    with codec.sharing():
+        decode_object(pod([{"name": "A", "value": "b"}]), "f", 1)
+        ok = decode_object(pod([{"name": "A", "value": "c"}]), "f", 1)
+        with pytest.raises(ManifestError) as exc:
+            decode_object(pod("prod"), "f", 1)
+    assert ok.spec.containers[0].extra["env"][0]["value"] == "c"
+    assert str(exc.value).endswith("json: cannot unmarshal string into Go struct field "
+                                   "Container.spec.containers.env of type []v1.EnvVar")

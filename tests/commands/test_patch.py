@@ -266,3 +266,36 @@ def test_go_sprint_prints_floats_as_go_percent_v(value, text):
     from ksandbox.commands.patch import go_sprint
 
     assert go_sprint(value) == text
+
+
+@pytest.mark.parametrize("patch, detail", [
+    # kubectl's own test-cmd checks this one (hack/lib/test/cmd core.sh)
+    ('{"metadata":{"labels":"invalid"}}', "cannot restore map from string"),
+    ('{"spec":{"containers":[{"name":"nginx","env":"prod"}]}}',
+     "cannot restore slice from string"),
+    ('{"spec":{"affinity":["x"]}}', "cannot restore struct from: slice"),
+    ('{"spec":{"containers":[{"name":"nginx","livenessProbe":true}]}}',
+     "cannot restore struct from: bool"),
+])
+def test_a_strategic_patch_of_the_wrong_shape_is_the_converters_refusal(session, patch, detail):
+    """A map, slice or struct field given a value of another kind: the unstructured converter
+    cannot restore the field from it. A field the sandbox does not model (env, probes) is
+    held to its upstream kind too, not kept as it came."""
+    error = fails_without_change(session, f"patch pod web-2 -p '{patch}'")
+    assert error.startswith('The request is invalid: patch: Invalid value: "map[')
+    assert error.endswith(f'": {detail}\n')
+
+
+@pytest.mark.parametrize("patch, detail", [
+    ('{"metadata":{"labels":"invalid"}}',
+     "cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type "
+     "map[string]string"),
+    ('{"metadata":{"labels":{"a":1}}}',
+     "cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"),
+    ('{"spec":{"tolerations":{"key":"a"}}}',
+     "cannot unmarshal object into Go struct field PodSpec.spec.tolerations of type "
+     "[]v1.Toleration"),
+])
+def test_a_merge_patch_of_the_wrong_shape_is_encoding_jsons_refusal(session, patch, detail):
+    error = fails_without_change(session, f"patch pod web-2 --type=merge -p '{patch}'")
+    assert error.endswith(f'": json: {detail}\n'), error[-300:]
