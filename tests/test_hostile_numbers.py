@@ -171,6 +171,10 @@ def test_a_wrong_typed_scalar_in_a_list_item_is_named_from_the_items_own_root(tm
      "ResourceRequirements.spec.containers.resources.requests of type v1.ResourceList"),
     ("  containers: [{name: c, image: i}]\n  affinity: yes\n",
      "PodSpec.spec.affinity of type v1.Affinity"),
+    ("  containers: [{name: c, image: i, imagePullPolicy: 1}]\n",
+     "Container.spec.containers.imagePullPolicy of type v1.PullPolicy"),
+    ("  containers: [{name: c, image: i}]\n  tolerations: [{key: a, operator: true}]\n",
+     "Toleration.spec.tolerations.operator of type v1.TolerationOperator"),
 ])
 def test_a_value_of_the_wrong_json_kind_is_refused_as_the_api_servers_decoder_does(
         tmp_path, capsys, spec, go):

@@ -847,6 +847,9 @@ STRICT_FIELDS: dict[type, frozenset[str]] = {}
 # kind its Go type decodes from, the Go type), so a value of another kind is refused as the
 # API server's decoder refuses it. What is inside such a value is not checked.
 EXTRA_SHAPES: dict[type, dict[str, tuple[str, str]]] = {}
+# Modelled string fields whose Go type is a named one (``imagePullPolicy``: ``v1.PullPolicy``),
+# which encoding/json names when the value is of another kind (strict.py fills it).
+GO_FIELD_TYPES: dict[type, dict[str, str]] = {}
 
 
 def json_kind_is(value: Any, kind: str) -> bool:
@@ -930,6 +933,9 @@ def decode_plain(cls: type, data: Any, path: str = "") -> Any:
         except GoTypeError as exc:
             if not exc.owner:   # the innermost type holding the field (encoding/json's)
                 exc.owner = cls.__name__
+                named = GO_FIELD_TYPES.get(cls)
+                if named is not None and key in named and exc.path == prefix + key:
+                    exc.go_type = named[key]   # a named string type: v1.PullPolicy
             raise
     if extra and c.has_extra:
         kwargs["extra"] = FrozenDict(extra)

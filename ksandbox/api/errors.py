@@ -257,13 +257,6 @@ def join_path(path: str, child: str) -> str:
     return f"{path}.{child}" if path else child
 
 
-# Go's named string types among the fields the sandbox checks (k8s.io/api core/v1): a value
-# of the wrong kind names these, and the unstructured converter treats them as strings.
-NAMED_STRING_TYPES = frozenset({
-    "v1.DNSPolicy", "v1.TerminationMessagePolicy", "v1.PullPolicy", "v1.RestartPolicy",
-    "v1.Protocol", "v1.ContainerRestartPolicy"})
-
-
 def go_field_path(path: str, root: str = "") -> str:
     """A field as encoding/json names it in an UnmarshalTypeError: its JSON path from the
     object's root (``root``: where the object sits in the document) without list indexes."""
@@ -297,7 +290,7 @@ def wrong_type(path: str, value: Any, expected: str, go_type: str = "",
     shown = type_name(value) if isinstance(value, (dict, list, tuple)) else value
     detail = f"expected {expected}, got {type_name(value)}"
     if go_type:
-        return GoTypeError(path, shown, detail, value, go_type, owner, go_path)
+        return GoTypeError(path, shown, detail, value, go_type, owner, go_path, expected)
     return FieldError(path, shown, detail)
 
 
@@ -309,8 +302,9 @@ class GoTypeError(FieldError):
     encoding/json when it is not ``path`` (a map's value: Go names the map, not the key)."""
 
     def __init__(self, path: str, shown: Any, detail: str, raw: Any, go_type: str,
-                 owner: str = "", go_path: str | None = None) -> None:
+                 owner: str = "", go_path: str | None = None, expected: str = "") -> None:
         super().__init__(path, shown, detail)
+        self.expected = expected   # the JSON kind the field takes (errors.type_name's)
         self.raw = raw
         self.go_type = go_type
         self.owner = owner
@@ -338,12 +332,13 @@ class GoTypeError(FieldError):
 
     def converter_message(self) -> str:
         """runtime.DefaultUnstructuredConverter's refusal (a strategic merge patch's result
-        is converted from a map, not decoded from JSON): the Go types of the map's value and
-        of the field; for a slice, a map or a struct field, the Go kind of the value it
-        cannot restore the field from."""
+        is converted from a map, not decoded from JSON). A slice, map or struct field names
+        the Go kind of the value it cannot restore the field from; a scalar field converts
+        only within JSON's groups (an int64 is Go-convertible to a string, and refused in
+        those words), and any other kind is a type it does not recognise (the field's kind)."""
         raw = self.raw
         go = self.go_type
-        if go.startswith(("[]", "map[", "v1.")) and go not in NAMED_STRING_TYPES:
+        if self.expected in ("array", "object"):
             kind = ("bool" if isinstance(raw, bool) else "int64" if isinstance(raw, int)
                     else "float64" if isinstance(raw, float) else "string"
                     if isinstance(raw, str) else "slice" if isinstance(raw, (list, tuple))
@@ -353,16 +348,9 @@ class GoTypeError(FieldError):
             if go.startswith("map[") or go == "v1.ResourceList":
                 return f"cannot restore map from {kind}"
             return f"cannot restore struct from: {kind}"
-        if isinstance(raw, bool):
-            have = "bool"
-        elif isinstance(raw, int):
-            have = "int64"
-        elif isinstance(raw, float):
-            have = "float64"
-        elif isinstance(raw, str):
-            have = "string"
-        elif isinstance(raw, (list, tuple)):
-            have = "[]interface {}"
-        else:
-            have = "map[string]interface {}"
-        return f"cannot convert {have} to {self.go_type}"
+        field_kind = go if go in ("int32", "int64", "bool", "float64") else "string"
+        if isinstance(raw, int) and not isinstance(raw, bool) and field_kind == "string":
+            return f"cannot convert int64 to {go}"
+        if isinstance(raw, float) and field_kind.startswith("int"):
+            return f"cannot convert float64 to {go}"
+        return f"unrecognized type: {field_kind}"

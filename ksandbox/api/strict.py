@@ -16,7 +16,7 @@ cluster may carry status fields this table has never heard of).
 from __future__ import annotations
 
 from . import apps, core, meta, selectors, taints
-from .codec import EXTRA_SHAPES, STRICT_FIELDS
+from .codec import EXTRA_SHAPES, GO_FIELD_TYPES, STRICT_FIELDS
 
 
 def _f(*names: str) -> frozenset[str]:
@@ -162,3 +162,21 @@ def strict_error(kind: str, api_version: str, unknown: list[str]) -> str:
     fields = ", ".join(f'unknown field "{p}"' for p in unknown)
     return (f'{kind} in version "{api_version.rsplit("/", 1)[-1]}" cannot be handled as a '
             f'{kind}: strict decoding error: {fields}')
+
+GO_FIELD_TYPES.update({
+    meta.ObjectMeta: {"uid": "types.UID"},
+    meta.OwnerReference: {"uid": "types.UID"},
+    core.PodSpec: {"preemptionPolicy": "v1.PreemptionPolicy", "restartPolicy": "v1.RestartPolicy"},
+    core.Container: {"restartPolicy": "v1.ContainerRestartPolicy",
+                     "imagePullPolicy": "v1.PullPolicy"},
+    core.ContainerPort: {"protocol": "v1.Protocol"},
+    core.NodeSelectorRequirement: {"operator": "v1.NodeSelectorOperator"},
+    core.TopologySpreadConstraint: {"whenUnsatisfiable": "v1.UnsatisfiableConstraintAction",
+                                    "nodeAffinityPolicy": "v1.NodeInclusionPolicy",
+                                    "nodeTaintsPolicy": "v1.NodeInclusionPolicy"},
+    taints.Taint: {"effect": "v1.TaintEffect"},
+    taints.Toleration: {"operator": "v1.TolerationOperator", "effect": "v1.TaintEffect"},
+    selectors.LabelSelectorRequirement: {"operator": "v1.LabelSelectorOperator"},
+    apps.DeploymentStrategy: {"type": "v1.DeploymentStrategyType"},
+    apps.DaemonSetUpdateStrategy: {"type": "v1.DaemonSetUpdateStrategyType"},
+})

@@ -299,3 +299,26 @@ def test_a_strategic_patch_of_the_wrong_shape_is_the_converters_refusal(session,
 def test_a_merge_patch_of_the_wrong_shape_is_encoding_jsons_refusal(session, patch, detail):
     error = fails_without_change(session, f"patch pod web-2 --type=merge -p '{patch}'")
     assert error.endswith(f'": json: {detail}\n'), error[-300:]
+
+
+@pytest.mark.parametrize("patch, detail", [
+    # an int64 is Go-convertible to a string: refused in the converter's own words
+    ('{"spec":{"containers":[{"name":"nginx","imagePullPolicy":5}]}}',
+     "cannot convert int64 to v1.PullPolicy"),
+    ('{"metadata":{"labels":{"a":1}}}', "cannot convert int64 to string"),
+    # other kinds are no conversion at all: the field's kind is "unrecognized"
+    ('{"spec":{"containers":[{"name":"nginx","image":true}]}}', "unrecognized type: string"),
+    ('{"spec":{"priority":"high"}}', "unrecognized type: int32"),
+    ('{"spec":{"priority":1.5}}', "cannot convert float64 to int32"),
+])
+def test_a_strategic_patch_of_a_scalar_of_another_kind_is_the_converters_refusal(
+        session, patch, detail):
+    error = fails_without_change(session, f"patch pod web-2 -p '{patch}'")
+    assert error.endswith(f'": {detail}\n'), error[-200:]
+
+
+def test_a_named_string_type_is_named_as_encoding_json_names_it(session):
+    error = fails_without_change(session, "patch pod web-2 --type=merge -p "
+                                 """'{"spec":{"restartPolicy":1}}'""")
+    assert error.endswith(": json: cannot unmarshal number into Go struct field "
+                          "PodSpec.spec.restartPolicy of type v1.RestartPolicy\n")
