@@ -66,6 +66,11 @@ class SchedulerCache:
         self.on_node_changed: list[Callable[[NodeInfo], None]] = []
         self.on_pod_added: list[Callable[[NodeInfo, PodInfo], None]] = []
         self.on_pod_removed: list[Callable[[NodeInfo, PodInfo], None]] = []
+        # Called with (NodeInfo, old PodInfo, new PodInfo) when a pod turns terminating (or
+        # back) in place (_replace_status_only): what a removal of the old and an addition of
+        # the new would tell the pod listeners, in one call (the same key, namespace, labels
+        # and node on both sides). A listener here hears those swaps instead of the pair.
+        self.on_pod_swapped: list[Callable[[NodeInfo, PodInfo, PodInfo], None]] = []
 
     # -- reads --------------------------------------------------------------------------------
     def node_list(self) -> list[NodeInfo]:
@@ -231,7 +236,8 @@ class SchedulerCache:
         pods in the same order, their totals and generations, the cache's version. A pod the
         cache knows already, one with (anti-)affinity or host ports, a terminated one and one
         whose node is not known take ``add_pod`` itself, after the pods before it are in (tests/scheduler/test_cache_add_pods.py)."""
-        if self.on_node_changed or self.on_pod_added or self.on_pod_removed:
+        if self.on_node_changed or self.on_pod_added or self.on_pod_removed or \
+                self.on_pod_swapped:
             for pod in pods:
                 self.add_pod(pod)
             return
@@ -287,8 +293,8 @@ class SchedulerCache:
         still moves to the end of the node's pods, exactly as remove + add leaves it. A pod
         turning terminating leaves the node's totals as they are (upstream keeps its
         requests on the node until it is gone), so only the pod listeners hear it (the
-        counters skip terminating pods), not the node listeners. False: do the full
-        remove + add."""
+        counters skip terminating pods) — as one swap (``on_pod_swapped``) — not the node
+        listeners. False: do the full remove + add."""
         node_name = pod.spec.node_name
         if self._pod_node[key] != node_name or pod.status.phase in TERMINATED_PHASES:
             return False
@@ -307,10 +313,8 @@ class SchedulerCache:
         terminating = pod.metadata.deletion_timestamp is not None
         if old.terminating != terminating:
             pi.terminating = terminating
-            for fn in self.on_pod_removed:
-                fn(ni, old)
-            for fn in self.on_pod_added:
-                fn(ni, pi)
+            for fn in self.on_pod_swapped:
+                fn(ni, old, pi)
         self._bump(static=False)
         return True
 
