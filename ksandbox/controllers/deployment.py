@@ -194,7 +194,7 @@ class DeploymentController(Controller):
             desired = rs.metadata.annotations.get(du.DESIRED_REPLICAS)
             if desired is not None:
                 if want is None:
-                    want = str(du.replicas(d))
+                    want = du.facts(d).desired_text
                 if desired != want:
                     return True
         return False
@@ -309,9 +309,8 @@ class DeploymentController(Controller):
     def _scale_rs(self, rs: Any, size: int, d: Any) -> bool:
         """scaleReplicaSet: set the size and the desired/max-replicas annotations."""
         size = max(0, size)
-        want = du.replicas(d)
-        want_desired = str(want)
-        want_max = str(want + du.max_surge(d))
+        f = du.facts(d)
+        want_desired, want_max = f.desired_text, f.max_text
         ann = rs.metadata.annotations
         old_size = du.replicas(rs)
         resize = old_size != size

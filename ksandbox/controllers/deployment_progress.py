@@ -101,13 +101,12 @@ def remove_condition(conds: Conditions, type_: str) -> Conditions:
 
 def has_deadline(d: Any) -> bool:
     """HasProgressDeadline: set and not MaxInt32 (the 'never' value)."""
-    s = d.spec.progress_deadline_seconds
-    return s is not None and s != 2 ** 31 - 1
+    return du.facts(d).deadline is not None
 
 
 def with_available(d: Any, conds: Conditions, available: int, now: float) -> Conditions:
     """calculateStatus: Available from the replicas minus maxUnavailable."""
-    ok = available >= du.replicas(d) - du.max_unavailable(d)
+    ok = available >= du.facts(d).min_available
     status, reason = ("True", MIN_AVAILABLE) if ok else ("False", MIN_UNAVAILABLE)
     cur = get_condition(conds, AVAILABLE)
     if cur is not None and cur.get("status") == status and cur.get("reason") == reason:

@@ -45,7 +45,7 @@ class Rollout:
 
     def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any]) -> bool:
         """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas."""
-        have, want = du.replicas(new_rs), du.replicas(d)
+        have, want = du.replicas(new_rs), du.facts(d).replicas
         if have == want:
             return False
         if have > want:
@@ -59,7 +59,7 @@ class Rollout:
         if du.total_replicas(old_active) == 0:
             return False
         all_count = du.total_replicas(old_active + [new_rs])
-        min_available = du.replicas(d) - du.max_unavailable(d)
+        min_available = du.facts(d).min_available
         new_unavailable = du.replicas(new_rs) - new_rs.status.available_replicas
         max_scaled_down = all_count - min_available - new_unavailable
         if max_scaled_down <= 0:

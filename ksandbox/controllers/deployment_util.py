@@ -12,7 +12,6 @@ import math
 from typing import Any, Iterable
 
 from ..api.core import PodTemplateSpec
-from ..api.evolve import by_identity
 from .controller_utils import scaled_value, template_key
 
 # pkg/apis/apps: the annotations and label a Deployment puts on its ReplicaSets.
@@ -53,23 +52,56 @@ def _spec_fenceposts(spec: Any) -> tuple[int, int]:
                               1 if spec.replicas is None else spec.replicas)
 
 
-def _fenceposts(d: Any) -> tuple[int, int]:
-    # A pure function of the (immutable) spec, which a Deployment keeps across its status
-    # writes: a sync asks three or four times, each status write's sync again.
-    return by_identity(_spec_fenceposts, d.spec)
+class SpecFacts:
+    """What a sync reads of a Deployment's (immutable) spec again and again — the replicas,
+    the fenceposts and the bounds made of them, the progress deadline — worked out once per
+    spec object: a Deployment keeps its spec across its status and annotation writes, and a
+    sync asked for each of these several times (each a function call and a memo lookup)."""
+
+    __slots__ = ("spec", "replicas", "rolling", "max_surge", "max_unavailable",
+                 "min_available", "max_total", "desired_text", "max_text", "deadline")
+
+    def __init__(self, spec: Any) -> None:
+        self.spec = spec
+        want = self.replicas = 1 if spec.replicas is None else spec.replicas
+        self.rolling = spec.strategy.type != RECREATE
+        if self.rolling:
+            surge, unavailable = _spec_fenceposts(spec)
+            self.max_surge = surge
+            self.max_unavailable = 0 if want == 0 else min(unavailable, want)
+        else:
+            self.max_surge = self.max_unavailable = 0
+        self.min_available = want - self.max_unavailable   # minAvailable of rolling.go
+        self.max_total = want + self.max_surge               # maxTotalPods of NewRSNewReplicas
+        self.desired_text = str(want)                        # the desired-replicas annotation
+        self.max_text = str(self.max_total)                  # the max-replicas annotation
+        s = spec.progress_deadline_seconds
+        # HasProgressDeadline: set and not MaxInt32 (the 'never' value); else None
+        self.deadline = s if s is not None and s != 2 ** 31 - 1 else None
+
+
+_FACTS: dict[int, SpecFacts] = {}
+
+
+def facts(d: Any) -> SpecFacts:
+    """``SpecFacts`` of d's spec, remembered by the spec's identity (the entry holds the spec,
+    so its id is not reused while remembered)."""
+    spec = d.spec
+    hit = _FACTS.get(id(spec))
+    if hit is not None and hit.spec is spec:
+        return hit
+    if len(_FACTS) >= 4096:
+        _FACTS.clear()
+    hit = _FACTS[id(spec)] = SpecFacts(spec)
+    return hit
 
 
 def max_surge(d: Any) -> int:
-    # is_rolling(d), inline: a sync asks three or four times
-    return _fenceposts(d)[0] if d.spec.strategy.type != RECREATE else 0
+    return facts(d).max_surge
 
 
 def max_unavailable(d: Any) -> int:
-    spec = d.spec
-    want = 1 if spec.replicas is None else spec.replicas   # replicas(d), inline (as above)
-    if spec.strategy.type == RECREATE or want == 0:
-        return 0
-    return min(_fenceposts(d)[1], want)
+    return facts(d).max_unavailable
 
 
 def total_replicas(rss: Iterable[Any]) -> int:
@@ -88,11 +120,12 @@ def new_rs_new_replicas(d: Any, all_rss: list[Any], new_rs: Any) -> int:
     RollingUpdate: grow until every ReplicaSet together reaches replicas + maxSurge, never past
     the Deployment's replicas. Recreate: the full size at once.
     """
-    want = replicas(d)
-    if not is_rolling(d):
+    f = facts(d)
+    want = f.replicas
+    if not f.rolling:
         return want
     current = total_replicas(all_rss)
-    max_total = want + max_surge(d)
+    max_total = f.max_total
     have = replicas(new_rs)
     if current >= max_total:
         return have
@@ -103,9 +136,9 @@ def is_saturated(d: Any, rs: Any) -> bool:
     """IsSaturated: the new ReplicaSet alone runs the Deployment at full size."""
     if rs is None:
         return False
-    desired = rs.metadata.annotations.get(DESIRED_REPLICAS)
-    return (desired == str(replicas(d)) and rs.status.available_replicas == replicas(d)
-            and replicas(rs) == replicas(d))
+    f = facts(d)
+    return (rs.metadata.annotations.get(DESIRED_REPLICAS) == f.desired_text
+            and rs.status.available_replicas == f.replicas and replicas(rs) == f.replicas)
 
 
 def deployment_complete(d: Any, status: Any) -> bool:
@@ -208,9 +241,10 @@ def _annotated_max(rs: Any) -> int | None:
 def rs_fraction(rs: Any, d: Any) -> int:
     """getReplicaSetFraction: this ReplicaSet's share of a resize, from the size the Deployment
     had (max-replicas annotation) to the size it has now."""
-    if replicas(d) == 0:
+    f = facts(d)
+    if f.replicas == 0:
         return -replicas(rs)
-    deployment_replicas = replicas(d) + max_surge(d)
+    deployment_replicas = f.max_total
     annotated = _annotated_max(rs)
     if annotated is None:
         annotated = d.status.replicas
