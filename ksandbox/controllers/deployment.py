@@ -53,8 +53,41 @@ _STATUS: Any = replacer(DeploymentStatus, _STATUS_FIELDS)
 assert _SIZED is not None and _RESIZED is not None and _STATUS is not None
 
 
+class _Family:
+    """What a sync derives from its Deployment's spec and its ReplicaSets' labels, annotations
+    and templates — which of them is new (FindNewReplicaSet), the revision getNewReplicaSet
+    gives it, whose desired-replicas annotation differs from the replicas (isScalingEvent) —
+    kept for the next syncs: a rollout step resizes a ReplicaSet and writes statuses, and
+    keeps every one of those objects, while each sync derived the same facts again (claiming,
+    sorting, comparing templates, reading revisions: about a fifth of its work).
+    ``parts``: per ReplicaSet of the index, in order, its labels, annotations and template
+    objects and its uid — what the facts are made of (DeploymentController._family)."""
+
+    __slots__ = ("spec", "parts", "new", "revision", "revision_kept", "differs")
+
+    def __init__(self, d: Any, rs_list: list[Any], new_rs: Any) -> None:
+        self.spec = d.spec
+        self.parts: tuple[Any, ...] = ()
+        # the new ReplicaSet's place in rs_list, or None
+        self.new = next((i for i, rs in enumerate(rs_list) if rs is new_rs), None)
+        # _new_rs: no revision to write when the new one's is at least the old ones' next
+        old_rss = [rs for rs in rs_list if rs is not new_rs]
+        self.revision_kept = new_rs is not None and \
+            du.revision(new_rs) >= du.max_revision(old_rss) + 1
+        self.revision = new_rs.metadata.annotations.get(du.REVISION, "") \
+            if new_rs is not None else ""
+        # per ReplicaSet of rs_list: a desired-replicas annotation other than the replicas
+        # (None: no such one)
+        want = du.facts(d).desired_text
+        differs = tuple(rs.metadata.annotations.get(du.DESIRED_REPLICAS, want) != want
+                        for rs in rs_list)
+        self.differs = differs if any(differs) else None
+
+
 class DeploymentController(Controller):
     name = "deployment"
+    # False: no _Family is kept, every sync derives everything (what the tests compare with)
+    memo = True
 
     def __init__(self, informers: Informers) -> None:
         self.rss = informers.replicasets   # shared: ReplicaSets by controller uid, orphans
@@ -67,6 +100,8 @@ class DeploymentController(Controller):
         # namespace -> names of its Recreate Deployments: only those listen for pods going.
         self._recreate: dict[str, set[str]] = {}
         self.templates = du.TemplateKeys()
+        # Deployment uid -> its _Family (see _family)
+        self._families: dict[str, _Family] = {}
         super().start(cp)
 
     def watch(self) -> None:
@@ -85,9 +120,14 @@ class DeploymentController(Controller):
             self.deployments.get(ns, {}).pop(name, None)
             self._recreate.get(ns, set()).discard(name)
             return
-        self.deployments.setdefault(ns, {})[name] = d
-        if du.is_rolling(d):
-            self._recreate.get(ns, set()).discard(name)
+        known = self.deployments.get(ns)
+        if known is None:
+            known = self.deployments[ns] = {}
+        known[name] = d
+        if d.spec.strategy.type != du.RECREATE:   # du.is_rolling(d), inline
+            recreate = self._recreate.get(ns)
+            if recreate:
+                recreate.discard(name)
         else:
             self._recreate.setdefault(ns, set()).add(name)
         old = ev.old
@@ -152,13 +192,61 @@ class DeploymentController(Controller):
         paused = dp.paused_conditions(d, self.clock.now)
         if paused is not None:
             d = self._write(d, status=self._with_conditions(d.status, paused)) or d
-        rs_list = self._claim(d)
-        if d.spec.paused or self._is_scaling_event(d, rs_list):
-            self._sync(d, rs_list)
-        elif du.is_rolling(d):
-            self.rollout.rolling(d, rs_list)
+        fam = self._family(d) if self.memo else None
+        if fam is not None:
+            rs_list = list(self.rss.owned(d.metadata.uid).values())
         else:
-            self.rollout.recreate(d, rs_list)
+            rs_list = self._claim(d)
+            if self.memo:
+                fam = self._remember(d, rs_list)
+        if d.spec.paused or self._is_scaling_event(d, rs_list, fam):
+            self._sync(d, rs_list, fam)
+        elif du.is_rolling(d):
+            self.rollout.rolling(d, rs_list, fam)
+        else:
+            self.rollout.recreate(d, rs_list, fam)
+
+    # -- what a sync derives from the ReplicaSets' labels, annotations and templates ---------
+    def _family(self, d: Any) -> _Family | None:
+        """The Deployment's remembered _Family, if it still holds: the same spec object, no
+        orphan in the namespace (none to adopt), and the same ReplicaSets in the index —
+        each with its uid and its labels, annotations and template objects, which a resize
+        or a status write keeps (they are what the facts are made of); else None."""
+        fam = self._families.get(d.metadata.uid)
+        if fam is None or fam.spec is not d.spec or self.rss.orphans(d.metadata.namespace):
+            return None
+        parts = fam.parts
+        owned = self.rss.owned(d.metadata.uid)
+        if len(owned) * 4 != len(parts):
+            return None
+        i = 0
+        for rs in owned.values():
+            meta = rs.metadata
+            if meta.labels is not parts[i] or meta.annotations is not parts[i + 1] or \
+                    rs.spec.template is not parts[i + 2] or meta.uid != parts[i + 3]:
+                return None
+            i += 4
+        return fam
+
+    def _remember(self, d: Any, rs_list: list[Any]) -> _Family | None:
+        """A _Family for ``rs_list``, the ReplicaSets _claim just returned, when they are the
+        index's every one of the Deployment's, in its order, and there is no orphan: what a
+        later sync finds there, unchanged, without claiming again; else None."""
+        owned = self.rss.owned(d.metadata.uid)
+        if len(owned) != len(rs_list) or self.rss.orphans(d.metadata.namespace):
+            return None
+        parts: list[Any] = []
+        for rs, cur in zip(rs_list, owned.values()):
+            if rs is not cur:
+                return None
+            meta = rs.metadata
+            parts += (meta.labels, meta.annotations, rs.spec.template, meta.uid)
+        fam = _Family(d, rs_list, self._find_new(d, rs_list))
+        fam.parts = tuple(parts)
+        if len(self._families) >= 4096:
+            self._families.clear()
+        self._families[d.metadata.uid] = fam
+        return fam
 
     def _claim(self, d: Any) -> list[Any]:
         """ClaimReplicaSets, simply: adopt matching orphans, release those that stopped matching."""
@@ -187,8 +275,18 @@ class DeploymentController(Controller):
                     owned.append(adopted)
         return owned
 
-    def _is_scaling_event(self, d: Any, rs_list: list[Any]) -> bool:
-        """isScalingEvent: an active ReplicaSet was sized for a different replica count."""
+    def _is_scaling_event(self, d: Any, rs_list: list[Any], fam: _Family | None = None
+                          ) -> bool:
+        """isScalingEvent: an active ReplicaSet was sized for a different replica count.
+        ``fam``: the sync's _Family, which knows whose desired-replicas differ."""
+        if fam is not None:
+            differs = fam.differs
+            if differs is None:
+                return False
+            for rs, differ in zip(rs_list, differs):
+                if differ and (rs.spec.replicas is None or rs.spec.replicas > 0):
+                    return True
+            return False
         want = None   # str(replicas(d)), once there is an annotation to compare
         for rs in du.filter_active(rs_list):
             desired = rs.metadata.annotations.get(du.DESIRED_REPLICAS)
@@ -200,15 +298,29 @@ class DeploymentController(Controller):
         return False
 
     # -- the new and the old ReplicaSets (sync.go) -------------------------------------------
-    def _all_rss(self, d: Any, rs_list: list[Any], create: bool) -> tuple[Any, list[Any]]:
-        """getAllReplicaSetsAndSyncRevision: (new or None, every old one)."""
-        new_rs = None
+    def _all_rss(self, d: Any, rs_list: list[Any], create: bool,
+                 fam: _Family | None = None) -> tuple[Any, list[Any]]:
+        """getAllReplicaSetsAndSyncRevision: (new or None, every old one). ``fam``: the
+        sync's _Family of ``rs_list``, which knows the new one and its revision."""
+        if fam is not None:
+            new_rs = rs_list[fam.new] if fam.new is not None else None
+        else:
+            new_rs = self._find_new(d, rs_list)
+        old_rss = [rs for rs in rs_list if rs is not new_rs]
+        if fam is not None and new_rs is not None and fam.revision_kept and \
+                new_rs.spec.min_ready_seconds == d.spec.min_ready_seconds:
+            # _new_rs of an existing new ReplicaSet that needs no write
+            self._new_rs_found(d, fam.revision, new_rs.metadata.name, created=False)
+            return new_rs, old_rss
+        return self._new_rs(d, old_rss, new_rs, create), old_rss
+
+    def _find_new(self, d: Any, rs_list: list[Any]) -> Any:
+        """FindNewReplicaSet: the oldest whose template equals the Deployment's (ignoring the
+        hash label), or None."""
         for rs in du.by_creation(rs_list):
             if self.templates.equal_ignore_hash(rs.spec.template, d.spec.template):
-                new_rs = rs
-                break
-        old_rss = [rs for rs in rs_list if rs is not new_rs]
-        return self._new_rs(d, old_rss, new_rs, create), old_rss
+                return rs
+        return None
 
     def _new_rs(self, d: Any, old_rss: list[Any], existing: Any, create: bool) -> Any:
         new_revision = str(du.max_revision(old_rss) + 1)
@@ -346,9 +458,9 @@ class DeploymentController(Controller):
                                 f"Scaled {direction} replica set {rs.metadata.name} "
                                 f"from {old} to {new}", COMPONENT)
 
-    def _sync(self, d: Any, rs_list: list[Any]) -> None:
+    def _sync(self, d: Any, rs_list: list[Any], fam: _Family | None = None) -> None:
         """sync: a paused Deployment or a scaling event — resize, no rollout."""
-        new_rs, old_rss = self._all_rss(d, rs_list, create=False)
+        new_rs, old_rss = self._all_rss(d, rs_list, False, fam)
         self._scale(d, new_rs, old_rss)
         if d.spec.paused:
             self._cleanup(d, self._fresh(old_rss))

@@ -26,9 +26,10 @@ class Rollout:
     def __init__(self, dc: DeploymentController) -> None:
         self.dc = dc
 
-    def rolling(self, d: Any, rs_list: list[Any]) -> None:
-        """rolloutRolling: grow the new ReplicaSet, else shrink the old ones, else clean up."""
-        new_rs, old_rss = self.dc._all_rss(d, rs_list, create=True)
+    def rolling(self, d: Any, rs_list: list[Any], fam: Any = None) -> None:
+        """rolloutRolling: grow the new ReplicaSet, else shrink the old ones, else clean up.
+        ``fam``: the sync's _Family of ``rs_list`` (DeploymentController._family)."""
+        new_rs, old_rss = self.dc._all_rss(d, rs_list, True, fam)
         if new_rs is None:
             return
         known = (rs_list, new_rs)   # (what the status needs, unless the sync changed it)
@@ -91,9 +92,9 @@ class Rollout:
                     scaled += n
         return cleaned + scaled > 0
 
-    def recreate(self, d: Any, rs_list: list[Any]) -> None:
+    def recreate(self, d: Any, rs_list: list[Any], fam: Any = None) -> None:
         """rolloutRecreate: old ReplicaSets to zero, wait for their pods, then the new one."""
-        new_rs, old_rss = self.dc._all_rss(d, rs_list, create=False)
+        new_rs, old_rss = self.dc._all_rss(d, rs_list, False, fam)
         scaled_down = False
         for rs in du.filter_active(old_rss):
             scaled_down |= self.dc._scale_rs_and_event(rs, 0, d)
