@@ -25,9 +25,17 @@ from ksandbox.controllers import deployment_util as du
 from ksandbox.session import Session
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_deployment import (NODES, deploy_yaml, deployment, finish_terminating,
-                              make_all_ready, roll_to_completion, rss, set_image,
-                              set_replicas)
+from test_deployment import (
+    NODES,
+    deploy_yaml,
+    deployment,
+    finish_terminating,
+    make_all_ready,
+    roll_to_completion,
+    rss,
+    set_image,
+    set_replicas,
+)
 
 ROLLING = "strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}"
 
