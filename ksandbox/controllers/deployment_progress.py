@@ -43,25 +43,37 @@ def conditions_of(d: Any) -> Conditions:
 def stored_condition(d: Any, type_: str) -> FrozenDict | None:
     """get_condition(conditions_of(d), type_) without a list of the caller's own: the checks
     that only look (a sync's pause check, its new ReplicaSet's) make one only to change it."""
-    return get_condition(_filtered(d), type_)
+    if type_ == PROGRESSING:
+        return _view(d)[2]
+    if type_ == AVAILABLE:
+        return _view(d)[1]
+    return get_condition(_view(d)[0], type_)
 
 
 def _filtered(d: Any) -> Conditions:
-    """The entries of d's conditions that are mappings. A sync reads one stored tuple several
-    times (the pause check, the new ReplicaSet's condition, the status): the filtered list is
-    kept for the last tuple seen, by identity (the entry holds the tuple, so the id is not
-    reused), and shared — read it only."""
+    """The entries of d's conditions that are mappings, shared: read it only."""
+    return _view(d)[0]
+
+
+def _view(d: Any) -> list[Any]:
+    """[the entries of d's conditions that are mappings, the Available one, the Progressing
+    one] (get_condition of each, None when absent). A sync reads one stored tuple several
+    times (the pause check, the new ReplicaSet's condition, the status): the view is kept for
+    the last tuple seen, by identity (the entry holds the tuple, so the id is not reused),
+    and shared — read it only."""
     raw = d.status.extra.get("conditions") or ()
-    if type(raw) is not tuple:   # (only an immutable tuple is remembered)
-        return [c for c in raw if hasattr(c, "get")]
     last = _LAST_CONDITIONS
-    if last[0] is not raw:
-        last[0], last[1] = raw, [c for c in raw if hasattr(c, "get")]
-    return last[1]
+    if last[0] is raw:
+        return last[1]
+    conds = [c for c in raw if hasattr(c, "get")]
+    view = [conds, get_condition(conds, AVAILABLE), get_condition(conds, PROGRESSING)]
+    if type(raw) is tuple:   # (only an immutable tuple is remembered)
+        last[0], last[1] = raw, view
+    return view
 
 
-# (the conditions tuple last filtered, its filtered entries): conditions_of's one-entry memo
-_LAST_CONDITIONS: list[Any] = [None, []]
+# (the conditions tuple last seen, its _view): a one-entry memo
+_LAST_CONDITIONS: list[Any] = [None, None]
 
 
 def get_condition(conds: Sequence[FrozenDict], type_: str) -> FrozenDict | None:
@@ -106,9 +118,15 @@ def has_deadline(d: Any) -> bool:
 
 def with_available(d: Any, conds: Conditions, available: int, now: float) -> Conditions:
     """calculateStatus: Available from the replicas minus maxUnavailable."""
-    ok = available >= du.facts(d).min_available
+    return _with_available(conds, get_condition(conds, AVAILABLE),
+                           available >= du.facts(d).min_available, now)
+
+
+def _with_available(conds: Conditions, cur: FrozenDict | None, ok: bool,
+                    now: float) -> Conditions:
+    """with_available, given ``cur``, the Available condition of ``conds``, and whether the
+    minimum is available."""
     status, reason = ("True", MIN_AVAILABLE) if ok else ("False", MIN_UNAVAILABLE)
-    cur = get_condition(conds, AVAILABLE)
     if cur is not None and cur.get("status") == status and cur.get("reason") == reason:
         return conds   # set_condition would keep it: no need to build the new one
     if ok:
@@ -139,75 +157,78 @@ def _timed_out(d: Any, conds: Conditions, now: float) -> bool:
     return float(cond.get("lastUpdateTime") or 0.0) + d.spec.progress_deadline_seconds < now
 
 
-class _Counts:
-    """A status's counts, as the progress checks read them."""
-
-    def __init__(self, counts: dict[str, int]) -> None:
-        self.replicas = counts["replicas"]
-        self.updated_replicas = counts["updated_replicas"]
-        self.ready_replicas = counts["ready_replicas"]
-        self.available_replicas = counts["available_replicas"]
-        self.observed_generation = counts["observed_generation"]
-
-
 def status_conditions(d: Any, counts: dict[str, int], new_rs: Any, now: float,
                       progress: bool) -> tuple[Conditions, float | None]:
-    """The conditions a status sync writes and when to look again: calculateStatus's
-    Available and — ``progress``: syncRolloutStatus, not a paused Deployment or a scaling
-    event — the Progressing estimate and requeueStuckDeployment's recheck. One pass over what
-    they read: the stored conditions, the Progressing one, whether the rollout is complete
-    (every status sync of a rollout asked each of them two or three times)."""
-    conds = with_available(d, conditions_of(d), counts["available_replicas"], now)
+    """The conditions a status sync writes — a list to read only — and when to look again:
+    calculateStatus's Available and — ``progress``: syncRolloutStatus, not a paused
+    Deployment or a scaling event — the Progressing estimate and requeueStuckDeployment's
+    recheck. One pass over what they read: the stored conditions, the Available and
+    Progressing ones, whether the rollout is complete (every status sync of a rollout asked
+    each of them two or three times)."""
+    view = _view(d)
+    f = du.facts(d)
+    available = counts["available_replicas"]
+    conds = _with_available(view[0], view[1], available >= f.min_available, now)
     if not progress:
         return conds, None
-    if not has_deadline(d):
+    if f.deadline is None:
         return remove_condition(conds, PROGRESSING), None
-    # (with_available replaced Available alone: this is the stored Progressing condition)
-    current = get_condition(conds, PROGRESSING)
-    complete = du.deployment_complete(d, _Counts(counts))
-    conds = _rollout(d, conds, counts, new_rs, now, current, complete)
-    return conds, _recheck(d, conds, complete, now)
+    # (with_available replaced Available alone: view[2] is the stored Progressing condition)
+    want = f.replicas   # DeploymentComplete over the counts
+    complete = counts["updated_replicas"] == want and counts["replicas"] == want and \
+        available == want and counts["observed_generation"] >= d.metadata.generation
+    conds, cond = _rollout(d, conds, counts, new_rs, now, view[2], complete)
+    return conds, _recheck(f.deadline, cond, complete, now)
 
 
 def _rollout(d: Any, conds: Conditions, counts: dict[str, int], new_rs: Any, now: float,
-             current: FrozenDict | None, complete: bool) -> Conditions:
+             current: FrozenDict | None, complete: bool) -> tuple[Conditions, Any]:
     """syncRolloutStatus's Progressing estimate over the freshly calculated counts, for a
     Deployment with a deadline: ``current`` is its stored Progressing condition, ``complete``
-    whether the counts complete the rollout."""
+    whether the counts complete the rollout. (the conditions, their Progressing one)"""
     complete_before = counts["replicas"] == counts["updated_replicas"] and \
         current is not None and current.get("reason") == NEW_RS_AVAILABLE
     if complete_before:
-        return conds
+        return conds, current
     name = f'ReplicaSet "{new_rs.metadata.name}"' if new_rs is not None else \
         f'Deployment "{d.metadata.name}"'
     if complete:
-        return set_condition(conds, new_condition(
+        return _set_progressing(conds, current, new_condition(
             PROGRESSING, "True", NEW_RS_AVAILABLE, f"{name} has successfully progressed.", now))
     if _progressing(d.status, counts):
         message = f"{name} is progressing."
         if current is None:
-            return set_condition(conds, new_condition(PROGRESSING, "True", RS_UPDATED,
-                                                      message, now))
+            return _set_progressing(conds, current, new_condition(
+                PROGRESSING, "True", RS_UPDATED, message, now))
         # The condition replaced — keeping its transition time while it stays True — and
         # put last: what set_condition does once it is removed, with the condition built
         # once (every sync of a rollout under way comes here: its lastUpdateTime moves).
         since = current.get("lastTransitionTime") if current.get("status") == "True" else now
-        return remove_condition(conds, PROGRESSING) + [
-            _condition(PROGRESSING, "True", RS_UPDATED, message, now, since)]
+        cond = _condition(PROGRESSING, "True", RS_UPDATED, message, now, since)
+        return remove_condition(conds, PROGRESSING) + [cond], cond
     if _timed_out(d, conds, now):
-        return set_condition(conds, new_condition(
+        return _set_progressing(conds, current, new_condition(
             PROGRESSING, "False", TIMED_OUT, f"{name} has timed out progressing.", now))
-    return conds
+    return conds, current
+
+
+def _set_progressing(conds: Conditions, current: FrozenDict | None,
+                     cond: FrozenDict) -> tuple[Conditions, Any]:
+    """set_condition of a Progressing ``cond`` over ``conds`` whose Progressing condition is
+    ``current``: (the conditions, their Progressing one — last when it changed)."""
+    out = set_condition(conds, cond)
+    return out, (current if out is conds else out[-1])
 
 
 def paused_conditions(d: Any, now: float) -> Conditions | None:
     """checkPausedConditions: the new conditions when a pause starts or ends, else None."""
-    if not has_deadline(d):
+    if du.facts(d).deadline is None:   # not has_deadline(d)
         return None
-    cond = stored_condition(d, PROGRESSING)
-    if cond is not None and cond.get("reason") == TIMED_OUT:
+    cond = _view(d)[2]   # stored_condition(d, PROGRESSING)
+    reason = cond.get("reason") if cond is not None else None
+    if reason == TIMED_OUT:
         return None
-    paused_exists = cond is not None and cond.get("reason") == PAUSED
+    paused_exists = reason == PAUSED
     if d.spec.paused and not paused_exists:
         return set_condition(conditions_of(d), new_condition(
             PROGRESSING, "Unknown", PAUSED, "Deployment is paused", now))
@@ -220,23 +241,24 @@ def paused_conditions(d: Any, now: float) -> Conditions | None:
 def new_rs_condition(d: Any, rs_name: str, created: bool, now: float) -> Conditions | None:
     """getNewReplicaSet: Progressing NewReplicaSetCreated for a ReplicaSet just created; for
     one found, FoundNewReplicaSet only when no Progressing condition exists yet."""
-    if not has_deadline(d):
+    if du.facts(d).deadline is None:   # not has_deadline(d)
         return None
     if created:
         return set_condition(conditions_of(d), new_condition(
             PROGRESSING, "True", NEW_RS_CREATED, f'Created new replica set "{rs_name}"', now))
-    if stored_condition(d, PROGRESSING) is None:
+    if _view(d)[2] is None:   # stored_condition(d, PROGRESSING)
         return set_condition(conditions_of(d), new_condition(
             PROGRESSING, "True", FOUND_NEW_RS, f'Found new replica set "{rs_name}"', now))
     return None
 
 
-def _recheck(d: Any, conds: Conditions, complete: bool, now: float) -> float | None:
-    """requeueStuckDeployment, for a Deployment with a deadline: seconds until the deadline
-    could pass (plus one, as upstream adds against clock skew), or None when there is nothing
-    to watch (``complete``: the counts complete the rollout)."""
-    cond = get_condition(conds, PROGRESSING)
+def _recheck(deadline: int, cond: FrozenDict | None, complete: bool, now: float
+             ) -> float | None:
+    """requeueStuckDeployment, for a Deployment with a progress ``deadline`` whose
+    Progressing condition is ``cond``: seconds until the deadline could pass (plus one, as
+    upstream adds against clock skew), or None when there is nothing to watch
+    (``complete``: the counts complete the rollout)."""
     if cond is None or complete or cond.get("reason") == TIMED_OUT:
         return None
-    after = float(cond.get("lastUpdateTime") or 0.0) + d.spec.progress_deadline_seconds - now
+    after = float(cond.get("lastUpdateTime") or 0.0) + deadline - now
     return max(after, 0.0) + 1.0
