@@ -61,13 +61,15 @@ class _Family:
     keeps every one of those objects, while each sync derived the same facts again (claiming,
     sorting, comparing templates, reading revisions: about a fifth of its work).
     ``parts``: per ReplicaSet of the index, in order, its labels, annotations and template
-    objects and its uid — what the facts are made of (DeploymentController._family)."""
+    objects and its uid — what the facts are made of (DeploymentController._family);
+    ``seen``: the version of each last found with those parts."""
 
-    __slots__ = ("spec", "parts", "new", "revision", "revision_kept", "differs")
+    __slots__ = ("spec", "parts", "seen", "new", "revision", "revision_kept", "differs")
 
     def __init__(self, d: Any, rs_list: list[Any], new_rs: Any) -> None:
         self.spec = d.spec
-        self.parts: tuple[Any, ...] = ()
+        self.parts: tuple[tuple[Any, Any, Any, str], ...] = ()
+        self.seen: list[Any] = []
         # the new ReplicaSet's place in rs_list, or None
         self.new = next((i for i, rs in enumerate(rs_list) if rs is new_rs), None)
         # _new_rs: no revision to write when the new one's is at least the old ones' next
@@ -212,20 +214,24 @@ class DeploymentController(Controller):
         orphan in the namespace (none to adopt), and the same ReplicaSets in the index —
         each with its uid and its labels, annotations and template objects, which a resize
         or a status write keeps (they are what the facts are made of); else None."""
-        fam = self._families.get(d.metadata.uid)
-        if fam is None or fam.spec is not d.spec or self.rss.orphans(d.metadata.namespace):
+        meta = d.metadata
+        fam = self._families.get(meta.uid)
+        if fam is None or fam.spec is not d.spec or self.rss.orphans(meta.namespace):
             return None
-        parts = fam.parts
-        owned = self.rss.owned(d.metadata.uid)
-        if len(owned) * 4 != len(parts):
+        seen = fam.seen
+        owned = self.rss.owned(meta.uid)
+        if len(owned) != len(seen):
             return None
         i = 0
         for rs in owned.values():
-            meta = rs.metadata
-            if meta.labels is not parts[i] or meta.annotations is not parts[i + 1] or \
-                    rs.spec.template is not parts[i + 2] or meta.uid != parts[i + 3]:
-                return None
-            i += 4
+            if rs is not seen[i]:   # (a ReplicaSet not written since: nothing to compare)
+                m = rs.metadata
+                labels, annotations, template, uid = fam.parts[i]
+                if m.labels is not labels or m.annotations is not annotations or \
+                        rs.spec.template is not template or m.uid != uid:
+                    return None
+                seen[i] = rs
+            i += 1
         return fam
 
     def _remember(self, d: Any, rs_list: list[Any]) -> _Family | None:
@@ -235,14 +241,13 @@ class DeploymentController(Controller):
         owned = self.rss.owned(d.metadata.uid)
         if len(owned) != len(rs_list) or self.rss.orphans(d.metadata.namespace):
             return None
-        parts: list[Any] = []
         for rs, cur in zip(rs_list, owned.values()):
             if rs is not cur:
                 return None
-            meta = rs.metadata
-            parts += (meta.labels, meta.annotations, rs.spec.template, meta.uid)
         fam = _Family(d, rs_list, self._find_new(d, rs_list))
-        fam.parts = tuple(parts)
+        fam.parts = tuple((rs.metadata.labels, rs.metadata.annotations, rs.spec.template,
+                           rs.metadata.uid) for rs in rs_list)
+        fam.seen = list(rs_list)
         if len(self._families) >= 4096:
             self._families.clear()
         self._families[d.metadata.uid] = fam
@@ -426,10 +431,11 @@ class DeploymentController(Controller):
         ann = rs.metadata.annotations
         old_size = du.replicas(rs)
         resize = old_size != size
-        if not resize and ann.get(du.DESIRED_REPLICAS) == want_desired and \
-                ann.get(du.MAX_REPLICAS) == want_max:
+        annotated = ann.get(du.DESIRED_REPLICAS) == want_desired and \
+            ann.get(du.MAX_REPLICAS) == want_max
+        if not resize and annotated:
             return False
-        if ann.get(du.DESIRED_REPLICAS) == want_desired and ann.get(du.MAX_REPLICAS) == want_max:
+        if annotated:
             meta = rs.metadata   # the same annotations, in the same order: keep the object
         else:
             meta = evolve(rs.metadata, annotations=FrozenDict(

@@ -87,13 +87,21 @@ def facts(d: Any) -> SpecFacts:
     """``SpecFacts`` of d's spec, remembered by the spec's identity (the entry holds the spec,
     so its id is not reused while remembered)."""
     spec = d.spec
-    hit = _FACTS.get(id(spec))
-    if hit is not None and hit.spec is spec:
+    hit = _LAST_FACTS[0]   # (a sync asks about one spec several times in a row)
+    if hit.spec is spec:
         return hit
-    if len(_FACTS) >= 4096:
-        _FACTS.clear()
-    hit = _FACTS[id(spec)] = SpecFacts(spec)
+    hit = _FACTS.get(id(spec))
+    if hit is None or hit.spec is not spec:
+        if len(_FACTS) >= 4096:
+            _FACTS.clear()
+        hit = _FACTS[id(spec)] = SpecFacts(spec)
+    _LAST_FACTS[0] = hit
     return hit
+
+
+# the SpecFacts last asked for (a placeholder's first)
+_LAST_FACTS: list[SpecFacts] = [SpecFacts.__new__(SpecFacts)]
+_LAST_FACTS[0].spec = None
 
 
 def max_surge(d: Any) -> int:
