@@ -57,16 +57,21 @@ class Rollout:
         """reconcileOldReplicaSets: first drop old pods that are not available anyway, then
         scale the old ReplicaSets down as far as availability allows, oldest first."""
         old_active = du.filter_active(old_rss)
-        if du.total_replicas(old_active) == 0:
+        old_count = du.total_replicas(old_active)
+        if old_count == 0:
             return False
-        all_count = du.total_replicas(old_active + [new_rs])
+        new_count = du.replicas(new_rs)   # (rolling found one)
+        all_count = old_count + new_count
         min_available = du.facts(d).min_available
-        new_unavailable = du.replicas(new_rs) - new_rs.status.available_replicas
+        new_unavailable = new_count - new_rs.status.available_replicas
         max_scaled_down = all_count - min_available - new_unavailable
         if max_scaled_down <= 0:
             return False
+        # oldest first; the stored versions below keep the order (their creation times and
+        # names are these), so the list is sorted once
+        old_active = du.by_creation(old_active)
         cleaned = 0
-        for rs in du.by_creation(old_active):
+        for rs in old_active:
             if cleaned >= max_scaled_down:
                 break
             size = du.replicas(rs)
@@ -77,11 +82,13 @@ class Rollout:
             if self.dc._scale_rs_and_event(rs, size - n, d):
                 cleaned += n
         old_active = self.dc._fresh(old_active)
-        available = sum(rs.status.available_replicas for rs in old_active + [new_rs])
+        available = new_rs.status.available_replicas
+        for rs in old_active:
+            available += rs.status.available_replicas
         budget = available - min_available
         scaled = 0
         if budget > 0:
-            for rs in du.by_creation(old_active):
+            for rs in old_active:
                 if scaled >= budget:
                     break
                 size = du.replicas(rs)
