@@ -36,7 +36,9 @@ class Rollout:
         if self._reconcile_new(d, new_rs, old_rss + [new_rs]):
             self.dc._sync_status(d, known=known)
             return
-        new_rs, old_rss = self.dc._fresh([new_rs])[0], self.dc._fresh(old_rss)
+        dc = self.dc
+        if dc.store.resource_version != dc._read_rv:   # (else _fresh gives them as they are)
+            new_rs, old_rss = dc._fresh([new_rs])[0], dc._fresh(old_rss)
         if self._reconcile_old(d, new_rs, old_rss):
             self.dc._sync_status(d, known=known)
             return
