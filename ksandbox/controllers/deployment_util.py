@@ -87,9 +87,9 @@ def facts(d: Any) -> SpecFacts:
     """``SpecFacts`` of d's spec, remembered by the spec's identity (the entry holds the spec,
     so its id is not reused while remembered)."""
     spec = d.spec
-    hit = _LAST_FACTS[0]   # (a sync asks about one spec several times in a row)
-    if hit.spec is spec:
-        return hit
+    last = _LAST_FACTS[0]   # (a sync asks about one spec several times in a row)
+    if last.spec is spec:
+        return last
     hit = _FACTS.get(id(spec))
     if hit is None or hit.spec is not spec:
         if len(_FACTS) >= 4096:
