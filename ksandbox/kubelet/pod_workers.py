@@ -587,12 +587,20 @@ def _running_parts(old: Any, containers: tuple, since: Any,
     return out
 
 
+_RUNNING_CONDITIONS = ("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
+                       "PodScheduled")
+
+
 def _running_parts_of(old: Any, containers: tuple, since: Any,
                       running_since: Any) -> tuple[tuple, tuple]:
+    # each type's first condition (old.condition(t) of each), in one pass
+    first: dict[str, PodCondition] = {}
+    for c in old.conditions:
+        if c.type not in first:
+            first[c.type] = c
     conds = []
-    for t in ("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
-              "PodScheduled"):
-        prev = old.condition(t)
+    for t in _RUNNING_CONDITIONS:
+        prev = first.get(t)
         if prev is not None and prev.status == "True":
             conds.append(prev)
         else:

@@ -258,7 +258,7 @@ class Scheduler:
             self._forget_nomination(key)
             self.queue.delete(key)
             if pod.spec.node_name:
-                self.cache.remove_pod(pod)
+                self.cache.remove_pod(pod, key)
                 self._event(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), pod, None)
             return
         if pod.spec.node_name:
@@ -273,10 +273,10 @@ class Scheduler:
             self._forget_nomination(key)
             if pod.status.phase in TERMINATED_PHASES:
                 if was_assigned:
-                    self.cache.remove_pod(pod)
+                    self.cache.remove_pod(pod, key)
                     self._event(ClusterEvent(ASSIGNED_POD, ActionType.DELETE), old, None)
                 return
-            self.cache.add_pod(pod, parsed)
+            self.cache.add_pod(pod, parsed, key)
             if not was_assigned:
                 if not self._own_bind_unheard(key):
                     self._event(ClusterEvent(ASSIGNED_POD, ActionType.ADD), None, pod)

@@ -189,11 +189,13 @@ class SchedulerCache:
                 del self.image_nodes[name]
 
     # -- pods ---------------------------------------------------------------------------------
-    def add_pod(self, pod: Pod, parsed: PodInfo | None = None) -> None:
+    def add_pod(self, pod: Pod, parsed: PodInfo | None = None, key: str | None = None) -> None:
         """An assigned, non-terminal pod appeared (or changed); others are ignored.
         ``parsed``: a PodInfo of an earlier version of this pod (the scheduling queue's, at
-        the bind), reused when its terms still hold (PodInfo.same_terms)."""
-        key = f"{pod.metadata.namespace}/{pod.metadata.name}"
+        the bind), reused when its terms still hold (PodInfo.same_terms). ``key``: the pod's
+        ``namespace/name`` when the caller has it (the scheduler's watch handler)."""
+        if key is None:
+            key = f"{pod.metadata.namespace}/{pod.metadata.name}"
         if key in self._pod_node:
             if self._replace_status_only(key, pod):
                 return
@@ -318,8 +320,9 @@ class SchedulerCache:
         self._bump(static=False)
         return True
 
-    def remove_pod(self, pod: Pod) -> None:
-        key = f"{pod.metadata.namespace}/{pod.metadata.name}"
+    def remove_pod(self, pod: Pod, key: str | None = None) -> None:
+        if key is None:
+            key = f"{pod.metadata.namespace}/{pod.metadata.name}"
         if key in self._pod_node:
             self._remove_pod_key(key)
             self._bump(static=False)
