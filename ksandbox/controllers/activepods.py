@@ -12,11 +12,15 @@ stable tie-break.
 Sorting every pod for each scale-down would cost O(n log n) per deleted pod in a 15,000-pod
 ReplicaSet. Most pods are "plain": bound, Running, ready, without a deletion cost; they differ
 only by node crowding and age. So plain pods are grouped by node, each node's plain pods kept
-sorted by age (re-sorted only when that node's pods change or an age crosses a power of two —
-looked at when the node's best pod comes up in a pick: ages only grow, so an order that has
-aged was never placed after where it belongs), and the k to delete are merged across the most
-crowded nodes. The few other pods are sorted
-with the full key. The result is exactly the full sort's.
+sorted by age, and a heap holds each node at its best pod, the rank and both log2 ages packed
+in one int key. A node is sorted only when it comes to the top of the heap: until then it
+waits with its rank's key alone (below its pods'), and all such nodes of that rank are sorted
+together. A node whose rank alone changes keeps its order; one whose pods change waits to be
+sorted again; an order whose ages have crossed a power of two is sorted again when it comes
+up (ages only grow, so an order that has aged was never placed after where it belongs). One
+pod to delete — nearly every scale-down — is the top's; more are merged across the most
+crowded nodes. The few other pods are sorted with the full key. The result is exactly the
+full sort's.
 
 Not here: container restart counts (not modelled), the controllers themselves.
 """
@@ -26,6 +30,7 @@ from __future__ import annotations
 import heapq
 import math
 from itertools import count as _counter
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from .controller_utils import pod_active, pod_ready, ready_since
@@ -38,6 +43,26 @@ POD_DELETION_COST = "controller.kubernetes.io/pod-deletion-cost"
 # pkg/controller/controller_utils.go: podPhaseToOrdinal (phases not listed count as 0).
 _PHASE_ORDINAL = {"Pending": 0, "Unknown": 1, "Running": 2}
 _versions = _counter(1)
+# The standing order's int keys: (-rank << _RANK) + ((r + _AGE_BIAS) << _AGE) + c + _AGE_BIAS
+# orders as (-rank, r, c) — r and c, the log2 ages (-2 for none), lie in [-1100, 1100) —
+# and compares faster than that tuple in the heap; a rank's key alone is below its pods'.
+_AGE, _AGE_BIAS = 12, 2048
+_RANK = 2 * _AGE
+_AGES_UID = itemgetter(0, 1)   # a node's pods sort by ages key, then uid (as upstream)
+
+
+def _span(r: int) -> float:
+    try:
+        return 2.0 ** (r + 1) / 1e9
+    except OverflowError:
+        return math.inf
+
+
+# _SPAN[r]: 2**(r+1) ns in seconds, when an age in log2 bucket r (an age in ns in
+# [2**r, 2**(r+1))) leaves it, counted from the age's origin — a table, as a pick computes
+# it for every pod it sorts. Indexed by r itself: the log2 of a positive float is in
+# [-1075, 1024), and a negative r reads from the end, where those buckets are.
+_SPAN = [_span(r) for r in range(1100)] + [_span(r) for r in range(-1100, 0)]
 
 
 def deletion_cost(pod: Pod) -> int:
@@ -88,12 +113,14 @@ class ActivePods:
         self.nodes: dict[str, dict[str, Any]] = {}   # node ("" = none) → name → pod
         self.special: dict[str, Any] = {}            # the pods that are not plain
         self.node_counts = NodeCounts(self)
-        # Per node: its plain pods' (ready since, created, uid, pod), rebuilt when they
-        # change; sorted by age key, and until when _pick_plain may take that order.
+        # Per node: its plain pods' (ready since, created, uid, pod), dropped when they
+        # change; and its order (_sort_node): (until when _pick_plain may take it, [(ages
+        # key, uid, pod)] sorted, when an age in it changes bucket, whether all its ages were
+        # positive, the static list it was sorted from).
         self._static: dict[str, list[tuple]] = {}
-        self._sorted: dict[str, tuple[float, list]] = {}
-        # A lazy heap of each node's best plain pod, (-rank, age key, node, stamp); an entry
-        # is live while its stamp is the node's current one in ``_entry``.
+        self._sorted: dict[str, tuple[float, list, float, bool, list]] = {}
+        # A lazy heap of the nodes (see "the standing order" below); the live entry of each
+        # node in ``_entry``.
         self._entry: dict[str, tuple] = {}
         self._heap: list[tuple] = []
         self._expiry: list[tuple[float, str, int]] = []
@@ -165,27 +192,33 @@ class ActivePods:
         return out
 
     # -- the standing order of plain pods ----------------------------------------------------
+    # A heap of nodes, each at its best plain pod: (key, uid, node, stamp), the key packing
+    # the node's rank and the pod's two log2 ages in one int (_AGES); a node not sorted yet
+    # has uid None and the key of its rank alone, below every pod's there. An entry is live
+    # while it is the node's in ``_entry``; the others are dropped as they come up.
+
     def _refresh(self, ranks: Any, now: float) -> None:
         if ranks is not self._ranks_src:
+            # A ranks object not seen before (the owner's first pick, a new family): every
+            # node's entry at once, one heapify instead of a push per node.
             self._ranks_src = ranks
-            self._static.clear()
-            self._entry.clear()
-            self._heap.clear()
-            self._expiry.clear()
-            self._dirty = set(self.nodes)
+            self._rebuild(ranks, now)
+            return
         expiry = self._expiry
+        dirty = self._dirty
         while expiry and expiry[0][0] <= now:
             _, node, stamp = heapq.heappop(expiry)
             entry = self._entry.get(node)
             if entry is not None and entry[3] == stamp:
-                self._dirty.add(node)
-        for node in self._dirty:
-            self._sorted.pop(node, None)
-            self._entry.pop(node, None)
-            if not node or node not in self.nodes:
-                continue
-            self._push(node, ranks, now)
-        self._dirty.clear()
+                self._sorted.pop(node, None)   # its order has aged: sorted when it comes up
+                dirty.add(node)
+        if dirty:
+            nodes, entry_of = self.nodes, self._entry
+            for node in dirty:
+                entry_of.pop(node, None)
+                if node and node in nodes:
+                    self._push(node, ranks, now)
+            dirty.clear()
         if len(self._heap) > 2 * len(self._entry) + 64:  # drop the dead entries
             self._heap = list(self._entry.values())
             heapq.heapify(self._heap)
@@ -193,17 +226,42 @@ class ActivePods:
             self._expiry = [x for x in expiry if x[2] in live]
             heapq.heapify(self._expiry)
 
+    def _rebuild(self, ranks: Any, now: float) -> None:
+        """Every node's entry anew (the ranks object changed), in one heapify."""
+        entry_of: dict[str, tuple] = {}
+        make = self._make_entry
+        for node in self.nodes:
+            if node:
+                entry = make(node, -ranks.get(node, 0) << _RANK, now)
+                if entry is not None:
+                    entry_of[node] = entry
+        self._heap = list(entry_of.values())
+        heapq.heapify(self._heap)
+        self._entry, self._expiry = entry_of, []
+        self._dirty.clear()
+
     def _push(self, node: str, ranks: Any, now: float) -> None:
-        """Sort the node's plain pods and put its best one in the heap. An order that ages
-        only by its pods' ages growing is checked when its entry comes to the top
-        (_pick_plain); one with a pod of age <= 0 goes in the expiry heap (_refresh)."""
-        valid, entries, monotone = self._sort_node(node, now)
-        if entries:
-            entry = (-ranks.get(node, 0), entries[0][0], node, next(_versions))
+        entry = self._make_entry(node, -ranks.get(node, 0) << _RANK, now)
+        if entry is not None:
             self._entry[node] = entry
             heapq.heappush(self._heap, entry)
-            if not monotone:
-                heapq.heappush(self._expiry, (valid, node, entry[3]))
+
+    def _make_entry(self, node: str, base: int, now: float) -> tuple | None:
+        """The node's entry at its rank's key ``base``: at its best plain pod while the order
+        sorted last holds (the node's rank alone changed: its pods and their age buckets are
+        as they were), else not sorted — sorted when it comes to the top (_pick_plain), so a
+        node below the most crowded ones may never be. None: no plain pod there. (An order
+        with an age <= 0 in it is not kept: it may change at once, see _sort_node.)"""
+        held = self._sorted.get(node)
+        if held is not None and held[3] and held[0] > now and held[4] is self._static.get(node):
+            if not held[1]:
+                return None
+            best = held[1][0]
+            return (base + best[0], best[1], node, next(_versions))
+        special = self.special
+        if special and all(name in special for name in self.nodes[node]):
+            return None
+        return (base, None, node, next(_versions))
 
     def _pick_plain(self, need: int, ranks: Any, now: float) -> list[Any]:
         """A k-way merge of the nodes' sorted plain pods, crowded nodes first; the standing
@@ -211,7 +269,7 @@ class ActivePods:
         self._refresh(ranks, now)
         heap, live = self._heap, self._entry
         taken: list[tuple] = []
-        more: list[tuple] = []  # (-rank, key, node, index) of the nodes' next pods
+        more: list[tuple] = []  # (key, uid, node, index, rank key) of the nodes' next pods
         out: list[Any] = []
         sorted_ = self._sorted
         while len(out) < need:
@@ -220,53 +278,101 @@ class ActivePods:
                 node = top[2]
                 if live.get(node) is not top:
                     heapq.heappop(heap)
+                elif top[1] is None:
+                    # Not sorted yet: nor is any node of this rank pushed since its pods
+                    # changed (or its order aged); they all come up before the sorted ones,
+                    # so all are sorted now, in one pass.
+                    heap = self._sort_rank(top[0], now, taken)
                 elif sorted_[node][0] <= now:
-                    # An order that has aged (_push): its pods' ages only grow, so each key
-                    # only grows and the stale entry was never after its place — sorted
-                    # again, the node goes back in at its place now.
+                    # An order that has aged: its pods' ages only grow, so each key only
+                    # grows and the entry was never after its place — sorted again, the
+                    # node goes back in at its place.
                     heapq.heappop(heap)
-                    del live[node]
-                    self._push(node, ranks, now)
+                    self._enter(node, top[0] - sorted_[node][1][0][0], now)
                 else:
                     break
+            if need == 1 and heap:
+                # One pod (nearly every scale-down): the top's, which stays in the heap.
+                return [sorted_[heap[0][2]][1][0][2]]
             if heap and (not more or heap[0][:2] < more[0][:2]):
                 entry = heapq.heappop(heap)
                 taken.append(entry)
-                neg_rank, node, i = entry[0], entry[2], 0
+                node, i = entry[2], 0
+                base = entry[0] - sorted_[node][1][0][0]
             elif more:
-                neg_rank, _, node, i = heapq.heappop(more)
+                _, _, node, i, base = heapq.heappop(more)
             else:
                 break
-            entries = self._sorted[node][1]
-            out.append(entries[i][1])
+            entries = sorted_[node][1]
+            out.append(entries[i][2])
             if i + 1 < len(entries):
-                heapq.heappush(more, (neg_rank, entries[i + 1][0], node, i + 1))
+                after = entries[i + 1]
+                heapq.heappush(more, (base + after[0], after[1], node, i + 1, base))
         for entry in taken:
             heapq.heappush(heap, entry)
         return out
 
+    def _sort_rank(self, base: int, now: float, taken: list[tuple]) -> list[tuple]:
+        """Sort every node not sorted yet whose rank key is ``base`` (see _pick_plain); the
+        heap after (a new one, without the dead entries, when many were sorted: a push each
+        costs more). ``taken``: the live entries a pick holds out of the heap."""
+        todo = [e[2] for e in self._entry.values() if e[1] is None and e[0] == base]
+        if len(todo) < 16:
+            for node in todo:
+                self._enter(node, base, now)
+            return self._heap
+        live, expiry, sort_node = self._entry, self._expiry, self._sort_node
+        for node in todo:
+            valid, entries, monotone = sort_node(node, now)
+            if entries:
+                entry = live[node] = (base + entries[0][0], entries[0][1], node,
+                                      next(_versions))
+                if not monotone:
+                    heapq.heappush(expiry, (valid, node, entry[3]))
+            else:
+                del live[node]
+        held = {id(e) for e in taken}
+        heap = [e for e in live.values() if id(e) not in held] if held else list(live.values())
+        heapq.heapify(heap)
+        self._heap = heap
+        return heap
+
+    def _enter(self, node: str, base: int, now: float) -> None:
+        """Sort the node and push its live entry at its best plain pod (``base``: its rank's
+        key)."""
+        valid, entries, monotone = self._sort_node(node, now)
+        if entries:
+            entry = (base + entries[0][0], entries[0][1], node, next(_versions))
+            self._entry[node] = entry
+            heapq.heappush(self._heap, entry)
+            if not monotone:
+                heapq.heappush(self._expiry, (valid, node, entry[3]))
+        else:
+            del self._entry[node]
+
     def _sort_node(self, node: str, now: float) -> tuple[float, list, bool]:
-        """The node's plain pods as [(age key, pod)], sorted; until when that holds (an age
-        crossing into the next power of two may reorder them); and whether every age in it
-        is positive — then the keys only grow with time (log2 of a growing age), while an
+        """The node's plain pods as [(ages key, uid, pod)], sorted; until when that holds (an
+        age crossing into the next power of two may reorder them); and whether every age in
+        it is positive — then the keys only grow with time (log2 of a growing age), while an
         age of 0 or less turns to a positive one whose log2 may be below -1."""
         static = self._static.get(node)
         if static is None:
             special = self.special
             static = [(ready_since(p), p.metadata.creation_timestamp, p.metadata.uid, p)
-                      for name, p in self.nodes.get(node, {}).items() if name not in special]
+                      for name, p in self.nodes[node].items() if name not in special]
             self._static[node] = static
         entries = []
         valid = math.inf
         monotone = True
         log2 = math.log2
+        span = _SPAN
         for since, created, uid, p in static:
             r = c = -2
             if since is not None:
                 age = now - since
                 if age > 0:
                     r = int(log2(age * 1e9))
-                    change = since + 2.0 ** (r + 1) / 1e9
+                    change = since + span[r]
                 else:
                     r, change, monotone = -1, since, False
                 if change < valid:
@@ -275,21 +381,18 @@ class ActivePods:
                 age = now - created
                 if age > 0:
                     c = int(log2(age * 1e9))
-                    change = created + 2.0 ** (c + 1) / 1e9
+                    change = created + span[c]
                 else:
                     c, change, monotone = -1, created, False
                 if change < valid:
                     valid = change
-            entries.append(((r, c, uid), p))
-        entries.sort(key=_first)
+            entries.append((((r + _AGE_BIAS) << _AGE) + c + _AGE_BIAS, uid, p))
+        if len(entries) > 1:
+            entries.sort(key=_AGES_UID)
         # _pick_plain sorts again at this time; an order that is not monotone is sorted
         # again by _refresh (the expiry heap) instead, once per pick (its age of 0 may last).
-        self._sorted[node] = (valid if monotone else math.inf, entries)
+        self._sorted[node] = (valid if monotone else math.inf, entries, valid, monotone, static)
         return valid, entries, monotone
-
-
-def _first(entry: tuple) -> Any:
-    return entry[0]
 
 
 class NodeCounts:

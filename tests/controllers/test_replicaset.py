@@ -353,6 +353,72 @@ def test_the_standing_order_follows_changes_in_the_family():
                 [p.metadata.name for p in want[:k]]
 
 
+_FAMILY_ADD = hs.tuples(
+    # a pod of ReplicaSet 0 or 1 comes: its node (mostly a few crowded ones), how long ago it
+    # became ready and was created (0: this instant, an age of zero), whether it is plain
+    hs.just("add"), hs.integers(0, 1), hs.integers(0, 5) | hs.integers(0, 39),
+    hs.sampled_from([0.0, 0.0, 0.25, 1.0, 3.0, 40.0, 300.0]),
+    hs.sampled_from([0.0, 1.0, 60.0, 500.0]), hs.booleans() | hs.just(True))
+_FAMILY_STEP = hs.one_of(
+    _FAMILY_ADD, _FAMILY_ADD, _FAMILY_ADD,
+    hs.tuples(hs.just("remove"), hs.integers(0, 10**6)),
+    hs.tuples(hs.just("wait"), hs.sampled_from([0.0, 0.5, 7.0, 70.0, 700.0])),
+    hs.tuples(hs.just("pick"), hs.integers(1, 3) | hs.integers(1, 60)),
+    hs.tuples(hs.just("pick"), hs.just(1)),
+    hs.tuples(hs.just("new ranks"),))   # the family's counts as a new object (a rebuild)
+
+
+@settings(max_examples=200, deadline=None)
+@given(steps=hs.lists(_FAMILY_STEP, min_size=30, max_size=150))
+def test_standing_orders_of_a_family_pick_as_the_full_sort(steps):
+    """Two ReplicaSets of one family on up to 40 nodes, pods coming and going, time passing:
+    every pick of either one equals the plain computation — a full sort with upstream's key
+    (deletion_key) and the family's counts. This holds the standing order's shortcuts to it:
+    a node whose rank alone changed keeps its order, a node not sorted yet waits in the heap
+    with its rank's key until it comes up (then its whole rank is sorted at once), an order
+    aged past a power of two is sorted again, a new ranks object rebuilds the heap, and a
+    single pod is read off the top without a merge."""
+    owners = (ActivePods(), ActivePods())
+    family: dict[str, int] = {}
+    live: list[tuple[int, Pod]] = []
+    now = 1000.0
+    for n, step in enumerate(steps):
+        if step[0] == "add":
+            _, which, node_i, ready_ago, created_ago, plain = step
+            node = f"n{node_i:02d}"
+            pod = _pod(f"p{n:03d}", node=node, phase="Running", ready=plain,
+                       ready_at=now - ready_ago, created=now - created_ago - ready_ago)
+            owners[which].account(pod, 1)
+            live.append((which, pod))
+        elif step[0] == "remove" and live:
+            which, pod = live.pop(step[1] % len(live))
+            owners[which].account(pod, -1)
+            node = pod.spec.node_name
+        elif step[0] == "wait":
+            now += step[1]
+            continue
+        elif step[0] == "new ranks":
+            family = dict(family)
+            continue
+        elif step[0] == "pick":
+            for which, mine in enumerate(owners):
+                pods = [p for w, p in live if w == which]
+                if len(pods) <= 1:
+                    continue
+                k = min(step[1], len(pods) - 1)
+                want = sorted(pods, key=lambda p: deletion_key(p, family, now))[:k]
+                got = mine.pick(k, family, now)
+                assert [p.metadata.name for p in got] == [p.metadata.name for p in want]
+            continue
+        else:
+            continue
+        family[node] = family.get(node, 0) + (1 if step[0] == "add" else -1)
+        if not family[node]:
+            del family[node]
+        for mine in owners:   # (the controller tells both; the owner's own mark is harmless)
+            mine.ranks_changed([node])
+
+
 def test_scale_down_deletes_unready_pods_before_ready_ones():
     s = Session.from_text(NODES + rs_yaml(replicas=4))
     pods = active(owned_pods(s, "web"))
