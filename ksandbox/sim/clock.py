@@ -3,7 +3,8 @@
 Every piece of the control plane (kubelets, controllers, the scheduler) asks the clock to call it
 back at a simulated second. Entries are ordered by ``(time, priority, seq)``: the sequence number
 makes same-time, same-priority callbacks run in the order they were scheduled, so a run is a pure
-function of its inputs. The clock never reads the wall clock; pacing against real time is the
+function of its inputs. The entries of one ``(time, priority)`` wait in one first-in first-out
+bucket, and the heap holds each bucket's ``(time, priority)`` once (see :class:`Clock`). The clock never reads the wall clock; pacing against real time is the
 UI's business (it calls :meth:`Clock.run_until` with ``now + real_dt * speed``).
 
 Modelled on SimPy's ``Environment`` (``peek``/``step``/``run(until)``), without generators:
@@ -13,6 +14,7 @@ callbacks are plain functions, which is cheaper and easier to fork.
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from operator import attrgetter
 from typing import Any, Callable
 
@@ -60,6 +62,9 @@ class Timer:
         return f"<Timer {self.label} at {self.when}{state}>"
 
 
+_new_timer = object.__new__
+
+
 class _CANCELLED:
     """What a TimerBatch holds in place of an entry that ran or was cancelled (a class: a
     fork shares it as it is, so identity checks hold in the copy, sim/snapshot.py)."""
@@ -71,8 +76,8 @@ class TimerBatch:
     label in three lists (24 bytes), where a Timer of its own costs a Timer, a heap tuple and
     a sequence number (~208 bytes).
 
-    Exactly the plain order: the batch sits in the heap with its first entry's sequence
-    number, and it takes further entries only while no other timer of the same (time,
+    Exactly the plain order: the batch sits in its (time, priority) bucket at its first
+    entry's place, and it takes further entries only while no other timer of the same (time,
     priority) has been scheduled since (Clock.call_at closes it), so every entry would have
     run at the batch's place in the plain order too (also while the batch runs: an entry
     added then comes after its other entries, as a later Timer would). The clock runs one
@@ -140,7 +145,16 @@ class TimerBatch:
 
 
 class Clock:
-    """A heap of ``(time, priority, seq, Timer)``; ``now`` only moves forward.
+    """Timers run in ``(time, priority, seq)`` order; ``now`` only moves forward.
+
+    The entries (Timer or TimerBatch) of one ``(time, priority)`` wait in a FIFO bucket, in
+    the order they were scheduled — which is their sequence order, the sequence only ever
+    growing — and the heap holds each bucket's ``(time, priority)`` once. That is the order of
+    one heap of ``(time, priority, seq, entry)``, at less cost: about half of a rolling
+    update's timers are due at a (time, priority) that has entries waiting already (the
+    controllers' queue drains at the current instant), and they join its bucket without a
+    heap push; the heap holds fewer keys, and compares two fields, not three (a pop from the
+    plain heap of ~70 entries was ~2,500 instructions, the clock's costliest C work).
 
     A timer is *background* when it is housekeeping that recurs forever (heartbeats, lease
     renewals, periodic monitors). Headless runs stop when only background work is left and the
@@ -149,9 +163,11 @@ class Clock:
 
     def __init__(self, start: float = 0.0) -> None:
         self._now: float = float(start)
-        # Timer or TimerBatch entries
-        self._heap: list[tuple[float, int, int, Any]] = []
-        self._seq = 0
+        # (time, priority) of every bucket, a heap; the bucket of each: its entries (Timer or
+        # TimerBatch), first to run first. A bucket is dropped with its key once empty.
+        self._heap: list[tuple[float, int]] = []
+        self._buckets: dict[tuple[float, int], deque[Any]] = {}
+        self._seq = 0   # entries scheduled so far (call_at and new batches)
         self.events_run = 0
         self.foreground_pending = 0
         # (time, priority) -> the batch that may still take entries (call_batched)
@@ -176,13 +192,29 @@ class Clock:
         ``arg`` (not None), ``callback(arg)``."""
         if when < self._now:
             when = self._now
+        key = (when, priority)
         if self._open:   # a timer at a batch's (time, priority) runs after its entries
-            self._open.pop((when, priority), None)
-        timer = Timer(when, callback, label, background, self, arg)
+            self._open.pop(key, None)
+        # Timer(when, callback, label, background, self, arg), its fields set here: a class
+        # call runs __init__ in a frame of its own (~850 instructions more a timer)
+        timer = _new_timer(Timer)
+        timer.when = when
+        timer.callback = callback
+        timer.arg = arg
+        timer.cancelled = False
+        timer.label = label
+        timer.background = background
+        timer.done = False
+        timer._clock = self
         if not background:
             self.foreground_pending += 1
         self._seq += 1
-        heapq.heappush(self._heap, (when, priority, self._seq, timer))
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            self._buckets[key] = deque((timer,))
+            heapq.heappush(self._heap, key)
+        else:
+            bucket.append(timer)
         return timer
 
     def call_later(self, delay: float, callback: Callable[..., Any],
@@ -205,7 +237,12 @@ class Clock:
         if batch is None:
             batch = TimerBatch(when, priority, self)
             self._seq += 1
-            heapq.heappush(self._heap, (when, priority, self._seq, batch))
+            bucket = self._buckets.get(key)
+            if bucket is None:
+                self._buckets[key] = deque((batch,))
+                heapq.heappush(self._heap, key)
+            else:
+                bucket.append(batch)
             self._open[key] = batch
         batch._add(callback, arg, label)
         self.foreground_pending += 1
@@ -217,8 +254,8 @@ class Clock:
             del self._open[key]
 
     def _fire_entry(self, batch: TimerBatch) -> None:
-        """Run the batch's next entry (it stays in the heap, its key unchanged, until its
-        last entry has run: whatever that entry schedules goes in around it, as around a
+        """Run the batch's next entry (it stays first in its bucket until its last entry has
+        run: whatever that entry schedules goes in around it, as around a
         Timer)."""
         i = batch.next
         callback, arg = batch.callbacks[i], batch.args[i]
@@ -248,44 +285,67 @@ class Clock:
             timer.callback(timer.arg)
 
     # -- running --------------------------------------------------------------------------
-    def _drop_cancelled(self) -> None:
-        heap = self._heap
-        while heap and heap[0][3].cancelled:
-            heapq.heappop(heap)
+    def _first(self) -> Any:
+        """The first entry that is not cancelled (None when there is none), the cancelled ones
+        before it dropped; it stays first in the first bucket."""
+        heap, buckets = self._heap, self._buckets
+        while heap:
+            bucket = buckets[heap[0]]
+            while bucket:
+                entry = bucket[0]
+                if not entry.cancelled:
+                    return entry
+                bucket.popleft()
+            del buckets[heapq.heappop(heap)]
+        return None
+
+    def _take(self, bucket: deque[Any]) -> None:
+        """Take the first entry off ``bucket``, the first bucket; the bucket and its heap key
+        go when it is empty (before the entry runs: what the entry schedules at the same
+        (time, priority) comes after it either way)."""
+        bucket.popleft()
+        if not bucket:
+            del self._buckets[heapq.heappop(self._heap)]
 
     def next_event_time(self) -> float | None:
         """The simulated time of the next live callback, or None when nothing is scheduled."""
-        self._drop_cancelled()
-        return self._heap[0][0] if self._heap else None
+        entry = self._first()
+        return entry.when if entry is not None else None
 
     def pending(self) -> int:
-        """How many callbacks are scheduled (cancelled ones included until they surface)."""
-        return len(self._heap)
+        """How many callbacks are scheduled (cancelled ones included until they surface; a
+        batch counts once)."""
+        return sum(map(len, self._buckets.values()))
+
+    def entries(self) -> list[tuple[float, int, Any]]:
+        """``(time, priority, entry)`` of every Timer and TimerBatch waiting (cancelled ones
+        included until they surface), in the order they run; the time is the bucket's."""
+        return [(when, prio, t) for when, prio in sorted(self._buckets)
+                for t in self._buckets[(when, prio)]]
 
     def scheduled(self) -> list[tuple[float, int, str, Any, bool]]:
         """The live callbacks in the order they will run, as ``(when, priority, label, arg,
         background)``: a batch's entries at its place (for tests and debugging)."""
         out: list[tuple[float, int, str, Any, bool]] = []
-        for when, prio, _seq, t in sorted(self._heap, key=lambda e: e[:3]):
+        for _when, prio, t in self.entries():
             if t.cancelled:
                 continue
             if t.__class__ is TimerBatch:
-                out.extend((when, prio, label, arg, False) for label, arg in t.entries())
+                out.extend((t.when, prio, label, arg, False) for label, arg in t.entries())
             else:
-                out.append((when, prio, t.label, t.arg, t.background))
+                out.append((t.when, prio, t.label, t.arg, t.background))
         return out
 
     def step(self) -> bool:
         """Run the next live callback; False when there is none."""
-        self._drop_cancelled()
-        if not self._heap:
+        timer = self._first()
+        if timer is None:
             return False
-        when, _prio, _seq, timer = self._heap[0]
         if timer.__class__ is TimerBatch:
             self._fire_entry(timer)
             return True
-        heapq.heappop(self._heap)
-        self._fire(when, timer)
+        self._take(self._buckets[self._heap[0]])
+        self._fire(timer.when, timer)
         return True
 
     def run_until(self, until: float, budget: int | None = None) -> bool:
@@ -294,27 +354,32 @@ class Clock:
         With ``budget``, stop after that many callbacks and return False (``now`` is then the
         last callback's time): a caller shows progress between slices. The callbacks run in the
         same order whether a run is sliced or not. True when ``until`` was reached."""
-        heap = self._heap
+        heap, buckets, heappop = self._heap, self._buckets, heapq.heappop
         if budget is None:
             while heap:
-                when, _prio, _seq, timer = heap[0]
-                if when > until:
+                key = heap[0]
+                if key[0] > until:
                     break
-                if timer.cancelled:
-                    heapq.heappop(heap)
-                    continue
-                if timer.__class__ is TimerBatch:
+                bucket = buckets[key]
+                timer = bucket[0]
+                if timer.__class__ is TimerBatch and not timer.cancelled:
                     self._fire_entry(timer)
                     continue
-                heapq.heappop(heap)
-                self._fire(when, timer)
+                # _take's, inline (once per callback)
+                bucket.popleft()
+                if not bucket:
+                    del buckets[heappop(heap)]
+                if not timer.cancelled:
+                    self._fire(timer.when, timer)
         else:
             while heap:
-                when, _prio, _seq, timer = heap[0]
-                if when > until:
+                key = heap[0]
+                if key[0] > until:
                     break
+                bucket = buckets[key]
+                timer = bucket[0]
                 if timer.cancelled:
-                    heapq.heappop(heap)
+                    self._take(bucket)
                     continue
                 if budget <= 0:
                     return False
@@ -322,8 +387,8 @@ class Clock:
                 if timer.__class__ is TimerBatch:
                     self._fire_entry(timer)
                     continue
-                heapq.heappop(heap)
-                self._fire(when, timer)
+                self._take(bucket)
+                self._fire(timer.when, timer)
         if until > self._now:
             self._now = until
         return True

@@ -43,7 +43,7 @@ class _Entry:
 
 def _start_timers(s: Session) -> list:
     out = []
-    for _w, _p, _s, t in s.clock._heap:
+    for _w, _p, t in s.clock.entries():
         if isinstance(t, TimerBatch) and not t.cancelled:
             for i in range(t.next, len(t.args)):
                 if t.labels[i] == "kubelet/n1/start" and isinstance(t.args[i], tuple):
@@ -85,7 +85,7 @@ def test_pending_starts_due_at_one_time_share_its_float():
     for t in timers:
         by_value.setdefault(t.when, set()).add(id(t.when))
     assert len(by_value) < 65 and all(len(ids) == 1 for ids in by_value.values())
-    heap_times = {id(w) for w, _p, _s, t in s.clock._heap if isinstance(t, TimerBatch)}
+    heap_times = {id(w) for w, _p, t in s.clock.entries() if isinstance(t, TimerBatch)}
     assert heap_times == {id(t.when) for t in timers}
 
 
@@ -94,7 +94,7 @@ def test_pending_starts_due_at_one_time_are_one_heap_entry():
     time, not a Timer, heap tuple and sequence number per pod (~208 bytes each; a 150,000-pod
     load holds them all at once); deleting a pod before its start cancels its entry only."""
     s = Session.from_text(MANY)
-    batches = [t for _w, _p, _s, t in s.clock._heap if isinstance(t, TimerBatch)]
+    batches = [t for _w, _p, t in s.clock.entries() if isinstance(t, TimerBatch)]
     assert len(_start_timers(s)) == 65
     assert len(batches) == len({t.when for t in _start_timers(s)}) < 30
     s.store.delete("Pod", "q7", "default")

@@ -139,7 +139,7 @@ def test_one_heap_entry_holds_every_call_due_at_one_time_and_priority():
     for i in range(1000):
         clock.call_batched(1.5, seen.append, i, 30, "start")
     assert clock.pending() == 1 and clock.foreground_pending == 1000
-    batch = clock._heap[0][3]
+    batch = clock.entries()[0][2]
     assert isinstance(batch, TimerBatch)
     per_call = sum(sys.getsizeof(x) for x in (batch.callbacks, batch.args, batch.labels)) / 1000
     assert per_call < 32
