@@ -238,14 +238,14 @@ def test_a_loads_pods_are_heard_by_nobody_when_no_handler_needs_them(monkeypatch
 
     built: list[str] = []
 
-    class Counted(store_mod.WatchEvent):
-        __slots__ = ()
+    made: list = []   # every WatchEvent _notify builds (object.__new__, its fields set after)
+    real_new = store_mod._new_event
 
-        def __init__(self, type_, obj, old=None):
-            built.append(obj.kind)
-            super().__init__(type_, obj, old)
+    def counted(cls):
+        made.append(real_new(cls))
+        return made[-1]
 
-    monkeypatch.setattr(store_mod, "WatchEvent", Counted)
+    monkeypatch.setattr(store_mod, "_new_event", counted)
     monkeypatch.setattr(Session, "_run_clock", lambda self, t: None)
     nodes = "".join(f"apiVersion: v1\nkind: Node\nmetadata: {{name: n{i}}}\n---\n"
                     for i in range(3))
@@ -253,12 +253,14 @@ def test_a_loads_pods_are_heard_by_nobody_when_no_handler_needs_them(monkeypatch
                         f"  nodeName: n{i % 3}\n  containers: [{{name: c, image: nginx}}]\n"
                         for i in range(6))
     s = Session.from_text(nodes + pods, seed=1)
+    built[:] = [ev.obj.kind for ev in made]
     assert s.store.count("Pod") == 6 and "Pod" not in built
     assert len(s.cp.informers.pods.orphans("default")) == 6   # caught up
     claim = ("---\napiVersion: v1\nkind: Pod\nmetadata: {name: v}\nspec:\n  nodeName: n0\n"
              "  volumes: [{name: d, persistentVolumeClaim: {claimName: data}}]\n"
              "  containers: [{name: c, image: nginx}]\n")
     Session.from_text(nodes + pods + claim, seed=1)
+    built[:] = [ev.obj.kind for ev in made]
     assert built.count("Pod") == 7
 
 

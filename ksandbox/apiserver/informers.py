@@ -96,7 +96,10 @@ class ControllerIndex:
                     # status): what the general path below does then — an orphan event, the
                     # new version in its place among its namespace's orphans.
                     self.orphan_event = ev
-                    self._orphans.setdefault(meta.namespace, {})[meta.name] = ev.obj
+                    table = self._orphans.get(meta.namespace)
+                    if table is None:
+                        table = self._orphans[meta.namespace] = {}
+                    table[meta.name] = ev.obj
                     return
                 if type(old_ref.uid) is str:
                     # The write kept the owner references object (a status, a bind, a
@@ -104,7 +107,11 @@ class ControllerIndex:
                     # orphan on either side, the same owner's table, the new version in the
                     # object's place.
                     self.orphan_event = None
-                    self._insert(old_ref.uid, meta.namespace, meta.name, ev.obj)
+                    # _insert's, inline: the owner's table is there (the object is in it)
+                    table = self._by_owner.get(old_ref.uid)
+                    if table is None:
+                        table = self._by_owner[old_ref.uid] = {}
+                    table[meta.name] = ev.obj
                     return
         else:
             old_ref = _controller(ev.old) if ev.old is not None else _NOT_INDEXED
@@ -135,10 +142,13 @@ class ControllerIndex:
     def _insert(self, uid: Any, ns: str, name: str, obj: Any) -> None:
         if uid is _NOT_INDEXED:
             return
-        if uid is None:
-            self._orphans.setdefault(ns, {})[name] = obj
-        else:
-            self._by_owner.setdefault(uid, {})[name] = obj
+        # get, then a new table only when there is none (setdefault made an empty dict at
+        # every write to throw away)
+        tables, key = (self._orphans, ns) if uid is None else (self._by_owner, uid)
+        table = tables.get(key)
+        if table is None:
+            table = tables[key] = {}
+        table[name] = obj
 
 
 class OwnerHandler:

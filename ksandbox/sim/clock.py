@@ -365,12 +365,20 @@ class Clock:
                 if timer.__class__ is TimerBatch and not timer.cancelled:
                     self._fire_entry(timer)
                     continue
-                # _take's, inline (once per callback)
+                # _take's and _fire's, inline (once per callback)
                 bucket.popleft()
                 if not bucket:
                     del buckets[heappop(heap)]
                 if not timer.cancelled:
-                    self._fire(timer.when, timer)
+                    self._now = timer.when
+                    self.events_run += 1
+                    timer.done = True
+                    if not timer.background:
+                        self.foreground_pending -= 1
+                    if timer.arg is None:
+                        timer.callback()
+                    else:
+                        timer.callback(timer.arg)
         else:
             while heap:
                 key = heap[0]
