@@ -414,7 +414,7 @@ class NumberRangeError(FieldError):
     """A number the Go type of its field cannot hold. The API server's JSON decoder refuses it
     before validation with encoding/json's UnmarshalTypeError (``json: cannot unmarshal number
     99999999999999999999999 into Go struct field PodSpec.spec.priority of type int32``);
-    :meth:`go_message` is that text, which the manifest loader wraps as the API server does."""
+    :meth:`json_message` is that text, which the manifest loader wraps as the API server does."""
 
     def __init__(self, path: str, value: Any, owner: str, bits: int) -> None:
         self.owner = owner
@@ -424,7 +424,7 @@ class NumberRangeError(FieldError):
             if n.bit_length() < 1020 else int_text(n)
         super().__init__(path, n, f"must fit in a {bits}-bit integer")
 
-    def go_message(self, root: str = "") -> str:
+    def json_message(self, root: str = "") -> str:
         """encoding/json's text; ``root`` is the path of the object itself (``items[3]`` in a
         List, whose items kubectl sends one by one). The field is named by its JSON path
         without list indexes, as encoding/json does."""
@@ -851,13 +851,14 @@ EXTRA_SHAPES: dict[type, dict[str, tuple[str, str]]] = {}
 # which encoding/json names when the value is of another kind (strict.py fills it).
 GO_FIELD_TYPES: dict[type, dict[str, str]] = {}
 
+_strict_sink: list[str] | None = None
+
 
 def json_kind_is(value: Any, kind: str) -> bool:
     """Whether a decoded JSON value is of ``kind`` (a :func:`errors.type_name` name)."""
     if kind == "integer":
         return (type(value) is int) or (type(value) is float and value.is_integer())
     return type_name(value) == kind
-_strict_sink: list[str] | None = None
 
 
 def strict_decode(cls: type, data: Any, path: str = "") -> tuple[Any, list[str]]:

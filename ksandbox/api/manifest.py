@@ -78,20 +78,13 @@ def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
 
     try:
         obj, unknown = strict_decode(info.type, data, path)
-    except NumberRangeError as exc:
-        # the API server's decoder refuses it before validation (a 400, not a 422)
-        version = api_version.rsplit("/", 1)[-1]
-        raise refused_by_the_server(f"{kind} in version \"{version}\" cannot be handled as a "
-                                    f"{kind}: {exc.go_message(path)}") from None
-    except GoTypeError as exc:
-        if not exc.owner:
-            raise ManifestError(source, doc, f"{prefix}{exc}" if path and
-                                not str(exc).startswith(path) else str(exc)) from None
-        # A scalar of the wrong JSON type: the server's JSON decoder refuses the object (400)
-        version = api_version.rsplit("/", 1)[-1]
-        raise refused_by_the_server(f"{kind} in version \"{version}\" cannot be handled as a "
-                                    f"{kind}: {exc.json_message(path)}") from None
     except FieldError as exc:
+        if isinstance(exc, NumberRangeError) or isinstance(exc, GoTypeError) and exc.owner:
+            # a number out of its Go type's range, a value of the wrong JSON kind: the API
+            # server's JSON decoder refuses it before validation (a 400, not a 422)
+            version = api_version.rsplit("/", 1)[-1]
+            raise refused_by_the_server(f"{kind} in version \"{version}\" cannot be handled "
+                                        f"as a {kind}: {exc.json_message(path)}") from None
         raise ManifestError(source, doc, f"{prefix}{exc}" if path and not str(exc).startswith(path)
                             else str(exc)) from None
     if unknown:
