@@ -196,12 +196,14 @@ class DeploymentController(Controller):
         paused = dp.paused_conditions(d, self.clock.now)
         if paused is not None:
             d = self._write(d, status=self._with_conditions(d.status, paused)) or d
-        fam = self._family(d) if self.memo else None
-        if fam is not None:
-            rs_list = list(self.rss.owned(d.metadata.uid).values())
+        if not self.memo:
+            fam, rs_list = None, self._claim(d)
         else:
-            rs_list = self._claim(d)
-            if self.memo:
+            fam = self._family(d)
+            if fam is not None:
+                rs_list = list(fam.seen)   # (the index's, as _family found them)
+            else:
+                rs_list = self._claim(d)
                 fam = self._remember(d, rs_list)
         if d.spec.paused or self._is_scaling_event(d, rs_list, fam):
             self._sync(d, rs_list, fam)

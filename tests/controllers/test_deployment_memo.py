@@ -88,18 +88,21 @@ def scenario(s: Session) -> None:
     new = max(rss(s), key=lambda r: r.spec.replicas or 0)
     _edit_rs(s, new, annotations=new.metadata.annotations.set(du.DESIRED_REPLICAS, "3"))
     _step(s)
-    # A ReplicaSet relabeled out of the selector is released; an orphan that matches adopted.
-    some = sorted(rss(s), key=lambda r: r.metadata.creation_timestamp)
-    _edit_rs(s, some[1], labels=some[1].metadata.labels.set("app", "other"))
-    _step(s)
-    newest = max(rss(s), key=lambda r: r.metadata.creation_timestamp)
-    _edit_rs(s, newest, owner_references=())
-    _step(s)
     # A new orphan that matches (the Deployment's own ReplicaSets unchanged) is adopted.
     some = max(rss(s), key=lambda r: r.metadata.creation_timestamp)
     s.store.create(attrs.evolve(some, metadata=ObjectMeta(
         name="web-orphan", namespace="default", labels=some.metadata.labels,
         annotations=some.metadata.annotations)))
+    _step(s)
+    # A ReplicaSet relabeled out of the selector is released (then deleted: an orphan in
+    # the namespace keeps anything from being remembered); one whose owner is taken away is
+    # adopted again.
+    some = sorted(rss(s), key=lambda r: r.metadata.creation_timestamp)
+    _edit_rs(s, some[1], labels=some[1].metadata.labels.set("app", "other"))
+    _step(s)
+    s.store.delete("ReplicaSet", some[1].metadata.name, "default")
+    newest = max(rss(s), key=lambda r: r.metadata.creation_timestamp)
+    _edit_rs(s, newest, owner_references=())
     _step(s)
     # minReadySeconds changed: the new ReplicaSet takes it.
     d = deployment(s)
