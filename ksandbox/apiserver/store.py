@@ -660,16 +660,14 @@ class Store:
         return occurrence_facts(self._occurrence_recs)
 
     def record_event(self, obj: Any, type_: str, reason: str, message: str,
-                     component: str = "", at: float | None = None) -> None:
-        """Record a core/v1 Event; a repeat of the same one bumps its count, as upstream's
+                     component: str = "") -> None:
+        """Record a core/v1 Event, now; a repeat of the same one bumps its count, as upstream's
         event correlator does. The Event is built when read (``events``, ``occurrences``,
-        ``events_for``, ``list("Event")``) or at once for a watcher of events. ``at``: the
-        time the event happened when it is recorded later than that (a kubelet's Pulling,
-        said when the pull is over); it is logged where it is recorded, in the log's order."""
+        ``events_for``, ``list("Event")``) or at once for a watcher of events."""
         # ~4.4 per scheduled pod: one pass, no call but the clock's
         meta = obj.metadata
         key = (obj.kind, meta.namespace, meta.name, meta.uid, type_, reason, message)
-        now = self._now() if at is None else at
+        now = self._now()
         recs = self._event_recs
         # The new event's position if it is one: one lookup that also enters it (setdefault),
         # for a key hashed once — most messages are new (a pod's name in them). A position is

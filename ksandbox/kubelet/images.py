@@ -10,7 +10,14 @@ in our words — which events a container's start records, by its imagePullPolic
 
 The API server defaults the policy (Always for ``:latest`` or no tag, else IfNotPresent), so
 ``nginx`` is pulled at every start and ``nginx:1.27`` once per node. The pull takes the
-container's start delay (the sandbox has no registry: the time is the seeded start delay).
+container's start delay (the sandbox has no registry: the time is the seeded start delay), so
+whether a container pulls is decided, and ``Pulling`` recorded, when the pod is admitted
+(:meth:`ImageManager.must_pull`), and ``Pulled`` when it starts (:meth:`pull_done`): the event
+log reads in time order, as the kubelet records them. A pod admitted while a pull of its image
+is under way waits for that pull when it finishes before the pod's own start would (the image
+is present then); one that would start sooner pulls too, as concurrent pod workers each find
+the image absent. A pull waited for that never finishes (its pod deleted first) leaves the
+waiting pod to pull at its start.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ class ImageManager:
         # the empty frozenset until an image is pulled: an empty set is 216 bytes, and a
         # loaded cluster's 5,000 kubelets each held four (this, adopted IPs, faults, held)
         self.pulled: AbstractSet[str] = frozenset()
+        # image -> when the soonest pull of it under way finishes (None until a pull begins)
+        self.pull_ends: dict[str, float] | None = None
 
     def mark_pulled(self, images: Iterable[str]) -> None:
         pulled = self.pulled if isinstance(self.pulled, set) else set(self.pulled)
@@ -42,23 +51,60 @@ class ImageManager:
                     return True
         return False
 
-    def ensure(self, container: Any, node: Any, took: float
-               ) -> tuple[list[tuple[str, str, str]], bool]:
-        """(events as (type, reason, message), whether the container may start)."""
-        image, policy = container.image, container.image_pull_policy or "IfNotPresent"
-        present = self.present(image, node)
-        if policy == "Never" or (policy == "IfNotPresent" and present):
-            if present:
-                return [("Normal", PULLED,
-                         f'Container image "{image}" already present on machine')], True
-            return [("Warning", NEVER_PULL, f'Container image "{image}" is not present with '
-                                            "pull policy of Never")], False
+    def must_pull(self, container: Any, node: Any, start_at: float | None = None) -> bool:
+        """Whether ``container``'s image is pulled now (EnsureImageExists' shouldPullImage):
+        always under ``Always``, when absent under ``IfNotPresent``, never under ``Never``.
+        ``start_at``: when the container would start; a pull under way that finishes by then
+        is waited for (the image is present at the start)."""
+        policy = container.image_pull_policy or "IfNotPresent"
+        if policy == "Always":
+            return True
+        if policy != "IfNotPresent" or self.present(container.image, node):
+            return False
+        ends = self.pull_ends.get(container.image) if self.pull_ends else None
+        return ends is None or start_at is None or ends > start_at
+
+    def begin_pull(self, container: Any, start_at: float) -> None:
+        """A pull of ``container``'s image began; it finishes at ``start_at``."""
+        ends = self.pull_ends
+        if ends is None:
+            ends = self.pull_ends = {}
+        image = container.image
+        if image not in ends or start_at < ends[image]:
+            ends[image] = start_at
+
+    @staticmethod
+    def pulling(container: Any) -> tuple[str, str, str]:
+        """The event recorded as a pull begins."""
+        return ("Normal", PULLING, f'Pulling image "{container.image}"')
+
+    def pull_done(self, container: Any, node: Any, took: float) -> tuple[str, str, str]:
+        """A pull that began ``took`` seconds ago is done: the image is on the node now."""
+        image = container.image
         self.mark_pulled((image,))
+        if self.pull_ends:
+            self.pull_ends.pop(image, None)
         size = ""
         if node is not None:
             for img in node.status.images:
                 if image in img.names and img.size_bytes:
                     size = f" Image size: {img.size_bytes} bytes."
-        return [("Normal", PULLING, f'Pulling image "{image}"'),
-                ("Normal", PULLED, f'Successfully pulled image "{image}" in {took:g}s '
-                                   f"({took:g}s including waiting).{size}")], True
+        return ("Normal", PULLED, f'Successfully pulled image "{image}" in {took:g}s '
+                                  f"({took:g}s including waiting).{size}")
+
+    def ensure(self, container: Any, node: Any, took: float, pulled: bool = False
+               ) -> tuple[list[tuple[str, str, str]], bool]:
+        """At a container's start: (events as (type, reason, message), whether it may start).
+        ``pulled``: its pull began at admission (``Pulling`` was recorded then) and ends now.
+        Else the image is checked now; one found missing though it was there at admission
+        (the node's image list changed) is pulled now."""
+        if pulled:
+            return [self.pull_done(container, node, took)], True
+        image = container.image
+        if not self.must_pull(container, node):
+            if self.present(image, node):
+                return [("Normal", PULLED,
+                         f'Container image "{image}" already present on machine')], True
+            return [("Warning", NEVER_PULL, f'Container image "{image}" is not present with '
+                                            "pull policy of Never")], False
+        return [self.pulling(container), self.pull_done(container, node, took)], True

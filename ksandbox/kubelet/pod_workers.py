@@ -27,7 +27,7 @@ from ..api.core import (
 from ..api.evolve import by_identity, evolve, replacer
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
-from .images import PULLING, ImageManager
+from .images import ImageManager
 from .pod_completion import PodCompletion
 from .predicates import fit_failures, fit_order, spec_failures
 from .static import mirror_key
@@ -96,6 +96,22 @@ class _PodState:
             self._more().stop_timer = timer
 
     @property
+    def pulls(self) -> tuple[str, ...]:
+        """The containers whose image pull began at admission (Pulling recorded then)."""
+        rare = self._rare
+        return rare.pulls if rare is not None else ()
+
+    @pulls.setter
+    def pulls(self, names: tuple[str, ...]) -> None:
+        rare = self._rare
+        if names:
+            self._more().pulls = names
+        elif rare is not None:
+            rare.pulls = ()
+            if not rare.host_ports and rare.stop_timer is None and not rare.evicting:
+                self._rare = None   # a pull's names were all it held
+
+    @property
     def evicting(self) -> bool:
         rare = self._rare
         return rare.evicting if rare is not None else False
@@ -109,12 +125,13 @@ class _PodState:
 class _Rare:
     """A _PodState's seldom-set part."""
 
-    __slots__ = ("host_ports", "stop_timer", "evicting")
+    __slots__ = ("host_ports", "stop_timer", "evicting", "pulls")
 
     def __init__(self, host_ports: tuple) -> None:
         self.host_ports = host_ports
         self.stop_timer: Any = None
         self.evicting = False
+        self.pulls: tuple[str, ...] = ()
 
 
 # What admitting a pod reads of its spec in a pass, given the pass's Node (PodWorkers.sync):
@@ -382,7 +399,21 @@ class PodWorkers:
             api_pod = self.store.get("Pod", key[1], key[0])
             st.uid = api_pod.metadata.uid if api_pod is not None else ""
         self._hold(key, st)
-        self.schedule_start(key, st)
+        self._begin_pulls(pod, st, node, self.schedule_start(key, st))
+
+    def _begin_pulls(self, pod: Pod, st: _PodState, node: Node | None, start_at: float
+                     ) -> None:
+        """The pulls begin with the pod's worker: ``Pulling`` is recorded now, at admission,
+        and ``Pulled`` at the start, ``start_at`` (image_manager.go records one as the pull
+        begins and the other as it ends)."""
+        images = self.images
+        pulls = [c for c in pod.spec.containers if images.must_pull(c, node, start_at)]
+        if pulls:
+            st.pulls = tuple(c.name for c in pulls)
+            for c in pulls:
+                images.begin_pull(c, start_at)
+                type_, reason, message = images.pulling(c)
+                self.store.record_event(pod, type_, reason, message, COMPONENT)
 
     def _hold(self, key: tuple[str, str], st: _PodState) -> None:
         self.pods[key] = st
@@ -447,7 +478,8 @@ class PodWorkers:
                               message=f"Pod was rejected: {message}")
         self.store.write_status(pod, status)
 
-    def schedule_start(self, key: tuple[str, str], st: _PodState) -> None:
+    def schedule_start(self, key: tuple[str, str], st: _PodState) -> float:
+        """Arm the pod's start after the seeded start delay; returns when it starts."""
         lo, hi = START_DELAY
         delay = round(self.rand.uniform(lo, hi), 1)
         # call_later's time (now + delay), as one float per value: delays are tenths of a
@@ -462,6 +494,7 @@ class PodWorkers:
         # start_timer is the batch, cancelled per (callback, key)
         st.start_timer = self.clock.call_batched(when, self._start_pod, key, PRIORITY_KUBELET,
                                                  self._start_label)
+        return when
 
     def _start(self, key: tuple[str, str]) -> None:
         st = self.pods.get(key)
@@ -474,20 +507,21 @@ class PodWorkers:
             return
         node = self.store.get("Node", self.name)
         took = round(self.clock.now - st.admitted_at, 3)
+        pulls = st.pulls
         for c in pod.spec.containers:
-            events, ok = self.images.ensure(c, node, took)
+            # a pull that began at admission ends now, "in <took>": the sandbox's pull is the
+            # start delay
+            events, ok = self.images.ensure(c, node, took, c.name in pulls)
             for type_, reason, message in events:
-                # image_manager.go says Pulling as the pull starts and Pulled when it is done,
-                # "in <took> (<took> including waiting)" after it: the sandbox's pull is the
-                # start delay, so Pulling happened at admission (recorded here, stamped then)
-                at = st.admitted_at if reason == PULLING else None
-                self.store.record_event(pod, type_, reason, message, COMPONENT, at)
+                self.store.record_event(pod, type_, reason, message, COMPONENT)
             if not ok:
                 return   # ErrImageNeverPull: the container waits (the pod stays Pending)
             self.store.record_event(pod, "Normal", "Created", f"Created container: {c.name}",
                                     COMPONENT)
             self.store.record_event(pod, "Normal", "Started", f"Started container {c.name}",
                                     COMPONENT)
+        if pulls:
+            st.pulls = ()
         # the node read above is the stored one still: image checks and event records write
         # no Node (and watch handlers never write)
         self._write_running(pod, st, node)

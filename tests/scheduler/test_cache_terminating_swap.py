@@ -59,6 +59,7 @@ def _snapshot(store, clock, sched):
     fp = sched.fast_for(fwk)
     fp.sync()
     table = sched.cache._table
+    table.refresh()   # the totals columns are written lazily (NodeTable.refresh)
     nodes = [(ni.name, list(ni.pods), [pi.terminating for pi in ni.pods.values()],
               ni.req_cpu, ni.req_mem, ni.nz_cpu, ni.nz_mem, ni.generation)
              for ni in fp.infos]

@@ -24,6 +24,17 @@ _counter = itertools.count()
 DEADLINE = 25.0
 
 
+def has_toast(screen: str) -> bool:
+    """Whether a notification is drawn: a toast's left edge is a column of ``▌`` three lines
+    or more high (a table's cursor mark is one ``▌``)."""
+    run: dict[int, int] = {}
+    for line in screen.splitlines():
+        run = {col: run.get(col, 0) + 1 for col, ch in enumerate(line) if ch == "▌"}
+        if any(n >= 3 for n in run.values()):
+            return True
+    return False
+
+
 def need_tmux() -> None:
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed: the real-terminal tests need it")
@@ -83,6 +94,11 @@ class Terminal:
                 return text
             time.sleep(0.1)
         raise AssertionError(f"the screen never matched; last:\n{text}")
+
+    def wait_toasts_gone(self, timeout: float = DEADLINE) -> str:
+        """The screen once no notification is drawn: a step's or a command's toast covers the
+        bottom right of the screen for a few seconds."""
+        return self.wait_until(lambda s: not has_toast(s), timeout)
 
     def app_running(self) -> bool:
         """Whether ksandbox is still running in the pane (after it exits, the pane's shell

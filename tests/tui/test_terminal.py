@@ -174,8 +174,8 @@ def test_enter_on_an_event_in_the_log_describes_its_object(terminal, size):  # n
     """tab tab focuses the event log; enter on an event describes the object it is about (as
     d there does, and enter in :ev). It opened the pods of the node selected on the board."""
     term = _open(terminal, size)
-    term.keys(".")          # pods scheduled: the log's last events are about pods
-    term.wait_for(r"Scheduled pod/")
+    term.keys(".")          # pods scheduled and admitted: the log's last events are about pods
+    term.wait_for(r"(Scheduled|Pulling) pod/")
     term.keys("Tab", "Tab")
     term.wait_for(r"d Describe object")
     term.keys("Enter")
@@ -194,7 +194,10 @@ def test_the_explain_asks_pane_moves_with_k9s_keys(terminal):  # noqa: F811
     term.keys(":kubectl apply -f tests/tui/spread_probe.yaml", "Enter")
     term.wait_for(r"pod/spread-probe created")
     term.keys(":explain default/spread-probe", "Enter")
-    screen = term.wait_until(lambda s: re.search(r"★ node-\d", s) and "THE POD ASKS FOR" in s)
+    term.wait_until(lambda s: re.search(r"★ node-\d", s) and "THE POD ASKS FOR" in s)
+    # the step's and the apply's toasts cover the pane's lower right until they go
+    screen = term.wait_toasts_gone()
+    assert "THE POD ASKS FOR" in screen, screen
     assert not re.search(r"NODE-\d ANSWERS", screen), screen   # below the pane's fold
     term.keys("Tab", "G")
     screen = term.wait_for(r"NODE-\d ANSWERS")
