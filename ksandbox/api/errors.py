@@ -193,12 +193,13 @@ class ServerDecodeError(ManifestError):
     says it as the server's answer (commands/apply.py), hence the object it names."""
 
     def __init__(self, source: str, document: int | None, message: str, *, answer: str,
-                 kind: str, name: str, namespace: str) -> None:
+                 kind: str, name: str, namespace: str, data: Any = None) -> None:
         super().__init__(source, document, message)
         self.answer = answer        # the server's message, without the file's position
         self.kind = kind
         self.name = name
         self.namespace = namespace
+        self.data = data            # the document as read (apply patches an existing object)
 
 
 class ApiError(KsandboxError):

@@ -74,7 +74,8 @@ def decode_object(data: Any, source: str, doc: int, path: str = "") -> Any:
         where = f"{path}: " if path else ""
         return ServerDecodeError(source, doc, where + answer, answer=answer, kind=kind,
                                  name=name if isinstance(name, str) else "",
-                                 namespace=namespace if isinstance(namespace, str) else "")
+                                 namespace=namespace if isinstance(namespace, str) else "",
+                                 data=data)
 
     try:
         obj, unknown = strict_decode(info.type, data, path)

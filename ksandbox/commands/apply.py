@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from ..api.errors import ApiError, CommandError, KsandboxError, ServerDecodeError
+from ..api.errors import ApiError, CommandError, KsandboxError, RequestInvalid, ServerDecodeError
 from ..api.kinds import BY_KIND
 from ..api.manifest import ConfigDocument, load_manifests_with_data, read_text
 from ..api.safeload import check_file_allowed
@@ -245,12 +245,22 @@ def _write(target: Store, cmd: ApplyCommand, objs: list[Any],
 def _refused_create(store: Store, exc: ServerDecodeError, cmd: ApplyCommand) -> Exception:
     """A document the API server cannot decode, as kubectl says it: for an object to be
     created (always for ``create``), the server's 400 behind "error when creating" and the
-    file (create.go / apply.go AddSourceToErr). An apply of an existing object would send a
-    patch instead, whose refusal kubectl words at length: that one keeps the loader's words."""
+    file (create.go / apply.go AddSourceToErr). An apply of an existing object sends the
+    patch kubectl computes from the document as read (kubectl does not decode it into the
+    type): a value of the wrong kind or type is the server's "The request is invalid: patch:
+    ..." (client_apply.prepare). Any other refusal keeps the loader's words."""
     info = BY_KIND.get(exc.kind)
     namespace = (exc.namespace or cmd.namespace) if info is not None and info.namespaced else ""
-    if cmd.create or not exc.name or store.get(exc.kind, exc.name, namespace) is None:
+    live = store.get(exc.kind, exc.name, namespace) if exc.name else None
+    if cmd.create or live is None:
         return ApiError("BadRequest", f'error when creating "{exc.source}": {exc.answer}')
+    if isinstance(exc.data, dict):
+        try:
+            client_apply.prepare(store, live, exc.data, exc.source)
+        except RequestInvalid as refused:
+            return refused
+        except KsandboxError:
+            pass
     return exc
 
 

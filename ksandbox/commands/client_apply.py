@@ -32,14 +32,14 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..api.codec import FrozenDict, encode, thaw
-from ..api.errors import ApiError, CommandError
+from ..api.errors import ApiError, CommandError, GoTypeError
 from ..api.evolve import evolve
 from ..api.kinds import BY_KIND
 from ..api.strategicpatch import PatchError, apply_patch, three_way
 from ..apiserver.admission import applied_node_status
 from ..views.serialize import to_manifest
 from .last_applied import LAST_APPLIED, annotation_text, applied_manifest, go_json, with_annotation
-from .patch import decode_patched
+from .patch import decode_patched, undecodable
 
 if TYPE_CHECKING:
     from ..apiserver.store import Store
@@ -125,6 +125,10 @@ def prepare(store: Store, obj: Any, data: Any, source: str = "") -> Step:
         raise applying_patch(ApiError("BadRequest", str(err), 400), obj, sent,
                              source) from None
     except ApiError as err:
+        if isinstance(err.__cause__, GoTypeError):
+            # a value of the wrong kind or type (the manifest is sent as read): the server
+            # cannot convert the patched map, an Invalid whose causes kubectl prints alone
+            raise undecodable("strategic", patch, patched_data, err.__cause__) from None
         raise applying_patch(err, obj, sent, source) from None
     if obj.kind == "Node":
         status = applied_node_status(live, obj)   # (the sandbox's own rule: its size)

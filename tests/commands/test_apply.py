@@ -163,6 +163,30 @@ def test_a_wrong_typed_field_is_the_api_servers_json_decoding_error(session, ver
                                                                  'image: "5"}')).output
 
 
+@pytest.mark.parametrize("container, converter", [
+    ("image: 5}", "cannot convert int64 to string"),
+    ('image: busybox, ports: "80"}', "cannot restore slice from string"),
+    ('image: busybox, resources: [1]}', "cannot restore struct from: slice"),
+])
+def test_applying_a_wrong_typed_field_to_an_existing_object_is_the_patchs_refusal(
+        session, container, converter):
+    """apply sends an existing object the three-way patch of the manifest as read (kubectl
+    never decodes it into the type); the server cannot convert the patched map, an Invalid
+    that names no object, which kubectl prints from its causes alone (the "error when
+    applying patch" wrapping is in the message it replaces): the patch map as Go's %+v
+    prints it, then the unstructured converter's words. Nothing changes."""
+    run(session, "apply -f -", POD)
+    error = fails_without_change(session, "apply -f -",
+                                 POD.replace("image: busybox}", container))
+    assert error.startswith('The request is invalid: patch: Invalid value: "map[metadata:map['
+                            "annotations:map[kubectl.kubernetes.io/last-applied-configuration:")
+    assert error.endswith(f'": {converter}\n'), error
+    # create of the same name still says the create's refusal
+    assert fails_without_change(session, "create -f -",
+                                POD.replace("image: busybox}", container)).startswith(
+        'Error from server (BadRequest): error when creating "STDIN": Pod in version "v1"')
+
+
 def test_a_client_dry_run_prints_the_objects_as_given(session):
     """... with apply's last-applied annotation, set before the dry run is looked at."""
     out = run(session, "apply -f - --dry-run=client -o yaml", POD).output
