@@ -24,6 +24,16 @@ async def explained(pilot, times: int = 1) -> None:
             await pilot.pause()
 
 
+async def until(pilot, pred, tries: int = 100) -> bool:
+    """Let the app run until ``pred()`` holds (a toast or a worker's result drawn on a busy
+    machine can take more than one settle); its last value."""
+    for _ in range(tries):
+        if pred():
+            return True
+        await settle(pilot, 1)
+    return bool(pred())
+
+
 async def type_text(pilot, text: str) -> None:
     """Type ``text`` key by key (as a user would; spaces included)."""
     for ch in text:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import node, settle, shows, type_text
+from helpers import node, settle, shows, type_text, until
 from screen_text import screen_lines, screen_text
 
 SIZE = (140, 40)
@@ -236,7 +236,7 @@ async def test_a_drain_that_fails_still_says_the_node_was_cordoned(session, make
         await press_on(pilot, app, "node-1", "r")
         app.screen.query_one("#ignore-daemonsets").value = False
         app.screen.query_one("#ok").press()
-        await settle(pilot)
+        await until(pilot, lambda: "error: unable to drain" in screen_text(app))
         assert node(app, "node-1").spec.unschedulable
         text = screen_text(app)
         assert "node/node-1 cordoned" in text, text
