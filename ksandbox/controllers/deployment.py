@@ -535,6 +535,9 @@ class DeploymentController(Controller):
         if found is None:
             return
         fresh, rss, new_rs = found
+        if progress and self.memo:
+            self._rollout_status(fresh, rss, new_rs)
+            return
         want = du.calculate_status(fresh, rss, new_rs)
         conds, after = dp.status_conditions(fresh, want, new_rs, self.clock.now, progress)
         if after is not None:
@@ -562,6 +565,41 @@ class DeploymentController(Controller):
             self.store.write_status(fresh, status)
         except ApiError:
             pass
+
+    def _rollout_status(self, d: Any, rss: list[Any], new_rs: Any) -> None:
+        """_sync_status's rest for a rollout (``progress``), over dp.rollout_status — the
+        counts and conditions in one pass — and, when it writes, with the view of the
+        conditions it wrote remembered (dp.remember_view): the next sync reads them first
+        (its pause check), and used to gather their Available and Progressing again."""
+        counts, conds, after, view = dp.rollout_status(d, rss, new_rs, self.clock.now)
+        if after is not None:
+            # Background: a stuck rollout alone does not keep a headless run going.
+            self.queue.add_after((d.metadata.namespace, d.metadata.name), after,
+                                 background=True)
+        replicas, updated, ready, available, unavailable, generation = counts
+        st = d.status
+        if st.replicas == replicas and st.updated_replicas == updated and \
+                st.ready_replicas == ready and st.available_replicas == available and \
+                st.unavailable_replicas == unavailable and \
+                st.observed_generation == generation and \
+                list(st.extra.get("conditions") or ()) == conds:
+            return
+        written = tuple(conds)
+        extra = st.extra.set("conditions", written)
+        if type(st) is DeploymentStatus:
+            status = _STATUS(st, replicas, updated, ready, available, unavailable, generation,
+                             extra)
+        else:
+            status = evolve(st, replicas=replicas, updated_replicas=updated,
+                            ready_replicas=ready, available_replicas=available,
+                            unavailable_replicas=unavailable, observed_generation=generation,
+                            extra=extra)
+        try:
+            self.store.write_status(d, status)
+        except ApiError:
+            return
+        if view is not None:
+            dp.remember_view(written, view)
 
     def _status_rss(self, d: Any, known: tuple[list[Any], Any] | None
                     ) -> tuple[Any, list[Any], Any] | None:
