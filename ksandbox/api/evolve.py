@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import attrs
 
-from . import methods_cache
+from . import codec, methods_cache
 
 _REPLACERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any] | None] = {}
 _UNCOMPILED: Any = object()
@@ -44,6 +44,19 @@ def compile_replacer(cls: type, changed: tuple[str, ...]) -> Callable[..., Any] 
     params = "".join(f", v_{n}" for n in changed)
     src = f"def replace(o{params}):\n    return cls({', '.join(args)})\n"
     namespace: dict[str, Any] = {"cls": cls}
+    stores = codec.init_stores(cls)
+    if stores is not None:
+        # An __init__ that only stores its arguments (codec.init_stores): once the class has
+        # its building twin, the same values go into the same slots here, on an instance
+        # made as the twin and given its class back — no class call, no __init__ frame.
+        # Until then, the class call above.
+        body = "".join(f"    n.{slot} = v_{param}\n" if param in changed else
+                       f"    n.{slot} = o.{slot}\n" for slot, param in stores)
+        src = (f"def replace(o{params}):\n    if _twin is None:\n"
+               f"        return cls({', '.join(args)})\n"
+               f"    n = _new(_twin)\n{body}    _set_class(n, cls)\n    return n\n")
+        namespace.update(_new=object.__new__, _set_class=codec.SET_CLASS)
+        codec.wait_for_twin(cls, namespace)
     # Its code from the methods cache: a start makes ~60 replacers while it loads a session.
     code = methods_cache.compile_derived("<string>", src, lambda: src)
     exec(code or src, namespace)  # noqa: S102 - generated from the class's own field names
