@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Callable, Hashable, Iterable
 
-from ..sim.clock import PRIORITY_CONTROLLER, Clock, Timer
+from ..sim.clock import PRIORITY_CONTROLLER, Clock, Wakeup
 from ..sim.tokenbucket import TokenBucket
 
 # client-go util/workqueue default_rate_limiters.go DefaultItemBasedRateLimiter: 5 ms, 1000 s.
@@ -91,8 +91,11 @@ class WorkQueue:
         # entries were deleted scans every deleted slot (O(n) per pop, O(n²) over a load of
         # 150,000 pods); a deque pops it in O(1).
         self._order: deque[Hashable] = deque()
-        self._timer: Timer | None = None
-        self._delayed: dict[Hashable, Timer] = {}
+        # the drain, while scheduled: the queue's one Wakeup, scheduled again each time
+        # (no Timer built for each of the ~9 drains a rolling pod's life brings)
+        self._timer: Wakeup | None = None
+        self._wakeup = Wakeup(self._drain, label, clock)
+        self._delayed: dict[Hashable, Any] = {}
         self._instant = -1.0
         self._drains = 0
 
@@ -113,8 +116,7 @@ class WorkQueue:
             when = self._clock.now
             if when == self._instant and self._drains >= MAX_DRAINS_PER_INSTANT:
                 when += 1.0
-            self._timer = self._clock.call_at(when, self._drain, PRIORITY_CONTROLLER,
-                                              self.label)
+            self._timer = self._clock.wake(self._wakeup, when, PRIORITY_CONTROLLER)
 
     def add_all(self, keys: Iterable[Hashable]) -> None:
         """``add(key)`` of each key in turn (a controller's catch-up after a load: every pod's
@@ -238,7 +240,8 @@ class Worker:
         self._clock = clock
         self.label = label
         self.queues: list[WorkQueue] = []
-        self._timer: Timer | None = None
+        self._timer: Wakeup | None = None
+        self._wakeup = Wakeup(self.run, label, clock)   # (as a WorkQueue's drain)
 
     def queue(self, sync: Callable[[Any], None], label: str | None = None) -> WorkQueue:
         """A new queue this worker drains (after the ones made before it)."""
@@ -248,7 +251,8 @@ class Worker:
 
     def kick(self) -> None:
         if self._timer is None:
-            self._timer = self._clock.call_soon(self.run, PRIORITY_CONTROLLER, self.label)
+            clock = self._clock
+            self._timer = clock.wake(self._wakeup, clock.now, PRIORITY_CONTROLLER)
 
     def run(self) -> None:
         self._timer = None

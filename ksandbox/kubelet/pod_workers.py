@@ -25,7 +25,7 @@ from ..api.core import (
     spec_requests,
 )
 from ..api.evolve import by_identity, evolve, replacer
-from ..sim.clock import PRIORITY_KUBELET
+from ..sim.clock import PRIORITY_KUBELET, Wakeup
 from . import eviction as ev
 from .images import ImageManager
 from .pod_completion import PodCompletion
@@ -184,6 +184,10 @@ class PodWorkers:
         self.images = ImageManager()   # images this node has pulled (image_manager.go)
         self._queue: dict[tuple[str, str], None] = {}
         self._sync_timer: Any = None
+        # the pass, while scheduled: one Wakeup scheduled again each time (no Timer and no
+        # label string built for each of the ~3 passes a rolling pod's life brings); stop()
+        # cancels it, and a stopped kubelet never schedules it again
+        self._sync_wakeup = Wakeup(self.sync, f"kubelet/{self.name}/sync", self.clock)
         # The IPs adopted pods hold (an export's): the node's allocator skips them.
         # (the empty frozenset until one is: ImageManager.pulled)
         self.adopted_ips: AbstractSet[str] = frozenset()
@@ -217,8 +221,8 @@ class PodWorkers:
 
     def schedule_sync(self) -> None:
         if self._sync_timer is None and self._queue:
-            self._sync_timer = self.clock.call_soon(self.sync, PRIORITY_KUBELET,
-                                                    f"kubelet/{self.name}/sync")
+            clock = self.clock
+            self._sync_timer = clock.wake(self._sync_wakeup, clock.now, PRIORITY_KUBELET)
 
     def sync(self) -> None:
         """The pod workers: reconcile every queued pod with what the API holds now."""

@@ -65,6 +65,39 @@ class Timer:
 _new_timer = object.__new__
 
 
+class Wakeup:
+    """A callback its owner schedules again and again, never while it is still waiting (a
+    work queue's drain, a worker's run, a kubelet's pod sync): the owner keeps this one
+    entry, and :meth:`Clock.wake` puts it in its bucket each time where :meth:`Clock.call_at`
+    would build a Timer (about half of what scheduling cost; a rolling update schedules
+    about twelve such callbacks a pod). It runs where that Timer would — the same (time,
+    priority, sequence) — and reads as a Timer to the clock and to its listings
+    (foreground, no argument). Cancelled, it must not be woken again (its old place may
+    still be in a bucket)."""
+
+    __slots__ = ("when", "callback", "label", "cancelled", "done", "_clock")
+    background = False
+    arg = None
+
+    def __init__(self, callback: Callable[[], Any], label: str, clock: "Clock") -> None:
+        self.when = 0.0
+        self.callback = callback
+        self.label = label
+        self.cancelled = False
+        self.done = True   # (not waiting)
+        self._clock = clock
+
+    def cancel(self) -> None:
+        """As Timer.cancel."""
+        if not self.cancelled and not self.done:
+            self._clock.foreground_pending -= 1
+        self.cancelled = True
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        state = " cancelled" if self.cancelled else ""
+        return f"<Wakeup {self.label} at {self.when}{state}>"
+
+
 class _CANCELLED:
     """What a TimerBatch holds in place of an entry that ran or was cancelled (a class: a
     fork shares it as it is, so identity checks hold in the copy, sim/snapshot.py)."""
@@ -216,6 +249,27 @@ class Clock:
         else:
             bucket.append(timer)
         return timer
+
+    def wake(self, entry: Wakeup, when: float, priority: int) -> Wakeup:
+        """``call_at(when, entry.callback, priority, entry.label)`` with ``entry`` as the
+        waiting entry instead of a new Timer (see :class:`Wakeup`); returns it. Only when
+        ``entry`` is not waiting already (it has run, or was never woken)."""
+        if when < self._now:
+            when = self._now
+        key = (when, priority)
+        if self._open:   # (as call_at's)
+            self._open.pop(key, None)
+        entry.when = when
+        entry.done = False
+        self.foreground_pending += 1
+        self._seq += 1
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            self._buckets[key] = deque((entry,))
+            heapq.heappush(self._heap, key)
+        else:
+            bucket.append(entry)
+        return entry
 
     def call_later(self, delay: float, callback: Callable[..., Any],
                    priority: int = PRIORITY_DEFAULT, label: str = "", background: bool = False,
