@@ -179,7 +179,14 @@ class WorkQueue:
             # lifecycle and taint eviction queues hold every pod's key at t=0), it kept 5 MB
             # per 150,000 pods until its next growth. clear() gives the table back.
             self._pending.clear()
-        self.process(key)
+        # process(key), inline (a call less per key: a worker's queues take every key here)
+        try:
+            self._sync(key)
+        except Exception as exc:  # noqa: BLE001 - as process's
+            self._failed(key, exc)
+            return True
+        if self.limiter.failures:
+            self.forget(key)
         return True
 
     def process(self, key: Hashable) -> None:
@@ -258,18 +265,31 @@ class Worker:
         self._timer = None
         queues = self.queues
         while True:
-            for i, q in enumerate(queues):
+            i = 0
+            for q in queues:
                 if q._pending:
-                    before = [b._pending for b in queues[:i]]
                     break
+                i += 1
             else:
                 return
             # q's keys one after another while every queue before it stays empty: a sync that
             # queues work there has that work taken next, as a new look from the first queue
-            # would (a load's 150,000 pod keys each looked at the empty node queue first)
-            while q.process_next():
-                if any(before):
-                    break
+            # would (a load's 150,000 pod keys each looked at the empty node queue first).
+            # (A queue's _pending stays one dict object. The first queue has none before it,
+            # the second one: no list of them then — most runs.)
+            if i == 0:
+                while q.process_next():
+                    pass
+            elif i == 1:
+                first = queues[0]._pending
+                while q.process_next():
+                    if first:
+                        break
+            else:
+                before = [b._pending for b in queues[:i]]
+                while q.process_next():
+                    if any(before):
+                        break
 
 
 # kube-controller-manager --kube-api-qps and --kube-api-burst (defaults 20 and 30): each

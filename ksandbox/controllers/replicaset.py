@@ -196,10 +196,16 @@ class ReplicaSetController(Controller):
         active = c.account(pod, sign)
         parent = self._parent.get(uid)
         if parent is not None and active:
-            family = self._family.setdefault(parent, {})
+            # (get, then create: setdefault's argument is a dict built and dropped at each of
+            # the ~8 calls a pod's life brings)
+            family = self._family.get(parent)
+            if family is None:
+                family = self._family[parent] = {}
             node = pod.spec.node_name
             before = family.get(node, 0)
-            touched = self._touched.setdefault(parent, {})
+            touched = self._touched.get(parent)
+            if touched is None:
+                touched = self._touched[parent] = {}
             if node not in touched:
                 touched[node] = before
             n = before + sign

@@ -82,6 +82,10 @@ def _run(programme, queues_n, initial, use_worker, plain):
        st.booleans())
 # a bulk add during the worker's run whose first key waits already: the next key kicks it
 @example([((0, 0), (0, [1, 5], True))], 1, [(0, [0, 1])], True)
+# the second queue's first key queues work in the first: it is taken before the second key
+@example([((1, 0), (0, [5], False))], 2, [(1, [0, 1])], True)
+# the third queue's first key queues work in the second
+@example([((2, 0), (1, [5], False))], 3, [(2, [0, 1])], True)
 def test_worker_runs_and_bulk_adds_sync_what_the_plain_ways_sync(programme, queues_n, initial,
                                                                   use_worker):
     fast = _run(programme, queues_n, initial, use_worker, plain=False)
