@@ -329,8 +329,9 @@ class Store:
             self.last_refs = (ev, old_ref, new_ref)
         for h in hs:
             h(ev)
-        for h in self._all_handlers:
-            h(ev)
+        if self._all_handlers:   # (a UI's model; none in a headless run: no iterator)
+            for h in self._all_handlers:
+                h(ev)
 
     # -- writes ---------------------------------------------------------------------------
     def _next_rv(self) -> str:
@@ -506,7 +507,15 @@ class Store:
             meta, str(rv), meta.uid, meta.creation_timestamp, meta.generation), status)
         table[key] = new
         if kind == "Pod":
-            self._index_pod(key, old, new)
+            # _index_pod's, for a pod that stays where it is (the stored spec is kept): the
+            # new version in its place among its node's pods
+            node = new.spec.node_name
+            if node:
+                bucket = self._pods_by_node.get(node)
+                if bucket is not None:
+                    bucket[key] = new
+                else:
+                    self._index_pod(key, old, new)
         if not quiet:
             self.last_change_time = self._now()
         self._notify(MODIFIED, new, old, True)
@@ -640,7 +649,12 @@ class Store:
                 if not bucket:
                     del self._pods_by_node[old_node]
         if new_node:
-            self._pods_by_node.setdefault(new_node, {})[key] = new
+            # get, then a new bucket only when there is none (setdefault made an empty dict
+            # at every pod write to throw away)
+            bucket = self._pods_by_node.get(new_node)
+            if bucket is None:
+                bucket = self._pods_by_node[new_node] = {}
+            bucket[key] = new
 
     # -- events ---------------------------------------------------------------------------
     @property

@@ -317,7 +317,7 @@ class SchedulerCache:
             pi.terminating = terminating
             for fn in self.on_pod_swapped:
                 fn(ni, old, pi)
-        self._bump(static=False)
+        self.version += 1   # _bump(static=False)'s, inline (a call more a status write)
         return True
 
     def remove_pod(self, pod: Pod, key: str | None = None) -> None:
