@@ -289,7 +289,19 @@ _TWIN_USERS: dict[type, list[dict[str, Any]]] = {}
 
 def init_stores(cls: type) -> tuple[tuple[str, str], ...] | None:
     """((slot, parameter), ...) in the order attrs' __init__ of ``cls`` stores them, when that
-    __init__ does nothing else and stores every parameter as it is; None otherwise."""
+    __init__ does nothing else and stores every parameter as it is; None otherwise. Read once
+    per class (a start makes ~60 replacers, several per class)."""
+    try:
+        return _STORES[cls]
+    except KeyError:
+        stores = _STORES[cls] = _read_stores(cls)
+        return stores
+
+
+_STORES: dict[type, tuple[tuple[str, str], ...] | None] = {}
+
+
+def _read_stores(cls: type) -> tuple[tuple[str, str], ...] | None:
     block = _INIT_BLOCKS.get(cls)
     init = PLAIN_INITS.get(cls)
     if block is None or init is None or cls.__dict__.get("__init__") is init:
