@@ -395,6 +395,10 @@ class FastPath:
         self._list_id: Any = None
         self._topology: dict = {}
         self._counters: dict = {}
+        # Moves whenever a counter, a counter's domain sums or the topology a plugin may
+        # have kept (live arrays, by reference) stops being kept current: a plugin's memo of
+        # them (PodTopologySpread's score reads) holds only while this stays the same.
+        self.epoch = 0
         # The counters by route, so a pod change evaluates only the predicates that can
         # accept it (with one counter per Deployment selector, checking all 64 on every pod
         # write dominated churn); rebuilt lazily whenever the counter set changes.
@@ -432,6 +436,7 @@ class FastPath:
             for a in self._no_failure:
                 a.flags.writeable = False
             self._counters.clear()
+            self.epoch += 1
             self._routes = None
             self._label_index.clear()
             self._static.clear()
@@ -440,6 +445,7 @@ class FastPath:
             self._anti.clear()
         if self.cache.static_version != self._static_version:
             self._static_version = self.cache.static_version
+            self.epoch += 1
             self._static.clear()
             self._incl.clear()
             self._topology.clear()
@@ -449,6 +455,7 @@ class FastPath:
 
     def invalidate_counters(self) -> None:
         self._counters.clear()
+        self.epoch += 1
         self._routes = None
         self._anti.clear()
 
@@ -718,6 +725,7 @@ class FastPath:
             return d.per
         if len(doms) >= self.MAX_DOMAIN_SUMS:
             doms.clear()
+            self.epoch += 1
         d = doms[dkey] = _Domains(incl, keys, ids, c.counts, len(values))
         return d.per
 
@@ -751,6 +759,7 @@ class FastPath:
             counts = self._count(pred, route)
             if len(self._counters) >= self.MAX_COUNTERS:
                 self._counters.pop(next(iter(self._counters)))
+                self.epoch += 1
             c = self._counters[key] = _Counter(pred, counts, route)
             self._routes = None
         return c

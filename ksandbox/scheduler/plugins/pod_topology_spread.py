@@ -99,6 +99,9 @@ class PodTopologySpread:
         # score_vec's tables of rounded scores by matching-pod counts: (weight, maxSkew) per
         # constraint -> the table (see _score_table).
         self._score_tables: dict[tuple, np.ndarray] = {}
+        # _score_sources' answers: (id(constraints), id(spec)) -> (constraints, spec, the
+        # fast path, its epoch, namespace, the answer).
+        self._sources: dict[tuple, tuple] = {}
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(ASSIGNED_POD, ActionType.ADD | ActionType.DELETE
@@ -323,48 +326,90 @@ class PodTopologySpread:
         constraints = self.get_constraints(pod, SCHEDULE_ANYWAY)
         if not constraints:
             return Status.skip()
-        require_all = bool(pod.spec.topology_spread_constraints) or not self.system_defaulted
+        require_all, keys, sources, complete = self._score_sources(pod, ctx, constraints)
         s = PreScoreState()
         s.constraints = constraints
         s._counts = None
-        s.arrays = []
-        keys = None   # the nodes with every constraint's key: asked only when it matters
+        arrays: list = []
+        s.arrays = arrays
+        weights = s.weights
         kept = idx
         if require_all:
-            keys = ctx.has_keys(tuple(c.topology_key for c in constraints))
             bad = ~keys[idx]
             if bad.any():
                 s.ignored = {ctx.infos[j].name for j in idx[bad]}
                 kept = idx[~bad]
-        ns = pod.metadata.namespace
         reads: list = []
-        for c in constraints:
-            if c.topology_key == LABEL_HOSTNAME:
-                s.arrays.append(None)
-                s.weights.append(topology_normalizing_weight(len(idx) - len(s.ignored)))
-                # Score's per-node counts (the live counter: nothing moves it within a cycle)
-                reads.append(ctx.match_counts(ns, c.selector))
+        for src in sources:
+            if src[0] is None:
+                # hostname: Score's per-node counts (the live counter: nothing moves it
+                # within a cycle)
+                arrays.append(None)
+                weights.append(topology_normalizing_weight(len(idx) - len(s.ignored)))
+                reads.append(src[1])
                 continue
-            key = c.topology_key
-            ids, values, _ = ctx.topology(key)
+            ids, values, per = src
             present = np.zeros(len(values), dtype=bool)
             at = ids[idx]
             present[at if kept is idx else ids[kept]] = True
-            incl = ctx.inclusion_mask(pod, c.affinity_honor, c.taints_honor)
             # Matching pods per domain over the nodes that count (kept current by the fast
             # path, not summed over every node per pod); only the candidates' domains count
             # (zeros elsewhere; a copy: the state is this cycle's).
-            per = ctx.domain_counts(ns, c.selector, key, incl, keys)
             domains = int(np.count_nonzero(present))
             per = per.copy() if domains == len(per) else per * present
-            s.arrays.append((per, present, values))
-            s.weights.append(topology_normalizing_weight(domains))
+            arrays.append((per, present, values))
+            weights.append(topology_normalizing_weight(domains))
             reads.append(at)
-        # (whether every node has every key: asked once per constraints list and node set)
-        s.reads = (idx, reads, ctx.static_of(constraints, "every node has every key", lambda: all(
-            ctx.topology_complete(c.topology_key) for c in constraints)))
+        s.reads = (idx, reads, complete)
         state.write(PRE_SCORE_STATE_KEY, s)
         return None
+
+    SCORE_SOURCES_KEPT = 512
+
+    def _score_sources(self, pod: Pod, ctx: Any, constraints: list) -> tuple:
+        """What pre_score_vec reads for ``constraints`` of a pod of this spec and namespace,
+        apart from the candidates: (whether every constraint's key is required, the nodes
+        with every key or None, per constraint (None, the live per-node matching counts)
+        for hostname or (domain id per node, domain values, the live matching counts per
+        domain over the nodes that count) for another key, whether every node has every
+        key). The arrays are the fast path's, kept current by it: remembered per
+        constraints list and spec object (the pods of a template) while the fast path's
+        ``epoch`` says it still keeps them current and the nodes' static parts stand."""
+        spec = pod.spec
+        ns = pod.metadata.namespace
+        mkey = (id(constraints), id(spec))
+        hit = self._sources.get(mkey)
+        if hit is not None and hit[0] is constraints and hit[1] is spec and hit[2] is ctx \
+                and hit[3] == ctx.epoch and hit[4] == ns:
+            return hit[5]
+        epoch = ctx.epoch
+        require_all = bool(spec.topology_spread_constraints) or not self.system_defaulted
+        # the nodes with every constraint's key: asked only when it matters
+        keys = ctx.has_keys(tuple(c.topology_key for c in constraints)) if require_all \
+            else None
+        sources: list[tuple] = []
+        for c in constraints:
+            key = c.topology_key
+            if key == LABEL_HOSTNAME:
+                sources.append((None, ctx.match_counts(ns, c.selector)))
+                continue
+            ids, values, _ = ctx.topology(key)
+            incl = ctx.inclusion_mask(pod, c.affinity_honor, c.taints_honor)
+            sources.append((ids, values, ctx.domain_counts(ns, c.selector, key, incl, keys)))
+        # (whether every node has every key: asked once per constraints list and node set)
+        complete = ctx.static_of(constraints, "every node has every key", lambda: all(
+            ctx.topology_complete(c.topology_key) for c in constraints))
+        out = (require_all, keys, sources, complete)
+        if ctx.epoch != epoch:
+            # Asking made a counter or domain sums that dropped others, maybe one asked for
+            # above: right for this cycle (nothing moves within it), not to be kept.
+            return out
+        if len(self._sources) >= self.SCORE_SOURCES_KEPT:
+            self._sources.clear()
+        # The entry holds the constraints and the spec, so their ids are not reused while
+        # it stands.
+        self._sources[mkey] = (constraints, spec, ctx, epoch, ns, out)
+        return out
 
     def score(self, state: Any, pod: Pod, node_info: Any) -> int:
         s = state.read(PRE_SCORE_STATE_KEY)
@@ -522,52 +567,74 @@ class PodTopologySpread:
         score: a handful of array operations instead of gathers of each count, a 2-D lookup,
         a minimum, a maximum and the normalization over every candidate."""
         constraints = s.constraints
-        hosts = [c.topology_key == LABEL_HOSTNAME for c in constraints]
-        counts: list[tuple]   # per class present, its counts in constraint order
-        if len(hosts) == 1:
+        weights = s.weights
+        c0 = constraints[0]
+        host0 = c0.topology_key == LABEL_HOSTNAME
+        # Per class present, its counts in constraint order, and the largest count of each
+        # constraint (the table's room): one pass over the classes, no per-class calls.
+        counts: list[tuple]
+        if len(constraints) == 1:
             # One constraint: the class is the hostname count itself, or the domain id.
-            key = reads[0][idx] if hosts[0] else reads[0]
+            key = reads[0][idx] if host0 else reads[0]
             present = np.bincount(key).nonzero()[0].tolist()
-            if hosts[0]:
+            if host0:
                 counts = [(k,) for k in present]
+                largest = [present[-1]]
             else:
                 per = s.arrays[0][0].tolist()
                 counts = [(per[k],) for k in present]
+                largest = [max(per[k] for k in present)]
+            tkey: tuple = ((weights[0], c0.max_skew),)
         else:
             # Two: the class is high * (domains of the low one) + the low one's domain id,
             # the low one a domain constraint (a domain id has a bound, a count has none).
-            if hosts[1]:
-                if hosts[0]:
+            c1 = constraints[1]
+            if c1.topology_key == LABEL_HOSTNAME:
+                if host0:
                     return None
-                lo_i, hi_i = 0, 1
+                lo_i, hi_i, host_hi = 0, 1, True
             else:
-                lo_i, hi_i = 1, 0
+                lo_i, hi_i, host_hi = 1, 0, host0
             low_per = s.arrays[lo_i][0]
             low = len(low_per)
-            key = (reads[hi_i][idx] if hosts[hi_i] else reads[hi_i]) * low
+            key = (reads[hi_i][idx] if host_hi else reads[hi_i]) * low
             key += reads[lo_i]
             present = np.bincount(key).nonzero()[0].tolist()
             lows = low_per.tolist()
-            highs = None if hosts[hi_i] else s.arrays[hi_i][0].tolist()
+            highs = None if host_hi else s.arrays[hi_i][0].tolist()
             counts = []
+            append = counts.append
+            m_lo = m_hi = 0
             for k in present:
                 h, d = divmod(k, low)
                 a = h if highs is None else highs[h]
-                counts.append((lows[d], a) if lo_i == 0 else (a, lows[d]))
-        tkey = tuple((s.weights[i], c.max_skew) for i, c in enumerate(constraints))
-        table = self._score_table(tkey, [max(col) for col in zip(*counts)])
-        if table is None:
-            return None
+                b = lows[d]
+                if a > m_hi:
+                    m_hi = a
+                if b > m_lo:
+                    m_lo = b
+                append((b, a) if lo_i == 0 else (a, b))
+            largest = [m_lo, m_hi] if lo_i == 0 else [m_hi, m_lo]
+            tkey = ((weights[0], c0.max_skew), (weights[1], c1.max_skew))
+        table = self._score_tables.get(tkey)
+        if table is None or largest[0] >= table.shape[0] or \
+                (len(largest) == 2 and largest[1] >= table.shape[1]):
+            table = self._score_table(tkey, largest)
+            if table is None:
+                return None
         item = table.item
         raw = [item(*cnt) for cnt in counts]
-        lo, hi = min(raw), max(max(raw), 0)
+        lo, hi = min(raw), max(raw)
         lookup = [0] * (present[-1] + 1)
-        if hi == 0:
+        if hi <= 0:   # max(max, 0) == 0: every candidate scores MAX_NODE_SCORE
+            full = weight * MAX_NODE_SCORE
             for k in present:
-                lookup[k] = weight * MAX_NODE_SCORE
+                lookup[k] = full
         else:
+            # reversed_score(r, lo, hi) per class, inline (the same integer arithmetic)
+            top = hi + lo
             for k, r in zip(present, raw):
-                lookup[k] = weight * reversed_score(r, lo, hi)
+                lookup[k] = weight * (MAX_NODE_SCORE * (top - r) // hi)
         return np.array(lookup, dtype=np.int64)[key]
 
     def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
