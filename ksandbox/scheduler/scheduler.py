@@ -270,7 +270,8 @@ class Scheduler:
             parsed = q.pi if q is not None and not was_assigned else None
             if q is not None and key not in self.queue.in_flight:
                 self.queue.done(key)
-            self._forget_nomination(key)
+            if self.handle.nominated:   # (else nothing to forget: no call)
+                self._forget_nomination(key)
             if pod.status.phase in TERMINATED_PHASES:
                 if was_assigned:
                     self.cache.remove_pod(pod, key)
@@ -280,7 +281,8 @@ class Scheduler:
             if not was_assigned:
                 if not self._own_bind_unheard(key):
                     self._event(ClusterEvent(ASSIGNED_POD, ActionType.ADD), None, pod)
-            elif old.metadata.labels != pod.metadata.labels or old.spec is not pod.spec:
+            elif old.spec is not pod.spec or (old.metadata.labels is not pod.metadata.labels
+                                              and old.metadata.labels != pod.metadata.labels):
                 self._event(ClusterEvent(ASSIGNED_POD, _pod_update_action(old, pod)), old, pod)
             return
         # An unscheduled pod.

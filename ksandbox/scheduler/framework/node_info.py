@@ -50,9 +50,23 @@ _new_object = object.__new__
 
 
 def spec_parts(spec: Any) -> SpecParts:
-    """What :class:`PodInfo` reads of a pod spec."""
-    return (spec.priority or 0, spec_requests(spec), *non_zero_requests(spec),
-            spec_host_ports(spec))
+    """What :class:`PodInfo` reads of a pod spec: worked out once per spec object (the pods
+    of a template share theirs until they are bound; the parts are immutable, shared by
+    their PodInfos as by the cache's add_pods)."""
+    hit = _SPEC_PARTS.get(id(spec))
+    if hit is not None and hit[0] is spec:
+        return hit[1]
+    parts = (spec.priority or 0, spec_requests(spec), *non_zero_requests(spec),
+             spec_host_ports(spec))
+    if len(_SPEC_PARTS) >= SPEC_PARTS_KEPT:
+        _SPEC_PARTS.clear()
+    # The entry holds the spec, so its id is not reused while the entry stands.
+    _SPEC_PARTS[id(spec)] = (spec, parts)
+    return parts
+
+
+SPEC_PARTS_KEPT = 256
+_SPEC_PARTS: dict[int, tuple[Any, SpecParts]] = {}
 
 
 def has_pod_affinity(spec: Any) -> bool:
@@ -204,8 +218,8 @@ class PodInfo:
         """This PodInfo for a newer version of the same pod whose spec, labels and
         deletion state are unchanged (a status write): only the pod and its start time are
         re-read; the parsed terms and request totals are shared."""
-        cls = self.__class__
-        pi = cls.__new__(cls)
+        # (object.__new__ itself: PodInfo.__new__ would only pass the class on to it)
+        pi = _new_object(self.__class__)
         pi.key, pi.namespace, pi.labels, pi.priority = (self.key, self.namespace, self.labels,
                                                          self.priority)
         pi.requests, pi.non_zero_cpu, pi.non_zero_mem = (self.requests, self.non_zero_cpu,
