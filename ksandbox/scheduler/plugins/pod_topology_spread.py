@@ -350,7 +350,7 @@ class PodTopologySpread:
                 continue
             ids, values, per = src
             present = np.zeros(len(values), dtype=bool)
-            at = ids[idx]
+            at = ctx.gather(ids, idx)   # (static: a view of a run of nodes stays right)
             present[at if kept is idx else ids[kept]] = True
             # Matching pods per domain over the nodes that count (kept current by the fast
             # path, not summed over every node per pod); only the candidates' domains count
@@ -551,10 +551,10 @@ class PodTopologySpread:
         if reads is None or reads[0] is not idx or not reads[2] or s.ignored or \
                 len(reads[1]) not in (1, 2):
             return None
-        return self._weighted_by_class(s, reads[1], idx, weight)
+        return self._weighted_by_class(s, reads[1], idx, weight, ctx.gather)
 
-    def _weighted_by_class(self, s: Any, reads: list, idx: np.ndarray,
-                           weight: int) -> np.ndarray | None:
+    def _weighted_by_class(self, s: Any, reads: list, idx: np.ndarray, weight: int,
+                           gather: Any = None) -> np.ndarray | None:
         """Score and NormalizeScore over classes of candidates instead of per candidate.
 
         A candidate's score is a function of its counts (one per constraint: the node's own
@@ -569,13 +569,17 @@ class PodTopologySpread:
         constraints = s.constraints
         weights = s.weights
         c0 = constraints[0]
+        # a node's count of the candidates: ``values[idx]`` (the fast path's gather: one
+        # slice for a run of nodes)
+        if gather is None:
+            gather = _take
         host0 = c0.topology_key == LABEL_HOSTNAME
         # Per class present, its counts in constraint order, and the largest count of each
         # constraint (the table's room): one pass over the classes, no per-class calls.
         counts: list[tuple]
         if len(constraints) == 1:
             # One constraint: the class is the hostname count itself, or the domain id.
-            key = reads[0][idx] if host0 else reads[0]
+            key = gather(reads[0], idx) if host0 else reads[0]
             present = np.bincount(key).nonzero()[0].tolist()
             if host0:
                 counts = [(k,) for k in present]
@@ -597,7 +601,7 @@ class PodTopologySpread:
                 lo_i, hi_i, host_hi = 1, 0, host0
             low_per = s.arrays[lo_i][0]
             low = len(low_per)
-            key = (reads[hi_i][idx] if host_hi else reads[hi_i]) * low
+            key = (gather(reads[hi_i], idx) if host_hi else reads[hi_i]) * low
             key += reads[lo_i]
             present = np.bincount(key).nonzero()[0].tolist()
             lows = low_per.tolist()
@@ -662,6 +666,10 @@ class PodTopologySpread:
         if ign is not None:
             out[ign] = 0
         return out
+
+
+def _take(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    return values[idx]
 
 
 def _needs_labels(raw: Any) -> bool:
