@@ -31,7 +31,7 @@ from .framework.interface import (
     ActionType,
     ClusterEvent,
 )
-from .framework.node_info import PodInfo
+from .framework.node_info import PodInfo, has_pod_affinity, spec_parts
 from .framework.runtime import Framework, Handle, build_framework
 from .framework.types import FitError
 from .plugins.default_preemption import REASON_PREEMPTION_BY_SCHEDULER, pdb_views
@@ -109,6 +109,9 @@ class Scheduler:
         # the conditions of such a pod that had none before (shared too)
         self._scheduled: PodCondition | None = None
         self._scheduled_only: tuple[PodCondition, ...] = ()
+        # _pod_info's spec_parts by spec object: id -> (spec, parts, or None for a spec with
+        # pod (anti-)affinity)
+        self._spec_parts: dict[int, tuple[Any, Any]] = {}
 
     # -- wiring -------------------------------------------------------------------------------
     def start(self, cp: Any) -> None:
@@ -294,7 +297,7 @@ class Scheduler:
         if profile not in self.profiles:
             return
         if ev.type == ADDED or key not in self.queue._infos and key not in self.queue.in_flight:
-            pi = PodInfo(pod)
+            pi = self._pod_info(pod, key)
             self._track_nomination(pi)
             self.queue.add(pi, profile)
             self._kick()
@@ -310,6 +313,23 @@ class Scheduler:
             pi = self._status_only(key, old, pod)
             self._track_nomination(pi)
             self.queue.update_info(pi)
+
+    SPEC_PARTS_KEPT = 256
+
+    def _pod_info(self, pod: Pod, key: str) -> PodInfo:
+        """``PodInfo(pod, key)``, its spec's parts worked out once per spec object (the
+        pending pods of a template share their spec; the parts are immutable and shared, as
+        the cache's add_pods shares them)."""
+        spec = pod.spec
+        hit = self._spec_parts.get(id(spec))
+        if hit is None or hit[0] is not spec:
+            if len(self._spec_parts) >= self.SPEC_PARTS_KEPT:
+                self._spec_parts.clear()
+            # The entry holds the spec, so its id is not reused while the entry stands.
+            hit = self._spec_parts[id(spec)] = (
+                spec, None if has_pod_affinity(spec) else spec_parts(spec))
+        parts = hit[1]
+        return PodInfo(pod, key) if parts is None else PodInfo.plain(pod, key, parts)
 
     def _own_bind_unheard(self, key: str) -> bool:
         """Whether the assignment of pod ``key`` is this cycle's own bind and no one would hear

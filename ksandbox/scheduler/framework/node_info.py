@@ -50,23 +50,9 @@ _new_object = object.__new__
 
 
 def spec_parts(spec: Any) -> SpecParts:
-    """What :class:`PodInfo` reads of a pod spec: worked out once per spec object (the pods
-    of a template share theirs until they are bound; the parts are immutable, shared by
-    their PodInfos as by the cache's add_pods)."""
-    hit = _SPEC_PARTS.get(id(spec))
-    if hit is not None and hit[0] is spec:
-        return hit[1]
-    parts = (spec.priority or 0, spec_requests(spec), *non_zero_requests(spec),
-             spec_host_ports(spec))
-    if len(_SPEC_PARTS) >= SPEC_PARTS_KEPT:
-        _SPEC_PARTS.clear()
-    # The entry holds the spec, so its id is not reused while the entry stands.
-    _SPEC_PARTS[id(spec)] = (spec, parts)
-    return parts
-
-
-SPEC_PARTS_KEPT = 256
-_SPEC_PARTS: dict[int, tuple[Any, SpecParts]] = {}
+    """What :class:`PodInfo` reads of a pod spec."""
+    return (spec.priority or 0, spec_requests(spec), *non_zero_requests(spec),
+            spec_host_ports(spec))
 
 
 def has_pod_affinity(spec: Any) -> bool:
