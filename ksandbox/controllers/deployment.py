@@ -378,7 +378,10 @@ class DeploymentController(Controller):
         that says the ReplicaSet was created or found — each on the stored Deployment, read
         once when the revision needs no write (every sync of a rollout under way)."""
         store, ns, name = self.store, d.metadata.namespace, d.metadata.name
-        fresh = store.get("Deployment", name, ns)
+        # (nothing written since the sync read d — every rollout step's first look — leaves
+        # d the stored one)
+        fresh = d if store.resource_version == self._read_rv else \
+            store.get("Deployment", name, ns)
         if fresh is not None and rev and fresh.metadata.annotations.get(du.REVISION) != rev:
             self._write(fresh, metadata=evolve(
                 fresh.metadata, annotations=fresh.metadata.annotations.set(du.REVISION, rev)))

@@ -314,8 +314,7 @@ class ReplicaSetController(Controller):
             # goes on the stored ReplicaSet. Nothing written — about half the syncs, a pod
             # write that changes no count — leaves the one read above the stored one.
             rs = store.get(self.kind, name, ns) or rs
-        rs = self._update_status(rs)
-        c = self._counts(rs)
+        rs, c = self._update_status(rs)
         if c.active == (rs.spec.replicas if rs.spec.replicas is not None else 1) and \
                 rs.metadata.deletion_timestamp is None and not rs.spec.min_ready_seconds:
             # Settled: the right number of active pods now (those it created or deleted
@@ -457,8 +456,10 @@ class ReplicaSetController(Controller):
         return c.pick(count, ranks if ranks is not None else c.node_counts, self.clock.now)
 
     # -- status ------------------------------------------------------------------------------
-    def _update_status(self, rs: Any) -> Any:
-        """Write the counts to the status when they differ; the stored owner after."""
+    def _update_status(self, rs: Any) -> tuple[Any, ActivePods]:
+        """Write the counts to the status when they differ; the stored owner after, and its
+        counts (the sync reads them next: a status write keeps the spec, so its template's
+        labels, which _counts looks at)."""
         c = self._counts(rs)
         available = c.ready
         mrs = rs.spec.min_ready_seconds
@@ -477,12 +478,12 @@ class ReplicaSetController(Controller):
         new = (c.active, c.labeled, c.ready, available, rs.metadata.generation)
         if new == (st.replicas, st.fully_labeled_replicas, st.ready_replicas,
                    st.available_replicas, st.observed_generation):
-            return rs
+            return rs, c
         if type(st) is ReplicaSetStatus:
             status = _COUNTS(st, c.active, c.labeled, c.ready, available, rs.metadata.generation)
         else:
             status = evolve(st, replicas=c.active, fully_labeled_replicas=c.labeled,
                             ready_replicas=c.ready, available_replicas=available,
                             observed_generation=rs.metadata.generation)
-        return self.store.write_status(rs, status)
+        return self.store.write_status(rs, status), c
 
