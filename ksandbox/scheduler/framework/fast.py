@@ -376,6 +376,7 @@ class FastPath:
     # Score plan by profile (_score_plan): none until the first pod.
     _last: Any = None
     _plan: Any = None
+    _fplan: Any = None
     # (index array, slice) when the candidates are one unbroken run of the node list (every
     # node passed and the search did not wrap round): gather() then slices, no fancy index.
     _run: Any = None
@@ -415,6 +416,12 @@ class FastPath:
         # pod_plan's answers by spec object (they read only the spec: never dropped but for
         # room)
         self._plans: dict[int, PodPlan] = {}
+        # The filter plugins that let every node pass a pod of a spec and read nothing but
+        # the spec and the nodes' static parts (``filter_vec_static``), by spec object: id ->
+        # (spec, their names). Cleared with _static.
+        self._passes: dict[int, tuple[Any, set]] = {}
+        # The PodPlan find_nodes_that_fit used, for prioritize of the same pod.
+        self._cycle_plan: PodPlan | None = None
         cache.on_pod_added.append(self._pod_added)
         cache.on_pod_removed.append(self._pod_removed)
         cache.on_pod_swapped.append(self._pod_swapped)
@@ -440,6 +447,7 @@ class FastPath:
             self._routes = None
             self._label_index.clear()
             self._static.clear()
+            self._passes.clear()
             self._incl.clear()
             self._topology.clear()
             self._anti.clear()
@@ -447,6 +455,7 @@ class FastPath:
             self._static_version = self.cache.static_version
             self.epoch += 1
             self._static.clear()
+            self._passes.clear()
             self._incl.clear()
             self._topology.clear()
             self._anti.clear()
@@ -843,7 +852,7 @@ class FastPath:
         self.sync()
         diagnosis = Diagnosis()
         infos = self.infos
-        plan = self.pod_plan(fwk, state, pod)
+        plan = self._cycle_plan = self.pod_plan(fwk, state, pod)
         result, plugins, early = pre_filter_and_nominated(ctx, fwk, state, pod, infos,
                                                           diagnosis, vec_ctx=self,
                                                           steps=plan.pre_filter)
@@ -942,16 +951,29 @@ class FastPath:
             fail_plugin[outside] = -1
         scalar: dict[int, Status] = {}
         skip = state.skip_filter
-        self._status_maps: list = [None] * len(fwk.filter_plugins)
+        plan = self._filter_plan(fwk)
+        self._status_maps: list = [None] * len(plan)
+        spec = pod.spec
+        hit = self._passes.get(id(spec))
+        passes = hit[1] if hit is not None and hit[0] is spec else None
         # Whether any node is out already (else a plugin's failures are all first failures).
         failed_any = cand is not None
-        for k, pl in enumerate(fwk.filter_plugins):
-            if pl.name in skip:
+        for k, (name, pl, vec, static) in enumerate(plan):
+            if name in skip:
                 continue
-            vec = getattr(pl, "filter_vec", None)
             if vec is not None:
+                if passes is not None and name in passes:
+                    continue   # every node passes it, as it answered for this spec
                 res = vec(state, pod, self)
                 if res is None:
+                    if static:
+                        if passes is None:
+                            if len(self._passes) >= self.MAX_PLANS:
+                                self._passes.clear()
+                            # (the entry holds the spec: its id is not reused meanwhile)
+                            passes = set()
+                            self._passes[id(spec)] = (spec, passes)
+                        passes.add(name)
                     continue
                 codes, statuses = res
                 self._status_maps[k] = statuses
@@ -1000,6 +1022,17 @@ class FastPath:
         if fail_plugin is None:
             fail_plugin, fail_code = self._no_failure
         return fail_plugin, fail_code, scalar
+
+    def _filter_plan(self, fwk: Any) -> list:
+        """The profile's Filter plugins with their names, vectorized methods and whether
+        those read only the spec and the nodes' static parts, looked up once (not per pod)."""
+        plan = self._fplan
+        if plan is not None and plan[0] is fwk and plan[1] is fwk.filter_plugins:
+            return plan[2]
+        steps = [(pl.name, pl, getattr(pl, "filter_vec", None),
+                  getattr(pl, "filter_vec_static", False)) for pl in fwk.filter_plugins]
+        self._fplan = (fwk, fwk.filter_plugins, steps)
+        return steps
 
     def _diagnose(self, failed_idx: np.ndarray, fail_plugin: np.ndarray, fail_code: np.ndarray,
                   scalar: dict, fwk: Any, diagnosis: Diagnosis) -> None:
@@ -1074,7 +1107,11 @@ class FastPath:
             idx = last[1]
         else:
             idx = np.fromiter((ni.index for ni in feasible), _I64, len(feasible))
-        pod_plan = self.pod_plan(fwk, state, pod)
+        pod_plan = self._cycle_plan   # find_nodes_that_fit's, when it is this pod's spec's
+        if pod_plan is None or pod_plan.spec is not pod.spec or \
+                pod_plan.plugins[0] is not fwk.pre_filter_plugins or \
+                pod_plan.plugins[1] is not fwk.pre_score_plugins:
+            pod_plan = self.pod_plan(fwk, state, pod)
         pre = pod_plan.pre_score
         if pre is None:
             pre = pod_plan.pre_score = merged(pre_score_steps(

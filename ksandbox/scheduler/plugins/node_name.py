@@ -30,6 +30,9 @@ def fits(pod: Pod, node_info: Any) -> bool:
 class NodeName:
     name = NAME
     filter_reads_one_node = True   # its verdicts may come from its column: explain._column_passes
+    # filter_vec reads only the pod's spec and the nodes' static parts: the fast path asks it
+    # once per spec object while those stand when it lets every node pass (FastPath._filter)
+    filter_vec_static = True
 
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(NODE, ActionType.ADD))]

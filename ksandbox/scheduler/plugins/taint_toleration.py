@@ -62,6 +62,9 @@ def count_intolerable_prefer_no_schedule(taints: Any, tolerations: tuple) -> int
 class TaintToleration:
     name = NAME
     filter_reads_one_node = True   # its verdicts may come from its column: explain._column_passes
+    # filter_vec reads only the pod's spec and the nodes' static parts: the fast path asks it
+    # once per spec object while those stand when it lets every node pass (FastPath._filter)
+    filter_vec_static = True
     # Its scalar filter names the taint (Status.detail); explain asks for it per failing node.
     has_detail = True
 
