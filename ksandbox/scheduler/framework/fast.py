@@ -1084,8 +1084,7 @@ class FastPath:
             return plan[2]
         score = [(pl.name, pl, getattr(pl, "score_vec", None), getattr(pl, "normalize_vec", None),
                   getattr(pl, "normalize_score", None), fwk.weights[pl.name],
-                  getattr(pl, "constant_score", None), getattr(pl, "weighted_score_vec", None),
-                  getattr(pl, "row_column", None))
+                  getattr(pl, "constant_score", None), getattr(pl, "weighted_score_vec", None))
                  for pl in fwk.score_plugins]
         self._plan = (fwk, fwk.score_plugins, score)
         return score
@@ -1137,7 +1136,7 @@ class FastPath:
         names: list[str] = []
         per_plugin: list = []
         totals = None
-        for name, pl, vec, nv, ns, weight, _c, _w, _r in score:
+        for name, pl, vec, nv, ns, weight, _c, _w in score:
             if name in skip_score:
                 continue
             s = _normalized(pl, vec, nv, ns, state, pod, self, idx, feasible)
@@ -1162,18 +1161,14 @@ class FastPath:
         """prioritize's weighted totals alone, when no one reads the per-plugin scores (the
         scheduler's own cycle: only the winner and its ties matter, drawn from the totals).
         The same sums of the same integers, in fewer array operations: a plugin whose scores
-        are one number for every node (``constant_score``) adds that number once, a
+        are one number for every node (``constant_score``) adds that number once, and a
         plugin that can give its weighted normalized scores at once
-        (``weighted_score_vec``) is not scored, normalized and multiplied in three steps,
-        and the plugins whose scores are a column of the node table (``row_column``: each
-        node's score read from its own row, nothing to normalize — NodeResourcesFit,
-        BalancedAllocation) are one column of their weighted sum, gathered once.
+        (``weighted_score_vec``) is not scored, normalized and multiplied in three steps.
         tests/scheduler/test_prioritize_totals.py holds them to prioritize's."""
         skip_score = state.skip_score
         const = 0
         totals = None
-        rows: list | None = None   # the row-local plugins' (column parts, weight)
-        for name, pl, vec, nv, ns, weight, constant, weighted, row in score:
+        for name, pl, vec, nv, ns, weight, constant, weighted in score:
             if name in skip_score:
                 continue
             if constant is not None:
@@ -1181,12 +1176,6 @@ class FastPath:
                 if c is not None:
                     const += c * weight
                     continue
-            if row is not None:
-                if rows is None:
-                    rows = [(row(state, pod, self), weight)]
-                else:
-                    rows.append((row(state, pod, self), weight))
-                continue
             s = weighted(state, pod, self, idx, weight) if weighted is not None else None
             if s is not None:   # a new array: added to, or kept as the totals
                 if totals is None:
@@ -1205,42 +1194,11 @@ class FastPath:
                 totals += s
             else:
                 totals += s * weight
-        if rows is not None:
-            s = self.gather(self._row_sum(rows), idx)
-            if totals is None:   # a new int64 array (the constants so far folded in)
-                totals = np.add(s, const, dtype=_I64)
-                const = 0
-            else:
-                totals += s
         if totals is None:
             return np.full(len(feasible), const, dtype=_I64)
         if const:
             totals += const
         return totals
-
-    def _row_sum(self, rows: list) -> np.ndarray:
-        """Every node's weighted sum of the row-local plugins' scores (``rows``: each one's
-        NodeTable.column parts and weight), as one column of the table (read-only): kept
-        current row by row like each plugin's own, the same integers summed."""
-        if len(rows) == 1 and rows[0][1] == 1:
-            return self.table.column(*rows[0][0])
-        key = ("weighted sum", *((parts[0], w) for parts, w in rows))
-
-        def compute(r: np.ndarray) -> np.ndarray:
-            out = None
-            for (_k, fn, _one), w in rows:
-                v = fn(r)
-                if out is None:
-                    out = np.multiply(v, w, dtype=_I64)
-                elif w == 1:
-                    out += v
-                else:
-                    out += v * w
-            return out
-
-        def one(ni: NodeInfo) -> int:
-            return sum(w * fn(ni) for (_k, _c, fn), w in rows)
-        return self.table.column(key, compute, one)
 
 
 def _normalized(pl: Any, vec: Any, nv: Any, ns: Any, state: Any, pod: Pod, ctx: FastPath,

@@ -170,10 +170,6 @@ class Fit:
     def score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray) -> np.ndarray:
         return ctx.gather(self.scorer.column(ctx, state.read(PRE_SCORE_STATE_KEY)), idx)
 
-    def row_column(self, state: Any, pod: Pod, ctx: Any) -> tuple:
-        """score_vec's column as NodeTable.column's parts (its scores need no normalizing)."""
-        return self.scorer.column_parts(ctx, state.read(PRE_SCORE_STATE_KEY))
-
 
 def _pod_info(state: Any, pod: Pod) -> PodInfo:
     pi = state.get("PodInfo")

@@ -246,13 +246,9 @@ class Scorer:
         """Every node's score for a pod requesting ``pod_requests`` (read-only), kept by the
         fast path's table and recomputed only for nodes whose totals changed (each score reads
         only its own node's row)."""
-        return ctx.table.column(*self.column_parts(ctx, pod_requests))
-
-    def column_parts(self, ctx: Any, pod_requests: tuple) -> tuple:
-        """:meth:`column`'s (key, compute, one) for ``NodeTable.column``: a row-local score
-        (FastPath._totals sums such columns of several plugins into one)."""
-        return ((self, pod_requests), lambda rows: self.score_vec(ctx, rows, pod_requests),
-                lambda ni: self.score_row(ni, pod_requests))
+        return ctx.table.column((self, pod_requests),
+                                lambda rows: self.score_vec(ctx, rows, pod_requests),
+                                lambda ni: self.score_row(ni, pod_requests))
 
     def score_vec(self, ctx: Any, idx: np.ndarray, pod_requests: tuple) -> np.ndarray:
         cols = self._arrays(ctx, idx, pod_requests)
