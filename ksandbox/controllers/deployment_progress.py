@@ -201,14 +201,7 @@ def rollout_status(d: Any, rss: list[Any], new_rs: Any, now: float
     ((replicas, updated, ready, available, unavailable, observed generation), the
     conditions — a list to read only —, when to look again, and the conditions' _view when
     it is known here, else None)."""
-    available = count = ready = total = 0
-    for rs in rss:   # calculate_status's pass
-        st = rs.status
-        available += st.available_replicas
-        count += st.replicas
-        ready += st.ready_replicas
-        r = rs.spec.replicas
-        total += 1 if r is None else r
+    count, ready, available, total = du.rs_totals(rss)   # calculate_status's sums
     updated = new_rs.status.replicas if new_rs is not None else 0
     counts = (count, updated, ready, available, total - available if total > available else 0,
               d.metadata.generation)

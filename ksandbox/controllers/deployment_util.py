@@ -331,16 +331,23 @@ def new_and_old_replicasets(d: Any, rss: Iterable[Any]) -> tuple[Any, list[Any]]
 # -- status --------------------------------------------------------------------------------
 
 
-def calculate_status(d: Any, all_rss: list[Any], new_rs: Any) -> dict[str, int]:
-    """calculateStatus: counts summed over the ReplicaSets; unavailable never below zero."""
+def rs_totals(rss: Any) -> tuple[int, int, int, int]:
+    """(replicas, ready, available, desired) summed over the ReplicaSets (a nil spec.replicas
+    wants 1): calculateStatus's sums, for it and the one-pass rollout status."""
     available = total = count = ready = 0
-    for rs in all_rss:   # one pass: these lists hold a few ReplicaSets, read every sync
+    for rs in rss:   # one pass: these lists hold a few ReplicaSets, read every sync
         st = rs.status
         available += st.available_replicas
         count += st.replicas
         ready += st.ready_replicas
         r = rs.spec.replicas
         total += 1 if r is None else r
+    return count, ready, available, total
+
+
+def calculate_status(d: Any, all_rss: list[Any], new_rs: Any) -> dict[str, int]:
+    """calculateStatus: counts summed over the ReplicaSets; unavailable never below zero."""
+    count, ready, available, total = rs_totals(all_rss)
     return {
         "replicas": count,
         "updated_replicas": new_rs.status.replicas if new_rs is not None else 0,
