@@ -15,6 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schedtest import bound_pod, store_cluster
+# the same nine-node cluster shape as the domain-count test
+from test_fast_path_domain_counts import NODES, RACK, ZONE, _labels
 
 from ksandbox.api.codec import FrozenDict, decode
 from ksandbox.api.core import Namespace, Node, Pod
@@ -22,17 +24,6 @@ from ksandbox.api.evolve import evolve
 from ksandbox.scheduler.framework.cycle_state import CycleState
 from ksandbox.scheduler.framework.fast import FastPath
 from ksandbox.scheduler.plugins.pod_topology_spread import PRE_SCORE_STATE_KEY
-
-ZONE = "topology.kubernetes.io/zone"
-RACK = "rack"
-NODES = 9
-
-
-def _labels(i: int) -> dict:
-    labels = {"disk": "ssd" if i % 2 else "hdd", RACK: f"r{i % 2}"}
-    if i % 5 != 4:                       # a few nodes have no zone
-        labels[ZONE] = f"zone-{i % 3}"
-    return labels
 
 
 def _spread(key: str, app: str, skew: int = 1) -> dict:
