@@ -353,6 +353,9 @@ BOUND_LIMIT = 1 << 14
 @api_type
 class PodCondition:
     type: str = j("type", "")
+    # the pod's metadata.generation its writer acted on (KEP 5067, GA in v1.35): every
+    # writer of a pod condition sets it — kubelet, scheduler, taint manager, PodGC, eviction
+    observed_generation: int = j("observedGeneration", 0)
     status: str = j("status", "")
     reason: str = j("reason", "")
     message: str = j("message", "")
@@ -360,8 +363,21 @@ class PodCondition:
     extra: FrozenDict = extra_field()
 
 
+def pod_condition(pod: Pod, type_: str, status: str, reason: str = "", message: str = "",
+                  at: Any = None) -> PodCondition:
+    """A condition the scheduler, a controller or the API server sets on ``pod``, as of
+    ``pod``'s generation: podutil.CalculatePodConditionObservedGeneration, always the pod's
+    metadata.generation since PodObservedGenerationTracking went GA (v1.35). The kubelet's
+    conditions take the generation of the pod it synced instead (kubelet/generation.py)."""
+    return PodCondition(type=type_, observed_generation=pod.metadata.generation,
+                        status=status, reason=reason, message=message, last_transition_time=at)
+
+
 @api_type
 class PodStatus:
+    # the metadata.generation the kubelet synced when it wrote this status (KEP 5067; the
+    # first field of upstream's PodStatus, so -o json prints it first)
+    observed_generation: int = j("observedGeneration", 0)
     phase: str = j("phase", "")
     conditions: tuple[PodCondition, ...] = j("conditions", ())
     reason: str = j("reason", "")

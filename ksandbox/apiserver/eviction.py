@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from ..api.core import FAILED, PENDING, SUCCEEDED, Pod, PodCondition
+from ..api.core import FAILED, PENDING, SUCCEEDED, Pod, pod_condition
 
 if TYPE_CHECKING:
     from ..api.policy import PodDisruptionBudget
@@ -83,9 +83,8 @@ def evict_pod(store: Store, namespace: str, name: str, grace_period: int = -1,
                     st, disruptions_allowed=st.disruptions_allowed - 1)))
     if dry_run:
         return EvictionResult(201)
-    cond = PodCondition(type="DisruptionTarget", status="True",
-                        reason=EVICTION_CONDITION_REASON, message=EVICTION_CONDITION_MESSAGE,
-                        last_transition_time=store.now())
+    cond = pod_condition(pod, "DisruptionTarget", "True", EVICTION_CONDITION_REASON,
+                         EVICTION_CONDITION_MESSAGE, store.now())
     conds = tuple(c for c in pod.status.conditions if c.type != "DisruptionTarget") + (cond,)
     store.update_status(attrs.evolve(pod, status=attrs.evolve(pod.status, conditions=conds)))
     store.delete("Pod", name, namespace, grace_period=grace)

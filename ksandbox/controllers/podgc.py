@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Collection, Sequence
 
-from ..api.core import FAILED, SUCCEEDED, PodCondition
+from ..api.core import FAILED, SUCCEEDED, PodCondition, pod_condition
 from ..api.evolve import evolve
 from ..api.taints import TAINT_NODE_OUT_OF_SERVICE
 from ..apiserver.store import DELETED, WatchEvent
@@ -149,10 +149,8 @@ class PodGCController:
             del self.quarantine[name]
             for pod in sorted(self.store.pods_on_node(name),
                               key=lambda p: (p.metadata.namespace, p.metadata.name)):
-                cond = PodCondition(type=DISRUPTION_TARGET, status="True",
-                                    reason="DeletionByPodGC",
-                                    message="PodGC: node no longer exists",
-                                    last_transition_time=now)
+                cond = pod_condition(pod, DISRUPTION_TARGET, "True", "DeletionByPodGC",
+                                     "PodGC: node no longer exists", now)
                 self._mark_failed_and_delete(pod, cond)
 
     def _gc_unscheduled_terminating(self) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Collection, Iterable, Sequence
 
-from ..api.core import Pod, PodCondition
+from ..api.core import Pod, pod_condition
 from ..api.evolve import evolve
 from ..api.meta import ObjectMeta
 from ..api.taints import NO_EXECUTE, Taint, Toleration
@@ -273,8 +273,8 @@ class TaintEvictionController(Controller):
             del self.workers[key]
             return
         if pod.status.condition(DISRUPTION_TARGET) is None:
-            cond = PodCondition(type=DISRUPTION_TARGET, status="True", reason=DISRUPTION_REASON,
-                                message=DISRUPTION_MESSAGE, last_transition_time=self.clock.now)
+            cond = pod_condition(pod, DISRUPTION_TARGET, "True", DISRUPTION_REASON,
+                                 DISRUPTION_MESSAGE, self.clock.now)
             pod = self.store.update_status(evolve(pod, status=evolve(
                 pod.status, conditions=pod.status.conditions + (cond,))))
         self.store.delete("Pod", name, ns)

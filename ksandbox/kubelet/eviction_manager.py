@@ -17,6 +17,7 @@ from ..api.evolve import evolve
 from ..api.quantity import resource_amount
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
+from .generation import as_posted, kubelet_generation
 from .static import mirror_key
 
 if TYPE_CHECKING:
@@ -136,14 +137,15 @@ class EvictionManager:
         now = self.clock.now
         conds = [c for c in pod.status.conditions
                  if c.type not in (ev.DISRUPTION_TARGET, "Ready", "ContainersReady")]
-        conds.append(PodCondition(type=ev.DISRUPTION_TARGET, status="True",
+        conds.append(PodCondition(type=ev.DISRUPTION_TARGET,
+                                  observed_generation=kubelet_generation(pod), status="True",
                                   reason=ev.REASON_TERMINATION_BY_KUBELET, message=message,
                                   last_transition_time=now))
         conds += [PodCondition(type=t, status="False", reason="PodFailed",
                                last_transition_time=now) for t in ("Ready", "ContainersReady")]
         status = evolve(pod.status, phase=FAILED, reason=ev.REASON_EVICTED,
                         message=message, conditions=tuple(conds))
-        self.store.write_status(pod, status)
+        self.store.write_status(pod, as_posted(pod, status))
 
     def pressure_clears_at(self) -> float | None:
         """When the last held pressure condition will clear, if no fault keeps it."""

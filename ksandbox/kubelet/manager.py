@@ -136,6 +136,7 @@ class KubeletManager:
             # (is_terminated on each side, read as its phases: a property is a call from C)
             relevant = (old.spec.node_name != node
                         or old.metadata.deletion_timestamp != pod.metadata.deletion_timestamp
+                        or old.metadata.generation != pod.metadata.generation
                         or (old.status.phase in TERMINATED_PHASES)
                         != (pod.status.phase in TERMINATED_PHASES)
                         or old.metadata.uid != pod.metadata.uid)

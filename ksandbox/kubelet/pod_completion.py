@@ -27,6 +27,7 @@ from ..api.codec import FrozenDict
 from ..api.core import FAILED, SUCCEEDED, PodCondition
 from ..api.evolve import evolve
 from ..sim.clock import PRIORITY_KUBELET
+from .generation import as_posted
 
 if TYPE_CHECKING:
     from ..api.core import Pod
@@ -172,13 +173,14 @@ class PodCompletion:
                 if cur is None or cur.metadata.uid != uid or cur.is_terminated or \
                         self.kubelet.halted:
                     return
-                self.store.write_status(cur, restarted_status(cur, self.clock.now))
+                self.store.write_status(cur, as_posted(cur, restarted_status(cur,
+                                                                             self.clock.now)))
                 self.schedule_exit(key, cur)
 
             self._exit_timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,
                                                            f"kubelet/{self.name}/restart")
             return
-        self.store.write_status(pod, terminated_status(pod, now, code))
+        self.store.write_status(pod, as_posted(pod, terminated_status(pod, now, code)))
         cur = self.workers.pods.get(key)
         if cur is not None:
             self.workers.forget(key, cur)

@@ -27,6 +27,7 @@ from ..api.core import (
 from ..api.evolve import by_identity, evolve, replacer
 from ..sim.clock import PRIORITY_KUBELET, Wakeup
 from . import eviction as ev
+from .generation import as_posted, kubelet_generation
 from .images import ImageManager
 from .pod_completion import PodCompletion
 from .predicates import fit_failures, fit_order, spec_failures
@@ -160,8 +161,9 @@ def _spec_facts(spec: Any, node: Node | None, specs: dict[int, _SpecFacts]) -> _
 
 # evolve(status, phase=..., ..., extra=...) of a PodStatus, built once: every pod's Running
 # status (evolve's keyword dict and key cost about as much as the build).
-_RUNNING_STATUS: Any = replacer(PodStatus, ("phase", "conditions", "start_time", "host_ip",
-                                            "pod_ip", "reason", "message", "extra"))
+_RUNNING_STATUS: Any = replacer(PodStatus, ("observed_generation", "phase", "conditions",
+                                            "start_time", "host_ip", "pod_ip", "reason",
+                                            "message", "extra"))
 assert _RUNNING_STATUS is not None
 
 class PodWorkers:
@@ -339,6 +341,10 @@ class PodWorkers:
                 self._adopt(key, pod)
             else:
                 self._admit(key, pod, False, node, held, now, specs)
+        elif st.started and 0 < pod.status.observed_generation != pod.metadata.generation:
+            # a spec update moved the generation of a pod this kubelet posted: the next
+            # status it posts says it saw it (not that it acted on it: the KEP's note)
+            self.store.write_status(pod, as_posted(pod, pod.status))
 
     def forget(self, key: tuple[str, str], st: _PodState) -> None:
         self.completion.cancel_exit(key)
@@ -479,8 +485,8 @@ class PodWorkers:
         """rejectPod: a Warning event and the pod Failed with "Pod was rejected: …"."""
         self.store.record_event(pod, "Warning", reason, message, COMPONENT)
         status = evolve(pod.status, phase=FAILED, reason=reason,
-                              message=f"Pod was rejected: {message}")
-        self.store.write_status(pod, status)
+                        message=f"Pod was rejected: {message}")
+        self.store.write_status(pod, as_posted(pod, status))
 
     def schedule_start(self, key: tuple[str, str], st: _PodState) -> float:
         """Arm the pod's start after the seeded start delay; returns when it starts."""
@@ -540,7 +546,8 @@ class PodWorkers:
             st.running_since = now
         # A fresh mirror of a pod that kept running: the status manager's cached status.
         since = st.running_since if not old.conditions else now
-        conds, statuses = _running_parts(old, pod.spec.containers, since, st.running_since)
+        gen = kubelet_generation(pod)
+        conds, statuses = _running_parts(old, pod.spec.containers, since, st.running_since, gen)
         extra = old.extra.set("containerStatuses", statuses)
         ip = old.pod_ip or st.pod_ip or (
             self.node_status.host_ip(node) if pod.spec.host_network
@@ -549,9 +556,10 @@ class PodWorkers:
         start = st.admitted_at if old.start_time is None else old.start_time
         host_ip = old.host_ip or self.node_status.host_ip(node)
         if type(old) is PodStatus:
-            return _RUNNING_STATUS(old, RUNNING, tuple(conds), start, host_ip, ip, "", "", extra)
-        return evolve(old, phase=RUNNING, conditions=tuple(conds), start_time=start,
-                      host_ip=host_ip, pod_ip=ip, reason="", message="", extra=extra)
+            return _RUNNING_STATUS(old, gen, RUNNING, conds, start, host_ip, ip, "", "", extra)
+        return evolve(old, observed_generation=gen, phase=RUNNING, conditions=conds,
+                      start_time=start, host_ip=host_ip, pod_ip=ip, reason="", message="",
+                      extra=extra)
 
     def write_running(self, pod: Pod, st: _PodState) -> None:
         self._write_running(pod, st, self.store.get("Node", self.name))
@@ -567,6 +575,11 @@ class PodWorkers:
         if not st.started:
             at = self.clock.now
         else:
+            # syncTerminatingPod posts the status of the pod it now syncs first: the graceful
+            # deletion moved the generation one up, and observedGeneration follows (KEP 5067)
+            posted = as_posted(pod, pod.status)
+            if posted is not pod.status:
+                pod = self.store.write_status(pod, posted)
             for c in pod.spec.containers:
                 self.store.record_event(pod, "Normal", "Killing", f"Stopping container {c.name}",
                                         COMPONENT)
@@ -593,7 +606,7 @@ class PodWorkers:
 # so 5 and 5.0 stay apart), instead of five conditions and three maps built for every pod.
 # Bounded: each table starts over when full.
 _SHARED_LIMIT = 4096
-_CONDITIONS: dict[tuple[str, Any, type], PodCondition] = {}
+_CONDITIONS: dict[tuple[str, Any, type, int], PodCondition] = {}
 _CONTAINER_STATUSES: dict[tuple[str, str, Any, type], FrozenDict] = {}
 
 
@@ -603,22 +616,23 @@ _CONTAINER_STATUSES: dict[tuple[str, str, Any, type], FrozenDict] = {}
 _RUNNING_PARTS: dict[tuple, tuple[tuple, tuple, tuple]] = {}
 
 
-def _running_parts(old: Any, containers: tuple, since: Any,
-                   running_since: Any) -> tuple[tuple, tuple]:
-    """A running pod's conditions — of the five, each True one of the old status ``old``
-    kept, the others True since ``since`` — and its containers' running statuses (since
-    ``running_since``). Remembered by the old conditions' identity: the pods of one template
-    bound at one instant and starting at one instant get the same two tuples."""
+def _running_parts(old: Any, containers: tuple, since: Any, running_since: Any,
+                   gen: int) -> tuple[tuple, tuple]:
+    """A running pod's conditions as of the kubelet's generation ``gen`` — of the five, each
+    True one of the old status ``old`` kept (its transition time kept), the others True since
+    ``since`` — and its containers' running statuses (since ``running_since``). Remembered by
+    the old conditions' identity: the pods of one template bound at one instant and starting
+    at one instant get the same two tuples."""
     conditions = old.conditions
     key = (id(conditions), id(containers), since, type(since), running_since,
-           type(running_since))
+           type(running_since), gen)
     try:
         hit = _RUNNING_PARTS.get(key)
     except TypeError:   # an unhashable time from a loaded file's status: not remembered
-        return _running_parts_of(old, containers, since, running_since)
+        return _running_parts_of(old, containers, since, running_since, gen)
     if hit is not None and hit[0] is conditions and hit[1] is containers:
         return hit[2]
-    out = _running_parts_of(old, containers, since, running_since)
+    out = _running_parts_of(old, containers, since, running_since, gen)
     if len(_RUNNING_PARTS) >= _SHARED_LIMIT:
         _RUNNING_PARTS.clear()
     _RUNNING_PARTS[key] = (conditions, containers, out)
@@ -629,8 +643,8 @@ _RUNNING_CONDITIONS = ("PodReadyToStartContainers", "Initialized", "Ready", "Con
                        "PodScheduled")
 
 
-def _running_parts_of(old: Any, containers: tuple, since: Any,
-                      running_since: Any) -> tuple[tuple, tuple]:
+def _running_parts_of(old: Any, containers: tuple, since: Any, running_since: Any,
+                      gen: int) -> tuple[tuple, tuple]:
     # each type's first condition (old.condition(t) of each), in one pass
     first: dict[str, PodCondition] = {}
     for c in old.conditions:
@@ -639,26 +653,31 @@ def _running_parts_of(old: Any, containers: tuple, since: Any,
     conds = []
     for t in _RUNNING_CONDITIONS:
         prev = first.get(t)
-        if prev is not None and prev.status == "True":
+        if prev is None or prev.status != "True":
+            conds.append(_true_condition(t, since, gen))
+        elif prev.observed_generation == gen:
             conds.append(prev)
-        else:
-            conds.append(_true_condition(t, since))
+        else:   # True still, rebuilt as of this generation (the binding's PodScheduled has none)
+            conds.append(_true_condition(t, prev.last_transition_time, gen))
     statuses = tuple(_running_container_status(c.name, c.image, running_since)
                      for c in containers)
     return tuple(conds), statuses
 
 
-def _true_condition(t: str, since: Any) -> PodCondition:
-    """PodCondition(type=t, status="True", last_transition_time=since), shared."""
-    key = (t, since, type(since))
+def _true_condition(t: str, since: Any, gen: int) -> PodCondition:
+    """PodCondition(type=t, observed_generation=gen, status="True",
+    last_transition_time=since), shared."""
+    key = (t, since, type(since), gen)
     try:
         c = _CONDITIONS.get(key)
     except TypeError:   # an unhashable time from a loaded file's status: not shared
-        return PodCondition(type=t, status="True", last_transition_time=since)
+        return PodCondition(type=t, observed_generation=gen, status="True",
+                            last_transition_time=since)
     if c is None:
         if len(_CONDITIONS) >= _SHARED_LIMIT:
             _CONDITIONS.clear()
-        c = _CONDITIONS[key] = PodCondition(type=t, status="True", last_transition_time=since)
+        c = _CONDITIONS[key] = PodCondition(type=t, observed_generation=gen, status="True",
+                                            last_transition_time=since)
     return c
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Collection, Sequence
 
-from ..api.core import TERMINATED_PHASES, PodCondition, PodStatus
+from ..api.core import TERMINATED_PHASES, PodCondition, PodStatus, pod_condition
 from ..api.evolve import evolve, replacer
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_SCHEDULER
@@ -487,7 +487,7 @@ class Scheduler:
         msg = truncate_message(message)
         reason = REASON_UNSCHEDULABLE if rejected else REASON_SCHEDULER_ERROR
         self.store.record_event(pod, "Warning", "FailedScheduling", msg, fwk.scheduler_name)
-        cond = PodCondition(type=POD_SCHEDULED, status="False", reason=reason, message=message)
+        cond = pod_condition(pod, POD_SCHEDULED, "False", reason, message)
         conditions = _set_condition(pod.status.conditions, cond, now)
         nnn = pod.status.nominated_node_name if nominated is None else nominated
         if conditions is pod.status.conditions and nnn == pod.status.nominated_node_name:
@@ -501,10 +501,9 @@ class Scheduler:
         cur = self.store.get("Pod", victim.metadata.name, victim.metadata.namespace)
         if cur is None:
             return
-        cond = PodCondition(type="DisruptionTarget", status="True",
-                            reason=REASON_PREEMPTION_BY_SCHEDULER,
-                            message=f"{fwk.scheduler_name}: preempting to accommodate a higher "
-                                    "priority pod")
+        cond = pod_condition(cur, "DisruptionTarget", "True", REASON_PREEMPTION_BY_SCHEDULER,
+                             f"{fwk.scheduler_name}: preempting to accommodate a higher "
+                             "priority pod")
         now = self.clock.now
         cur = self.store.update_status(evolve(cur, status=evolve(
             cur.status, conditions=_set_condition(cur.status.conditions, cond, now))))
@@ -582,7 +581,8 @@ def _set_condition(conditions: tuple, cond: PodCondition, now: float) -> tuple:
             out.append(c)
             continue
         found = True
-        if (c.status, c.reason, c.message) == (cond.status, cond.reason, cond.message):
+        if (c.status, c.reason, c.message, c.observed_generation) == \
+                (cond.status, cond.reason, cond.message, cond.observed_generation):
             return conditions
         t = c.last_transition_time if c.status == cond.status else now
         out.append(_at(cond, t))

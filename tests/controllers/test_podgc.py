@@ -16,16 +16,22 @@ from nodesim import cluster, get_pod, node, play, pod  # noqa: E402
 def test_pods_of_a_deleted_node_are_failed_and_deleted_after_the_quarantine():
     s = cluster(node("node-1"), node("node-2"), pod("a", "node-2"), pod("b", "node-2"))
     seen = []
+
+    def target(p):
+        c = p.status.condition("DisruptionTarget")
+        return c and (c.reason, c.observed_generation)
     s.store.subscribe("Pod", lambda ev: seen.append((s.now, ev.type, ev.obj.metadata.name,
-                                                      ev.obj.status.phase)))
+                                                      ev.obj.status.phase, target(ev.obj))))
     play(s, [(5, "kubectl delete node node-2")])
     s.run_until(59)
     assert get_pod(s, "a") is not None
     s.run_until(60)        # seen orphaned at the pass at 20, quarantined until 60
     assert get_pod(s, "a") is None and get_pod(s, "b") is None
-    assert [x for x in seen if x[0] == 60.0] == [
+    assert [x[:4] for x in seen if x[0] == 60.0] == [
         (60.0, "MODIFIED", "a", "Failed"), (60.0, "DELETED", "a", "Failed"),
         (60.0, "MODIFIED", "b", "Failed"), (60.0, "DELETED", "b", "Failed")]
+    # the DisruptionTarget PodGC sets carries the pod's generation (KEP 5067)
+    assert {x[4] for x in seen if x[0] == 60.0} == {("DeletionByPodGC", 1)}
 
 
 def test_terminating_pods_on_an_out_of_service_node_are_force_deleted():

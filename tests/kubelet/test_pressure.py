@@ -37,6 +37,8 @@ def test_memory_pressure_evicts_besteffort_then_burstable_then_guaranteed():
             "The node was low on resource: memory. Threshold quantity: 100Mi, available: 50Mi. ")
         target = p.status.condition("DisruptionTarget")
         assert (target.status, target.reason) == ("True", "TerminationByKubelet")
+        # the kubelet's condition and status are of the generation it synced (KEP 5067)
+        assert (target.observed_generation, p.status.observed_generation) == (1, 1)
     assert get_pod(s, "best-effort").status.condition("Ready").status == "False"
     assert condition(s, "node-1", "MemoryPressure").status == "True"
     assert condition(s, "node-1", "MemoryPressure").last_transition_time == 20.0

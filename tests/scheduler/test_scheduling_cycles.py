@@ -162,6 +162,11 @@ def test_preemption_evicts_the_lower_priority_pod_and_nominates_the_node(explain
     [pre] = events(s, "Preempted")
     assert pre.involved_object.name == "victim"
     assert pre.message == f"Preempted by pod {vip.metadata.uid} on node node-1"
+    # the victim's DisruptionTarget is of the generation the scheduler saw (KEP 5067)
+    victim = s.store.get("Pod", "victim", "default")
+    target = victim.status.condition("DisruptionTarget")
+    assert (target.reason, target.observed_generation) == ("PreemptionByScheduler", 1)
+    assert victim.metadata.generation == 2    # its graceful deletion moved it one up
     fail = events(s, "FailedScheduling")[-1]
     assert fail.message == "0/1 nodes are available: 1 Insufficient cpu."
     s.settle(120)
