@@ -10,12 +10,20 @@ kubelet does not pass the mirror pod's on (the KEP's "Mirror pods").
 
 from __future__ import annotations
 
-from ..api.core import Pod, PodStatus
-from ..api.evolve import evolve
+from typing import Any
+
+from ..api.core import Pod, PodCondition, PodStatus
+from ..api.evolve import evolve, replacer
 
 # pkg/kubelet/types.PodConditionByKubelet: the conditions generateAPIPodStatus writes
 KUBELET_CONDITIONS = frozenset(("PodScheduled", "Ready", "Initialized", "ContainersReady",
                                 "PodReadyToStartContainers"))
+
+# evolve(c, observed_generation=...) and evolve(status, observed_generation=..., conditions=...)
+# built once: a terminating pod's five conditions are re-stamped on every kill
+_STAMP_CONDITION: Any = replacer(PodCondition, ("observed_generation",))
+_STAMP_STATUS: Any = replacer(PodStatus, ("observed_generation", "conditions"))
+assert _STAMP_CONDITION is not None and _STAMP_STATUS is not None
 
 
 def kubelet_generation(pod: Pod) -> int:
@@ -29,10 +37,16 @@ def as_posted(pod: Pod, status: PodStatus) -> PodStatus:
     carries them already."""
     gen = kubelet_generation(pod)
     conds = status.conditions
-    if status.observed_generation == gen and all(
-            c.observed_generation == gen for c in conds if c.type in KUBELET_CONDITIONS):
+    out = None
+    for i, c in enumerate(conds):
+        if c.observed_generation != gen and c.type in KUBELET_CONDITIONS:
+            if out is None:
+                out = list(conds)
+            out[i] = _STAMP_CONDITION(c, gen) if type(c) is PodCondition \
+                else evolve(c, observed_generation=gen)
+    if out is None and status.observed_generation == gen:
         return status
-    return evolve(status, observed_generation=gen, conditions=tuple(
-        evolve(c, observed_generation=gen)
-        if c.type in KUBELET_CONDITIONS and c.observed_generation != gen else c
-        for c in conds))
+    stamped = conds if out is None else tuple(out)
+    if type(status) is PodStatus:
+        return _STAMP_STATUS(status, gen, stamped)
+    return evolve(status, observed_generation=gen, conditions=stamped)

@@ -120,3 +120,40 @@ def test_a_spec_update_moves_the_generation_and_the_kubelet_posts_it():
     assert web.spec.containers[0].image == "nginx:1.27"
     assert (web.metadata.generation, web.status.observed_generation) == (2, 2)
     assert generations(web) == dict.fromkeys(KUBELET_OWNED, 2)
+
+
+# -- as_posted: the fast stamp against the plain one -------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ksandbox.api.core import PodCondition, PodStatus  # noqa: E402
+from ksandbox.api.evolve import evolve  # noqa: E402
+from ksandbox.api.manifest import load_manifests  # noqa: E402
+from ksandbox.kubelet.generation import KUBELET_CONDITIONS, as_posted  # noqa: E402
+
+_CONDITION = st.builds(lambda t, g, s: PodCondition(type=t, observed_generation=g, status=s,
+                                                    last_transition_time=3.0),
+                       st.sampled_from(sorted(KUBELET_CONDITIONS) + ["DisruptionTarget"]),
+                       st.integers(0, 3), st.sampled_from(["True", "False"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_CONDITION, max_size=6), st.integers(0, 3), st.integers(1, 3), st.booleans())
+def test_as_posted_stamps_the_kubelets_conditions_and_nothing_else(conds, status_gen, gen,
+                                                                   mirror):
+    meta = "{name: p, generation: %d%s}" % (
+        gen, ", annotations: {kubernetes.io/config.mirror: abc}" if mirror else "")
+    (p,) = load_manifests("apiVersion: v1\nkind: Pod\nmetadata: %s\n"
+                          "spec: {containers: [{name: c, image: i}]}\n" % meta)
+    status = PodStatus(observed_generation=status_gen, conditions=tuple(conds))
+    want_gen = 0 if mirror else gen
+    want = evolve(status, observed_generation=want_gen, conditions=tuple(
+        evolve(c, observed_generation=want_gen) if c.type in KUBELET_CONDITIONS else c
+        for c in conds))
+    got = as_posted(p, status)
+    assert got == want
+    assert [c.observed_generation for c in got.conditions] == \
+        [c.observed_generation for c in want.conditions]
+    if want == status and status_gen == want_gen:
+        assert got is status      # nothing to stamp: the same object, no write
