@@ -98,14 +98,14 @@ def _defaulted_meta(store: Store, obj: Any, stamp: bool = False) -> Any:
             # only the stamp, or the namespace and the stamp (a loaded pod's usual metadata,
             # with or without a namespace): the same fields and values as below, without the
             # keyword dict to build and read back
-            rv, now, uid = str(store.resource_version + 1), store._now(), \
+            rv, now, uid = str(store.resource_version + 1), store._time._now, \
                 meta.uid or store.rand.uid()
             generation = meta.generation or 1
             if not changes:
                 return _STAMP_CREATE(meta, rv, now, uid, generation)
             return _STAMP_CREATE_NS(meta, changes["namespace"], rv, now, uid, generation)
         changes["resource_version"] = str(store.resource_version + 1)
-        changes["creation_timestamp"] = store._now()
+        changes["creation_timestamp"] = store._time._now
         changes["uid"] = changes.get("uid", meta.uid) or store.rand.uid()
         # a Pod's generation starts at 1 (store.GENERATION_KINDS; only a pod is stamped here)
         changes["generation"] = meta.generation or 1

@@ -26,6 +26,7 @@ from ..api.evolve import evolve, evolve_fields, replacer
 from ..api.kinds import BY_KIND, KindInfo
 from ..api.meta import ObjectMeta
 from ..sim import limits
+from ..sim.clock import Clock
 from ..sim.rand import SimRandom
 from . import admission, validation
 from .dispatch import NO_OBJECT, STATUS, WatchFilter, plan
@@ -103,9 +104,29 @@ MAX_EVENTS = 20_000
 KEPT_REASONS = frozenset({"TaintManagerEviction", "Scheduled", "FailedScheduling", "Preempted"})
 
 
+class _TimeSource:
+    """A time source given as a plain callable, read the way a Clock is read (``_now``)."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, read: Callable[[], float]) -> None:
+        self.read = read
+
+    @property
+    def _now(self) -> float:
+        return self.read()
+
+
 class Store:
     def __init__(self, now: Callable[[], float], rand: SimRandom) -> None:
         self._now = now
+        # What the writes read the time from: ``self._time._now``. A Session's store is
+        # handed its clock's ``read``: the clock itself then, whose ``_now`` is a plain
+        # attribute — no Python frame per read, where calling ``read`` was one (~20 reads a
+        # rolling pod's life: every write's last-change time, every event). Any other
+        # callable is called, through _TimeSource.
+        self._time: Any = getattr(now, "__self__", None) \
+            if getattr(now, "__func__", None) is Clock.read else _TimeSource(now)
         self.rand = rand
         self.resource_version = 0
         self._objects: dict[str, dict[Key, Any]] = {k: {} for k in BY_KIND}
@@ -157,7 +178,7 @@ class Store:
 
     # -- reads ----------------------------------------------------------------------------
     def now(self) -> float:
-        return self._now()
+        return self._time._now
 
     def get(self, kind: str, name: str, namespace: str = "") -> Any | None:
         # The hottest read (a kubelet's every tick and renewal, every handler): one dict
@@ -384,7 +405,7 @@ class Store:
             raise ApiError("Forbidden", f'{info.display_resource} "{obj.metadata.name}" is '
                                         f'forbidden: the sandbox holds {cap} objects, its '
                                         f'limit (--max-objects)', 403)
-        rv, now = self._next_rv(), self._now()
+        rv, now = self._next_rv(), self._time._now
         if not (meta.resource_version == rv and meta.uid and meta.creation_timestamp == now
                 and type(meta.creation_timestamp) is type(now)
                 and (meta.generation or kind not in GENERATION_KINDS)):
@@ -440,7 +461,7 @@ class Store:
         obj = build(old, stamp(meta, str(rv)), *values)
         table[key] = obj
         if not quiet:
-            self.last_change_time = self._now()
+            self.last_change_time = self._time._now
         self._notify(MODIFIED, obj, old)
         return obj
 
@@ -496,15 +517,19 @@ class Store:
         build = _STATUS_BUILD.get(type(old), _UNKNOWN)
         if build is _UNKNOWN:
             build = _STATUS_BUILD[type(old)] = replacer(type(old), _STATUS_FIELDS) \
-                if _STAMP_META is not None else None
+                if _STAMP_RV is not None else None
         if build is None:
             return self.update_status(evolve(obj, status=status), quiet=quiet)
         meta = old.metadata
         # _write's stamp of a status write: uid, creationTimestamp and generation kept (the
-        # spec is the stored one: no generation bump)
+        # spec is the stored one: no generation bump), so only the resourceVersion is new
         rv = self.resource_version = self.resource_version + 1
-        new = build(old, (_STAMP_META if type(meta) is ObjectMeta else _stamp_any)(
-            meta, str(rv), meta.uid, meta.creation_timestamp, meta.generation), status)
+        if type(meta) is ObjectMeta:
+            meta = _STAMP_RV(meta, str(rv))
+        else:
+            meta = _stamp_any(meta, str(rv), meta.uid, meta.creation_timestamp,
+                              meta.generation)
+        new = build(old, meta, status)
         table[key] = new
         if kind == "Pod":
             # _index_pod's, for a pod that stays where it is (the stored spec is kept): the
@@ -517,7 +542,7 @@ class Store:
                 else:
                     self._index_pod(key, old, new)
         if not quiet:
-            self.last_change_time = self._now()
+            self.last_change_time = self._time._now
         self._notify(MODIFIED, new, old, True)
         return new
 
@@ -542,7 +567,7 @@ class Store:
                                 meta.generation), old.spec.with_node_name(node_name), status)
         self._objects["Pod"][key] = obj
         self._index_pod(key, old, obj)
-        self.last_change_time = self._now()
+        self.last_change_time = self._time._now
         self._notify(MODIFIED, obj, old)
         return obj
 
@@ -578,7 +603,7 @@ class Store:
         if kind == "Pod":
             self._index_pod(key, old, new)
         if not quiet:
-            self.last_change_time = self._now()
+            self.last_change_time = self._time._now
         self._notify(MODIFIED, new, old, status)
         return new
 
@@ -594,7 +619,7 @@ class Store:
         if kind == "Pod":
             self._index_pod(key, old, None)
         self._next_rv()
-        self.last_change_time = self._now()
+        self.last_change_time = self._time._now
         self._notify(DELETED, old, old)
         return old
 
@@ -625,7 +650,7 @@ class Store:
                 generation = meta.generation + 1 if meta.generation > 0 else 0
                 if type(meta) is not ObjectMeta or _MARK_META is None:
                     marked = evolve(obj, metadata=evolve(
-                        meta, deletion_timestamp=self._now() + grace,
+                        meta, deletion_timestamp=self._time._now + grace,
                         deletion_grace_period_seconds=grace))
                     new = _with_metadata(marked, _stamp(
                         marked.metadata, self._next_rv(), meta.uid, meta.creation_timestamp,
@@ -634,7 +659,7 @@ class Store:
                 # _write(obj, marked) with the metadata built once, stamped as _write's
                 # (uid and creationTimestamp kept), with the generation above
                 new = _with_metadata(obj, _MARK_META(
-                    meta, self._now() + grace, grace, self._next_rv(), meta.uid,
+                    meta, self._time._now + grace, grace, self._next_rv(), meta.uid,
                     meta.creation_timestamp, generation))
                 return self._replace(kind, (meta.namespace, meta.name), obj, new, False)
         return self.remove(kind, name, namespace)
@@ -681,14 +706,15 @@ class Store:
         # ~4.4 per scheduled pod: one pass, no call but the clock's
         meta = obj.metadata
         key = (obj.kind, meta.namespace, meta.name, meta.uid, type_, reason, message)
-        now = self._now()
+        now = self._time._now
         recs = self._event_recs
+        n = len(recs)
         # The new event's position if it is one: one lookup that also enters it (setdefault),
         # for a key hashed once — most messages are new (a pod's name in them). A position is
         # absolute (offset by what was dropped), so dropping the oldest tenth below keeps it.
-        pos = len(recs) + self._events_dropped
+        pos = n + self._events_dropped
         idx = self._event_index.setdefault(key, pos)
-        if idx != pos and 0 <= (idx := idx - self._events_dropped) < len(recs):
+        if idx != pos and 0 <= (idx := idx - self._events_dropped) < n:
             # a repeat: a new record (count + 1, last seen now), as evolve made a new Event
             old = recs[idx]
             rec = recs[idx] = old[:-2] + (now, old[COUNT] + 1)
@@ -700,7 +726,7 @@ class Store:
             rv = self.resource_version = self.resource_version + 1
             seq = self._event_seq = self._event_seq + 1
             rec = key + (obj.api_version, component, seq, rv, now, now, 1)
-            if len(recs) >= MAX_EVENTS:
+            if n >= MAX_EVENTS:
                 recs = self._drop_oldest_events()
             if self._events_by_object is not None:
                 self._index_by_object(key, pos)
@@ -856,6 +882,9 @@ def _stamp_any(meta: Any, rv: str, uid: str, created: Any, generation: int) -> A
 
 
 _STAMP_META: Any = replacer(ObjectMeta, _STAMP_FIELDS)
+# evolve(meta, resource_version=rv): the stamp of a write that keeps uid, creationTimestamp and
+# generation (a status write), one argument where _STAMP_META takes four
+_STAMP_RV: Any = replacer(ObjectMeta, _RV_FIELD)
 # evolve(evolve(meta, deletion_timestamp=..., deletion_grace_period_seconds=...), stamped as
 # _stamp): a graceful deletion's metadata, built once (every deleted pod's)
 _MARK_META = replacer(ObjectMeta, ("deletion_timestamp", "deletion_grace_period_seconds",
