@@ -63,6 +63,48 @@ def compile_replacer(cls: type, changed: tuple[str, ...]) -> Callable[..., Any] 
     return namespace["replace"]
 
 
+def stamped_part_builder(cls: type, meta_cls: type, part_cls: type, part: str,
+                         changed: tuple[str, ...]) -> Callable[..., Any] | None:
+    """``fn(obj, rv, *values)``: ``evolve(obj, metadata=evolve(obj.metadata,
+    resource_version=rv), **{part: evolve(getattr(obj, part), **dict(zip(changed,
+    values)))})`` built in one frame — the write of one part of an object (a lease renewal's
+    ``spec.renewTime``) with its stamped metadata, where the replacers take three. Only for
+    classes whose __init__ only stores (codec.init_stores) and which have their building twins
+    already; None otherwise (the caller takes the replacers, and may ask again later). The
+    function returns None, building nothing, for an object whose metadata or part is not of
+    ``meta_cls`` / ``part_cls``."""
+    twins = [codec.BUILDING_TWINS.get(c) for c in (cls, meta_cls, part_cls)]
+    outer, meta_stores, part_stores = (codec.init_stores(c) for c in (cls, meta_cls, part_cls))
+    if None in twins or outer is None or meta_stores is None or part_stores is None:
+        return None
+    slot_of = {param: slot for slot, param in outer}
+    if "metadata" not in slot_of or part not in slot_of or part == "metadata" or \
+            "resource_version" not in {p for _, p in meta_stores} or \
+            not set(changed) <= {p for _, p in part_stores}:
+        return None
+    meta_slot, part_slot = slot_of["metadata"], slot_of[part]
+    lines = [f"def build(o, rv{''.join(f', v_{n}' for n in changed)}):",
+             f"    m = o.{meta_slot}", f"    p = o.{part_slot}",
+             "    if m.__class__ is not _mc or p.__class__ is not _pc:", "        return None",
+             "    nm = _new(_tm)"]
+    lines += [f"    nm.{slot} = rv" if param == "resource_version" else f"    nm.{slot} = m.{slot}"
+              for slot, param in meta_stores]
+    lines += ["    _set_class(nm, _mc)", "    np = _new(_tp)"]
+    lines += [f"    np.{slot} = v_{param}" if param in changed else f"    np.{slot} = p.{slot}"
+              for slot, param in part_stores]
+    lines += ["    _set_class(np, _pc)", "    n = _new(_t)"]
+    lines += [f"    n.{slot} = nm" if slot == meta_slot else f"    n.{slot} = np"
+              if slot == part_slot else f"    n.{slot} = o.{slot}" for slot, _ in outer]
+    lines += ["    _set_class(n, _c)", "    return n", ""]
+    src = "\n".join(lines)
+    namespace: dict[str, Any] = {"_c": cls, "_mc": meta_cls, "_pc": part_cls, "_t": twins[0],
+                                 "_tm": twins[1], "_tp": twins[2], "_new": object.__new__,
+                                 "_set_class": codec.SET_CLASS}
+    code = methods_cache.compile_derived("<string>", src, lambda: src)
+    exec(code or src, namespace)  # noqa: S102 - generated from the classes' own slot names
+    return namespace["build"]
+
+
 def _positional_params(cls: type) -> list[str]:
     """The names of ``cls(...)``'s positional-or-keyword parameters (its __init__'s)."""
     names = _own_init_params(cls)

@@ -17,7 +17,7 @@ from ..api.codec import FrozenDict
 from ..api.coordination import NAMESPACE_NODE_LEASE, Lease, LeaseSpec
 from ..api.core import NodeAddress, NodeCondition
 from ..api.errors import KsandboxError
-from ..api.evolve import by_identity, evolve, replacer
+from ..api.evolve import by_identity, evolve
 from ..api.meta import ObjectMeta, OwnerReference
 from ..api.quantity import Quantity
 from .config import DEFAULT_MAX_PODS
@@ -51,10 +51,6 @@ CONDITION_TEXT = {
     # (pkg/kubelet/runtime.go); one error aggregates to its own message.
     ("Ready", "False"): ("KubeletNotReady", "container runtime is down", "NodeNotReady"),
 }
-_SPEC = ("spec",)
-# evolve(spec, renew_time=now), built by position (api/evolve.py): a renewal's new LeaseSpec.
-_renewed: Callable[[LeaseSpec, float], LeaseSpec] = replacer(LeaseSpec, ("renew_time",)) or \
-    (lambda spec, now: evolve(spec, renew_time=now))
 OWNED_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "Ready")
 
 
@@ -86,7 +82,10 @@ class NodeStatusManager:
         if self.kubelet.failed:
             return
         now = self.clock.now
-        lease = self.store.get("Lease", self.name, NAMESPACE_NODE_LEASE)
+        # A renewal changes spec.renewTime only: the store's one-field write of the stored
+        # Lease builds it once (the hottest write of an idle cluster); None when there is none.
+        lease = self.store.write_field("Lease", self.name, NAMESPACE_NODE_LEASE, "spec",
+                                       "renew_time", now, quiet=True)
         if lease is None:
             owner = OwnerReference(api_version="v1", kind="Node", name=self.name,
                                    uid=self.kubelet.node_uid)
@@ -96,14 +95,10 @@ class NodeStatusManager:
                                          lease_duration_seconds=self.config
                                          .node_lease_duration_seconds, renew_time=now))
             try:
-                self._lease = self.store.create(lease)
+                lease = self.store.create(lease)
             except KsandboxError:
-                pass
-            return
-        # A renewal changes spec.renewTime only: the store's one-field write builds the
-        # stored Lease once (the hottest write of an idle cluster).
-        self._lease = self.store.update_fields(lease, _SPEC, _renewed(lease.spec, now),
-                                               quiet=True)
+                return
+        self._lease = lease
 
     def tick(self) -> None:
         if self.kubelet.failed:

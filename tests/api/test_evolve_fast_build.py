@@ -120,3 +120,56 @@ def test_an_init_that_does_more_is_called() -> None:
     assert check is not None
     with pytest.raises(ValueError, match="negative"):
         check(Checked(1), -1)
+
+
+# (class, part) pairs of api objects with metadata: a write of some of the part's fields
+_PARTS = [(c, a.name) for c in STORING for a in attrs.fields(c)
+          if any(f.name == "metadata" for f in attrs.fields(c)) and a.name not in ("metadata",)
+          and attrs.has(a.type if isinstance(a.type, type) else type(a.default))
+          and type(a.default) in STORING]
+
+
+def test_there_are_parts_to_build() -> None:
+    from ksandbox.api.coordination import Lease
+    assert (Lease, "spec") in _PARTS and len(_PARTS) > 20
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_a_stamped_part_build_stores_what_the_class_calls_store(data: st.DataObject) -> None:
+    from ksandbox.api.evolve import stamped_part_builder
+    from ksandbox.api.meta import ObjectMeta
+    cls, part = data.draw(st.sampled_from(_PARTS))
+    part_cls = type(attrs.fields_dict(cls)[part].default)
+    for c in (cls, ObjectMeta, part_cls):
+        _warm(c)
+    part_fields = [a for a in attrs.fields(part_cls) if a.init]
+    changed = data.draw(st.lists(st.sampled_from(part_fields), unique=True, min_size=1))
+    values = [object() for _ in changed]
+    fn = stamped_part_builder(cls, ObjectMeta, part_cls, part, tuple(a.alias for a in changed))
+    assert fn is not None
+    meta_fields = [a for a in attrs.fields(ObjectMeta) if a.init]
+    meta = _plain(ObjectMeta, **{a.alias: object() for a in meta_fields})
+    old_part = _plain(part_cls, **{a.alias: object() for a in part_fields})
+    fields = [a for a in attrs.fields(cls) if a.init]
+    old = _plain(cls, **{a.alias: meta if a.name == "metadata" else old_part
+                         if a.name == part else object() for a in fields})
+    rv = object()
+    got = fn(old, rv, *values)
+    want_meta = _plain(ObjectMeta, **{a.alias: rv if a.name == "resource_version" else
+                                      getattr(meta, a.name) for a in meta_fields})
+    want_part = dict((a.alias, getattr(old_part, a.name)) for a in part_fields)
+    want_part.update((a.alias, v) for a, v in zip(changed, values))
+    _same_slots(got.metadata, want_meta)
+    _same_slots(getattr(got, part), _plain(part_cls, **want_part))
+    for a in fields:
+        if a.name not in ("metadata", part):
+            assert getattr(got, a.name) is getattr(old, a.name), a.name
+    assert type(got) is cls
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        setattr(got, fields[0].name, 1)
+    # an object whose metadata or part is of another class: nothing built
+    for other_meta, other_part in ((object(), old_part), (meta, object())):
+        other = _plain(cls, **{a.alias: other_meta if a.name == "metadata" else other_part
+                               if a.name == part else object() for a in fields})
+        assert fn(other, rv, *values) is None

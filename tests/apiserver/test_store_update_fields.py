@@ -5,6 +5,7 @@ Lease, pkg/kubelet/nodelease/controller.go; this is only a cheaper way to the sa
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from ksandbox.api.coordination import NAMESPACE_NODE_LEASE, Lease, LeaseSpec
@@ -104,3 +105,78 @@ def test_a_kind_with_rules_is_still_validated() -> None:
     with pytest.raises(ValidationError):
         store.update_fields(node, ("spec",), evolve(node.spec, taints=bad))
     assert store.get("Node", "node-1") is node
+
+
+# -- Store.write_field: the renewal as a kubelet writes it -----------------------------------
+
+
+def _warm_twins(*classes: type) -> None:
+    """Build each class until it has its building twin (write_field's one-frame build needs
+    the twins of the object's, its metadata's and its part's classes)."""
+    from ksandbox.api import codec
+    for cls in classes:
+        for _ in range(codec.WARM_BUILDS):
+            if codec.BUILDING_TWINS.get(cls) is not None:
+                break
+            cls()
+
+
+@pytest.mark.parametrize("quiet", [True, False])
+@pytest.mark.parametrize("warm", [True, False])
+def test_write_field_equals_the_plain_update_of_the_evolved_part(quiet: bool,
+                                                                 warm: bool) -> None:
+    from ksandbox.apiserver import store as store_mod
+    if warm:
+        _warm_twins(Lease, ObjectMeta, LeaseSpec)
+    fast, fast_clock, fast_heard = _store()
+    slow, slow_clock, slow_heard = _store()
+    for i in range(80):   # past the twins' warm-up when they are cold
+        t = 10.0 * i + 0.25
+        fast_clock.now = slow_clock.now = t
+        old_fast, old_slow = _lease(fast), _lease(slow)
+        a = fast.write_field("Lease", "node-1", NAMESPACE_NODE_LEASE, "spec", "renew_time", t,
+                             quiet=quiet)
+        b = slow.update(evolve(old_slow, spec=evolve(old_slow.spec, renew_time=t)),
+                        quiet=quiet)
+        assert type(a) is Lease and type(a.metadata) is ObjectMeta and type(a.spec) is LeaseSpec
+        assert a == b and a.metadata == b.metadata and a.spec == b.spec
+        # everything not written is the old object's own value, by identity
+        for field in ("api_version", "kind", "extra"):
+            assert getattr(a, field) is getattr(old_fast, field), field
+        for field in ("uid", "creation_timestamp", "generation", "labels", "owner_references",
+                      "name", "namespace", "annotations", "finalizers", "extra"):
+            assert getattr(a.metadata, field) is getattr(old_fast.metadata, field), field
+        for field in ("holder_identity", "lease_duration_seconds", "acquire_time",
+                      "lease_transitions", "extra"):
+            assert getattr(a.spec, field) is getattr(old_fast.spec, field), field
+        assert a.spec.renew_time == t and a.metadata.resource_version == str(fast.resource_version)
+        assert a is _lease(fast) and b is _lease(slow)
+        assert fast.resource_version == slow.resource_version
+        assert fast.last_change_time == slow.last_change_time == (0.0 if quiet else t)
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            a.spec.renew_time = 1.0
+    assert [(w, t, o) for w, t, o, _ in fast_heard] == [(w, t, o) for w, t, o, _ in slow_heard]
+    assert [old for *_, old in fast_heard[::2]] == [old for *_, old in slow_heard[::2]]
+    # the one-frame build is the one that wrote the later renewals
+    build = store_mod._PART_BUILD.get((Lease, "spec", "renew_time"))
+    assert build is not None and build is not store_mod._NO_BUILD
+
+
+def test_write_field_of_nothing_writes_nothing() -> None:
+    store, _, heard = _store()
+    rv = store.resource_version
+    assert store.write_field("Lease", "node-2", NAMESPACE_NODE_LEASE, "spec", "renew_time",
+                             1.0) is None
+    assert store.resource_version == rv and heard == []
+
+
+def test_write_field_of_a_kind_with_rules_is_still_validated() -> None:
+    store, _, heard = _store()
+    node = store.get("Node", "node-1")
+    with pytest.raises(ValidationError):
+        store.write_field("Node", "node-1", "", "spec", "taints",
+                          (Taint(key="bad key!", effect="NoSchedule"),))
+    assert store.get("Node", "node-1") is node and heard == []
+    out = store.write_field("Node", "node-1", "", "spec", "unschedulable", True)
+    assert out.spec.unschedulable is True and out is store.get("Node", "node-1")
+    assert [(w, t) for w, t, *_ in heard] == [("all", "MODIFIED")]
