@@ -137,6 +137,9 @@ class Store:
         self._pods_by_node: dict[str, dict[Key, Any]] = {}
         self._handlers: dict[str, list[Handler]] = {}
         self._all_handlers: list[Handler] = []
+        # ``self._all_handlers or "Event" in self._handlers``, kept by subscribe and
+        # unsubscribe (the only writers of either): record_event asks it at every event
+        self._events_heard = False
         # What a subscription declared it acts on (subscribe's types / owners), by (kind,
         # handler); a handler without an entry hears every write of its kind.
         self._filters: dict[tuple[str, Handler], WatchFilter] = {}
@@ -233,8 +236,10 @@ class Store:
         if kind is None:
             assert types is None and owners is None and status, "filters are per kind"
             self._all_handlers.append(handler)
+            self._events_heard = True
             return
         self._handlers.setdefault(kind, []).append(handler)
+        self._events_heard = bool(self._all_handlers) or "Event" in self._handlers
         self._set_filter(kind, handler, types, owners, status)
 
     def refilter(self, kind: str, handler: Handler, *,
@@ -268,6 +273,7 @@ class Store:
         handlers = self._all_handlers if kind is None else self._handlers.get(kind, [])
         if handler in handlers:
             handlers.remove(handler)
+            self._events_heard = bool(self._all_handlers) or "Event" in self._handlers
             if kind is not None:
                 if handler not in handlers:
                     self._filters.pop((kind, handler), None)
@@ -406,12 +412,14 @@ class Store:
             raise ApiError("Forbidden", f'{info.display_resource} "{obj.metadata.name}" is '
                                         f'forbidden: the sandbox holds {cap} objects, its '
                                         f'limit (--max-objects)', 403)
-        rv, now = self._next_rv(), self._time._now
+        version = self.resource_version = self.resource_version + 1   # _next_rv's, inline
+        rv, now = str(version), self._time._now
         if not (meta.resource_version == rv and meta.uid and meta.creation_timestamp == now
                 and type(meta.creation_timestamp) is type(now)
                 and (meta.generation or kind not in GENERATION_KINDS)):
             if kind in GENERATION_KINDS and not meta.generation:
-                meta = _stamp(meta, rv, meta.uid or self.rand.uid(), now, 1)
+                meta = (_STAMP_OBJECT_META if type(meta) is ObjectMeta else _stamp_any)(
+                    meta, rv, meta.uid or self.rand.uid(), now, 1)
             else:
                 meta = _replace(meta, _CREATE_FIELDS, rv, meta.uid or self.rand.uid(), now)
             obj = _with_metadata(obj, meta)
@@ -595,8 +603,10 @@ class Store:
         if build is None:   # replacer's answer, kept by class (a Pod's: never None)
             build = _BIND_BUILD[type(old)] = replacer(type(old), _BIND_FIELDS) or \
                 (lambda o, *values: _replace(o, _BIND_FIELDS, *values))
-        obj = build(old, _stamp(meta, self._next_rv(), meta.uid, meta.creation_timestamp,
-                                meta.generation), old.spec.with_node_name(node_name), status)
+        rv = self.resource_version = self.resource_version + 1   # _next_rv's, inline
+        obj = build(old, (_STAMP_OBJECT_META if type(meta) is ObjectMeta else _stamp_any)(
+            meta, str(rv), meta.uid, meta.creation_timestamp, meta.generation),
+            old.spec.with_node_name(node_name), status)
         self._objects["Pod"][key] = obj
         self._index_pod(key, old, obj)
         self.last_change_time = self._time._now
@@ -622,9 +632,15 @@ class Store:
         generation = old_meta.generation
         if kind in GENERATION_KINDS and obj.spec is not old.spec and obj.spec != old.spec:
             generation += 1
-        obj = _with_metadata(obj, _stamp(meta, self._next_rv(), old_meta.uid,
-                                         old_meta.creation_timestamp, generation))
-        return self._replace(kind, key, old, obj, quiet, status)
+        # _with_metadata(obj, _stamp(meta, self._next_rv(), ...)), inline: three frames
+        # fewer a write (a scale, every update)
+        rv = self.resource_version = self.resource_version + 1
+        meta = (_STAMP_OBJECT_META if type(meta) is ObjectMeta else _stamp_any)(
+            meta, str(rv), old_meta.uid, old_meta.creation_timestamp, generation)
+        build = _WITH_META.get(type(obj))
+        if build is None:
+            build = _with_meta_of(type(obj))
+        return self._replace(kind, key, old, build(obj, meta), quiet, status)
 
     def _replace(self, kind: str, key: Key, old: Any, new: Any, quiet: bool,
                  status: bool = False) -> Any:
@@ -650,7 +666,7 @@ class Store:
         self._count -= 1
         if kind == "Pod":
             self._index_pod(key, old, None)
-        self._next_rv()
+        self.resource_version += 1   # (_next_rv's)
         self.last_change_time = self._time._now
         self._notify(DELETED, old, old)
         return old
@@ -690,8 +706,9 @@ class Store:
                     return self._replace(kind, (meta.namespace, meta.name), obj, new, False)
                 # _write(obj, marked) with the metadata built once, stamped as _write's
                 # (uid and creationTimestamp kept), with the generation above
+                rv = self.resource_version = self.resource_version + 1   # (_next_rv's)
                 new = _with_metadata(obj, _MARK_META(
-                    meta, self._time._now + grace, grace, self._next_rv(), meta.uid,
+                    meta, self._time._now + grace, grace, str(rv), meta.uid,
                     meta.creation_timestamp, generation))
                 return self._replace(kind, (meta.namespace, meta.name), obj, new, False)
         return self.remove(kind, name, namespace)
@@ -772,7 +789,7 @@ class Store:
         self._occurrence_recs.append(rec)
         # Nobody watches events in a headless run (a UI's model does): the Event and its
         # watch event are built only for a listener (_notify would call no one).
-        if self._all_handlers or "Event" in self._handlers:
+        if self._events_heard:   # (self._all_handlers or "Event" in self._handlers)
             self._notify(change, self._build_event(rec))
 
     def _drop_oldest_events(self) -> list[Record]:
@@ -862,7 +879,22 @@ class Store:
 
 def _with_metadata(obj: Any, meta: ObjectMeta) -> Any:
     """attrs.evolve(obj, metadata=meta)."""
-    return _replace(obj, ("metadata",), meta)
+    build = _WITH_META.get(type(obj))
+    if build is None:
+        build = _with_meta_of(type(obj))
+    return build(obj, meta)
+
+
+# class -> fn(obj, meta): attrs.evolve(obj, metadata=meta), kept by class (the writes that
+# restamp an object: no (class, fields) key to hash, no evolve_fields frame)
+_WITH_META: dict[type, Any] = {}
+_META_FIELD = ("metadata",)
+
+
+def _with_meta_of(cls: type) -> Any:
+    build = _WITH_META[cls] = replacer(cls, _META_FIELD) or \
+        (lambda obj, meta: _replace(obj, _META_FIELD, meta))
+    return build
 
 
 # attrs.evolve(obj, **dict(zip(fields, values)))
@@ -940,6 +972,8 @@ def _stamp_any(meta: Any, rv: str, uid: str, created: Any, generation: int) -> A
 
 
 _STAMP_META: Any = replacer(ObjectMeta, _STAMP_FIELDS)
+# _stamp of an ObjectMeta (for a caller that tells the metadata's class itself)
+_STAMP_OBJECT_META: Any = _STAMP_META if _STAMP_META is not None else _stamp_any
 # evolve(meta, resource_version=rv): the stamp of a write that keeps uid, creationTimestamp and
 # generation (a status write), one argument where _STAMP_META takes four
 _STAMP_RV: Any = replacer(ObjectMeta, _RV_FIELD)

@@ -114,7 +114,8 @@ class NodeStatusManager:
         if not unchanged or \
                 self.clock.now - self.last_report >= self.config.node_status_report_frequency:
             self.post(node)
-        if bool(node.spec.unschedulable) != self._unschedulable:
+        # bool(unschedulable) != self._unschedulable, without the call (both sides bools)
+        if (not node.spec.unschedulable) is self._unschedulable:
             self._record_schedulable(node)
 
     def _record_schedulable(self, node: Node) -> None:

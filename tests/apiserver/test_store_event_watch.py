@@ -50,3 +50,22 @@ def test_an_unwatched_store_records_the_same_events():
     assert _events(quiet) == _events(watched)
     assert [e.count for e in quiet.events] == [2, 1]
     assert quiet.resource_version == watched.resource_version
+
+
+def test_a_watcher_subscribed_later_hears_the_events_from_then_on():
+    store = _store()
+    heard: list = []
+
+    def hear(ev):
+        if ev.obj.kind == "Event":
+            heard.append((ev.type, ev.obj.reason, ev.obj.count))
+
+    store.subscribe("Node", lambda ev: None)   # no event watcher yet
+    n1 = store.create(Node(metadata=ObjectMeta(name="n1")))
+    store.record_event(n1, "Normal", "Starting", "a")
+    for kind in (None, "Event"):
+        store.subscribe(kind, hear)
+        store.record_event(n1, "Normal", "Starting", "a")
+        store.unsubscribe(kind, hear)
+        store.record_event(n1, "Normal", "Starting", "a")
+    assert heard == [(MODIFIED, "Starting", 2), (MODIFIED, "Starting", 4)]
