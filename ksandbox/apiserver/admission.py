@@ -279,8 +279,12 @@ def admitted_spec(spec: Any, mirror: bool, priority: int, policy: str) -> Any:
 
 
 def _admitted_status(status: Any, phase: str, qos_class: str) -> Any:
-    return evolve(status, phase=phase, qos_class=qos_class,
-                  conditions=status.conditions if phase != "Pending" else ())
+    # a pod that starts over has no condition and no generation anybody observed (a kept
+    # one, loaded state, keeps what its kubelet posted)
+    if phase != "Pending":
+        return evolve(status, phase=phase, qos_class=qos_class)
+    return evolve(status, phase=phase, qos_class=qos_class, conditions=(),
+                  observed_generation=0)
 
 
 # evolve(pod, metadata=..., spec=..., status=...) built by position (api/evolve.py)

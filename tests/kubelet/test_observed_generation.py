@@ -157,3 +157,20 @@ def test_as_posted_stamps_the_kubelets_conditions_and_nothing_else(conds, status
         [c.observed_generation for c in want.conditions]
     if want == status and status_gen == want_gen:
         assert got is status      # nothing to stamp: the same object, no write
+
+
+def test_a_created_pod_that_starts_over_carries_no_observed_generation():
+    """A status given with a create survives only as loaded state (a Running pod of an
+    export): a pod that starts as Pending has no condition and no observedGeneration until
+    its kubelet posts one."""
+    s = cluster(node("node-1"))
+    r = s.submit("kubectl apply -f -", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                 "spec: {containers: [{name: c, image: nginx}]}\n"
+                 "status: {observedGeneration: 7, conditions: [{type: Ready, status: 'True', "
+                 "observedGeneration: 7}]}\n")
+    assert r.error == ""
+    p = get_pod(s, "p")
+    assert (p.status.phase, p.status.observed_generation, p.status.conditions) == \
+        ("Pending", 0, ())
+    s.run_until(5)
+    assert get_pod(s, "p").status.observed_generation == 1
