@@ -45,6 +45,7 @@ COMPONENT = "scheduler"
 POD_SCHEDULED = "PodScheduled"
 REASON_UNSCHEDULABLE = "Unschedulable"
 REASON_SCHEDULER_ERROR = "SchedulerError"
+_new_object = object.__new__
 # How many scheduling cycles one clock callback runs before yielding (see Scheduler._run).
 CYCLES_PER_CALLBACK = 16
 # pkg/apis/core/validation: NoteLengthLimit, the longest event message.
@@ -329,7 +330,12 @@ class Scheduler:
             hit = self._spec_parts[id(spec)] = (
                 spec, None if has_pod_affinity(spec) else spec_parts(spec))
         parts = hit[1]
-        return PodInfo(pod, key) if parts is None else PodInfo.plain(pod, key, parts)
+        if parts is None:
+            return PodInfo(pod, key)
+        # PodInfo.plain written out (a staticmethod's lookup and frame less a pod)
+        pi = _new_object(PodInfo)
+        pi._fill(pod, key, parts)
+        return pi
 
     def _own_bind_unheard(self, key: str) -> bool:
         """Whether the assignment of pod ``key`` is this cycle's own bind and no one would hear

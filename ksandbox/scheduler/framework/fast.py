@@ -31,7 +31,15 @@ from ..schedule_one import (
 )
 from .interface import Code, Status
 from .node_info import NodeInfo, PodInfo
-from .pod_plan import PodPlan, merged, pre_filter_steps, pre_score_steps, replay
+from .pod_plan import (
+    FILTERS_SEEN,
+    FILTERS_UNSEEN,
+    PodPlan,
+    merged,
+    pre_filter_steps,
+    pre_score_steps,
+    replay,
+)
 from .types import Diagnosis
 
 if TYPE_CHECKING:
@@ -376,7 +384,6 @@ class FastPath:
     # Score plan by profile (_score_plan): none until the first pod.
     _last: Any = None
     _plan: Any = None
-    _fplan: Any = None
     # (index array, slice) when the candidates are one unbroken run of the node list (every
     # node passed and the search did not wrap round): gather() then slices, no fancy index.
     _run: Any = None
@@ -416,10 +423,16 @@ class FastPath:
         # pod_plan's answers by spec object (they read only the spec: never dropped but for
         # room)
         self._plans: dict[int, PodPlan] = {}
-        # The filter plugins that let every node pass a pod of a spec and read nothing but
-        # the spec and the nodes' static parts (``filter_vec_static``), by spec object: id ->
-        # (spec, their names). Cleared with _static.
-        self._passes: dict[int, tuple[Any, set]] = {}
+        # Moves whenever the nodes' static parts or the node list change: the Filter steps a
+        # spec's PodPlan keeps (PodPlan.filters) hold only while it stands.
+        self._static_gen = 0
+        # _filter's steps by skip set: (k, plugin, filter_vec, filter_vec_static) of
+        # each filter plugin not skipped, for the profile's list _fsteps_of.
+        self._fsteps: dict[frozenset, list] = {}
+        self._fsteps_of: Any = None
+        # (the profile's list, skip set, steps) of the last pod that read _fsteps: the next
+        # pod's skip set is most often the same (one set comparison, no frozenset made)
+        self._fsteps_last: tuple = (None, None, None)
         # The PodPlan find_nodes_that_fit used, for prioritize of the same pod.
         self._cycle_plan: PodPlan | None = None
         cache.on_pod_added.append(self._pod_added)
@@ -447,7 +460,7 @@ class FastPath:
             self._routes = None
             self._label_index.clear()
             self._static.clear()
-            self._passes.clear()
+            self._static_gen += 1
             self._incl.clear()
             self._topology.clear()
             self._anti.clear()
@@ -455,7 +468,7 @@ class FastPath:
             self._static_version = self.cache.static_version
             self.epoch += 1
             self._static.clear()
-            self._passes.clear()
+            self._static_gen += 1
             self._incl.clear()
             self._topology.clear()
             self._anti.clear()
@@ -866,7 +879,7 @@ class FastPath:
         m = self.n if cand is None else len(cand)
         if m == 0:
             return [], diagnosis
-        fail_plugin, fail_code, scalar = self._filter(state, pod, fwk, cand)
+        fail_plugin, fail_code, scalar = self._filter(state, pod, fwk, cand, plan)
         # Kept for explain, which shows every node's verdict from the same evaluation.
         self.last_filter = (state, fail_plugin, fail_code, scalar, self._status_maps)
         to_find = num_feasible_nodes_to_find(percentage_for(ctx, fwk), m)
@@ -937,10 +950,19 @@ class FastPath:
             return values[run[1]]
         return values[idx]
 
-    def _filter(self, state: Any, pod: Pod, fwk: Any, cand: Any):
+    def _filter(self, state: Any, pod: Pod, fwk: Any, cand: Any, plan: PodPlan):
         """Per node: the first failing filter plugin (its index + 1; -1 outside ``cand``, 0
         passing) and its reason code. The arrays are made at the first failure: when no node
-        fails (most pods of a roomy cluster) both are the shared read-only zeros."""
+        fails (most pods of a roomy cluster) both are the shared read-only zeros.
+
+        Only the plugins the pod does not skip are walked: the steps are kept by skip set (a
+        skipped plugin costs nothing, where testing each of the dozen plugins' names cost
+        every pod). A plugin whose filter_vec reads only the spec and the nodes' static parts
+        (``filter_vec_static``) and let every node pass a pod of ``plan``'s spec is left out
+        of the steps the spec keeps (``plan.filters``) for its later pods with the same skip
+        set, until the nodes' static parts change. They are recorded from the spec's second
+        pod: a spec seen once (every pod of its own spec, as scheduler_perf decodes them)
+        pays only for marking it seen."""
         n = self.n
         fail_plugin: Any = None
         fail_code: Any = None
@@ -951,29 +973,43 @@ class FastPath:
             fail_plugin[outside] = -1
         scalar: dict[int, Status] = {}
         skip = state.skip_filter
-        plan = self._filter_plan(fwk)
-        self._status_maps: list = [None] * len(plan)
-        spec = pod.spec
-        hit = self._passes.get(id(spec))
-        passes = hit[1] if hit is not None and hit[0] is spec else None
+        plugins = fwk.filter_plugins
+        self._status_maps: list = [None] * len(plugins)
+        gen = self._static_gen
+        kept = plan.filters
+        passed: list | None = None
+        if kept[1] == gen and kept[2] is plugins and kept[0] == skip:
+            steps = kept[3]
+        else:
+            last = self._fsteps_last
+            if last[0] is plugins and last[1] == skip:
+                key, steps = last[1], last[2]
+            else:
+                key = frozenset(skip)
+                if self._fsteps_of is not plugins:
+                    self._fsteps = {}
+                    self._fsteps_of = plugins
+                steps = self._fsteps.get(key)
+                if steps is None:
+                    if len(self._fsteps) >= self.MAX_PLANS:
+                        self._fsteps.clear()
+                    steps = self._fsteps[key] = [
+                        (k, pl, getattr(pl, "filter_vec", None),
+                         getattr(pl, "filter_vec_static", False))
+                        for k, pl in enumerate(plugins) if pl.name not in skip]
+                self._fsteps_last = (plugins, key, steps)
+            if kept is FILTERS_UNSEEN:
+                plan.filters = FILTERS_SEEN
+            else:
+                passed = []
         # Whether any node is out already (else a plugin's failures are all first failures).
         failed_any = cand is not None
-        for k, (name, pl, vec, static) in enumerate(plan):
-            if name in skip:
-                continue
+        for k, pl, vec, static in steps:
             if vec is not None:
-                if passes is not None and name in passes:
-                    continue   # every node passes it, as it answered for this spec
                 res = vec(state, pod, self)
                 if res is None:
-                    if static:
-                        if passes is None:
-                            if len(self._passes) >= self.MAX_PLANS:
-                                self._passes.clear()
-                            # (the entry holds the spec: its id is not reused meanwhile)
-                            passes = set()
-                            self._passes[id(spec)] = (spec, passes)
-                        passes.add(name)
+                    if static and passed is not None:
+                        passed.append(k)
                     continue
                 codes, statuses = res
                 self._status_maps[k] = statuses
@@ -996,6 +1032,9 @@ class FastPath:
                         fail_plugin[i] = k + 1
                         scalar[i] = st
                         failed_any = True
+        if passed is not None:
+            plan.filters = (key, gen, plugins,
+                            [st for st in steps if st[0] not in passed] if passed else steps)
         nominated = fwk.handle.nominated
         if nominated:
             if fail_plugin is None:
@@ -1022,17 +1061,6 @@ class FastPath:
         if fail_plugin is None:
             fail_plugin, fail_code = self._no_failure
         return fail_plugin, fail_code, scalar
-
-    def _filter_plan(self, fwk: Any) -> list:
-        """The profile's Filter plugins with their names, vectorized methods and whether
-        those read only the spec and the nodes' static parts, looked up once (not per pod)."""
-        plan = self._fplan
-        if plan is not None and plan[0] is fwk and plan[1] is fwk.filter_plugins:
-            return plan[2]
-        steps = [(pl.name, pl, getattr(pl, "filter_vec", None),
-                  getattr(pl, "filter_vec_static", False)) for pl in fwk.filter_plugins]
-        self._fplan = (fwk, fwk.filter_plugins, steps)
-        return steps
 
     def _diagnose(self, failed_idx: np.ndarray, fail_plugin: np.ndarray, fail_code: np.ndarray,
                   scalar: dict, fwk: Any, diagnosis: Diagnosis) -> None:

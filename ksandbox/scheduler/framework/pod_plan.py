@@ -32,11 +32,19 @@ PRE_FILTER = "pre_filter"
 PRE_SCORE = "pre_score"
 
 
+# PodPlan.filters before the spec's first pod reached the fast path's Filter loop, and after
+# (neither matches a static generation, which counts from 0; equal tuples of constants would
+# be one object): see FastPath._filter.
+FILTERS_UNSEEN: tuple = (None, -1, None, None)
+FILTERS_SEEN: tuple = (None, -2, None, None)
+
+
 class PodPlan:
     """The steps of one spec object's PreFilter and PreScore (PreScore built when first
-    needed: a pod that fits one node only is never scored)."""
+    needed: a pod that fits one node only is never scored), and the Filter steps its pods
+    run (FastPath._filter)."""
 
-    __slots__ = ("spec", "pre_filter", "pre_score", "plugins")
+    __slots__ = ("spec", "pre_filter", "pre_score", "plugins", "filters")
 
     def __init__(self, spec: Any, pre_filter: list, plugins: tuple) -> None:
         self.spec = spec
@@ -44,6 +52,10 @@ class PodPlan:
         self.pre_score: list | None = None
         # the profile's plugin lists the steps were built from (a test may swap them)
         self.plugins = plugins
+        # (skip set, static generation, the profile's filter plugin list, Filter steps):
+        # the steps left for the spec's pods with that skip set while the nodes' static
+        # parts stand, or one of the FILTERS_ markers
+        self.filters: tuple = FILTERS_UNSEEN
 
 
 def spec_only_points(pl: Any, pod: Any) -> tuple[str, ...]:
