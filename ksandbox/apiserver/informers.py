@@ -79,10 +79,11 @@ class ControllerIndex:
 
     def handler(self, owner_kind: str, on_change: Callable[[str, str | None, WatchEvent], None],
                 account: Callable[[str, Any, int], None] | None = None, *,
-                orphans: bool = True) -> OwnerHandler:
+                orphans: bool = True,
+                swap: Callable[[str, Any, Any], None] | None = None) -> OwnerHandler:
         """A watch handler for a controller of ``owner_kind`` (see :class:`OwnerHandler`);
         subscribe it with ``owners=handler.owners``."""
-        return OwnerHandler(owner_kind, on_change, account, self, orphans=orphans)
+        return OwnerHandler(owner_kind, on_change, account, self, orphans=orphans, swap=swap)
 
     def _update(self, ev: WatchEvent) -> None:
         meta = ev.obj.metadata
@@ -158,7 +159,10 @@ class OwnerHandler:
     and once for the new one when they differ; owner name None means an orphan changed. An
     object controlled by another kind is not this controller's business (no call).
     ``account(uid, obj, +1 | -1)``, if given, hears every object entering or leaving an owner's
-    set (an update is a leave then an enter), for controllers that keep running counts.
+    set (an update is a leave then an enter), for controllers that keep running counts;
+    ``swap(uid, old, new)``, if given with it, must be ``account(uid, old, -1)`` then
+    ``account(uid, new, 1)``: one call for a write that keeps the object with its owner (the
+    ReplicaSet controller's, most of a pod's writes).
     Handlers only enqueue keys. ``orphans=False``: a controller that never adopts (its
     ``on_change`` does nothing for owner None: StatefulSet, Job here) gets no owner-None call.
     """
@@ -166,10 +170,12 @@ class OwnerHandler:
     def __init__(self, owner_kind: str,
                  on_change: Callable[[str, str | None, WatchEvent], None],
                  account: Callable[[str, Any, int], None] | None,
-                 index: ControllerIndex | None = None, *, orphans: bool = True) -> None:
+                 index: ControllerIndex | None = None, *, orphans: bool = True,
+                 swap: Callable[[str, Any, Any], None] | None = None) -> None:
         self.owner_kind = owner_kind
         self._on_change = on_change
         self._account = account
+        self._swap = swap if account is not None else None
         self._index = index
         self._orphans = orphans
 
@@ -212,10 +218,14 @@ class OwnerHandler:
                 # references: a status, a bind, a resize — most writes) of this kind: what
                 # the general path below does then — the object leaves and enters the same
                 # owner's set, one call for that owner.
-                account = self._account
-                if account is not None:
-                    account(old_ref.uid, ev.old, -1)
-                    account(old_ref.uid, ev.obj, 1)
+                swap = self._swap
+                if swap is not None:
+                    swap(old_ref.uid, ev.old, ev.obj)
+                else:
+                    account = self._account
+                    if account is not None:
+                        account(old_ref.uid, ev.old, -1)
+                        account(old_ref.uid, ev.obj, 1)
                 self._on_change(ns, old_ref.name, ev)
                 return
             if old_ref is not None and old_ref is not _NOT_INDEXED and old_ref.kind != kind:

@@ -186,6 +186,86 @@ class ActivePods:
         self._static.pop(node, None)
         return True
 
+    def swap(self, old: Pod, new: Pod) -> int:
+        """``account(old, -1)`` then ``account(new, 1)`` in one call, to the same state (the
+        counts, the pods by node and the special pods in the same order, the nodes marked):
+        a pod write that keeps its controller — every one of a rolling pod's writes after
+        its create — is a leave and an enter, and the second call read again what the
+        first had read. 1 if ``old`` was counted (active), plus 2 if ``new`` is."""
+        wanted = self.labels
+        nodes, special, dirty, static = self.nodes, self.special, self._dirty, self._static
+        out = 0
+        old_meta, status = old.metadata, old.status
+        phase = status.phase
+        old_labels = None   # old's labels if they covered the wanted ones (it was labeled)
+        if old_meta.deletion_timestamp is None and phase != SUCCEEDED and phase != FAILED:
+            out = 1
+            ready = False
+            for c in status.conditions:
+                if c.type == POD_READY:
+                    ready = c.status == "True"
+                    break
+            self.active -= 1
+            if ready:
+                self.ready -= 1
+            if wanted is not None:
+                labels = old_meta.labels
+                if labels is not wanted:
+                    for k, v in wanted.items():
+                        if labels.get(k) != v:
+                            break
+                    else:
+                        self.labeled -= 1
+                        old_labels = labels
+                else:
+                    self.labeled -= 1
+                    old_labels = labels
+            node, name = old.spec.node_name, old_meta.name
+            on = nodes.get(node)
+            if on is not None:
+                on.pop(name, None)
+                if not on:
+                    del nodes[node]
+            if not (node and phase == "Running" and ready and (
+                    POD_DELETION_COST not in old_meta.annotations or deletion_cost(old) == 0)):
+                special.pop(name, None)
+            dirty.add(node)
+            static.pop(node, None)
+        meta, status = new.metadata, new.status
+        phase = status.phase
+        if meta.deletion_timestamp is not None or phase == SUCCEEDED or phase == FAILED:
+            return out
+        ready = False
+        for c in status.conditions:
+            if c.type == POD_READY:
+                ready = c.status == "True"
+                break
+        self.active += 1
+        if ready:
+            self.ready += 1
+        if wanted is not None:
+            labels = meta.labels
+            if labels is wanted or labels is old_labels:
+                # (the labels object old was counted labeled with: most writes keep it)
+                self.labeled += 1
+            else:
+                for k, v in wanted.items():
+                    if labels.get(k) != v:
+                        break
+                else:
+                    self.labeled += 1
+        node, name = new.spec.node_name, meta.name
+        on = nodes.get(node)
+        if on is None:
+            on = nodes[node] = {}
+        on[name] = new
+        if not (node and phase == "Running" and ready and (
+                POD_DELETION_COST not in meta.annotations or deletion_cost(new) == 0)):
+            special[name] = new
+        dirty.add(node)
+        static.pop(node, None)
+        return out + 2
+
     def ranks_changed(self, nodes: list[str]) -> None:
         """The family's count changed on each of ``nodes`` (a sibling's pods came or went):
         one call for all of a pick's changed nodes (~24 calls a pick when it was one each)."""

@@ -107,7 +107,8 @@ class ReplicaSetController(Controller):
     def watch(self) -> None:
         # Only the pods this kind controls, or orphans it may adopt (OwnerHandler.owners):
         # orphans only while an owner of this kind exists (_hear_orphans)
-        self._pod_watch = pods = self.pods.handler(self.kind, self._pod_changed, self._account)
+        self._pod_watch = pods = self.pods.handler(self.kind, self._pod_changed, self._account,
+                                                    swap=self._swap)
         self.store.subscribe("Pod", pods, owners=pods.owners)
         self._orphans_heard = True
         self._hear_orphans()
@@ -193,26 +194,53 @@ class ReplicaSetController(Controller):
         c = self.counts.get(uid)
         if c is None:
             c = self.counts[uid] = ActivePods()
-        active = c.account(pod, sign)
+        if c.account(pod, sign):
+            parent = self._parent.get(uid)
+            if parent is not None:
+                self._family_step(parent, pod.spec.node_name, sign)
+
+    def _swap(self, uid: str, old: Pod, new: Pod) -> None:
+        """``_account(uid, old, -1)`` then ``_account(uid, new, 1)`` (OwnerHandler's swap: a
+        pod write that keeps its controller). A write that keeps an active pod active on its
+        node leaves its family's count there as it was: no step — exact, as a node's first
+        count since the last pick (_touched) is the count any later step there finds."""
+        c = self.counts.get(uid)
+        if c is None:
+            c = self.counts[uid] = ActivePods()
+        counted = c.swap(old, new)
+        if not counted:
+            return
         parent = self._parent.get(uid)
-        if parent is not None and active:
-            # (get, then create: setdefault's argument is a dict built and dropped at each of
-            # the ~8 calls a pod's life brings)
-            family = self._family.get(parent)
-            if family is None:
-                family = self._family[parent] = {}
-            node = pod.spec.node_name
-            before = family.get(node, 0)
-            touched = self._touched.get(parent)
-            if touched is None:
-                touched = self._touched[parent] = {}
-            if node not in touched:
-                touched[node] = before
-            n = before + sign
-            if n > 0:
-                family[node] = n
-            else:
-                family.pop(node, None)
+        if parent is None:
+            return
+        if counted == 3:
+            node = new.spec.node_name
+            if old.spec.node_name == node:
+                return
+            self._family_step(parent, old.spec.node_name, -1)
+            self._family_step(parent, node, 1)
+        elif counted == 1:
+            self._family_step(parent, old.spec.node_name, -1)
+        else:
+            self._family_step(parent, new.spec.node_name, 1)
+
+    def _family_step(self, parent: str, node: str, sign: int) -> None:
+        """An active pod of the family enters (+1) or leaves (-1) ``node``."""
+        # (get, then create: setdefault's argument is a dict built and dropped at each call)
+        family = self._family.get(parent)
+        if family is None:
+            family = self._family[parent] = {}
+        before = family.get(node, 0)
+        touched = self._touched.get(parent)
+        if touched is None:
+            touched = self._touched[parent] = {}
+        if node not in touched:
+            touched[node] = before
+        n = before + sign
+        if n > 0:
+            family[node] = n
+        else:
+            family.pop(node, None)
 
     def _flush_ranks(self, parent: str) -> None:
         """Tell every ReplicaSet of the family about the nodes whose family count differs

@@ -137,21 +137,31 @@ def test_handlers_reading_the_index_refs_hear_what_the_plain_handler_hears(ops):
     writes that keep the owner, other kinds' pods and deletions."""
     store = _store()
     inf = Informers(store)
-    heard: dict[str, list] = {"fast": [], "plain": []}
+    heard: dict[str, list] = {"fast": [], "plain": [], "swap": []}
     for kind in ("ReplicaSet", "Job"):
-        for path, handler in (("fast", inf.pods.handler), ("plain", None)):
+        for path, handler in (("fast", inf.pods.handler), ("plain", None),
+                              ("swap", inf.pods.handler)):
             out = heard[path]
 
             def change(ns, owner, ev, out=out, kind=kind):
                 out.append((kind, ns, owner, ev.type, ev.obj.metadata.name))
 
             def account(uid, pod, sign, out=out, kind=kind):
-                out.append((kind, uid, pod.metadata.name, sign))
-            h = (handler(kind, change, account) if handler is not None
-                 else OwnerHandler(kind, change, account))
+                out.append((kind, uid, pod.metadata.name, sign, id(pod)))
+
+            def swap(uid, old, new, out=out, kind=kind):
+                # what it stands for: the old version leaves, the new one enters
+                out.append((kind, uid, old.metadata.name, -1, id(old)))
+                out.append((kind, uid, new.metadata.name, 1, id(new)))
+            if path == "swap":
+                h = handler(kind, change, account, swap=swap)
+            else:
+                h = (handler(kind, change, account) if handler is not None
+                     else OwnerHandler(kind, change, account))
             store.subscribe("Pod", h)
     _apply_owner_ops(store, ops)
     assert heard["fast"] == heard["plain"]
+    assert heard["swap"] == heard["plain"]
     # and the index holds every pod, as it is now, under its controller's uid (or as an
     # orphan): what a fresh read of the store gives
     by_owner: dict = {}
