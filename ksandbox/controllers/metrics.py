@@ -228,18 +228,30 @@ class Metrics:
 
     def _pod_event(self, ev: WatchEvent) -> None:
         pod = ev.obj
-        ns, name = pod.metadata.namespace, pod.metadata.name
+        meta = pod.metadata
+        ns, name = meta.namespace, meta.name
         counted = self._counted.get(ns)
-        old_levels = counted.pop(name, None) if counted is not None else None
-        if old_levels is not None:
-            for level in old_levels:
-                n = self._serving.get(level, 0) - 1
-                if n > 0:
-                    self._serving[level] = n
-                else:
-                    self._serving.pop(level, None)
-        if ev.type == DELETED or not _serving(pod):
+        if counted is not None:
+            old_levels = counted.pop(name, None)
+            if old_levels is not None:
+                for level in old_levels:
+                    n = self._serving.get(level, 0) - 1
+                    if n > 0:
+                        self._serving[level] = n
+                    else:
+                        self._serving.pop(level, None)
+        if ev.type == DELETED:
             return
+        # _serving(pod), inline: every write of a controlled pod comes here, five a
+        # rolling pod's life
+        status = pod.status
+        if status.phase != "Running" or meta.deletion_timestamp is not None:
+            return
+        for c in status.conditions:
+            if c.type == POD_READY:
+                if c.status != "True":
+                    return
+                break
         levels = self._chain(pod)
         if not levels:
             return
