@@ -214,9 +214,12 @@ class DeploymentController(Controller):
             else:
                 rs_list = self._claim(d)
                 fam = self._remember(d, rs_list)
-        if d.spec.paused or self._is_scaling_event(d, rs_list, fam):
+        # (_is_scaling_event's answer for a family with no desired-replicas annotation that
+        # differs, and du.is_rolling, inline: every sync asks both)
+        if d.spec.paused or (fam is None or fam.differs is not None) and \
+                self._is_scaling_event(d, rs_list, fam):
             self._sync(d, rs_list, fam)
-        elif du.is_rolling(d):
+        elif d.spec.strategy.type != du.RECREATE:
             self.rollout.rolling(d, rs_list, fam)
         else:
             self.rollout.recreate(d, rs_list, fam)
@@ -445,7 +448,8 @@ class DeploymentController(Controller):
         f = du.facts(d)
         want_desired, want_max = f.desired_text, f.max_text
         ann = rs.metadata.annotations
-        old_size = du.replicas(rs)
+        r = rs.spec.replicas
+        old_size = 1 if r is None else r   # du.replicas(rs)
         resize = old_size != size
         annotated = ann.get(du.DESIRED_REPLICAS) == want_desired and \
             ann.get(du.MAX_REPLICAS) == want_max

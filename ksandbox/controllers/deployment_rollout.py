@@ -48,12 +48,24 @@ class Rollout:
 
     def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any]) -> bool:
         """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas."""
-        have, want = du.replicas(new_rs), du.facts(d).replicas
+        # (du.replicas, du.new_rs_new_replicas and _scale_rs_and_event's size check, inline:
+        # every sync of a rollout comes here, and a call costs about what its body does)
+        f = du.facts(d)
+        r = new_rs.spec.replicas
+        have, want = 1 if r is None else r, f.replicas
         if have == want:
             return False
         if have > want:
-            return self.dc._scale_rs_and_event(new_rs, want, d)
-        return self.dc._scale_rs_and_event(new_rs, du.new_rs_new_replicas(d, all_rss, new_rs), d)
+            return self.dc._scale_rs(new_rs, want, d)
+        if not f.rolling:
+            size = want
+        else:
+            current = du.total_replicas(all_rss)
+            size = have if current >= f.max_total else \
+                have + min(f.max_total - current, want - have)
+            if size == have:
+                return False
+        return self.dc._scale_rs(new_rs, size, d)
 
     def _reconcile_old(self, d: Any, new_rs: Any, old_rss: list[Any]) -> bool:
         """reconcileOldReplicaSets: first drop old pods that are not available anyway, then
@@ -62,7 +74,8 @@ class Rollout:
         old_count = du.total_replicas(old_active)
         if old_count == 0:
             return False
-        new_count = du.replicas(new_rs)   # (rolling found one)
+        r = new_rs.spec.replicas   # (rolling found one)
+        new_count = 1 if r is None else r
         all_count = old_count + new_count
         min_available = du.facts(d).min_available
         new_unavailable = new_count - new_rs.status.available_replicas
@@ -76,12 +89,14 @@ class Rollout:
         for rs in old_active:
             if cleaned >= max_scaled_down:
                 break
-            size = du.replicas(rs)
+            r = rs.spec.replicas
+            size = 1 if r is None else r
             unhealthy = size - rs.status.available_replicas
             if size == 0 or unhealthy <= 0:
                 continue
             n = min(max_scaled_down - cleaned, unhealthy)
-            if self.dc._scale_rs_and_event(rs, size - n, d):
+            # (_scale_rs_and_event: n > 0, so a new size)
+            if self.dc._scale_rs(rs, size - n, d):
                 cleaned += n
         old_active = self.dc._fresh(old_active)
         available = new_rs.status.available_replicas
@@ -93,11 +108,13 @@ class Rollout:
             for rs in old_active:
                 if scaled >= budget:
                     break
-                size = du.replicas(rs)
+                r = rs.spec.replicas
+                size = 1 if r is None else r
                 if size == 0:
                     continue
                 n = min(size, budget - scaled)
-                if self.dc._scale_rs_and_event(rs, size - n, d):
+                # (_scale_rs_and_event: n > 0, so a new size)
+                if self.dc._scale_rs(rs, size - n, d):
                     scaled += n
         return cleaned + scaled > 0
 

@@ -317,7 +317,11 @@ class ReplicaSetController(Controller):
                 return
         rv = store.resource_version
         if rs.metadata.deletion_timestamp is None:
-            self._claim(rs)
+            uid = rs.metadata.uid
+            if uid in self._relabeled or uid in self._scan_orphans or uid in self._adoptable:
+                # (else _claim has nothing to do: no pod relabeled, no orphan heard — nearly
+                # every sync)
+                self._claim(rs)
             active = self._counts(rs).active
             want = rs.spec.replicas if rs.spec.replicas is not None else 1
             diff = active - want

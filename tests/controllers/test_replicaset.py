@@ -612,18 +612,20 @@ def _settle_trace(monkeypatch, settled: bool) -> tuple[list, int]:
 
     out: list = []
     full = [0]
-    real_notify, real_claim = store_mod.Store._notify, ReplicaSetController._claim
+    # (every sync past the settled check writes or checks the status; _claim is skipped
+    # when there is nothing to claim)
+    real_notify, real_status = store_mod.Store._notify, ReplicaSetController._update_status
 
     def notify(self, type_, obj, old=None, status=False):
         out.append(("w", self._now(), type_, repr(obj)))
         return real_notify(self, type_, obj, old, status)
 
-    def claim(self, rs):
+    def update_status(self, rs):
         full[0] += 1
-        return real_claim(self, rs)
+        return real_status(self, rs)
 
     monkeypatch.setattr(store_mod.Store, "_notify", notify)
-    monkeypatch.setattr(ReplicaSetController, "_claim", claim)
+    monkeypatch.setattr(ReplicaSetController, "_update_status", update_status)
     deployment = """
 ---
 apiVersion: apps/v1
