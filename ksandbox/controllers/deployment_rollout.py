@@ -33,24 +33,27 @@ class Rollout:
         if new_rs is None:
             return
         known = (rs_list, new_rs)   # (what the status needs, unless the sync changed it)
-        if self._reconcile_new(d, new_rs, old_rss + [new_rs]):
+        f = du.facts(d)   # (d's spec's, read once for both reconciles)
+        if self._reconcile_new(d, new_rs, old_rss + [new_rs], f):
             self.dc._sync_status(d, known=known)
             return
         dc = self.dc
         if dc.store.resource_version != dc._read_rv:   # (else _fresh gives them as they are)
             new_rs, old_rss = dc._fresh([new_rs])[0], dc._fresh(old_rss)
-        if self._reconcile_old(d, new_rs, old_rss):
+        if self._reconcile_old(d, new_rs, old_rss, f):
             self.dc._sync_status(d, known=known)
             return
         if du.deployment_complete(d, d.status):
             self.dc._cleanup(d, old_rss)
         self.dc._sync_status(d, known=known)
 
-    def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any]) -> bool:
-        """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas."""
+    def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any], f: Any = None) -> bool:
+        """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas.
+        ``f``: du.facts(d), when the caller has it."""
         # (du.replicas, du.new_rs_new_replicas and _scale_rs_and_event's size check, inline:
         # every sync of a rollout comes here, and a call costs about what its body does)
-        f = du.facts(d)
+        if f is None:
+            f = du.facts(d)
         r = new_rs.spec.replicas
         have, want = 1 if r is None else r, f.replicas
         if have == want:
@@ -67,9 +70,10 @@ class Rollout:
                 return False
         return self.dc._scale_rs(new_rs, size, d)
 
-    def _reconcile_old(self, d: Any, new_rs: Any, old_rss: list[Any]) -> bool:
+    def _reconcile_old(self, d: Any, new_rs: Any, old_rss: list[Any], f: Any = None) -> bool:
         """reconcileOldReplicaSets: first drop old pods that are not available anyway, then
-        scale the old ReplicaSets down as far as availability allows, oldest first."""
+        scale the old ReplicaSets down as far as availability allows, oldest first. ``f``:
+        du.facts(d), when the caller has it."""
         old_active = du.filter_active(old_rss)
         old_count = du.total_replicas(old_active)
         if old_count == 0:
@@ -77,7 +81,7 @@ class Rollout:
         r = new_rs.spec.replicas   # (rolling found one)
         new_count = 1 if r is None else r
         all_count = old_count + new_count
-        min_available = du.facts(d).min_available
+        min_available = (f if f is not None else du.facts(d)).min_available
         new_unavailable = new_count - new_rs.status.available_replicas
         max_scaled_down = all_count - min_available - new_unavailable
         if max_scaled_down <= 0:

@@ -322,7 +322,10 @@ class ReplicaSetController(Controller):
                 # (else _claim has nothing to do: no pod relabeled, no orphan heard — nearly
                 # every sync)
                 self._claim(rs)
-            active = self._counts(rs).active
+            c = self.counts.get(uid)
+            if c is None or c.labels is not rs.spec.template.metadata.labels:
+                c = self._counts(rs)   # (else _counts would return c as it is)
+            active = c.active
             want = rs.spec.replicas if rs.spec.replicas is not None else 1
             diff = active - want
             if diff < 0:
@@ -492,7 +495,9 @@ class ReplicaSetController(Controller):
         """Write the counts to the status when they differ; the stored owner after, and its
         counts (the sync reads them next: a status write keeps the spec, so its template's
         labels, which _counts looks at)."""
-        c = self._counts(rs)
+        c = self.counts.get(rs.metadata.uid)
+        if c is None or c.labels is not rs.spec.template.metadata.labels:
+            c = self._counts(rs)   # (else _counts would return c as it is)
         available = c.ready
         mrs = rs.spec.min_ready_seconds
         if mrs and c.ready:
