@@ -442,6 +442,20 @@ class Store:
         deciding whether a headless run has settled.
         """
         old = self._current(obj)
+        if obj.kind == "ReplicaSet" and obj.metadata is old.metadata:
+            # A resize (the Deployment controller's scaleReplicaSet, ~2 a rolling pod's
+            # life): admission and validation read only the spec's replicas, template and
+            # selector here (the metadata is the stored one: not checked again), and both
+            # are pure functions of those objects. A template and selector that one update
+            # was admitted unchanged with (_ADMITTED_TEMPLATES) are admitted unchanged again;
+            # with the stored selector (immutable) and replicas a non-negative int, the
+            # plain path would return ``obj`` itself: it is written as it is.
+            spec = obj.spec
+            known = _ADMITTED_TEMPLATES.get(id(spec.template))
+            if known is not None and known[0] is spec.template and known[1] is spec.selector \
+                    and spec.selector is old.spec.selector and type(spec.replicas) is int \
+                    and spec.replicas >= 0:
+                return self._write(old, obj, quiet)
         return self._write(old, self._admit_update(old, obj), quiet)
 
     def update_fields(self, old: Any, fields: tuple[str, ...], *values: Any,
@@ -519,9 +533,15 @@ class Store:
         return [self._write(self._current(obj), obj, False) for obj in checked]
 
     def _admit_update(self, old: Any, obj: Any) -> Any:
-        obj = admission.admit_update(self, old, obj)
-        validation.validate(self, obj, old)
-        return obj
+        admitted = admission.admit_update(self, old, obj)
+        validation.validate(self, admitted, old)
+        if admitted is obj and obj.kind == "ReplicaSet":
+            # admitted unchanged and valid: what update's resize takes as known
+            template = obj.spec.template
+            if len(_ADMITTED_TEMPLATES) >= _ADMITTED_LIMIT:
+                _ADMITTED_TEMPLATES.clear()
+            _ADMITTED_TEMPLATES[id(template)] = (template, obj.spec.selector)
+        return admitted
 
     def _update_admitted(self, obj: Any) -> Any:
         """Write an update that :func:`apply_all` has admitted and validated already."""
@@ -944,6 +964,13 @@ def _part_build(old: Any, part: str, field: str) -> Any:
         return _NO_BUILD   # else not kept: the classes may have their building twins later
     _PART_BUILD[key] = build
     return build
+
+
+# id(template) -> (template, selector) of a ReplicaSet update that admission returned unchanged
+# and validation passed (Store._admit_update; the entry keeps both alive, so the id is not
+# reused while it is here): Store.update writes a later resize with the same two as it is.
+_ADMITTED_TEMPLATES: dict[int, tuple[Any, Any]] = {}
+_ADMITTED_LIMIT = 4096   # entries kept at most (the table starts over when full)
 
 
 # class -> fn(old, metadata, status) for Store.write_status (None: the plain way)
