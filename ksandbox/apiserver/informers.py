@@ -88,9 +88,9 @@ class ControllerIndex:
     def _update(self, ev: WatchEvent) -> None:
         meta = ev.obj.metadata
         last = self._store.last_refs
-        if last[0] is ev:   # the store read them for this very write (track_controllers)
+        heard, old_ref, new_ref = last
+        if heard is ev:   # the store read them for this very write (track_controllers)
             self.last = last
-            old_ref, new_ref = last[1], last[2]
             if old_ref is new_ref:
                 if old_ref is None:
                     # An orphan before and after the write (a SchedulingBasic pod's bind and
@@ -208,10 +208,9 @@ class OwnerHandler:
             return
         ns = ev.obj.metadata.namespace
         kind = self.owner_kind
-        last = index.last if index is not None else _NO_LAST
-        if last[0] is ev:
+        heard, old_ref, new_ref = index.last if index is not None else _NO_LAST
+        if heard is ev:
             # The refs the index read from this very event (see ControllerIndex.last).
-            old_ref, new_ref = last[1], last[2]
             if old_ref is new_ref and old_ref is not None and old_ref.kind == kind and \
                     type(old_ref.uid) is str:
                 # The same controller ref object on both sides (the write kept the owner
