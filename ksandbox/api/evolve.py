@@ -63,6 +63,42 @@ def compile_replacer(cls: type, changed: tuple[str, ...]) -> Callable[..., Any] 
     return namespace["replace"]
 
 
+def stamped_builder(cls: type, meta_cls: type, changed: tuple[str, ...]) -> Callable[..., Any] | None:
+    """``fn(obj, rv, *values)``: ``evolve(obj, metadata=evolve(obj.metadata,
+    resource_version=rv), **dict(zip(changed, values)))`` built in one frame — a write that
+    replaces some fields of an object (a status write's ``status``) with its stamped metadata,
+    where the replacers take two. As :func:`stamped_part_builder`: only for classes whose
+    __init__ only stores and which have their building twins already (None otherwise); the
+    function returns None, building nothing, for an object whose metadata is not of
+    ``meta_cls``."""
+    twins = [codec.BUILDING_TWINS.get(c) for c in (cls, meta_cls)]
+    outer, meta_stores = (codec.init_stores(c) for c in (cls, meta_cls))
+    if None in twins or outer is None or meta_stores is None:
+        return None
+    slot_of = {param: slot for slot, param in outer}
+    if "metadata" not in slot_of or "metadata" in changed or \
+            not set(changed) <= set(slot_of) or \
+            "resource_version" not in {p for _, p in meta_stores}:
+        return None
+    meta_slot = slot_of["metadata"]
+    lines = [f"def build(o, rv{''.join(f', v_{n}' for n in changed)}):",
+             f"    m = o.{meta_slot}",
+             "    if m.__class__ is not _mc:", "        return None",
+             "    nm = _new(_tm)"]
+    lines += [f"    nm.{slot} = rv" if param == "resource_version" else f"    nm.{slot} = m.{slot}"
+              for slot, param in meta_stores]
+    lines += ["    _set_class(nm, _mc)", "    n = _new(_t)"]
+    lines += [f"    n.{slot} = nm" if slot == meta_slot else f"    n.{slot} = v_{param}"
+              if param in changed else f"    n.{slot} = o.{slot}" for slot, param in outer]
+    lines += ["    _set_class(n, _c)", "    return n", ""]
+    src = "\n".join(lines)
+    namespace: dict[str, Any] = {"_c": cls, "_mc": meta_cls, "_t": twins[0], "_tm": twins[1],
+                                 "_new": object.__new__, "_set_class": codec.SET_CLASS}
+    code = methods_cache.compile_derived("<string>", src, lambda: src)
+    exec(code or src, namespace)  # noqa: S102 - generated from the classes' own slot names
+    return namespace["build"]
+
+
 def stamped_part_builder(cls: type, meta_cls: type, part_cls: type, part: str,
                          changed: tuple[str, ...]) -> Callable[..., Any] | None:
     """``fn(obj, rv, *values)``: ``evolve(obj, metadata=evolve(obj.metadata,

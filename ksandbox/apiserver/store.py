@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from ..api import loadprogress
 from ..api.codec import BUILDING_TWINS
 from ..api.errors import ApiError, KsandboxError
-from ..api.evolve import evolve, evolve_fields, replacer, stamped_part_builder
+from ..api.evolve import (
+    evolve,
+    evolve_fields,
+    replacer,
+    stamped_builder,
+    stamped_part_builder,
+)
 from ..api.kinds import BY_KIND, KindInfo
 from ..api.meta import ObjectMeta
 from ..sim import limits
@@ -574,22 +580,33 @@ class Store:
         old = table.get(key)
         if old is None:
             raise ApiError.not_found(BY_KIND[kind].display_resource, meta.name)
-        build = _STATUS_BUILD.get(type(old), _UNKNOWN)
-        if build is _UNKNOWN:
-            build = _STATUS_BUILD[type(old)] = replacer(type(old), _STATUS_FIELDS) \
-                if _STAMP_RV is not None else None
-        if build is None:
-            return self.update_status(evolve(obj, status=status), quiet=quiet)
-        meta = old.metadata
         # _write's stamp of a status write: uid, creationTimestamp and generation kept (the
-        # spec is the stored one: no generation bump), so only the resourceVersion is new
-        rv = self.resource_version = self.resource_version + 1
-        if type(meta) is ObjectMeta:
-            meta = _STAMP_RV(meta, str(rv))
+        # spec is the stored one: no generation bump), so only the resourceVersion is new.
+        # The stamped metadata and the object in one frame (evolve.stamped_builder) once the
+        # classes have their building twins; else, or for metadata of another class, the
+        # stamp and the object by a replacer each.
+        stamped = _STAMPED_STATUS.get(type(old))
+        if stamped is None:
+            stamped = _stamped_status_of(type(old))
+        rv = self.resource_version + 1
+        new = stamped(old, str(rv), status)
+        if new is not None:
+            self.resource_version = rv
         else:
-            meta = _stamp_any(meta, str(rv), meta.uid, meta.creation_timestamp,
-                              meta.generation)
-        new = build(old, meta, status)
+            build = _STATUS_BUILD.get(type(old), _UNKNOWN)
+            if build is _UNKNOWN:
+                build = _STATUS_BUILD[type(old)] = replacer(type(old), _STATUS_FIELDS) \
+                    if _STAMP_RV is not None else None
+            if build is None:
+                return self.update_status(evolve(obj, status=status), quiet=quiet)
+            meta = old.metadata
+            self.resource_version = rv
+            if type(meta) is ObjectMeta:
+                meta = _STAMP_RV(meta, str(rv))
+            else:
+                meta = _stamp_any(meta, str(rv), meta.uid, meta.creation_timestamp,
+                                  meta.generation)
+            new = build(old, meta, status)
         table[key] = new
         if kind == "Pod":
             # _index_pod's, for a pod that stays where it is (the stored spec is kept): the
@@ -971,6 +988,23 @@ def _part_build(old: Any, part: str, field: str) -> Any:
 # reused while it is here): Store.update writes a later resize with the same two as it is.
 _ADMITTED_TEMPLATES: dict[int, tuple[Any, Any]] = {}
 _ADMITTED_LIMIT = 4096   # entries kept at most (the table starts over when full)
+
+
+# class -> fn(old, rv, status) for Store.write_status: the stamped object built in one frame, or
+# _NO_BUILD (for good: the replacers' way below); absent while not known yet or not ready
+_STAMPED_STATUS: dict[type, Any] = {}
+
+
+def _stamped_status_of(cls: type) -> Any:
+    """Store.write_status's one-frame build for ``cls`` (kept in _STAMPED_STATUS when final);
+    _NO_BUILD while the classes have no building twins yet."""
+    build = stamped_builder(cls, ObjectMeta, ("status",))
+    if build is None:
+        if cls in BUILDING_TWINS and ObjectMeta in BUILDING_TWINS:
+            _STAMPED_STATUS[cls] = _NO_BUILD   # (each has its twin, or never will)
+        return _NO_BUILD
+    _STAMPED_STATUS[cls] = build
+    return build
 
 
 # class -> fn(old, metadata, status) for Store.write_status (None: the plain way)

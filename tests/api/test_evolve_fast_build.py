@@ -173,3 +173,41 @@ def test_a_stamped_part_build_stores_what_the_class_calls_store(data: st.DataObj
         other = _plain(cls, **{a.alias: other_meta if a.name == "metadata" else other_part
                                if a.name == part else object() for a in fields})
         assert fn(other, rv, *values) is None
+
+
+_STAMPED = [c for c in STORING if any(f.name == "metadata" for f in attrs.fields(c))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_a_stamped_build_stores_what_the_class_calls_store(data: st.DataObject) -> None:
+    from ksandbox.api.evolve import stamped_builder
+    from ksandbox.api.meta import ObjectMeta
+    cls = data.draw(st.sampled_from(_STAMPED))
+    for c in (cls, ObjectMeta):
+        _warm(c)
+    fields = [a for a in attrs.fields(cls) if a.init]
+    changed = data.draw(st.lists(st.sampled_from([a for a in fields if a.name != "metadata"]),
+                                 unique=True))
+    values = [object() for _ in changed]
+    fn = stamped_builder(cls, ObjectMeta, tuple(a.alias for a in changed))
+    assert fn is not None
+    meta_fields = [a for a in attrs.fields(ObjectMeta) if a.init]
+    meta = _plain(ObjectMeta, **{a.alias: object() for a in meta_fields})
+    old = _plain(cls, **{a.alias: meta if a.name == "metadata" else object() for a in fields})
+    rv = object()
+    got = fn(old, rv, *values)
+    _same_slots(got.metadata, _plain(ObjectMeta, **{
+        a.alias: rv if a.name == "resource_version" else getattr(meta, a.name)
+        for a in meta_fields}))
+    want = {a.alias: getattr(old, a.name) for a in fields if a.name != "metadata"}
+    want.update((a.alias, v) for a, v in zip(changed, values))
+    for a in fields:
+        if a.name != "metadata":
+            assert getattr(got, a.name) is want[a.alias], a.name
+    assert type(got) is cls and len(_STAMPED) > 40
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        setattr(got, fields[0].name, 1)
+    # an object whose metadata is of another class: nothing built
+    other = _plain(cls, **{a.alias: object() for a in fields})
+    assert fn(other, rv, *values) is None
