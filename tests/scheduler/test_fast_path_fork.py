@@ -9,7 +9,10 @@ original's array would move the original from the copy.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
+import pytest
 from schedtest import bound_pod, store_cluster
 
 from ksandbox.api.codec import FrozenDict, decode
@@ -62,3 +65,34 @@ def test_a_fork_moves_its_own_counters_and_columns():
     plain = np.array([sum(1 for pi in ni.pods.values() if not pi.terminating
                           and pi.labels.get("app") == "a") for ni in fp2.infos])
     assert after[0] == plain.tolist()
+
+
+@pytest.mark.parametrize("copier", [fork_graph, copy.deepcopy])
+def test_a_forks_columns_catch_up_from_its_own_nodes(copier):
+    """A column is caught up by the compute and one it was made with (NodeTable.current):
+    closures over the table they were made for. A copy's columns get the copy's own from
+    their first reader there (deepcopy shares a closure: it would read the original's
+    table), so a catch-up of many rows (compute) after the fork reads the copy's totals, not
+    the original's."""
+    # (small nodes: a pod's default requests move their scores)
+    store, clock, sched = store_cluster(40, seed=3, use_fast=True, name="n{:02d}",
+                                        labels_of=lambda i: {ZONE: f"z{i % 3}"},
+                                        capacity={"cpu": "4", "memory": "8Gi", "pods": "110"})
+    store.create(_pending("first"))
+    clock.run_until(clock.now + 1)
+    assert sched.cache._table._columns
+
+    store2, clock2, sched2 = copier((store, clock, sched))
+    # pods bound straight onto twelve nodes (more rows than a row-by-row catch-up), then a
+    # cycle that reads every column
+    for j in range(12):
+        store2.create(bound_pod(f"b{j:02d}", "default", {"app": "b"}, f"n{j:02d}"))
+    store2.create(_pending("second"))
+    clock2.run_until(clock2.now + 1)
+    table2 = sched2.cache._table
+    infos = table2.list_id
+    for key, entry in table2._columns.items():
+        one = entry[5]
+        assert one is not None
+        # (caught up with the last cycle's bind first)
+        assert table2.current(key).tolist() == [one(ni) for ni in infos]

@@ -76,7 +76,8 @@ class NodeTable:
         self.n = 0
         self._scalar_alloc: dict[str, np.ndarray] = {}
         self._scalar_req: dict[str, np.ndarray] = {}
-        # key -> [values, position in the change log up to which they are current]
+        # key -> [values, position in the change log up to which they are current, ...]
+        # (see column)
         self._columns: dict[Any, list] = {}
         # Rows changed since the log was last cleared (only kept while columns exist), and
         # the log position of its first entry.
@@ -88,7 +89,9 @@ class NodeTable:
 
     def __getstate__(self) -> dict:
         # A copy (sim/snapshot's fork, deepcopy) takes each column without its memoryview (a
-        # memoryview cannot be copied; the copy's must be of the copied values).
+        # memoryview cannot be copied; the copy's must be of the copied values) and without
+        # its compute and one (closures over the original's table: the copy's first reader
+        # of the column gives its own, see column).
         state = dict(self.__dict__)
         state["_columns"] = {k: e[:3] for k, e in self._columns.items()}
         return state
@@ -96,7 +99,7 @@ class NodeTable:
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         for e in self._columns.values():
-            e.append(_view(e[0]))
+            e += (_view(e[0]), None, None)
 
     def sync(self) -> list[NodeInfo]:
         infos = self.cache.node_list()
@@ -161,21 +164,36 @@ class NodeTable:
         row's value reads only that row of this table and what ``key`` stands for;
         ``one(node_info)`` is its scalar twin for one node (the same number: numpy calls on a
         one-row array cost more than the plain arithmetic). Computed in full once, then only
-        for the rows changed since the last read."""
-        now = self._log_base + len(self._changed)
+        for the rows changed since the last read (:meth:`current`: a caller that asks that
+        first makes no ``compute`` and ``one`` for a column kept, and the ones kept with it
+        serve, as they stand for the same ``key``)."""
+        entry = self._columns.get(key)
+        if entry is not None:
+            if entry[4] is None:   # a copy's (__setstate__)
+                entry[4], entry[5] = compute, one
+            return self.current(key)   # type: ignore[return-value]
+        if len(self._columns) >= self.MAX_COLUMNS:
+            self._columns.pop(next(iter(self._columns)))
+        if self._stale:
+            self.refresh()
+        values = np.array(compute(np.arange(self.n, dtype=_I64)))
+        # [values, log position, how many values are not 0 (verdicts' count) or None,
+        #  the values as a memoryview: a row caught up below is one Python-int write,
+        #  not a numpy scalar's (~4x the instructions), compute, one]
+        self._columns[key] = [values, self._log_base + len(self._changed), None,
+                              _view(values), compute, one]
+        return values
+
+    def current(self, key: Any) -> np.ndarray | None:
+        """The column kept for ``key`` caught up with the rows changed since its last read
+        (by the ``compute`` and ``one`` it was made with), or None when none is kept."""
         entry = self._columns.get(key)
         if entry is None:
-            if len(self._columns) >= self.MAX_COLUMNS:
-                self._columns.pop(next(iter(self._columns)))
-            if self._stale:
-                self.refresh()
-            values = np.array(compute(np.arange(self.n, dtype=_I64)))
-            # [values, log position, how many values are not 0 (verdicts' count) or None,
-            #  the values as a memoryview: a row caught up below is one Python-int write,
-            #  not a numpy scalar's (~4x the instructions)]
-            self._columns[key] = [values, now, None, _view(values)]
-            return values
-        values, seen, nonzero, view = entry
+            return None
+        values, seen, nonzero, view, compute, one = entry
+        if compute is None:   # a copy's, not read since (column gives it its own)
+            return None
+        now = self._log_base + len(self._changed)
         if seen != now:
             rows = self._changed[seen - self._log_base:]
             if len(rows) <= 8:
@@ -210,11 +228,21 @@ class NodeTable:
         are recomputed, so a pod that fits everywhere (most pods of a roomy cluster) learns
         it without a count over every node."""
         values = self.column(key, compute, one)
+        return values, self._failing(key, values)
+
+    def current_verdicts(self, key: Any) -> tuple[np.ndarray, int] | None:
+        """:meth:`verdicts` of a column kept (:meth:`current`), or None."""
+        values = self.current(key)
+        if values is None:
+            return None
+        return values, self._failing(key, values)
+
+    def _failing(self, key: Any, values: np.ndarray) -> int:
         entry = self._columns[key]
         failing = entry[2]
         if failing is None:
             failing = entry[2] = int(np.count_nonzero(values))
-        return values, failing
+        return failing
 
     def scalar_alloc(self, name: str) -> np.ndarray:
         arr = self._scalar_alloc.get(name)

@@ -11,6 +11,7 @@ MostAllocated or RequestedToCapacityRatio over ``scoringStrategy.resources``.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..framework.interface import (
@@ -133,9 +134,11 @@ class Fit:
         request = self._request(state, pod)
         cpu, mem, eph, scalars = request
         key = (self, cpu, mem, eph, tuple(scalars))
-        codes, failing = ctx.table.verdicts(key, lambda rows: self._codes(ctx.table, rows,
-                                                                          request),
-                                            lambda ni: fit_code(request, ni))
+        table = ctx.table
+        # (the column kept for this request: its compute and one were made for an equal one)
+        got = table.current_verdicts(key)
+        codes, failing = got if got is not None else table.verdicts(
+            key, lambda rows: self._codes(table, rows, request), partial(fit_code, request))
         if not failing:
             return None   # the pod fits every node (as codes of zeros, without the scan)
         return codes, _FitStatuses(scalars)

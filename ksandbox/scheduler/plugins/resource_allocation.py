@@ -246,9 +246,14 @@ class Scorer:
         """Every node's score for a pod requesting ``pod_requests`` (read-only), kept by the
         fast path's table and recomputed only for nodes whose totals changed (each score reads
         only its own node's row)."""
-        return ctx.table.column((self, pod_requests),
-                                lambda rows: self.score_vec(ctx, rows, pod_requests),
-                                lambda ni: self.score_row(ni, pod_requests))
+        table = ctx.table
+        key = (self, pod_requests)
+        # (the column kept for these requests: its compute and one were made for equal ones)
+        values = table.current(key)
+        if values is not None:
+            return values
+        return table.column(key, lambda rows: self.score_vec(ctx, rows, pod_requests),
+                            lambda ni: self.score_row(ni, pod_requests))
 
     def score_vec(self, ctx: Any, idx: np.ndarray, pod_requests: tuple) -> np.ndarray:
         cols = self._arrays(ctx, idx, pod_requests)
