@@ -461,6 +461,11 @@ class FastPath:
         # (the profile's list, skip set, steps) of the last pod that read _fsteps: the next
         # pod's skip set is most often the same (one set comparison, no frozenset made)
         self._fsteps_last: tuple = (None, None, None)
+        # The same for _totals: its steps by skip_score set, for the score plan _tsteps_of,
+        # and the last pod's (plan, set, steps).
+        self._tsteps: dict[frozenset, list] = {}
+        self._tsteps_of: Any = None
+        self._tsteps_last: tuple = (None, None, None)
         # The PodPlan find_nodes_that_fit used, for prioritize of the same pod.
         self._cycle_plan: PodPlan | None = None
         cache.on_pod_added.append(self._pod_added)
@@ -1222,11 +1227,14 @@ class FastPath:
         (``weighted_score_vec``) is not scored, normalized and multiplied in three steps.
         tests/scheduler/test_prioritize_totals.py holds them to prioritize's."""
         skip_score = state.skip_score
+        last = self._tsteps_last
+        if last[0] is score and last[1] == skip_score:
+            steps = last[2]
+        else:
+            steps = self._totals_steps(score, skip_score)
         const = 0
         totals = None
-        for name, pl, vec, nv, ns, weight, constant, weighted in score:
-            if name in skip_score:
-                continue
+        for pl, vec, nv, ns, weight, constant, weighted in steps:
             if constant is not None:
                 c = constant(state, pod, self)
                 if c is not None:
@@ -1255,6 +1263,21 @@ class FastPath:
         if const:
             totals += const
         return totals
+
+    def _totals_steps(self, score: list, skip: set) -> list:
+        """_totals' steps for the skip set ``skip``: the score plan's plugins not skipped,
+        without their names (kept by skip set: a skipped plugin costs a pod nothing)."""
+        if self._tsteps_of is not score:
+            self._tsteps = {}
+            self._tsteps_of = score
+        key = frozenset(skip)
+        steps = self._tsteps.get(key)
+        if steps is None:
+            if len(self._tsteps) >= self.MAX_PLANS:
+                self._tsteps.clear()
+            steps = self._tsteps[key] = [step[1:] for step in score if step[0] not in skip]
+        self._tsteps_last = (score, key, steps)
+        return steps
 
 
 def _normalized(pl: Any, vec: Any, nv: Any, ns: Any, state: Any, pod: Pod, ctx: FastPath,
