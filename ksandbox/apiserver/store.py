@@ -218,6 +218,13 @@ class Store:
         object's metadata). Read-only; do not hold it across writes."""
         return self._objects[kind].items()
 
+    def table(self, kind: str) -> dict[Key, Any]:
+        """The live ``(namespace, name) -> object`` table of a kind (namespace "" for a
+        cluster-scoped kind): the same dict for the store's life, for a reader that looks one
+        object up again and again (a kubelet's own Node at every status check: one dict
+        lookup, no call). Read-only."""
+        return self._objects[kind]
+
     def pods_on_node(self, node_name: str) -> builtins.list[Any]:
         return list(self._pods_by_node.get(node_name, {}).values())
 

@@ -146,7 +146,7 @@ class KubeletManager:
         if node:
             kubelet = self.kubelets.get(node)
             if kubelet is not None:
-                kubelet.enqueue(key)
+                kubelet.pod_workers.enqueue(key)   # (Kubelet.enqueue's, without its frame)
         if old is not None and old.spec.node_name and old.spec.node_name != node:
             kubelet = self.kubelets.get(old.spec.node_name)
             if kubelet is not None:

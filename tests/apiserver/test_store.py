@@ -575,3 +575,21 @@ def test_a_pod_written_in_one_pass_is_stored_as_its_admission_stamped_it(monkeyp
     results = apply_all(store, pods, atomic=False)
     assert rebuilt == [] and [how for _, how in results] == ["created", "created"]
     assert all(o.metadata.uid and o.metadata.resource_version for o, _ in results)
+
+
+def test_a_kinds_table_is_live_for_the_stores_life():
+    """Store.table: the same dict through creates, updates and removals (a kubelet holds its
+    Node's table and looks itself up there at every status check)."""
+    store, _ = fresh_store()
+    nodes, pods = store.table("Node"), store.table("Pod")
+    assert nodes == {}
+    (node, _), = apply_all(store, load_manifests("apiVersion: v1\nkind: Node\n"
+                                                 "metadata: {name: n1}"))
+    store.create(load_manifests("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                                "spec: {containers: [{name: c, image: nginx}]}")[0])
+    assert nodes[("", "n1")] is store.get("Node", "n1")
+    assert pods[("default", "p")] is store.get("Pod", "p", "default")
+    cordoned = store.update(attrs.evolve(node, spec=attrs.evolve(node.spec, unschedulable=True)))
+    assert nodes[("", "n1")] is cordoned
+    store.remove("Node", "n1")
+    assert nodes == {} and store.table("Node") is nodes and store.table("Pod") is pods
