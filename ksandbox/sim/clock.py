@@ -205,6 +205,10 @@ class Clock:
         self.foreground_pending = 0
         # (time, priority) -> the batch that may still take entries (call_batched)
         self._open: dict[tuple[float, int], TimerBatch] = {}
+        # every priority a batch was opened at (a superset of _open's): a timer at another
+        # priority cannot close one, so call_at and wake skip the lookup (a rolling update's
+        # queue drains at PRIORITY_CONTROLLER while the kubelets' pod starts wait open)
+        self._batch_priorities: set[int] = set()
 
     # The current simulated second. Read-only: only running callbacks moves it. A property
     # whose getter is C (attrgetter): read ~5 times per scheduled pod, and a Python getter is
@@ -226,8 +230,8 @@ class Clock:
         if when < self._now:
             when = self._now
         key = (when, priority)
-        if self._open:   # a timer at a batch's (time, priority) runs after its entries
-            self._open.pop(key, None)
+        if priority in self._batch_priorities and self._open:
+            self._open.pop(key, None)   # a timer at a batch's (time, priority) runs after it
         # Timer(when, callback, label, background, self, arg), its fields set here: a class
         # call runs __init__ in a frame of its own (~850 instructions more a timer)
         timer = _new_timer(Timer)
@@ -257,7 +261,7 @@ class Clock:
         if when < self._now:
             when = self._now
         key = (when, priority)
-        if self._open:   # (as call_at's)
+        if priority in self._batch_priorities and self._open:   # (as call_at's)
             self._open.pop(key, None)
         entry.when = when
         entry.done = False
@@ -289,6 +293,7 @@ class Clock:
         key = (when, priority)
         batch = self._open.get(key)
         if batch is None:
+            self._batch_priorities.add(priority)
             batch = TimerBatch(when, priority, self)
             self._seq += 1
             bucket = self._buckets.get(key)

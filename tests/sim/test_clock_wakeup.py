@@ -45,6 +45,11 @@ def _world(clock: Clock, seed: int, wakeups: bool):
             n = f"{name}.{len(log)}"
             handles.append(clock.call_at(clock.now + rng.choice((0, 0, 0.5, 1, 2)),
                                          lambda n=n: act(n), rng.choice((0, 10, 20, 30, 50))))
+        if rng.random() < 0.3:
+            # a batched timer (a kubelet's pod start): a wake at its (time, priority) closes
+            # the batch as a call_at there does
+            clock.call_batched(clock.now + rng.choice((0, 0, 0.5, 1)), act,
+                               f"{name}.b{len(log)}", rng.choice((10, 20, 30)))
         for _ in range(rng.choice((0, 1, 2, 3))):
             rng.choice(owners).kick()
         if handles and rng.random() < 0.1:
