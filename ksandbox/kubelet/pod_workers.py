@@ -341,10 +341,15 @@ class PodWorkers:
                 self._adopt(key, pod)
             else:
                 self._admit(key, pod, False, node, held, now, specs)
-        elif st.started and 0 < pod.status.observed_generation != pod.metadata.generation:
-            # a spec update moved the generation of a pod this kubelet posted: the next
-            # status it posts says it saw it (not that it acted on it: the KEP's note)
-            self.store.write_status(pod, as_posted(pod, pod.status))
+        elif st.started:
+            # A spec update moved the generation of a running pod: the next status the kubelet
+            # posts says it saw it (not that it acted on it: the KEP's note). Posted when
+            # the generation moved past what the status holds: a pod loaded Running from an
+            # older cluster's export (no observedGeneration, generation 1) is not written
+            # for that alone; a mirror pod's generation for the kubelet is 0.
+            posted, gen = pod.status.observed_generation, kubelet_generation(pod)
+            if posted != gen and (posted or gen > 1):
+                self.store.write_status(pod, as_posted(pod, pod.status))
 
     def forget(self, key: tuple[str, str], st: _PodState) -> None:
         self.completion.cancel_exit(key)

@@ -174,3 +174,36 @@ def test_a_created_pod_that_starts_over_carries_no_observed_generation():
         ("Pending", 0, ())
     s.run_until(5)
     assert get_pod(s, "p").status.observed_generation == 1
+
+
+LOADED_RUNNING = """apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  nodeName: node-1
+  containers: [{name: app, image: nginx}]
+status:
+  phase: Running
+  conditions: [{type: Ready, status: "True"}]
+"""
+
+
+def test_a_pod_loaded_running_posts_its_generation_once_a_spec_update_moves_it():
+    """An export of an older cluster: a Running pod with no observedGeneration. Adopted as
+    it is (no write for that alone); a spec update moves the generation and the kubelet
+    posts it, as for a pod it started itself."""
+    s = cluster(node("node-1"), LOADED_RUNNING)
+    s.run_until(5)
+    web = get_pod(s, "web")
+    assert (web.status.phase, web.metadata.generation, web.status.observed_generation) == \
+        ("Running", 1, 0)
+    rv = web.metadata.resource_version
+    # a kubelet back from a silence syncs every pod of its node again: nothing to post
+    play(s, [(6, "ksandbox fail node node-1"), (20, "ksandbox recover node node-1")])
+    s.run_until(25)
+    assert get_pod(s, "web").metadata.resource_version == rv   # adopted, not re-posted
+    play(s, [(26, "kubectl set image pod/web app=nginx:1.27")])
+    s.run_until(27)
+    web = get_pod(s, "web")
+    assert (web.metadata.generation, web.status.observed_generation) == (2, 2)
+    assert web.status.condition("Ready").observed_generation == 2
