@@ -29,6 +29,7 @@ from ..api.codec import FrozenDict
 from ..api.errors import ApiError
 from ..api.evolve import evolve, replacer
 from ..api.meta import ObjectMeta, owner_ref_for
+from ..api.selectors import LabelSelector
 from ..apiserver.informers import Informers
 from ..apiserver.store import DELETED, WatchEvent
 from . import deployment_progress as dp
@@ -51,6 +52,9 @@ _STATUS_FIELDS = ("replicas", "updated_replicas", "ready_replicas", "available_r
                   "unavailable_replicas", "observed_generation", "extra")
 _STATUS: Any = replacer(DeploymentStatus, _STATUS_FIELDS)
 assert _SIZED is not None and _RESIZED is not None and _STATUS is not None
+# LabelSelector.empty's getter, called as a function: every sync asks, and reading the
+# property is a call from C into a new interpreter frame (codec.cached_getter's reason)
+_SELECTS_ALL: Any = LabelSelector.__dict__["empty"].fget
 
 
 class _Family:
@@ -198,7 +202,7 @@ class DeploymentController(Controller):
         # (what _sync_status compares: while it stands, nothing was written since d was read)
         self._read_rv = self.store.resource_version
         sel = d.spec.selector
-        if sel is None or sel.empty:
+        if sel is None or _SELECTS_ALL(sel):
             self.store.record_event(d, "Warning", "SelectingAll", "This deployment is selecting "
                                     "all pods. A non-empty selector is required.", COMPONENT)
             return

@@ -512,9 +512,10 @@ class ReplicaSetController(Controller):
             if soonest is not None:
                 self.queue.add_after((rs.metadata.namespace, rs.metadata.name), soonest - now)
         st = rs.status
-        new = (c.active, c.labeled, c.ready, available, rs.metadata.generation)
-        if new == (st.replicas, st.fully_labeled_replicas, st.ready_replicas,
-                   st.available_replicas, st.observed_generation):
+        # (field by field: no two tuples built and compared, three times a pod's life)
+        if c.active == st.replicas and c.labeled == st.fully_labeled_replicas and \
+                c.ready == st.ready_replicas and available == st.available_replicas and \
+                rs.metadata.generation == st.observed_generation:
             return rs, c
         if type(st) is ReplicaSetStatus:
             status = _COUNTS(st, c.active, c.labeled, c.ready, available, rs.metadata.generation)
