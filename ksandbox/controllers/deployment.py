@@ -395,6 +395,10 @@ class DeploymentController(Controller):
             fresh = store.get("Deployment", name, ns)
         if fresh is None:
             return
+        if not created and dp.stored_condition(fresh, dp.PROGRESSING) is not None:
+            # new_rs_condition's answer for a ReplicaSet found while a Progressing condition
+            # is stored (every sync of a rollout under way), without its call
+            return
         conds = dp.new_rs_condition(fresh, rs_name, created, self.clock.now)
         if conds is not None:
             self._write(fresh, status=self._with_conditions(fresh.status, conds))
