@@ -206,7 +206,14 @@ class DeploymentController(Controller):
             self.store.record_event(d, "Warning", "SelectingAll", "This deployment is selecting "
                                     "all pods. A non-empty selector is required.", COMPONENT)
             return
-        paused = dp.paused_conditions(d, self.clock.now)
+        # (paused_conditions answers None for a Deployment not paused whose Progressing
+        # condition is not the pause's: every sync of a rollout, asked without its call)
+        if d.spec.paused:
+            paused = dp.paused_conditions(d, self.clock.now)
+        else:
+            progressing = dp.stored_condition(d, dp.PROGRESSING)
+            paused = dp.paused_conditions(d, self.clock.now) if progressing is not None and \
+                progressing.get("reason") == dp.PAUSED else None
         if paused is not None:
             d = self._write(d, status=self._with_conditions(d.status, paused)) or d
         if not self.memo:

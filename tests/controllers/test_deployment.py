@@ -291,6 +291,57 @@ def test_paused_deployment_scales_but_does_not_roll_out():
     assert [r.spec.replicas for r in rss(s)] == [4]
 
 
+def test_a_pause_and_a_resume_set_the_progressing_condition():
+    """checkPausedConditions through the sync: Progressing Unknown DeploymentPaused once
+    paused, DeploymentResumed once resumed (written, then replaced as the rollout it held
+    goes on)."""
+    s = Session.from_text(NODES + deploy_yaml(replicas=2))
+    s.run_for(5)
+    written: list = []
+
+    def heard(ev):
+        for c in ev.obj.status.extra.get("conditions") or ():
+            if c.get("type") == "Progressing":
+                seen = (c.get("status"), c.get("reason"))
+                if not written or written[-1] != seen:
+                    written.append(seen)
+
+    s.store.subscribe("Deployment", heard)
+    d = deployment(s)
+    s.store.update(attrs.evolve(d, spec=attrs.evolve(d.spec, paused=True)))
+    s.run_for(1)
+    set_image(s, "nginx:1.26")
+    s.run_for(1)
+    d = deployment(s)
+    s.store.update(attrs.evolve(d, spec=attrs.evolve(d.spec, paused=False)))
+    s.run_for(60)
+    assert written[:4] == [("True", "NewReplicaSetAvailable"), ("Unknown", "DeploymentPaused"),
+                           ("Unknown", "DeploymentResumed"), ("True", "NewReplicaSetCreated")]
+    assert written[-1] == ("True", "NewReplicaSetAvailable")
+
+
+def test_a_new_replicaset_found_without_a_progressing_condition_is_recorded():
+    """getNewReplicaSet: a sync that finds its new ReplicaSet while no Progressing condition
+    is stored writes FoundNewReplicaSet (then the status sync completes it)."""
+    s = Session.from_text(NODES + deploy_yaml(replicas=2))
+    s.run_for(5)
+    d = deployment(s)
+    s.store.write_status(d, attrs.evolve(d.status, extra=d.status.extra.set("conditions", ())))
+    written: list = []
+
+    def heard(ev):
+        for c in ev.obj.status.extra.get("conditions") or ():
+            if c.get("type") == "Progressing":
+                written.append((c.get("status"), c.get("reason")))
+
+    s.store.subscribe("Deployment", heard)
+    d = deployment(s)   # a write that changes no spec: the controller syncs it again
+    s.store.update(attrs.evolve(d, metadata=d.metadata.with_labels({"touched": "1"})))
+    s.run_for(1)
+    assert ("True", "FoundNewReplicaSet") in written
+    assert written[-1] == ("True", "NewReplicaSetAvailable")
+
+
 def test_reapplying_the_same_manifest_and_kubectl_scale_start_no_rollout():
     s = Session.from_text(NODES + deploy_yaml(replicas=2))
     first, = rss(s)
