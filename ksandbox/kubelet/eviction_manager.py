@@ -17,7 +17,7 @@ from ..api.evolve import evolve
 from ..api.quantity import resource_amount
 from ..sim.clock import PRIORITY_KUBELET
 from . import eviction as ev
-from .generation import as_posted, kubelet_generation
+from .generation import kubelet_generation, post_status
 from .static import mirror_key
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ class EvictionManager:
                                last_transition_time=now) for t in ("Ready", "ContainersReady")]
         status = evolve(pod.status, phase=FAILED, reason=ev.REASON_EVICTED,
                         message=message, conditions=tuple(conds))
-        self.store.write_status(pod, as_posted(pod, status))
+        post_status(self.store, pod, status)
 
     def pressure_clears_at(self) -> float | None:
         """When the last held pressure condition will clear, if no fault keeps it."""

@@ -10,10 +10,13 @@ kubelet does not pass the mirror pod's on (the KEP's "Mirror pods").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..api.core import Pod, PodCondition, PodStatus
 from ..api.evolve import evolve, replacer
+
+if TYPE_CHECKING:
+    from ..apiserver.store import Store
 
 # pkg/kubelet/types.PodConditionByKubelet: the conditions generateAPIPodStatus writes
 KUBELET_CONDITIONS = frozenset(("PodScheduled", "Ready", "Initialized", "ContainersReady",
@@ -50,3 +53,12 @@ def as_posted(pod: Pod, status: PodStatus) -> PodStatus:
     if type(status) is PodStatus:
         return _STAMP_STATUS(status, gen, stamped)
     return evolve(status, observed_generation=gen, conditions=stamped)
+
+
+def post_status(store: Store, pod: Pod, status: PodStatus) -> Pod:
+    """The status manager's post of ``status`` for ``pod`` (as_posted): written unless it is
+    the stored status already (nothing changed); the pod as stored afterwards."""
+    posted = as_posted(pod, status)
+    if posted is pod.status:
+        return pod
+    return store.write_status(pod, posted)

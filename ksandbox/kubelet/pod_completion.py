@@ -27,7 +27,7 @@ from ..api.codec import FrozenDict
 from ..api.core import FAILED, SUCCEEDED, PodCondition
 from ..api.evolve import evolve
 from ..sim.clock import PRIORITY_KUBELET
-from .generation import as_posted
+from .generation import post_status
 
 if TYPE_CHECKING:
     from ..api.core import Pod
@@ -173,14 +173,13 @@ class PodCompletion:
                 if cur is None or cur.metadata.uid != uid or cur.is_terminated or \
                         self.kubelet.halted:
                     return
-                self.store.write_status(cur, as_posted(cur, restarted_status(cur,
-                                                                             self.clock.now)))
+                post_status(self.store, cur, restarted_status(cur, self.clock.now))
                 self.schedule_exit(key, cur)
 
             self._exit_timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,
                                                            f"kubelet/{self.name}/restart")
             return
-        self.store.write_status(pod, as_posted(pod, terminated_status(pod, now, code)))
+        post_status(self.store, pod, terminated_status(pod, now, code))
         cur = self.workers.pods.get(key)
         if cur is not None:
             self.workers.forget(key, cur)

@@ -27,7 +27,7 @@ from ..api.core import (
 from ..api.evolve import by_identity, evolve, replacer
 from ..sim.clock import PRIORITY_KUBELET, Wakeup
 from . import eviction as ev
-from .generation import as_posted, kubelet_generation
+from .generation import kubelet_generation, post_status
 from .images import ImageManager
 from .pod_completion import PodCompletion
 from .predicates import fit_failures, fit_order, spec_failures
@@ -349,7 +349,7 @@ class PodWorkers:
             # for that alone; a mirror pod's generation for the kubelet is 0.
             posted, gen = pod.status.observed_generation, kubelet_generation(pod)
             if posted != gen and (posted or gen > 1):
-                self.store.write_status(pod, as_posted(pod, pod.status))
+                post_status(self.store, pod, pod.status)
 
     def forget(self, key: tuple[str, str], st: _PodState) -> None:
         self.completion.cancel_exit(key)
@@ -491,7 +491,7 @@ class PodWorkers:
         self.store.record_event(pod, "Warning", reason, message, COMPONENT)
         status = evolve(pod.status, phase=FAILED, reason=reason,
                         message=f"Pod was rejected: {message}")
-        self.store.write_status(pod, as_posted(pod, status))
+        post_status(self.store, pod, status)
 
     def schedule_start(self, key: tuple[str, str], st: _PodState) -> float:
         """Arm the pod's start after the seeded start delay; returns when it starts."""
@@ -582,9 +582,7 @@ class PodWorkers:
         else:
             # syncTerminatingPod posts the status of the pod it now syncs first: the graceful
             # deletion moved the generation one up, and observedGeneration follows (KEP 5067)
-            posted = as_posted(pod, pod.status)
-            if posted is not pod.status:
-                pod = self.store.write_status(pod, posted)
+            pod = post_status(self.store, pod, pod.status)
             for c in pod.spec.containers:
                 self.store.record_event(pod, "Normal", "Killing", f"Stopping container {c.name}",
                                         COMPONENT)
