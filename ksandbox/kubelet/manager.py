@@ -129,28 +129,35 @@ class KubeletManager:
     def _on_pod(self, ev: WatchEvent) -> None:
         pod, old = ev.obj, ev.old
         node = pod.spec.node_name
-        if ev.type == DELETED or ev.type == ADDED or old is None:
-            relevant = True
-        else:
+        if old is None:
+            # A create (no old version): its node's kubelet, if it names one (a pod the
+            # scheduler has yet to place names none: nothing to do)
+            if node:
+                kubelet = self.kubelets.get(node)
+                if kubelet is not None:
+                    kubelet.pod_workers.enqueue((pod.metadata.namespace, pod.metadata.name))
+            return
+        old_node = old.spec.node_name
+        type_ = ev.type
+        if type_ != DELETED and type_ != ADDED and old_node == node:
             # Skip the kubelet's own status writes; react to what changes its work.
             # (is_terminated on each side, read as its phases: a property is a call from C)
-            relevant = (old.spec.node_name != node
-                        or old.metadata.deletion_timestamp != pod.metadata.deletion_timestamp
-                        or old.metadata.generation != pod.metadata.generation
-                        or (old.status.phase in TERMINATED_PHASES)
-                        != (pod.status.phase in TERMINATED_PHASES)
-                        or old.metadata.uid != pod.metadata.uid)
-        if not relevant:
-            return
+            old_meta, meta = old.metadata, pod.metadata
+            if old_meta.deletion_timestamp == meta.deletion_timestamp \
+                    and old_meta.generation == meta.generation \
+                    and (old.status.phase in TERMINATED_PHASES) \
+                    == (pod.status.phase in TERMINATED_PHASES) \
+                    and old_meta.uid == meta.uid:
+                return
         key = (pod.metadata.namespace, pod.metadata.name)
         if node:
             kubelet = self.kubelets.get(node)
             if kubelet is not None:
                 kubelet.pod_workers.enqueue(key)   # (Kubelet.enqueue's, without its frame)
-        if old is not None and old.spec.node_name and old.spec.node_name != node:
-            kubelet = self.kubelets.get(old.spec.node_name)
+        if old_node and old_node != node:
+            kubelet = self.kubelets.get(old_node)
             if kubelet is not None:
-                kubelet.enqueue(key)
+                kubelet.pod_workers.enqueue(key)
 
     # -- periodic loops -------------------------------------------------------------------
     def every(self, kubelet: Kubelet, period: float, fn: Any) -> None:

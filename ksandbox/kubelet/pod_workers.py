@@ -197,12 +197,24 @@ class PodWorkers:
         self._start_label = f"kubelet/{self.name}/start"
         # ... and one bound method: a start timer calls it with the pod's key (clock arg)
         self._start_pod = self._start
+        # ... and for the stop timers, called with (key, uid) (no closure a kill)
+        self._kill_label = f"kubelet/{self.name}/kill"
+        self._finish_kill_arg = self._finish_kill
+        # The store's live Pod and Node tables (Store.table: the same dicts for the store's
+        # life) and this node's key in the Node table: store.get's lookups without its frame
+        # (a pod key is the Pod table's (namespace, name) key itself), ~5 a pod's life
+        self._pod_table = self.store.table("Pod")
+        self._node_table = self.store.table("Node")
+        self._node_key = ("", self.name)
 
     def enqueue(self, key: tuple[str, str]) -> None:
-        if self.kubelet.halted or self.kubelet.stopped:
+        kl = self.kubelet
+        if kl.failed or kl.runtime_down or kl.stopped:   # (kl.halted, without its frame)
             return
         self._queue[key] = None
-        self.schedule_sync()
+        if self._sync_timer is None:   # schedule_sync's (the queue holds the key)
+            clock = self.clock
+            self._sync_timer = clock.wake(self._sync_wakeup, clock.now, PRIORITY_KUBELET)
 
     def enqueue_all(self, keys: list[tuple[str, str]]) -> None:
         """``enqueue(key)`` of each key in turn (a load's pods of this node): the first
@@ -230,13 +242,13 @@ class PodWorkers:
         """The pod workers: reconcile every queued pod with what the API holds now."""
         self._sync_timer = None
         kl = self.kubelet
-        if kl.halted or kl.stopped or not kl.registered:
+        if kl.failed or kl.runtime_down or kl.stopped or not kl.registered:   # (halted: inline)
             return
         # What admitting a pod reads, read once for the whole pass (a load's first pass
         # admits the node's every pod): the Node and the pressure conditions held. Nothing a
         # pass does writes a Node or changes what the eviction manager holds — it writes
         # pods and records events, and watch handlers never write (test_pod_workers_pass).
-        node = self.store.get("Node", self.name)
+        node = self._node_table.get(self._node_key)   # (store.get's)
         held = self.held()
         now = self.clock.now
         # ... and what it reads of each pod spec (_spec_facts): pods of one template on one
@@ -301,7 +313,7 @@ class PodWorkers:
                   now: float, specs: dict[int, _SpecFacts]) -> None:
         """Reconcile one queued pod; ``node``, ``held``, ``now``, ``specs``: the pass's
         (sync)."""
-        pod = self.store.get("Pod", key[1], key[0])
+        pod = self._pod_table.get(key)   # (store.get's)
         st = self.pods.get(key)
         if key in self.static_pods.pods:
             self.sync_mirror(key, pod)
@@ -513,14 +525,15 @@ class PodWorkers:
 
     def _start(self, key: tuple[str, str]) -> None:
         st = self.pods.get(key)
-        if st is None or self.kubelet.halted:
+        kl = self.kubelet
+        if st is None or kl.failed or kl.runtime_down:   # (kl.halted)
             return
         st.start_timer = None
         st.started = True
-        pod = self.store.get("Pod", key[1], key[0])
+        pod = self._pod_table.get(key)   # (store.get's)
         if pod is None or pod.metadata.uid != st.uid or pod.metadata.deletion_timestamp is not None:
             return
-        node = self.store.get("Node", self.name)
+        node = self._node_table.get(self._node_key)
         took = round(self.clock.now - st.admitted_at, 3)
         pulls = st.pulls
         for c in pod.spec.containers:
@@ -586,19 +599,21 @@ class PodWorkers:
             for c in pod.spec.containers:
                 self.store.record_event(pod, "Normal", "Killing", f"Stopping container {c.name}",
                                         COMPONENT)
-        uid = st.uid
-        st.stop_timer = self.clock.call_at(max(at, self.clock.now),
-                                           lambda: self._finish_kill(key, uid),
-                                           PRIORITY_KUBELET, f"kubelet/{self.name}/kill")
+        st.stop_timer = self.clock.call_at(max(at, self.clock.now), self._finish_kill_arg,
+                                           PRIORITY_KUBELET, self._kill_label,
+                                           arg=(key, st.uid))
 
-    def _finish_kill(self, key: tuple[str, str], uid: str) -> None:
+    def _finish_kill(self, arg: tuple[tuple[str, str], str]) -> None:
+        """The stop timer's call, with the pod's (key, uid) as the kill armed it."""
+        key, uid = arg
         st = self.pods.get(key)
         if st is not None and st.uid == uid:
             st.stop_timer = None
             self.forget(key, st)
-        if self.kubelet.halted:
+        kl = self.kubelet
+        if kl.failed or kl.runtime_down:   # (kl.halted)
             return
-        pod = self.store.get("Pod", key[1], key[0])
+        pod = self._pod_table.get(key)   # (store.get's)
         if pod is not None and pod.metadata.uid == uid and \
                 pod.metadata.deletion_timestamp is not None:
             self.store.remove("Pod", key[1], key[0])
