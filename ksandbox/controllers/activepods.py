@@ -427,7 +427,17 @@ class ActivePods:
         """Sort every node not sorted yet whose rank key is ``base`` (see _pick_plain); the
         heap after (a new one, without the dead entries, when many were sorted: a push each
         costs more). ``taken``: the live entries a pick holds out of the heap."""
-        todo = [e[2] for e in self._entry.values() if e[1] is None and e[0] == base]
+        # The nodes to sort are the heap's first entries: ``base`` is the top's key, the least
+        # in the heap, and a key equal to a rank's key alone is an unsorted entry's (a sorted
+        # one's is above it by its ages key, in (0, 2**_RANK), so below the next rank's).
+        # Popped off the top, dead ones dropped, where a scan of every live entry looked for
+        # them (the live ones are all in the heap: those a pick holds out are sorted ones).
+        heap, live = self._heap, self._entry
+        todo = []
+        while heap and heap[0][0] == base:
+            e = heapq.heappop(heap)
+            if live.get(e[2]) is e:
+                todo.append(e[2])
         if len(todo) < 16:
             for node in todo:
                 self._enter(node, base, now)

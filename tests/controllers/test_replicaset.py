@@ -419,6 +419,72 @@ def test_standing_orders_of_a_family_pick_as_the_full_sort(steps):
             mine.ranks_changed([node])
 
 
+def _count(family: dict[str, int], owners: tuple[ActivePods, ...], node: str,
+           sign: int) -> None:
+    """A pod of the family enters (+1) or leaves (-1) ``node``; both owners are told."""
+    family[node] = family.get(node, 0) + sign
+    if not family[node]:
+        del family[node]
+    for mine in owners:
+        mine.ranks_changed([node])
+
+
+def test_a_wide_rank_sorted_at_once_picks_as_the_full_sort(monkeypatch):
+    """A family spread thin over many nodes (the bench's: a pod or two of each ReplicaSet a
+    node) leaves dozens of nodes unsorted at one rank after a rebuild; they are sorted in one
+    pass when their rank comes up (ActivePods._sort_rank's wide branch), found at the heap's
+    top among dead entries of nodes pushed again since. Every pick is the full sort's; the
+    spy checks that the wide branch and dead entries at the rank's key were both met."""
+    seen = {"wide": 0, "dead": 0}
+    real = ActivePods._sort_rank
+
+    def spy(self, base, now, taken):
+        unsorted = [e for e in self._entry.values() if e[1] is None and e[0] == base]
+        seen["wide"] += len(unsorted) >= 16
+        seen["dead"] += any(e[0] == base and self._entry.get(e[2]) is not e
+                            for e in self._heap)
+        return real(self, base, now, taken)
+
+    monkeypatch.setattr(ActivePods, "_sort_rank", spy)
+    rng = random.Random(11)
+    for trial in range(4):
+        owners = (ActivePods(), ActivePods())
+        family: dict[str, int] = {}
+        live: list[tuple[int, Pod]] = []
+        now = 500.0
+
+        for step in range(700):
+            r = rng.random()
+            if r < 0.5 or len(live) < 40:
+                which = 0 if rng.random() < 0.8 else 1
+                node = f"n{rng.randrange(160):03d}"
+                pod = _pod(f"p{trial}-{step:03d}", node=node, phase="Running",
+                           ready=rng.random() < 0.95,
+                           ready_at=now - rng.choice([0.0, 2.0, 50.0, 700.0]),
+                           created=now - rng.choice([800.0, 1000.0, 3000.0]))
+                owners[which].account(pod, 1)
+                live.append((which, pod))
+                _count(family, owners, node, 1)
+            elif r < 0.65:
+                which, pod = live.pop(rng.randrange(len(live)))
+                owners[which].account(pod, -1)
+                _count(family, owners, pod.spec.node_name, -1)
+            elif r < 0.7:
+                family = dict(family)   # a new ranks object: every node's entry anew
+            elif r < 0.75:
+                now += rng.choice([0.5, 30.0, 400.0])
+            else:
+                for which, mine in enumerate(owners):
+                    pods = [p for w, p in live if w == which]
+                    if len(pods) <= 1:
+                        continue
+                    k = min(rng.choice([1, 1, 2, 5, 40]), len(pods) - 1)
+                    want = sorted(pods, key=lambda p: deletion_key(p, family, now))[:k]
+                    got = mine.pick(k, family, now)
+                    assert [p.metadata.name for p in got] == [p.metadata.name for p in want]
+    assert seen["wide"] and seen["dead"]
+
+
 def test_scale_down_deletes_unready_pods_before_ready_ones():
     s = Session.from_text(NODES + rs_yaml(replicas=4))
     pods = active(owned_pods(s, "web"))
