@@ -51,6 +51,13 @@ class ControllerIndex:
         # created / deleted as one), else None: each OwnerHandler of that write makes its one
         # owner-None call without looking at the refs (a SchedulingBasic pod's every write).
         self.orphan_event: Any = None
+        # The last event if the write kept its controller ref object on both sides (a status,
+        # a bind, a resize: most writes), with that ref (its uid a str), else None: each
+        # OwnerHandler of that write makes its one call (the owner's, if of its kind)
+        # without taking the refs apart again. (Only compared with the event heard, by
+        # identity: an earlier write's is left until the next kept one, and never matches.)
+        self.kept: Any = None
+        self.kept_ref: Any = None
         self._store = store
         # The store reads both sides' controller refs of every write of this kind (the key
         # that calls only the OwnerHandlers a write concerns) and keeps them for us.
@@ -86,7 +93,6 @@ class ControllerIndex:
         return OwnerHandler(owner_kind, on_change, account, self, orphans=orphans, swap=swap)
 
     def _update(self, ev: WatchEvent) -> None:
-        meta = ev.obj.metadata
         last = self._store.last_refs
         heard, old_ref, new_ref = last
         if heard is ev:   # the store read them for this very write (track_controllers)
@@ -97,27 +103,32 @@ class ControllerIndex:
                     # status): what the general path below does then — an orphan event, the
                     # new version in its place among its namespace's orphans.
                     self.orphan_event = ev
+                    meta = ev.obj.metadata
                     table = self._orphans.get(meta.namespace)
                     if table is None:
                         table = self._orphans[meta.namespace] = {}
                     table[meta.name] = ev.obj
                     return
-                if type(old_ref.uid) is str:
+                uid = old_ref.uid
+                if type(uid) is str:
                     # The write kept the owner references object (a status, a bind, a
                     # resize: most writes): what the general path below does then — no
                     # orphan on either side, the same owner's table, the new version in the
                     # object's place.
                     self.orphan_event = None
+                    self.kept = ev
+                    self.kept_ref = old_ref
                     # _insert's, inline: the owner's table is there (the object is in it)
-                    table = self._by_owner.get(old_ref.uid)
+                    table = self._by_owner.get(uid)
                     if table is None:
-                        table = self._by_owner[old_ref.uid] = {}
-                    table[meta.name] = ev.obj
+                        table = self._by_owner[uid] = {}
+                    table[ev.obj.metadata.name] = ev.obj
                     return
         else:
             old_ref = _controller(ev.old) if ev.old is not None else _NOT_INDEXED
             new_ref = _controller(ev.obj) if ev.type != DELETED else _NOT_INDEXED
             self.last = (ev, old_ref, new_ref)
+        meta = ev.obj.metadata
         # OwnerHandler's orphan case: a None ref on one side, None or not indexed on the other
         self.orphan_event = ev if (
             (old_ref is None and (new_ref is None or new_ref is _NOT_INDEXED))
@@ -199,6 +210,23 @@ class OwnerHandler:
 
     def __call__(self, ev: WatchEvent) -> None:
         index = self._index
+        if index is not None and index.kept is ev:
+            # The one controller ref on both sides, as the index read this very event
+            # (ControllerIndex.kept): what the general path below does then — for a ref of
+            # this handler's kind, the object leaves and enters the same owner's set and one
+            # call for that owner; for another kind's, nothing.
+            ref = index.kept_ref
+            if ref.kind == self.owner_kind:
+                swap = self._swap
+                if swap is not None:
+                    swap(ref.uid, ev.old, ev.obj)
+                else:
+                    account = self._account
+                    if account is not None:
+                        account(ref.uid, ev.old, -1)
+                        account(ref.uid, ev.obj, 1)
+                self._on_change(ev.obj.metadata.namespace, ref.name, ev)
+            return
         if index is not None and index.orphan_event is ev:
             # An orphan (or created / deleted as one) on both sides, as the index read this
             # very event: what the general path below does for it — one call, owner None,
@@ -210,23 +238,8 @@ class OwnerHandler:
         kind = self.owner_kind
         heard, old_ref, new_ref = index.last if index is not None else _NO_LAST
         if heard is ev:
-            # The refs the index read from this very event (see ControllerIndex.last).
-            if old_ref is new_ref and old_ref is not None and old_ref.kind == kind and \
-                    type(old_ref.uid) is str:
-                # The same controller ref object on both sides (the write kept the owner
-                # references: a status, a bind, a resize — most writes) of this kind: what
-                # the general path below does then — the object leaves and enters the same
-                # owner's set, one call for that owner.
-                swap = self._swap
-                if swap is not None:
-                    swap(old_ref.uid, ev.old, ev.obj)
-                else:
-                    account = self._account
-                    if account is not None:
-                        account(old_ref.uid, ev.old, -1)
-                        account(old_ref.uid, ev.obj, 1)
-                self._on_change(ns, old_ref.name, ev)
-                return
+            # The refs the index read from this very event (see ControllerIndex.last; one
+            # ref object on both sides was ControllerIndex.kept's, above).
             if old_ref is not None and old_ref is not _NOT_INDEXED and old_ref.kind != kind:
                 old_ref = _NOT_INDEXED
             if new_ref is not None and new_ref is not _NOT_INDEXED and new_ref.kind != kind:
