@@ -35,6 +35,7 @@ from ..api.taints import (
 from ..apiserver.store import ADDED, DELETED, WatchEvent
 from ..sim.clock import PRIORITY_KUBELET, PRIORITY_NODE_REGISTRATION
 from .config import KubeletConfig, config_for, read_configs
+from .container_restart import changed_images
 from .eviction import PRESSURE_KINDS
 from .kubelet import Kubelet
 from .node_status import reported_resources
@@ -153,6 +154,12 @@ class KubeletManager:
         if node:
             kubelet = self.kubelets.get(node)
             if kubelet is not None:
+                if old.spec.containers is not pod.spec.containers and type_ != DELETED:
+                    # an update of the containers (only their images may change): the pod
+                    # worker restarts the changed ones of a running pod (container_restart)
+                    names = changed_images(old, pod)
+                    if names:
+                        kubelet.pod_workers.restarts.flag(key, names)
                 kubelet.pod_workers.enqueue(key)   # (Kubelet.enqueue's, without its frame)
         if old_node and old_node != node:
             kubelet = self.kubelets.get(old_node)

@@ -108,13 +108,18 @@ def terminated_status(pod: Pod, now: float, code: int) -> Any:
                   extra=old.extra.set("containerStatuses", tuple(statuses)))
 
 
-def restarted_status(pod: Pod, now: float) -> Any:
-    """A container restarted in place (OnFailure): running again, one more restart."""
+def restarted_status(pod: Pod, now: float, exited_at: float, code: int) -> Any:
+    """A container restarted in place (OnFailure): running again since ``now``, one more
+    restart, the instance that exited with ``code`` at ``exited_at`` as its last state."""
     statuses = []
     for s in pod.status.extra.get("containerStatuses") or ():
+        started = ((s.get("state") or {}).get("running") or {}).get("startedAt")
         statuses.append(FrozenDict({**s, "restartCount": int(s.get("restartCount", 0)) + 1,
                                     "state": FrozenDict({"running": FrozenDict(
-                                        {"startedAt": now})})}))
+                                        {"startedAt": now})}),
+                                    "lastState": FrozenDict({"terminated": FrozenDict({
+                                        "exitCode": code, "reason": "Error",
+                                        "startedAt": started, "finishedAt": exited_at})})}))
     return evolve(pod.status, extra=pod.status.extra.set("containerStatuses",
                                                                 tuple(statuses)))
 
@@ -173,7 +178,8 @@ class PodCompletion:
                 if cur is None or cur.metadata.uid != uid or cur.is_terminated or \
                         self.kubelet.halted:
                     return
-                post_status(self.store, cur, restarted_status(cur, self.clock.now))
+                post_status(self.store, cur,
+                            restarted_status(cur, self.clock.now, now, code))
                 self.schedule_exit(key, cur)
 
             self._exit_timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,

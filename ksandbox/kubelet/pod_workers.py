@@ -27,6 +27,7 @@ from ..api.core import (
 from ..api.evolve import by_identity, evolve, replacer
 from ..sim.clock import PRIORITY_KUBELET, Wakeup
 from . import eviction as ev
+from .container_restart import ContainerRestarts, kept_instances
 from .generation import kubelet_generation, post_status
 from .images import ImageManager
 from .pod_completion import PodCompletion
@@ -170,6 +171,8 @@ class PodWorkers:
     """The pods ``kubelet`` runs: their states, the resources they hold, the sync queue.
     ``held`` tells which pressure conditions the eviction manager holds (its admit handler)."""
 
+    start_delay = START_DELAY
+
     def __init__(self, kubelet: Kubelet, node_status: NodeStatusManager,
                  static_pods: StaticPods, held: Callable[[], AbstractSet[str]]) -> None:
         self.kubelet = kubelet
@@ -183,6 +186,7 @@ class PodWorkers:
         self.pods: dict[tuple[str, str], _PodState] = {}
         self.used: dict[str, int] = {}
         self.completion = PodCompletion(kubelet, self)
+        self.restarts = ContainerRestarts(self)   # containers whose definition changed
         self.images = ImageManager()   # images this node has pulled (image_manager.go)
         self._queue: dict[tuple[str, str], None] = {}
         self._sync_timer: Any = None
@@ -271,6 +275,7 @@ class PodWorkers:
                 st.stop_timer.cancel()
         if self._sync_timer is not None:
             self._sync_timer.cancel()
+        self.restarts.freeze()
 
     def freeze(self) -> None:
         """The kubelet went silent or its runtime down: no pod starts or stops until it
@@ -282,6 +287,7 @@ class PodWorkers:
             if st.stop_timer is not None:
                 st.stop_timer.cancel()
                 st.stop_timer = None
+        self.restarts.freeze()
 
     def resync(self) -> None:
         """After a recovery: re-post what drifted, restart what never started, stop what was
@@ -361,10 +367,16 @@ class PodWorkers:
             # for that alone; a mirror pod's generation for the kubelet is 0.
             posted, gen = pod.status.observed_generation, kubelet_generation(pod)
             if posted != gen and (posted or gen > 1):
-                post_status(self.store, pod, pod.status)
+                pod = post_status(self.store, pod, pod.status)
+            if key in self.restarts.flagged:
+                # an update changed a container's image: it is restarted (container_restart)
+                self.restarts.sync(key, pod)
 
     def forget(self, key: tuple[str, str], st: _PodState) -> None:
         self.completion.cancel_exit(key)
+        restarts = self.restarts
+        if restarts.flagged or restarts.under_way:
+            restarts.forget(key)
         if st.start_timer is not None:
             st.start_timer.cancel(self._start_pod, key)
         if st.stop_timer is not None:
@@ -566,6 +578,11 @@ class PodWorkers:
         since = st.running_since if not old.conditions else now
         gen = kubelet_generation(pod)
         conds, statuses = _running_parts(old, pod.spec.containers, since, st.running_since, gen)
+        olds = old.extra.get("containerStatuses")
+        if olds:
+            # a pod re-posted Running (resync): its containers kept running as they were —
+            # their images, restarts and last states (a fresh start has none)
+            statuses = kept_instances(olds, statuses)
         extra = old.extra.set("containerStatuses", statuses)
         ip = old.pod_ip or st.pod_ip or (
             self.node_status.host_ip(node) if pod.spec.host_network

@@ -107,7 +107,13 @@ def describe_pod(pod: Pod, store: Store, now: float, show_events: bool = True) -
         w.write(LEVEL_0, f"NominatedNodeName:\t{status.nominated_node_name}\n")
     if spec.init_containers:
         containers(w, "Init Containers", spec.init_containers)
-    containers(w, "Containers", spec.containers)
+    statuses = pod.status.extra.get("containerStatuses") or ()
+    if status.phase in ("Succeeded", "Failed") and any(
+            isinstance(s, dict) and (s.get("state") or {}).get("running") for s in statuses):
+        # a stopped pod whose last statuses still say running (the sandbox's kubelet leaves
+        # an evicted pod's in place): not claimed as running, no state shown
+        statuses = ()
+    containers(w, "Containers", spec.containers, statuses=statuses)
     if status.conditions:
         w.write(LEVEL_0, "Conditions:\n  Type\tStatus\n")
         for c in status.conditions:

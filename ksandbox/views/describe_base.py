@@ -18,6 +18,7 @@ from typing import Any, Iterable, Mapping
 from ..api.quantity import Quantity
 from .age import age
 from .table import DESCRIBE_MINWIDTH, DESCRIBE_PADDING, tabwrite
+from .timefmt import rfc1123z
 
 LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3 = 0, 1, 2, 3
 # describe.go: annotations longer than this are folded and shortened.
@@ -143,14 +144,22 @@ def _ports(ports: Iterable[Any], host: bool) -> str:
                      for p in ports)
 
 
-def containers(w: Writer, label: str, items: Iterable[Any], space: str = "") -> None:
-    """describeContainers (without container statuses, which the sandbox does not keep)."""
+def containers(w: Writer, label: str, items: Iterable[Any], space: str = "",
+               statuses: Iterable[Any] = ()) -> None:
+    """describeContainers; ``statuses``: the pod's container statuses (a template has none):
+    a container with one shows its IDs, state, last state, readiness and restarts."""
     items = list(items)
+    by_name = {s.get("name"): s for s in statuses if isinstance(s, Mapping)}
     w.write(LEVEL_0, f"{space}{label}:{' <none>' if not items else ''}\n")
     name_indent = " " if space else ""
     for c in items:
+        status = by_name.get(c.name)
         w.write(LEVEL_1, f"{name_indent}{c.name}:\n")
+        if status is not None:
+            w.write(LEVEL_2, f"Container ID:\t{status.get('containerID') or ''}\n")
         w.write(LEVEL_2, f"Image:\t{c.image}\n")
+        if status is not None:
+            w.write(LEVEL_2, f"Image ID:\t{status.get('imageID') or ''}\n")
         ports, host_ports = _ports(c.ports, False), _ports(c.ports, True)
         w.write(LEVEL_2, f"Ports:\t{ports}\n" if "," in ports else f"Port:\t{ports or '<none>'}\n")
         w.write(LEVEL_2, f"Host Ports:\t{host_ports}\n" if "," in host_ports
@@ -162,6 +171,8 @@ def containers(w: Writer, label: str, items: Iterable[Any], space: str = "") -> 
                 for v in values:
                     for s in str(v).split("\n"):
                         w.write(LEVEL_3, f"{s}\n")
+        if status is not None:
+            container_state(w, status)
         resources(w, c.resources, LEVEL_2)
         env = [e for e in (c.extra.get("env") or ()) if isinstance(e, Mapping)]
         w.write(LEVEL_2, "Environment:" + ("" if env else "\t<none>") + "\n")
@@ -172,6 +183,44 @@ def containers(w: Writer, label: str, items: Iterable[Any], space: str = "") -> 
         for m in sorted(mounts, key=lambda m: str(m.get("mountPath", ""))):
             flag = "ro" if m.get("readOnly") else "rw"
             w.write(LEVEL_3, f"{m.get('mountPath', '')} from {m.get('name', '')} ({flag})\n")
+
+
+def container_state(w: Writer, status: Mapping) -> None:
+    """describeContainerState: the state, the last state when it terminated, readiness and
+    the restart count."""
+    _state(w, "State", status.get("state") or {})
+    last = status.get("lastState") or {}
+    if last.get("terminated"):
+        _state(w, "Last State", last)
+    w.write(LEVEL_2, f"Ready:\t{'True' if status.get('ready') else 'False'}\n")
+    w.write(LEVEL_2, f"Restart Count:\t{int(status.get('restartCount') or 0)}\n")
+
+
+def _state(w: Writer, title: str, state: Mapping) -> None:
+    """describeStatus: Running (since), Waiting (reason) or Terminated (reason, message, exit
+    code, signal, start and finish)."""
+    if state.get("running") is not None:
+        w.write(LEVEL_2, f"{title}:\tRunning\n")
+        w.write(LEVEL_3, f"Started:\t{rfc1123z((state['running'] or {}).get('startedAt'))}\n")
+    elif state.get("waiting") is not None:
+        w.write(LEVEL_2, f"{title}:\tWaiting\n")
+        reason = (state["waiting"] or {}).get("reason")
+        if reason:
+            w.write(LEVEL_3, f"Reason:\t{reason}\n")
+    elif state.get("terminated") is not None:
+        t = state["terminated"] or {}
+        w.write(LEVEL_2, f"{title}:\tTerminated\n")
+        if t.get("reason"):
+            w.write(LEVEL_3, f"Reason:\t{t['reason']}\n")
+        if t.get("message"):
+            w.write(LEVEL_3, f"Message:\t{t['message']}\n")
+        w.write(LEVEL_3, f"Exit Code:\t{int(t.get('exitCode') or 0)}\n")
+        if int(t.get("signal") or 0) > 0:
+            w.write(LEVEL_3, f"Signal:\t{int(t['signal'])}\n")
+        w.write(LEVEL_3, f"Started:\t{rfc1123z(t.get('startedAt'))}\n")
+        w.write(LEVEL_3, f"Finished:\t{rfc1123z(t.get('finishedAt'))}\n")
+    else:
+        w.write(LEVEL_2, f"{title}:\tWaiting\n")
 
 
 def volumes(w: Writer, items: Iterable[Any], space: str = "") -> None:

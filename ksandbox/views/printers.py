@@ -23,6 +23,7 @@ from ..api.kinds import BY_KIND
 from . import printers_objects
 from .age import age
 from .table import format_table
+from .timefmt import sim_seconds
 
 if TYPE_CHECKING:
     from ..api.core import Node, Pod
@@ -198,9 +199,26 @@ def pod_status(pod: Pod) -> str:
     return reason
 
 
+def pod_restarts(pod: Pod, now: float) -> str:
+    """printPod's RESTARTS: the containers' restarts, and how long ago the latest one's last
+    instance finished (``1 (5s ago)``) when a container's last state says."""
+    restarts = 0
+    last: float | None = None
+    for s in _container_statuses(pod):
+        restarts += int(s.get("restartCount") or 0)
+        terminated = (s.get("lastState") or {}).get("terminated")
+        if terminated:
+            at = sim_seconds(terminated.get("finishedAt"))
+            if at is not None and (last is None or at > last):
+                last = at
+    if restarts and last is not None:
+        return f"{restarts} ({age(last, now)} ago)"
+    return str(restarts)
+
+
 def _pod_row(pod: Pod, now: float, wide: bool) -> list[str]:
-    ready, total, restarts = pod_ready_counts(pod)
-    cells = [pod.metadata.name, f"{ready}/{total}", pod_status(pod), str(restarts),
+    ready, total, _restarts = pod_ready_counts(pod)
+    cells = [pod.metadata.name, f"{ready}/{total}", pod_status(pod), pod_restarts(pod, now),
              age(pod.metadata.creation_timestamp, now)]
     if wide:
         gates = pod.spec.extra.get("readinessGates") or ()

@@ -25,6 +25,22 @@ def to_datetime(t: float) -> datetime:
     return EPOCH + timedelta(seconds=float(t))
 
 
+def sim_seconds(t: Any) -> float | None:
+    """A time as simulated seconds: a number as it is, a loaded export's RFC 3339 string as
+    its offset from the epoch; None when unset or unreadable."""
+    if t is None or isinstance(t, bool):
+        return None
+    if isinstance(t, (int, float)):
+        return float(t)
+    try:
+        dt = datetime.fromisoformat(str(t))
+    except ValueError:
+        return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return (dt - EPOCH).total_seconds()
+
+
 def rfc3339(t: Any) -> str:
     """metav1.Time's JSON form: RFC 3339 in UTC at whole seconds (``2026-01-01T00:05:00Z``).
 
@@ -51,6 +67,8 @@ def rfc3339_micro(t: Any) -> str:
 def rfc1123z(t: Any) -> str:
     """Go's ``time.RFC1123Z`` as ``kubectl describe`` prints times
     (``Thu, 01 Jan 2026 00:00:00 +0000``)."""
+    if isinstance(t, str):
+        t = sim_seconds(t)   # a loaded export's time
     if t is None:
         # describe prints a zero metav1.Time as Go's zero time.
         return "Mon, 01 Jan 0001 00:00:00 +0000"

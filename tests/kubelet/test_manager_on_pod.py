@@ -49,10 +49,15 @@ class _Kubelet:
         self.log.append((self.name, key))
 
 
+# every fake pod's containers, one tuple (an update that changes none keeps it)
+_CONTAINERS = (SimpleNamespace(name="app", image="nginx"),)
+
+
 def _pod(node: str, deleted: float | None, gen: int, phase: str, uid: str,
          name: str = "p") -> SimpleNamespace:
     return SimpleNamespace(
-        spec=SimpleNamespace(node_name=node), status=SimpleNamespace(phase=phase),
+        spec=SimpleNamespace(node_name=node, containers=_CONTAINERS),
+        status=SimpleNamespace(phase=phase),
         metadata=SimpleNamespace(namespace="default", name=name, deletion_timestamp=deleted,
                                  generation=gen, uid=uid))
 
