@@ -152,7 +152,9 @@ class Store:
         # Kinds with a declared filter or tracked controllers -> {dispatch key: the handlers
         # that write concerns, in subscription order} (dispatch.plan), built on first use and
         # emptied whenever the kind's subscriptions change. A kind not here: every handler.
-        self._plans: dict[str, dict[Any, tuple[Handler, ...]]] = {}
+        # (A tracked kind's write with one controller kind k on both sides finds its
+        # handlers under k, then its type: _notify.)
+        self._plans: dict[str, dict[Any, Any]] = {}
         # Kinds whose writes are keyed by their controllers' kinds too (track_controllers),
         # and the refs read for the last such write: (event, old side, new side), NO_OBJECT
         # for a side the write has not (ADDED's old, DELETED's new), None for an orphan.
@@ -331,15 +333,21 @@ class Store:
             tracked = kind in self._tracked
             if tracked:
                 # The controller refs of both sides (ControllerIndex's and OwnerHandler's
-                # reading, done once here): the dispatch key names their kinds.
+                # reading, done once here): the dispatch key names their kinds. A first
+                # reference that is the controller is the one the loop finds (no iterator
+                # for the usual one-reference tuple).
                 old_ref = new_ref = None
                 if old is None:
                     old_ref = NO_OBJECT
                 else:
-                    for ref in old.metadata.owner_references:
-                        if ref.controller:
-                            old_ref = ref
-                            break
+                    refs = old.metadata.owner_references
+                    if refs and refs[0].controller:
+                        old_ref = refs[0]
+                    else:
+                        for ref in refs:
+                            if ref.controller:
+                                old_ref = ref
+                                break
                 if type_ == DELETED:
                     new_ref = NO_OBJECT
                 elif old is not None and \
@@ -350,14 +358,35 @@ class Store:
                         if ref.controller:
                             new_ref = ref
                             break
-                key: Any = (STATUS if status else type_,
-                            old_ref.kind if old_ref is not None else None,
-                            new_ref.kind if new_ref is not None else None)
+                if old_ref is new_ref:
+                    # The one controller (or none) on both sides, most writes: the plans of
+                    # the key (type, k, k) wait under k, by type — two lookups by interned
+                    # strings instead of a key tuple built, hashed and compared (a tuple
+                    # key never equals a kind's name or None).
+                    ref_kind = old_ref.kind if old_ref is not None else None
+                    by_type: Any = plans.get(ref_kind)
+                    if by_type is None:
+                        by_type = plans[ref_kind] = {}
+                    type_key = STATUS if status else type_
+                    hs = by_type.get(type_key)
+                    if hs is None:
+                        hs = by_type[type_key] = plan(self._handlers.get(kind, ()),
+                                                      self._filters, kind,
+                                                      (type_key, ref_kind, ref_kind))
+                else:
+                    key: Any = (STATUS if status else type_,
+                                old_ref.kind if old_ref is not None else None,
+                                new_ref.kind if new_ref is not None else None)
+                    hs = plans.get(key)
+                    if hs is None:
+                        hs = plans[key] = plan(self._handlers.get(kind, ()), self._filters,
+                                               kind, key)
             else:
                 key = STATUS if status else type_
-            hs = plans.get(key)
-            if hs is None:
-                hs = plans[key] = plan(self._handlers.get(kind, ()), self._filters, kind, key)
+                hs = plans.get(key)
+                if hs is None:
+                    hs = plans[key] = plan(self._handlers.get(kind, ()), self._filters, kind,
+                                           key)
         if not hs and not self._all_handlers:
             return
         # WatchEvent(type_, obj, old), its fields set here: a class call runs __init__ in a

@@ -119,6 +119,62 @@ def _with_refs(pod: Any, *refs: Any) -> Any:
     return attrs.evolve(pod, metadata=attrs.evolve(pod.metadata, owner_references=refs))
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_each_write_calls_the_handlers_its_plain_key_plans(seed):
+    """Store._notify keeps the handlers of a write with one controller ref (or none) on both
+    sides under the ref's kind, by type, and those of any other write under the key tuple
+    (type, old controller kind, new controller kind): either way, a write calls exactly what
+    dispatch.plan picks for its key tuple, in subscription order."""
+    rng = random.Random(seed)
+    store = _store()
+    store.track_controllers("Pod")
+    heard: list[str] = []
+    filters = [dict(), dict(owners=("ReplicaSet",)), dict(owners=("ReplicaSet", None)),
+               dict(owners=(None,)), dict(owners=("Job",)),
+               dict(owners=(dispatch.ANY_CONTROLLER,)), dict(types=(MODIFIED,)),
+               dict(status=False), dict(types=(ADDED, DELETED), owners=("Job", None))]
+    handlers = []
+    for i, f in enumerate(filters):
+        def h(ev: WatchEvent, i: int = i) -> None:
+            heard.append(str(i))
+        handlers.append(h)
+        store.subscribe("Pod", h, **f)
+    refs = [(), (_ref("ReplicaSet", "web", "u1"),), (_ref("Job", "batch", "u2"),),
+            (OwnerReference(api_version="v1", kind="Node", name="n", uid="u3"),
+             _ref("ReplicaSet", "web", "u1"))]
+    names = ["a", "b", "c"]
+    for _ in range(60):
+        name = rng.choice(names)
+        old = store.get("Pod", name, "default")
+        heard.clear()
+        if old is None:
+            new = store.create(_pod(name, *rng.choice(refs)))
+            key = (ADDED, "", _kind(new))
+        else:
+            op = rng.choice(("status", "keep", "refs", "remove"))
+            if op == "status":
+                new = store.write_status(old, attrs.evolve(old.status, reason=str(rng.random())))
+                key = (dispatch.STATUS, _kind(old), _kind(new))
+            elif op == "keep":
+                new = store.update(attrs.evolve(old, metadata=attrs.evolve(
+                    old.metadata, labels={"n": str(rng.random())})))
+                key = (MODIFIED, _kind(old), _kind(new))
+            elif op == "refs":
+                new = store.update(_with_refs(old, *rng.choice(refs)))
+                key = (MODIFIED, _kind(old), _kind(new))
+            else:
+                store.remove("Pod", name, "default")
+                key = (DELETED, _kind(old), "")
+        expected = [str(handlers.index(h))
+                    for h in dispatch.plan(handlers, store._filters, "Pod", key)]
+        assert heard == expected, key
+
+
+def _kind(pod: Any) -> Any:
+    ref = _controller(pod)
+    return ref.kind if ref is not None else None
+
+
 def test_refilter_keeps_the_place_and_muting_or_leaving_is_heard_at_once():
     store = _store()
     heard: list[str] = []
