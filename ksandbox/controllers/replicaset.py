@@ -98,10 +98,17 @@ class ReplicaSetController(Controller):
         self._templates: dict[int, tuple[Any, Any, Any]] = {}
         self._selectors: dict[int, tuple[Any, LabelSelector]] = {}
         self._retries: dict[tuple[str, str], int] = {}
-        # key -> (the stored owner, active, ready, labeled) after its last sync that left
-        # nothing to do (see sync): a sync that finds the same object and counts again would
-        # do nothing again — about four of the seven syncs a rolling pod's life brings.
-        self._settled: dict[tuple[str, str], tuple[Any, int, int, int]] = {}
+        # key -> (the stored owner, its counts, active, ready, labeled) after its last sync
+        # that left nothing to do (see sync): a sync that finds the same object and counts
+        # again would do nothing again — about four of the seven syncs a rolling pod's life
+        # brings. An entry is made only while the owner has nothing to claim (no pod
+        # relabeled, no orphan heard or to scan for) and dropped when it gets some
+        # (_pod_changed, _owner_event): an entry found means there is still nothing.
+        self._settled: dict[tuple[str, str], tuple[Any, ActivePods, int, int, int]] = {}
+        # The store's live table of this kind (Store.table: the same dict for the store's
+        # life), keyed (namespace, name) as the queue's keys are: store.get's lookup without
+        # its frame, every sync (~7 a rolling pod's life)
+        self._table = cp.store.table(self.kind)
         super().start(cp)
 
     def watch(self) -> None:
@@ -171,6 +178,7 @@ class ReplicaSetController(Controller):
         if old is None or old.spec.selector is not obj.spec.selector and \
                 old.spec.selector != obj.spec.selector:
             self._scan_orphans.add(uid)
+            self._settled.pop((ns, name), None)   # (see start)
         if old is None or old.spec is not obj.spec or \
                 old.metadata.deletion_timestamp != obj.metadata.deletion_timestamp:
             self.queue.add((ns, name))
@@ -287,6 +295,7 @@ class ReplicaSetController(Controller):
                 ref = new.metadata.controller_ref()
                 if ref is not None:
                     self._relabeled.setdefault(ref.uid, {})[new.metadata.name] = None
+                    self._unsettle(ns, ref.name, ref.uid)
             self.queue.add((ns, owner))
             return
         if ev.type == DELETED or not pod_active(ev.obj):
@@ -295,26 +304,38 @@ class ReplicaSetController(Controller):
         for rs in self.owners.get(ns, {}).values():
             if self._selector(rs).matches(labels) and rs.metadata.deletion_timestamp is None:
                 self._adoptable.setdefault(rs.metadata.uid, {})[ev.obj.metadata.name] = None
+                self._settled.pop((ns, rs.metadata.name), None)   # (see start)
                 self.queue.add((ns, rs.metadata.name))
+
+    def _unsettle(self, ns: str, name: str, uid: str) -> None:
+        """Drop the settled entry of the owner ``uid`` (it has a relabeled pod to look at:
+        see start): the one at (ns, name) when it is that owner's — a controller reference
+        names its owner — else whichever entry holds it (a reference whose name is another's:
+        a scan, on a relabel alone)."""
+        hit = self._settled.get((ns, name))
+        if hit is not None and hit[0].metadata.uid == uid:
+            del self._settled[(ns, name)]
+            return
+        for key in [k for k, v in self._settled.items() if v[0].metadata.uid == uid]:
+            del self._settled[key]
 
     # -- sync --------------------------------------------------------------------------------
     def sync(self, key: tuple[str, str]) -> None:
-        ns, name = key
-        store = self.store
-        rs = store.get(self.kind, name, ns)
+        rs = self._table.get(key)   # (store.get's: the key is the table's)
         if rs is None:
             return
         settled = self._settled.get(key)
         if settled is not None and settled[0] is rs:
-            # The object the last sync settled on (so the same spec, deletion and status),
-            # the same counts, no pod relabeled and no orphan to look at since: this sync
-            # would claim nothing, create or delete nothing and find the status right.
-            uid = rs.metadata.uid
-            c = self.counts.get(uid)
-            if c is not None and c.active == settled[1] and c.ready == settled[2] and \
-                    c.labeled == settled[3] and uid not in self._relabeled and \
-                    uid not in self._adoptable and uid not in self._scan_orphans:
+            # The object the last sync settled on (so the same spec, deletion and status,
+            # and the same counts object: counts are dropped only with their owner, and its
+            # entry here with them), the same counts, no pod relabeled and no orphan to look
+            # at since (an entry is dropped when one comes): this sync would claim nothing,
+            # create or delete nothing and find the status right.
+            c = settled[1]
+            if c.active == settled[2] and c.ready == settled[3] and c.labeled == settled[4]:
                 return
+        ns, name = key
+        store = self.store
         rv = store.resource_version
         if rs.metadata.deletion_timestamp is None:
             uid = rs.metadata.uid
@@ -322,9 +343,10 @@ class ReplicaSetController(Controller):
                 # (else _claim has nothing to do: no pod relabeled, no orphan heard — nearly
                 # every sync)
                 self._claim(rs)
-            c = self.counts.get(uid)
-            if c is None or c.labels is not rs.spec.template.metadata.labels:
-                c = self._counts(rs)   # (else _counts would return c as it is)
+            held = self.counts.get(uid)
+            # (else _counts would return it as it is)
+            c = held if held is not None and held.labels is rs.spec.template.metadata.labels \
+                else self._counts(rs)
             active = c.active
             want = rs.spec.replicas if rs.spec.replicas is not None else 1
             diff = active - want
@@ -350,12 +372,15 @@ class ReplicaSetController(Controller):
             # write that changes no count — leaves the one read above the stored one.
             rs = store.get(self.kind, name, ns) or rs
         rs, c = self._update_status(rs)
+        uid = rs.metadata.uid
         if c.active == (rs.spec.replicas if rs.spec.replicas is not None else 1) and \
-                rs.metadata.deletion_timestamp is None and not rs.spec.min_ready_seconds:
+                rs.metadata.deletion_timestamp is None and not rs.spec.min_ready_seconds and \
+                uid not in self._relabeled and uid not in self._adoptable and \
+                uid not in self._scan_orphans:
             # Settled: the right number of active pods now (those it created or deleted
-            # counted), the status written for them. (A minReadySeconds owner's
-            # availability moves with the clock: never settled.)
-            self._settled[key] = (rs, c.active, c.ready, c.labeled)
+            # counted), the status written for them, nothing to claim. (A minReadySeconds
+            # owner's availability moves with the clock: never settled.)
+            self._settled[key] = (rs, c, c.active, c.ready, c.labeled)
         else:
             self._settled.pop(key, None)
 

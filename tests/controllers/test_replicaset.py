@@ -177,6 +177,28 @@ def test_relabelled_pod_is_released_and_replaced():
     assert len(active(owned_pods(s, "web"))) == 2
 
 
+def test_a_settled_owner_releases_a_pod_relabeled_out_of_its_selector_with_counts_kept():
+    """A label added that the selector excludes (DoesNotExist) keeps the pod covering the
+    template's labels: the owner's counts — active, ready, labeled — stay as its settled sync
+    left them, and only the relabel says there is a pod to release (the settled entry is
+    dropped with it: ReplicaSetController._unsettle). The pod is released and replaced."""
+    rs = rs_yaml(replicas=2).replace(
+        "selector: {matchLabels: {app: web}}",
+        "selector: {matchLabels: {app: web}, "
+        "matchExpressions: [{key: canary, operator: DoesNotExist}]}")
+    s = Session.from_text(NODES + rs)
+    s.run_for(5)
+    rc = next(c for c in s.components if c.__class__.__name__ == "ReplicaSetController")
+    assert ("default", "web") in rc._settled   # (what the shortcut would answer from)
+    pod = active(owned_pods(s, "web"))[0]
+    s.store.update(attrs.evolve(pod, metadata=pod.metadata.with_labels(
+        {**pod.metadata.labels, "canary": "true"})))
+    s.run_for(1)
+    released = s.store.get("Pod", pod.metadata.name, "default")
+    assert released.metadata.controller_ref() is None
+    assert len(active(owned_pods(s, "web"))) == 2
+
+
 def test_orphan_pods_matching_the_selector_are_adopted():
     s = Session.from_text(NODES)
     for i in range(2):
