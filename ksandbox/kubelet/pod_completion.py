@@ -15,7 +15,10 @@ Statuses) would: phase Succeeded (every container exited 0) or Failed, each cont
 ``PodCompleted``. Under ``OnFailure`` a failed container is restarted in place after the
 kubelet's crash-loop back-off (10 s doubling to 300 s, ``pkg/kubelet/kubelet.go``
 MaxContainerBackOff), its ``restartCount`` growing — the Job controller counts those restarts
-against ``backoffLimit``.
+against ``backoffLimit``. While the back-off lasts the container waits in ``CrashLoopBackOff``
+("back-off 10s restarting failed container=…"), not ready (Ready and ContainersReady False,
+``ContainersNotReady``), the failed instance its ``lastState``; the restart makes it running
+and ready again.
 """
 
 from __future__ import annotations
@@ -108,20 +111,71 @@ def terminated_status(pod: Pod, now: float, code: int) -> Any:
                   extra=old.extra.set("containerStatuses", tuple(statuses)))
 
 
-def restarted_status(pod: Pod, now: float, exited_at: float, code: int) -> Any:
-    """A container restarted in place (OnFailure): running again since ``now``, one more
-    restart, the instance that exited with ``code`` at ``exited_at`` as its last state."""
+def go_duration(seconds: float) -> str:
+    """Go's time.Duration String for whole seconds: ``10s``, ``1m20s``, ``5m0s``."""
+    s = int(seconds)
+    if s < 60:
+        return f"{s}s"
+    m, s = divmod(s, 60)
+    if m < 60:
+        return f"{m}m{s}s"
+    h, m = divmod(m, 60)
+    return f"{h}h{m}m{s}s"
+
+
+def _readiness(pod: Pod, status: str, now: float, reason: str = "", message: str = ""
+               ) -> tuple:
+    """The pod's conditions with Ready and ContainersReady set to ``status`` (their
+    transition time ``now`` when it changes)."""
+    conds = []
+    for c in pod.status.conditions:
+        if c.type in ("Ready", "ContainersReady") and \
+                (c.status, c.reason, c.message) != (status, reason, message):
+            since = c.last_transition_time if c.status == status else now
+            conds.append(PodCondition(type=c.type, status=status, reason=reason,
+                                      message=message, last_transition_time=since))
+        else:
+            conds.append(c)
+    return tuple(conds)
+
+
+def crash_loop_status(pod: Pod, now: float, code: int, delay: float) -> Any:
+    """A failed container waiting out its restart back-off (OnFailure): ``CrashLoopBackOff``,
+    not ready, the instance that exited with ``code`` now as its last state (the status
+    kubelet_pods.go convertToAPIContainerStatuses posts while the back-off lasts)."""
+    statuses = []
+    names = []
+    meta = pod.metadata
+    for s in pod.status.extra.get("containerStatuses") or ():
+        name = s.get("name")
+        names.append(str(name))
+        started = ((s.get("state") or {}).get("running") or {}).get("startedAt")
+        message = (f"back-off {go_duration(delay)} restarting failed container={name} "
+                   f"pod={meta.name}_{meta.namespace}({meta.uid})")
+        statuses.append(FrozenDict({
+            **s, "ready": False, "started": False,
+            "state": FrozenDict({"waiting": FrozenDict({"reason": "CrashLoopBackOff",
+                                                         "message": message})}),
+            "lastState": FrozenDict({"terminated": FrozenDict({
+                "exitCode": code, "reason": "Error", "startedAt": started,
+                "finishedAt": now})})}))
+    unready = f"containers with unready status: [{' '.join(names)}]"
+    return evolve(pod.status, conditions=_readiness(pod, "False", now, "ContainersNotReady",
+                                                    unready),
+                  extra=pod.status.extra.set("containerStatuses", tuple(statuses)))
+
+
+def restarted_status(pod: Pod, now: float) -> Any:
+    """A container restarted in place after its back-off (OnFailure): running and ready
+    again since ``now``, one more restart; its last state the instance that failed."""
     statuses = []
     for s in pod.status.extra.get("containerStatuses") or ():
-        started = ((s.get("state") or {}).get("running") or {}).get("startedAt")
-        statuses.append(FrozenDict({**s, "restartCount": int(s.get("restartCount", 0)) + 1,
+        statuses.append(FrozenDict({**s, "ready": True, "started": True,
+                                    "restartCount": int(s.get("restartCount", 0)) + 1,
                                     "state": FrozenDict({"running": FrozenDict(
-                                        {"startedAt": now})}),
-                                    "lastState": FrozenDict({"terminated": FrozenDict({
-                                        "exitCode": code, "reason": "Error",
-                                        "startedAt": started, "finishedAt": exited_at})})}))
-    return evolve(pod.status, extra=pod.status.extra.set("containerStatuses",
-                                                                tuple(statuses)))
+                                        {"startedAt": now})})}))
+    return evolve(pod.status, conditions=_readiness(pod, "True", now),
+                  extra=pod.status.extra.set("containerStatuses", tuple(statuses)))
 
 
 class PodCompletion:
@@ -172,14 +226,14 @@ class PodCompletion:
                                     f"{pod.spec.containers[0].name} in pod "
                                     f"{pod.metadata.name}_{pod.metadata.namespace}({uid})",
                                     "kubelet")
+            post_status(self.store, pod, crash_loop_status(pod, now, code, delay))
 
             def restart() -> None:
                 cur = self.store.get("Pod", key[1], key[0])
                 if cur is None or cur.metadata.uid != uid or cur.is_terminated or \
                         self.kubelet.halted:
                     return
-                post_status(self.store, cur,
-                            restarted_status(cur, self.clock.now, now, code))
+                post_status(self.store, cur, restarted_status(cur, self.clock.now))
                 self.schedule_exit(key, cur)
 
             self._exit_timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,

@@ -163,19 +163,43 @@ def test_a_restart_cut_short_by_a_node_failure_is_begun_again_after_the_recovery
     assert cs["lastState"]["terminated"]["finishedAt"] == kills[1] + 10
 
 
-def test_a_failed_containers_restart_keeps_its_last_state():
+def test_a_failed_container_waits_in_crash_loop_back_off_then_restarts_with_its_last_state():
     s = cluster(node("node-1"), json.dumps({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": "job", "annotations": {"ksandbox.io/run-seconds": "5",
                                                     "ksandbox.io/exit-code": "2"}},
         "spec": {"restartPolicy": "OnFailure",
                  "containers": [{"name": "app", "image": "busybox:1.36"}]}}))
-    s.run_until(60)
-    cs = status_of(get_pod(s, "job"))
-    assert cs["restartCount"] >= 1
-    term = cs["lastState"]["terminated"]
-    assert (term["exitCode"], term["reason"]) == (2, "Error")
-    assert term["finishedAt"] < cs["state"]["running"]["startedAt"]
+    s.run_until(5)
+    started = status_of(get_pod(s, "job"))["state"]["running"]["startedAt"]
+    exited = started + 5
+    s.run_until(exited + 1)
+    job = get_pod(s, "job")
+    cs = status_of(job)
+    # the first back-off: 10 s; waiting, not ready, restartCount still 0
+    assert cs["state"] == {"waiting": {
+        "reason": "CrashLoopBackOff",
+        "message": "back-off 10s restarting failed container=app "
+                   f"pod=job_default({job.metadata.uid})"}}
+    assert cs["lastState"] == {"terminated": {"exitCode": 2, "reason": "Error",
+                                              "startedAt": started, "finishedAt": exited}}
+    assert (cs["ready"], cs["started"], cs["restartCount"]) == (False, False, 0)
+    ready = job.status.condition("Ready")
+    assert (ready.status, ready.reason, ready.message, ready.last_transition_time) == \
+        ("False", "ContainersNotReady", "containers with unready status: [app]", exited)
+    assert job.status.phase == "Running"
+    row = s.submit("kubectl get pod job").output.splitlines()[1].split()
+    assert row[1:4] == ["0/1", "CrashLoopBackOff", "0"]
+    s.run_until(exited + 10.5)
+    job = get_pod(s, "job")
+    cs = status_of(job)
+    assert cs["state"] == {"running": {"startedAt": exited + 10}}
+    assert (cs["ready"], cs["restartCount"]) == (True, 1)
+    assert cs["lastState"]["terminated"]["finishedAt"] == exited
+    ready = job.status.condition("Ready")
+    assert (ready.status, ready.last_transition_time) == ("True", exited + 10)
+    row = s.submit("kubectl get pod job").output.splitlines()[1].split()
+    assert row[1:5] == ["1/1", "Running", "1", "(10s"]
 
 
 def test_restarts_ago_reads_an_exported_time():
