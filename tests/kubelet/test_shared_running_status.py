@@ -3,6 +3,7 @@ that start at the same instant; each pod's status equals the one built for it al
 (upstream: kubelet status manager generateAPIPodStatus — Ready, ContainersReady, Initialized,
 PodReadyToStartContainers True at the start, a running containerStatus per container)."""
 
+from ksandbox.api.codec import encode
 from ksandbox.api.core import PodCondition
 from ksandbox.kubelet import pod_workers as pw
 
@@ -12,8 +13,13 @@ def test_shared_values_equal_fresh_ones_and_keep_the_times_type(monkeypatch):
     for since in (5, 5.0, 7.5, "2024-01-01T00:00:00Z", 5, 5.0):
         for t in ("Ready", "Initialized", "ContainersReady"):
             c = pw._true_condition(t, since, 2)
-            assert c == PodCondition(type=t, observed_generation=2, status="True",
-                                     last_transition_time=since)
+            fresh = PodCondition(type=t, observed_generation=2, status="True",
+                                 last_transition_time=since)
+            assert c == fresh
+            # every field, extra too (no part of ==): built by the replacer from a blank
+            # condition, the same value as the keyword call's
+            assert type(c) is PodCondition and encode(c) == encode(fresh)
+            assert c.extra is fresh.extra and repr(c) == repr(fresh)
             assert type(c.last_transition_time) is type(since)
         cs = pw._running_container_status("c", "nginx", since)
         assert cs == pw._container_status("c", "nginx", since)
