@@ -89,7 +89,9 @@ class WorkQueue:
         self._pending: dict[Hashable, None] = {}
         # The same keys in order, for process_next: taking the first key of a dict whose front
         # entries were deleted scans every deleted slot (O(n) per pop, O(n²) over a load of
-        # 150,000 pods); a deque pops it in O(1).
+        # 150,000 pods); a deque pops it in O(1). Kept only for a queue drained by its wake
+        # (a Worker's, the VPA's loops): a queue that drains itself takes all its keys at
+        # once (_drain), and kept them here only to clear them (~17 adds a rolling pod's life).
         self._order: deque[Hashable] = deque()
         # the drain, while scheduled: the queue's one Wakeup, scheduled again each time
         # (no Timer built for each of the ~9 drains a rolling pod's life brings)
@@ -109,8 +111,8 @@ class WorkQueue:
         if key in self._pending:
             return
         self._pending[key] = None
-        self._order.append(key)
         if self._wake is not None:
+            self._order.append(key)
             self._wake()
         elif self._timer is None:
             when = self._clock.now
@@ -129,6 +131,10 @@ class WorkQueue:
             if self._armed():
                 break
         pending, order = self._pending, self._order
+        if self._wake is None:   # (see _order)
+            for key in it:
+                pending[key] = None
+            return
         for key in it:
             if key not in pending:
                 pending[key] = None
@@ -172,7 +178,8 @@ class WorkQueue:
         """Pop the first waiting key and sync it (see :meth:`process`); False when empty."""
         if not self._pending:
             return False
-        key = self._order.popleft()
+        # (a queue that drains itself keeps no _order: its first key, then)
+        key = self._order.popleft() if self._wake is not None else next(iter(self._pending))
         del self._pending[key]
         if not self._pending:
             # A dict keeps its table when its keys are deleted: emptied after a load (the node
@@ -215,8 +222,7 @@ class WorkQueue:
             self._instant, self._drains = now, 0
         self._drains += 1
         keys = list(self._pending)
-        self._pending.clear()
-        self._order.clear()
+        self._pending.clear()   # (no _order to clear: see there)
         limiter = self.limiter
         for key in keys:
             # process(key), inline (a call less per key: ~7 syncs a pod life)

@@ -104,5 +104,25 @@ def test_a_bulk_add_adds_each_key_once_at_its_first_place():
     q = WorkQueue(clock, lambda key: None, "q")
     q.add("b")
     q.add_all(["a", "b", "c", "a", "d"])
-    assert list(q._order) == ["b", "a", "c", "d"] and list(q._pending) == ["b", "a", "c", "d"]
+    # (a queue that drains itself takes its keys in _pending's order and keeps no _order)
+    assert list(q._pending) == ["b", "a", "c", "d"] and not q._order
     assert len([t for t in clock.scheduled() if t[2] == "q"]) == 1
+    worker = Worker(clock, "w")
+    wq = worker.queue(lambda key: None)
+    wq.add("b")
+    wq.add_all(["a", "b", "c", "a", "d"])
+    assert list(wq._order) == ["b", "a", "c", "d"] and list(wq._pending) == ["b", "a", "c", "d"]
+    assert len([t for t in clock.scheduled() if t[2] == "w"]) == 1
+
+
+def test_process_next_of_a_queue_that_drains_itself_takes_its_keys_in_order():
+    """Such a queue keeps no _order (its drain takes every key at once); process_next, which
+    nothing calls on it, still takes the first key waiting, as the drain would."""
+    clock = Clock()
+    synced = []
+    q = WorkQueue(clock, synced.append, "q")
+    q.add_all(["c", "a", "b"])
+    q.add("a")
+    while q.process_next():
+        pass
+    assert synced == ["c", "a", "b"] and not q._pending
