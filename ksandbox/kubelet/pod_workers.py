@@ -351,8 +351,10 @@ class PodWorkers:
         if pod.metadata.deletion_timestamp is not None:
             if st is None:
                 self.store.remove("Pod", key[1], key[0])
-            elif st.stop_timer is None:
-                self.kill(key, pod, st, pod.metadata.deletion_timestamp)
+            else:
+                rare = st._rare
+                if rare is None or rare.stop_timer is None:   # (st.stop_timer is None)
+                    self.kill(key, pod, st, pod.metadata.deletion_timestamp)
             return
         if st is None:
             if pod.status.phase == RUNNING:
@@ -379,8 +381,9 @@ class PodWorkers:
             restarts.forget(key)
         if st.start_timer is not None:
             st.start_timer.cancel(self._start_pod, key)
-        if st.stop_timer is not None:
-            st.stop_timer.cancel()
+        rare = st._rare
+        if rare is not None and rare.stop_timer is not None:   # (st.stop_timer)
+            rare.stop_timer.cancel()
         del self.pods[key]
         if isinstance(self.adopted_ips, set):
             self.adopted_ips.discard(st.pod_ip)
@@ -448,7 +451,11 @@ class PodWorkers:
         images = self.images
         pulls = [c for c in pod.spec.containers if images.must_pull(c, node, start_at)]
         if pulls:
-            st.pulls = tuple(c.name for c in pulls)
+            # st.pulls = the names (its setter's, inline: most pods of a rollout pull)
+            rare = st._rare
+            if rare is None:
+                rare = st._rare = _Rare(())
+            rare.pulls = (pulls[0].name,) if len(pulls) == 1 else tuple(c.name for c in pulls)
             for c in pulls:
                 images.begin_pull(c, start_at)
                 type_, reason, message = images.pulling(c)
@@ -547,7 +554,8 @@ class PodWorkers:
             return
         node = self._node_table.get(self._node_key)
         took = round(self.clock.now - st.admitted_at, 3)
-        pulls = st.pulls
+        rare = st._rare
+        pulls = rare.pulls if rare is not None else ()   # (st.pulls)
         for c in pod.spec.containers:
             # a pull that began at admission ends now, "in <took>": the sandbox's pull is the
             # start delay
@@ -561,7 +569,13 @@ class PodWorkers:
             self.store.record_event(pod, "Normal", "Started", f"Started container {c.name}",
                                     COMPONENT)
         if pulls:
-            st.pulls = ()
+            # st.pulls = () (its setter's, inline): the _Rare goes when the names were all
+            # it held
+            rare = st._rare
+            assert rare is not None   # (it holds the pulls)
+            rare.pulls = ()
+            if not rare.host_ports and rare.stop_timer is None and not rare.evicting:
+                st._rare = None
         # the node read above is the stored one still: image checks and event records write
         # no Node (and watch handlers never write)
         self._write_running(pod, st, node)
@@ -616,16 +630,21 @@ class PodWorkers:
             for c in pod.spec.containers:
                 self.store.record_event(pod, "Normal", "Killing", f"Stopping container {c.name}",
                                         COMPONENT)
-        st.stop_timer = self.clock.call_at(max(at, self.clock.now), self._finish_kill_arg,
-                                           PRIORITY_KUBELET, self._kill_label,
-                                           arg=(key, st.uid))
+        timer = self.clock.call_at(max(at, self.clock.now), self._finish_kill_arg,
+                                   PRIORITY_KUBELET, self._kill_label, arg=(key, st.uid))
+        rare = st._rare   # st.stop_timer = timer (its setter's, inline)
+        if rare is None:
+            rare = st._rare = _Rare(())
+        rare.stop_timer = timer
 
     def _finish_kill(self, arg: tuple[tuple[str, str], str]) -> None:
         """The stop timer's call, with the pod's (key, uid) as the kill armed it."""
         key, uid = arg
         st = self.pods.get(key)
         if st is not None and st.uid == uid:
-            st.stop_timer = None
+            rare = st._rare   # st.stop_timer = None (its setter's, inline)
+            if rare is not None:
+                rare.stop_timer = None
             self.forget(key, st)
         kl = self.kubelet
         if kl.failed or kl.runtime_down:   # (kl.halted)

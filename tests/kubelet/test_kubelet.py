@@ -206,3 +206,27 @@ def test_cordon_and_uncordon_are_seen_by_the_kubelet_at_its_next_status_check():
     assert events(s, "NodeSchedulable") == [
         (30.0, "Node/node-1", "Node node-1 status is now: NodeSchedulable")]
     assert len(events(s, "NodeNotSchedulable", "Node/node-1")) == 1
+
+
+def test_a_pod_removed_while_it_stops_takes_its_stop_timer_with_it():
+    """A pod stopping within its grace period and then removed at once (``--force``): the pod
+    worker forgets it and cancels its stop (the kill's timer, held in the pod state's rare
+    part), so nothing of it is left on the clock; a pull's names, done at the start, leave no
+    rare part behind."""
+    s = cluster(node("node-1"), pod("web", "node-1", grace=20))
+    s.run_until(5)
+    workers = _kubelets(s)["node-1"].pod_workers
+    st = workers.pods[("default", "web")]
+    assert st.started and st._rare is None
+    play(s, [(100, "kubectl delete pod web")])
+    s.run_until(100)
+    assert st.stop_timer is not None and not st.stop_timer.cancelled
+    kill = st.stop_timer
+    s.store.remove("Pod", "web", "default")
+    s.run_until(101)
+    assert ("default", "web") not in workers.pods and kill.cancelled
+    assert not [t for t in s.clock.scheduled() if t[2].endswith("/kill")]
+
+
+def _kubelets(s):
+    return next(c for c in s.components if getattr(c, "name", "") == "kubelets").kubelets
