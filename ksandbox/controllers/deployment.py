@@ -108,6 +108,14 @@ class DeploymentController(Controller):
         self.templates = du.TemplateKeys()
         # Deployment uid -> its _Family (see _family)
         self._families: dict[str, _Family] = {}
+        # The store's live Deployment table (Store.table: the same dict for the store's life),
+        # keyed (namespace, name) as the queue's keys are: store.get's lookup without its
+        # frame, every sync (~3 a rolling pod's life)
+        self._table = cp.store.table("Deployment")
+        # The Deployment the sync read and its stored Progressing condition (its pause
+        # check's), for _new_rs_found while nothing is written (the same object then)
+        self._read: Any = None
+        self._read_progressing: Any = None
         super().start(cp)
 
     def watch(self) -> None:
@@ -195,8 +203,7 @@ class DeploymentController(Controller):
 
     # -- syncDeployment ----------------------------------------------------------------------
     def sync(self, key: tuple[str, str]) -> None:
-        ns, name = key
-        d = self.store.get("Deployment", name, ns)
+        d = self._table.get(key)   # (store.get's: the key is the table's)
         if d is None or d.metadata.deletion_timestamp is not None:
             return
         # (what _sync_status compares: while it stands, nothing was written since d was read)
@@ -208,14 +215,17 @@ class DeploymentController(Controller):
             return
         # (paused_conditions answers None for a Deployment not paused whose Progressing
         # condition is not the pause's: every sync of a rollout, asked without its call)
+        progressing = dp.stored_progressing(d)
         if d.spec.paused:
             paused = dp.paused_conditions(d, self.clock.now)
         else:
-            progressing = dp.stored_condition(d, dp.PROGRESSING)
             paused = dp.paused_conditions(d, self.clock.now) if progressing is not None and \
                 progressing.get("reason") == dp.PAUSED else None
         if paused is not None:
             d = self._write(d, status=self._with_conditions(d.status, paused)) or d
+            self._read = None
+        else:
+            self._read, self._read_progressing = d, progressing
         if not self.memo:
             fam, rs_list = None, self._claim(d)
         else:
@@ -402,7 +412,8 @@ class DeploymentController(Controller):
             fresh = store.get("Deployment", name, ns)
         if fresh is None:
             return
-        if not created and dp.stored_condition(fresh, dp.PROGRESSING) is not None:
+        if not created and (self._read_progressing if fresh is self._read else
+                            dp.stored_progressing(fresh)) is not None:
             # new_rs_condition's answer for a ReplicaSet found while a Progressing condition
             # is stored (every sync of a rollout under way), without its call
             return
@@ -481,10 +492,14 @@ class DeploymentController(Controller):
                 evolve(spec, replicas=size)
         resized = _RESIZED(rs, meta, spec) if type(rs) is ReplicaSet else \
             evolve(rs, metadata=meta, spec=spec)
-        if self._update(resized) is None:
+        try:   # self._update(resized), inline (two rollout steps of three resize)
+            self.store.update(resized)
+        except ApiError:
             return False
-        if resize:
-            self._scaled_event(d, rs, old_size, size)
+        if resize:   # self._scaled_event(d, rs, old_size, size), inline
+            self.store.record_event(d, "Normal", "ScalingReplicaSet",
+                                    f"Scaled {'up' if size > old_size else 'down'} replica set "
+                                    f"{rs.metadata.name} from {old_size} to {size}", COMPONENT)
         return resize
 
     def _scale_rs_and_event(self, rs: Any, size: int, d: Any) -> bool:

@@ -50,6 +50,11 @@ def stored_condition(d: Any, type_: str) -> FrozenDict | None:
     return get_condition(_view(d)[0], type_)
 
 
+def stored_progressing(d: Any) -> FrozenDict | None:
+    """stored_condition(d, PROGRESSING), in one frame (a sync asks it twice)."""
+    return _view(d)[2]
+
+
 def _filtered(d: Any) -> Conditions:
     """The entries of d's conditions that are mappings, shared: read it only."""
     return _view(d)[0]
@@ -201,13 +206,29 @@ def rollout_status(d: Any, rss: list[Any], new_rs: Any, now: float
     ((replicas, updated, ready, available, unavailable, observed generation), the
     conditions — a list to read only —, when to look again, and the conditions' _view when
     it is known here, else None)."""
-    count, ready, available, total = du.rs_totals(rss)   # calculate_status's sums
+    # calculate_status's sums: du.rs_totals(rss), inline
+    available = total = count = ready = 0
+    for rs in rss:
+        st = rs.status
+        available += st.available_replicas
+        count += st.replicas
+        ready += st.ready_replicas
+        r = rs.spec.replicas
+        total += 1 if r is None else r
     updated = new_rs.status.replicas if new_rs is not None else 0
     counts = (count, updated, ready, available, total - available if total > available else 0,
               d.metadata.generation)
     view = _view(d)
     f = du.facts(d)
-    conds = _with_available(view[0], view[1], available >= f.min_available, now)
+    # _with_available(view[0], view[1], ok, now), its answer inline when the stored Available
+    # condition already says so (every sync but the few that flip it)
+    cur = view[1]
+    if available >= f.min_available:
+        conds = view[0] if cur is not None and cur.get("status") == "True" and \
+            cur.get("reason") == MIN_AVAILABLE else _with_available(view[0], cur, True, now)
+    else:
+        conds = view[0] if cur is not None and cur.get("status") == "False" and \
+            cur.get("reason") == MIN_UNAVAILABLE else _with_available(view[0], cur, False, now)
     deadline = f.deadline
     if deadline is None:
         return counts, remove_condition(conds, PROGRESSING), None, None
@@ -226,8 +247,11 @@ def rollout_status(d: Any, rss: list[Any], new_rs: Any, now: float
         name = f'ReplicaSet "{new_rs.metadata.name}"' if new_rs is not None else \
             f'Deployment "{d.metadata.name}"'
         since = current.get("lastTransitionTime") if current.get("status") == "True" else now
-        cond = _condition(PROGRESSING, "True", RS_UPDATED, f"{name} is progressing.", now,
-                          since)
+        # _condition(PROGRESSING, "True", RS_UPDATED, f"{name} is progressing.", now, since),
+        # inline (its key order)
+        cond = FrozenDict({"type": PROGRESSING, "status": "True", "lastUpdateTime": now,
+                           "lastTransitionTime": since, "reason": RS_UPDATED,
+                           "message": f"{name} is progressing."})
         # (removing Progressing keeps the first Available: the one conds had)
         avail = view[1] if conds is view[0] else get_condition(conds, AVAILABLE)
         conds = [c for c in conds if c.get("type") != PROGRESSING] + [cond]

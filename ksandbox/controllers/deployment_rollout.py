@@ -34,7 +34,7 @@ class Rollout:
             return
         known = (rs_list, new_rs)   # (what the status needs, unless the sync changed it)
         f = du.facts(d)   # (d's spec's, read once for both reconciles)
-        if self._reconcile_new(d, new_rs, old_rss + [new_rs], f):
+        if self._reconcile_new(d, new_rs, old_rss, f):
             self.dc._sync_status(d, known=known)
             return
         dc = self.dc
@@ -47,9 +47,10 @@ class Rollout:
             self.dc._cleanup(d, old_rss)
         self.dc._sync_status(d, known=known)
 
-    def _reconcile_new(self, d: Any, new_rs: Any, all_rss: list[Any], f: Any = None) -> bool:
-        """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas.
-        ``f``: du.facts(d), when the caller has it."""
+    def _reconcile_new(self, d: Any, new_rs: Any, old_rss: list[Any], f: Any = None) -> bool:
+        """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas
+        (counted over ``old_rss`` and ``new_rs``). ``f``: du.facts(d), when the caller has
+        it."""
         # (du.replicas, du.new_rs_new_replicas and _scale_rs_and_event's size check, inline:
         # every sync of a rollout comes here, and a call costs about what its body does)
         if f is None:
@@ -63,7 +64,10 @@ class Rollout:
         if not f.rolling:
             size = want
         else:
-            current = du.total_replicas(all_rss)
+            current = have   # du.total_replicas(old_rss + [new_rs]), inline
+            for rs in old_rss:
+                r = rs.spec.replicas
+                current += 1 if r is None else r
             size = have if current >= f.max_total else \
                 have + min(f.max_total - current, want - have)
             if size == have:
@@ -74,8 +78,14 @@ class Rollout:
         """reconcileOldReplicaSets: first drop old pods that are not available anyway, then
         scale the old ReplicaSets down as far as availability allows, oldest first. ``f``:
         du.facts(d), when the caller has it."""
-        old_active = du.filter_active(old_rss)
-        old_count = du.total_replicas(old_active)
+        # du.filter_active(old_rss) and du.total_replicas of it, in one loop
+        old_active = []
+        old_count = 0
+        for rs in old_rss:
+            r = rs.spec.replicas
+            if r is None or r > 0:
+                old_active.append(rs)
+                old_count += 1 if r is None else r
         if old_count == 0:
             return False
         r = new_rs.spec.replicas   # (rolling found one)
@@ -88,7 +98,8 @@ class Rollout:
             return False
         # oldest first; the stored versions below keep the order (their creation times and
         # names are these), so the list is sorted once
-        old_active = du.by_creation(old_active)
+        if len(old_active) > 1:   # (one old ReplicaSet: nothing to sort, most syncs)
+            old_active = du.by_creation(old_active)
         cleaned = 0
         for rs in old_active:
             if cleaned >= max_scaled_down:

@@ -88,6 +88,8 @@ def test_one_pass_answers_as_the_plain_calls(inputs):
     assert counts == tuple(want[k] for k in _ORDER)
     assert conds == plain_conds
     assert [type(c) for c in conds] == [type(c) for c in plain_conds]
+    # (each condition's keys in the same order: a written status shows them so)
+    assert [repr(c) for c in conds] == [repr(c) for c in plain_conds]
     assert after == plain_after and type(after) is type(plain_after)
     if view is not None:
         # what _view finds in the tuple written from these conditions, each the same object
