@@ -112,6 +112,7 @@ class DeploymentController(Controller):
         # keyed (namespace, name) as the queue's keys are: store.get's lookup without its
         # frame, every sync (~3 a rolling pod's life)
         self._table = cp.store.table("Deployment")
+        self._rs_table = cp.store.table("ReplicaSet")   # (the same: _fresh's reads)
         # The Deployment the sync read and its stored Progressing condition (its pause
         # check's), for _new_rs_found while nothing is written (the same object then)
         self._read: Any = None
@@ -139,13 +140,15 @@ class DeploymentController(Controller):
         if known is None:
             known = self.deployments[ns] = {}
         known[name] = d
-        if d.spec.strategy.type != du.RECREATE:   # du.is_rolling(d), inline
-            recreate = self._recreate.get(ns)
-            if recreate:
-                recreate.discard(name)
-        else:
-            self._recreate.setdefault(ns, set()).add(name)
         old = ev.old
+        if old is None or old.spec is not d.spec:
+            # (a write that kept the spec kept its strategy: _recreate holds it already)
+            if d.spec.strategy.type != du.RECREATE:   # du.is_rolling(d), inline
+                recreate = self._recreate.get(ns)
+                if recreate:
+                    recreate.discard(name)
+            else:
+                self._recreate.setdefault(ns, set()).add(name)
         # Upstream's updateDeployment resyncs on every update. A write that only changed the
         # status (ours) matters just once: when it completes a rollout, whose next sync
         # cleans up the revision history.
@@ -468,10 +471,12 @@ class DeploymentController(Controller):
         return created, False
 
     # -- scaling -----------------------------------------------------------------------------
-    def _scale_rs(self, rs: Any, size: int, d: Any) -> bool:
-        """scaleReplicaSet: set the size and the desired/max-replicas annotations."""
+    def _scale_rs(self, rs: Any, size: int, d: Any, f: Any = None) -> bool:
+        """scaleReplicaSet: set the size and the desired/max-replicas annotations. ``f``:
+        du.facts(d), when the caller has it."""
         size = max(0, size)
-        f = du.facts(d)
+        if f is None:
+            f = du.facts(d)
         want_desired, want_max = f.desired_text, f.max_text
         ann = rs.metadata.annotations
         r = rs.spec.replicas
@@ -577,13 +582,13 @@ class DeploymentController(Controller):
         or syncRolloutStatus: the counts, Available, and the Progressing estimate; a rollout
         that may get stuck is looked at again when its deadline could pass. ``known``: the
         ReplicaSets the sync claimed and the new one it found (see _status_rss)."""
+        if progress and self.memo:
+            self._rollout_status(d, known)
+            return
         found = self._status_rss(d, known)
         if found is None:
             return
         fresh, rss, new_rs = found
-        if progress and self.memo:
-            self._rollout_status(fresh, rss, new_rs)
-            return
         want = du.calculate_status(fresh, rss, new_rs)
         conds, after = dp.status_conditions(fresh, want, new_rs, self.clock.now, progress)
         if after is not None:
@@ -612,12 +617,19 @@ class DeploymentController(Controller):
         except ApiError:
             pass
 
-    def _rollout_status(self, d: Any, rss: list[Any], new_rs: Any) -> None:
-        """_sync_status's rest for a rollout (``progress``), over dp.rollout_status — the
-        counts and conditions in one pass — and, when it writes, with the view of the
+    def _rollout_status(self, d: Any, known: tuple[list[Any], Any] | None = None,
+                        f: Any = None) -> None:
+        """_sync_status for a rollout (``progress``, with ``memo``), over dp.rollout_status —
+        the counts and conditions in one pass — and, when it writes, with the view of the
         conditions it wrote remembered (dp.remember_view): the next sync reads them first
-        (its pause check), and used to gather their Available and Progressing again."""
-        counts, conds, after, view = dp.rollout_status(d, rss, new_rs, self.clock.now)
+        (its pause check), and used to gather their Available and Progressing again.
+        ``f``: du.facts of the Deployment the sync read, when the caller has it."""
+        found = self._status_rss(d, known)
+        if found is None:
+            return
+        d, rss, new_rs = found
+        counts, conds, after, view = dp.rollout_status(
+            d, rss, new_rs, self.clock.now, f if f is not None and f.spec is d.spec else None)
         if after is not None:
             # Background: a stuck rollout alone does not keep a headless run going.
             self.queue.add_after((d.metadata.namespace, d.metadata.name), after,
@@ -664,7 +676,8 @@ class DeploymentController(Controller):
         store = self.store
         if known is not None and store.resource_version == self._read_rv:
             return d, known[0], known[1]
-        fresh = store.get("Deployment", d.metadata.name, d.metadata.namespace)
+        meta = d.metadata
+        fresh = self._table.get((meta.namespace, meta.name))   # (store.get's)
         if fresh is None:
             return None
         if known is not None and fresh.spec is d.spec:
@@ -702,8 +715,10 @@ class DeploymentController(Controller):
         if self.store.resource_version == self._read_rv:
             return list(rss)
         out = []
+        table = self._rs_table
         for rs in rss:
-            cur = self.store.get("ReplicaSet", rs.metadata.name, rs.metadata.namespace)
+            meta = rs.metadata
+            cur = table.get((meta.namespace, meta.name))   # (store.get's)
             out.append(cur if cur is not None else rs)
         return out
 

@@ -196,7 +196,7 @@ def status_conditions(d: Any, counts: dict[str, int], new_rs: Any, now: float,
     return conds, _recheck(f.deadline, cond, complete, now)
 
 
-def rollout_status(d: Any, rss: list[Any], new_rs: Any, now: float
+def rollout_status(d: Any, rss: list[Any], new_rs: Any, now: float, f: Any = None
                    ) -> tuple[tuple[int, int, int, int, int, int], Conditions, float | None,
                               list[Any] | None]:
     """``calculate_status`` and ``status_conditions(progress=True)`` in one pass — what every
@@ -205,7 +205,7 @@ def rollout_status(d: Any, rss: list[Any], new_rs: Any, now: float
     (tests/controllers/test_deployment_rollout_status.py):
     ((replicas, updated, ready, available, unavailable, observed generation), the
     conditions — a list to read only —, when to look again, and the conditions' _view when
-    it is known here, else None)."""
+    it is known here, else None). ``f``: du.facts(d), when the caller has it."""
     # calculate_status's sums: du.rs_totals(rss), inline
     available = total = count = ready = 0
     for rs in rss:
@@ -219,7 +219,8 @@ def rollout_status(d: Any, rss: list[Any], new_rs: Any, now: float
     counts = (count, updated, ready, available, total - available if total > available else 0,
               d.metadata.generation)
     view = _view(d)
-    f = du.facts(d)
+    if f is None:
+        f = du.facts(d)
     # _with_available(view[0], view[1], ok, now), its answer inline when the stored Available
     # condition already says so (every sync but the few that flip it)
     cur = view[1]

@@ -33,19 +33,20 @@ class Rollout:
         if new_rs is None:
             return
         known = (rs_list, new_rs)   # (what the status needs, unless the sync changed it)
-        f = du.facts(d)   # (d's spec's, read once for both reconciles)
-        if self._reconcile_new(d, new_rs, old_rss, f):
-            self.dc._sync_status(d, known=known)
-            return
+        f = du.facts(d)   # (d's spec's, read once for both reconciles and the status)
         dc = self.dc
-        if dc.store.resource_version != dc._read_rv:   # (else _fresh gives them as they are)
-            new_rs, old_rss = dc._fresh([new_rs])[0], dc._fresh(old_rss)
-        if self._reconcile_old(d, new_rs, old_rss, f):
-            self.dc._sync_status(d, known=known)
-            return
-        if du.deployment_complete(d, d.status):
-            self.dc._cleanup(d, old_rss)
-        self.dc._sync_status(d, known=known)
+        if not self._reconcile_new(d, new_rs, old_rss, f):
+            if dc.store.resource_version != dc._read_rv:   # (else _fresh gives them as is)
+                new_rs, old_rss = dc._fresh([new_rs])[0], dc._fresh(old_rss)
+            if not self._reconcile_old(d, new_rs, old_rss, f) and \
+                    du.deployment_complete(d, d.status):
+                dc._cleanup(d, old_rss)
+        # the status sync after whichever step ran: dc._sync_status(d, known=known), whose
+        # rollout part (_rollout_status, with memo) is called directly, with f
+        if dc.memo:
+            dc._rollout_status(d, known, f)
+        else:
+            dc._sync_status(d, known=known)
 
     def _reconcile_new(self, d: Any, new_rs: Any, old_rss: list[Any], f: Any = None) -> bool:
         """reconcileNewReplicaSet: as big as maxSurge allows, never past the replicas
@@ -60,7 +61,7 @@ class Rollout:
         if have == want:
             return False
         if have > want:
-            return self.dc._scale_rs(new_rs, want, d)
+            return self.dc._scale_rs(new_rs, want, d, f)
         if not f.rolling:
             size = want
         else:
@@ -72,7 +73,7 @@ class Rollout:
                 have + min(f.max_total - current, want - have)
             if size == have:
                 return False
-        return self.dc._scale_rs(new_rs, size, d)
+        return self.dc._scale_rs(new_rs, size, d, f)
 
     def _reconcile_old(self, d: Any, new_rs: Any, old_rss: list[Any], f: Any = None) -> bool:
         """reconcileOldReplicaSets: first drop old pods that are not available anyway, then
@@ -91,7 +92,9 @@ class Rollout:
         r = new_rs.spec.replicas   # (rolling found one)
         new_count = 1 if r is None else r
         all_count = old_count + new_count
-        min_available = (f if f is not None else du.facts(d)).min_available
+        if f is None:
+            f = du.facts(d)
+        min_available = f.min_available
         new_unavailable = new_count - new_rs.status.available_replicas
         max_scaled_down = all_count - min_available - new_unavailable
         if max_scaled_down <= 0:
@@ -111,7 +114,7 @@ class Rollout:
                 continue
             n = min(max_scaled_down - cleaned, unhealthy)
             # (_scale_rs_and_event: n > 0, so a new size)
-            if self.dc._scale_rs(rs, size - n, d):
+            if self.dc._scale_rs(rs, size - n, d, f):
                 cleaned += n
         old_active = self.dc._fresh(old_active)
         available = new_rs.status.available_replicas
@@ -129,7 +132,7 @@ class Rollout:
                     continue
                 n = min(size, budget - scaled)
                 # (_scale_rs_and_event: n > 0, so a new size)
-                if self.dc._scale_rs(rs, size - n, d):
+                if self.dc._scale_rs(rs, size - n, d, f):
                     scaled += n
         return cleaned + scaled > 0
 
