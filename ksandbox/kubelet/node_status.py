@@ -70,6 +70,9 @@ class NodeStatusManager:
         # every status check, 500 nodes every 10 simulated seconds)
         self._nodes = self.store.table("Node")
         self._node_key = ("", self.name)
+        # the renewal's write (Store.field_writer: write_field's, by the Lease's table key)
+        self._renew = self.store.field_writer("Lease", "spec", "renew_time")
+        self._lease_key = (NAMESPACE_NODE_LEASE, self.name)
         self.last_report = -math.inf
         self._posted: Any = None      # the conditions tuple of our last status post
         self._allocatable: Any = None  # the allocatable map of our last status post
@@ -87,9 +90,9 @@ class NodeStatusManager:
             return
         now = self.clock.now
         # A renewal changes spec.renewTime only: the store's one-field write of the stored
-        # Lease builds it once (the hottest write of an idle cluster); None when there is none.
-        lease = self.store.write_field("Lease", self.name, NAMESPACE_NODE_LEASE, "spec",
-                                       "renew_time", now, quiet=True)
+        # Lease builds it once (the hottest write of an idle cluster), by the Lease's table
+        # key (Store.field_writer: write_field's); None when there is none.
+        lease = self._renew(self._lease_key, now, True)
         if lease is None:
             owner = OwnerReference(api_version="v1", kind="Node", name=self.name,
                                    uid=self.kubelet.node_uid)

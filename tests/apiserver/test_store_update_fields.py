@@ -180,3 +180,48 @@ def test_write_field_of_a_kind_with_rules_is_still_validated() -> None:
     out = store.write_field("Node", "node-1", "", "spec", "unschedulable", True)
     assert out.spec.unschedulable is True and out is store.get("Node", "node-1")
     assert [(w, t) for w, t, *_ in heard] == [("all", "MODIFIED")]
+
+
+# -- Store.field_writer: write_field by the table key, its build found once per class -------
+
+
+@pytest.mark.parametrize("warm", [True, False])
+def test_field_writer_writes_as_write_field(warm: bool) -> None:
+    if warm:
+        _warm_twins(Lease, ObjectMeta, LeaseSpec)
+    fast, fast_clock, fast_heard = _store()
+    slow, slow_clock, slow_heard = _store()
+    write = fast.field_writer("Lease", "spec", "renew_time")
+    assert fast.field_writer("Lease", "spec", "renew_time") is write   # one for the store
+    key = (NAMESPACE_NODE_LEASE, "node-1")
+    delegated: list = []
+    plain_write_field = fast.write_field
+    for i in range(80):   # past the twins' warm-up when they are cold
+        t = 10.0 * i + 0.25
+        quiet = i % 3 != 0
+        fast_clock.now = slow_clock.now = t
+        if i == 70:   # the one-frame build writes the later renewals (no write_field)
+            fast.write_field = lambda *a, **k: delegated.append(a) or plain_write_field(*a, **k)
+        a = write(key, t, quiet)
+        b = slow.write_field("Lease", "node-1", NAMESPACE_NODE_LEASE, "spec", "renew_time", t,
+                             quiet=quiet)
+        assert type(a) is Lease and a == b and a.metadata == b.metadata and a.spec == b.spec
+        assert a.extra == b.extra and a is _lease(fast)
+        assert fast.resource_version == slow.resource_version
+        assert fast.last_change_time == slow.last_change_time
+    assert delegated == []
+    assert write((NAMESPACE_NODE_LEASE, "node-2"), 1.0, False) is None
+    assert [(w, t, o) for w, t, o, _ in fast_heard] == [(w, t, o) for w, t, o, _ in slow_heard]
+    assert [old for *_, old in fast_heard[::2]] == [old for *_, old in slow_heard[::2]]
+
+
+def test_field_writer_of_a_kind_with_rules_is_still_validated() -> None:
+    store, _, heard = _store()
+    node = store.get("Node", "node-1")
+    with pytest.raises(ValidationError):
+        store.field_writer("Node", "spec", "taints")(
+            ("", "node-1"), (Taint(key="bad key!", effect="NoSchedule"),), False)
+    assert store.get("Node", "node-1") is node and heard == []
+    out = store.field_writer("Node", "spec", "unschedulable")(("", "node-1"), True, False)
+    assert out.spec.unschedulable is True and out is store.get("Node", "node-1")
+    assert [(w, t) for w, t, *_ in heard] == [("all", "MODIFIED")]
