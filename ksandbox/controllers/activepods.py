@@ -324,11 +324,15 @@ class ActivePods:
                 self._sorted.pop(node, None)   # its order has aged: sorted when it comes up
                 dirty.add(node)
         if dirty:
-            nodes, entry_of = self.nodes, self._entry
+            nodes, entry_of, heap, make = self.nodes, self._entry, self._heap, self._make_entry
             for node in dirty:
                 entry_of.pop(node, None)
                 if node and node in nodes:
-                    self._push(node, ranks, now)
+                    # its entry at its rank, pushed
+                    entry = make(node, -ranks.get(node, 0) << _RANK, now)
+                    if entry is not None:
+                        entry_of[node] = entry
+                        heapq.heappush(heap, entry)
             dirty.clear()
         if len(self._heap) > 2 * len(self._entry) + 64:  # drop the dead entries
             self._heap = list(self._entry.values())
@@ -350,12 +354,6 @@ class ActivePods:
         heapq.heapify(self._heap)
         self._entry, self._expiry = entry_of, []
         self._dirty.clear()
-
-    def _push(self, node: str, ranks: Any, now: float) -> None:
-        entry = self._make_entry(node, -ranks.get(node, 0) << _RANK, now)
-        if entry is not None:
-            self._entry[node] = entry
-            heapq.heappush(self._heap, entry)
 
     def _make_entry(self, node: str, base: int, now: float) -> tuple | None:
         """The node's entry at its rank's key ``base``: at its best plain pod while the order

@@ -348,10 +348,15 @@ class DeploymentController(Controller):
         """getAllReplicaSetsAndSyncRevision: (new or None, every old one). ``fam``: the
         sync's _Family of ``rs_list``, which knows the new one and its revision."""
         if fam is not None:
-            new_rs = rs_list[fam.new] if fam.new is not None else None
+            i = fam.new
+            if i is not None:
+                # (the others, by place: what the filter below gives, without its frame)
+                new_rs, old_rss = rs_list[i], rs_list[:i] + rs_list[i + 1:]
+            else:
+                new_rs, old_rss = None, list(rs_list)
         else:
             new_rs = self._find_new(d, rs_list)
-        old_rss = [rs for rs in rs_list if rs is not new_rs]
+            old_rss = [rs for rs in rs_list if rs is not new_rs]
         if fam is not None and new_rs is not None and fam.revision_kept and \
                 new_rs.spec.min_ready_seconds == d.spec.min_ready_seconds:
             # _new_rs of an existing new ReplicaSet that needs no write

@@ -51,7 +51,12 @@ def stored_condition(d: Any, type_: str) -> FrozenDict | None:
 
 
 def stored_progressing(d: Any) -> FrozenDict | None:
-    """stored_condition(d, PROGRESSING), in one frame (a sync asks it twice)."""
+    """stored_condition(d, PROGRESSING), in one frame while _view remembers d's conditions
+    (its lookup inline: every sync asks)."""
+    raw = d.status.extra.get("conditions") or ()
+    hit = _VIEWS.get(id(raw))
+    if hit is not None and hit[0] is raw:
+        return hit[1][2]
     return _view(d)[2]
 
 
@@ -218,7 +223,10 @@ def rollout_status(d: Any, rss: list[Any], new_rs: Any, now: float, f: Any = Non
     updated = new_rs.status.replicas if new_rs is not None else 0
     counts = (count, updated, ready, available, total - available if total > available else 0,
               d.metadata.generation)
-    view = _view(d)
+    # _view(d), its lookup inline (every sync of a rollout finds the view remembered)
+    raw = d.status.extra.get("conditions") or ()
+    hit = _VIEWS.get(id(raw))
+    view = hit[1] if hit is not None and hit[0] is raw else _view(d)
     if f is None:
         f = du.facts(d)
     # _with_available(view[0], view[1], ok, now), its answer inline when the stored Available
@@ -255,7 +263,12 @@ def rollout_status(d: Any, rss: list[Any], new_rs: Any, now: float, f: Any = Non
                            "message": f"{name} is progressing."})
         # (removing Progressing keeps the first Available: the one conds had)
         avail = view[1] if conds is view[0] else get_condition(conds, AVAILABLE)
-        conds = [c for c in conds if c.get("type") != PROGRESSING] + [cond]
+        if len(conds) == 2 and conds[1] is current and conds[0].get("type") != PROGRESSING:
+            # (Available, then the Progressing one: what the filter below keeps, without
+            # its frame — nearly every sync)
+            conds = [conds[0], cond]
+        else:
+            conds = [c for c in conds if c.get("type") != PROGRESSING] + [cond]
         after = max(float(cond.get("lastUpdateTime") or 0.0) + deadline - now, 0.0) + 1.0
         return counts, conds, after, [conds, avail, cond]
     by_name = {"replicas": count, "updated_replicas": updated, "ready_replicas": ready,

@@ -38,8 +38,12 @@ class Rollout:
         if not self._reconcile_new(d, new_rs, old_rss, f):
             if dc.store.resource_version != dc._read_rv:   # (else _fresh gives them as is)
                 new_rs, old_rss = dc._fresh([new_rs])[0], dc._fresh(old_rss)
+            st, want = d.status, f.replicas
             if not self._reconcile_old(d, new_rs, old_rss, f) and \
-                    du.deployment_complete(d, d.status):
+                    st.updated_replicas == want and st.replicas == want and \
+                    st.available_replicas == want and \
+                    st.observed_generation >= d.metadata.generation:
+                # (du.deployment_complete(d, d.status), inline)
                 dc._cleanup(d, old_rss)
         # the status sync after whichever step ran: dc._sync_status(d, known=known), whose
         # rollout part (_rollout_status, with memo) is called directly, with f
