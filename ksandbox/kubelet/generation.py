@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..api.core import Pod, PodCondition, PodStatus
+from ..api.core import MIRROR_ANNOTATION, Pod, PodCondition, PodStatus
 from ..api.evolve import evolve, replacer
 
 if TYPE_CHECKING:
@@ -38,7 +38,8 @@ def as_posted(pod: Pod, status: PodStatus) -> PodStatus:
     """``status`` as the status manager posts it for ``pod``: the kubelet's generation in
     observedGeneration and in each condition the kubelet owns. ``status`` itself when it
     carries them already."""
-    gen = kubelet_generation(pod)
+    meta = pod.metadata   # kubelet_generation(pod), inline (it and is_mirror are two frames)
+    gen = 0 if MIRROR_ANNOTATION in meta.annotations else meta.generation
     conds = status.conditions
     out = None
     for i, c in enumerate(conds):

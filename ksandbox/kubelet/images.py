@@ -89,8 +89,9 @@ class ImageManager:
             for img in node.status.images:
                 if image in img.names and img.size_bytes:
                     size = f" Image size: {img.size_bytes} bytes."
-        return ("Normal", PULLED, f'Successfully pulled image "{image}" in {took:g}s '
-                                  f"({took:g}s including waiting).{size}")
+        took_s = f"{took:g}"   # (formatted once for both places)
+        return ("Normal", PULLED, f'Successfully pulled image "{image}" in {took_s}s '
+                                  f"({took_s}s including waiting).{size}")
 
     def ensure(self, container: Any, node: Any, took: float, pulled: bool = False
                ) -> tuple[list[tuple[str, str, str]], bool]:

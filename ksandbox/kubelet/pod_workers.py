@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, AbstractSet, Any, Callable
 from ..api.codec import FrozenDict
 from ..api.core import (
     FAILED,
+    MIRROR_ANNOTATION,
     RUNNING,
     TERMINATED_PHASES,
     PodCondition,
@@ -590,7 +591,8 @@ class PodWorkers:
             st.running_since = now
         # A fresh mirror of a pod that kept running: the status manager's cached status.
         since = st.running_since if not old.conditions else now
-        gen = kubelet_generation(pod)
+        meta = pod.metadata   # kubelet_generation(pod), inline (it and is_mirror: two frames)
+        gen = 0 if MIRROR_ANNOTATION in meta.annotations else meta.generation
         conds, statuses = _running_parts(old, pod.spec.containers, since, st.running_since, gen)
         olds = old.extra.get("containerStatuses")
         if olds:
