@@ -330,8 +330,13 @@ def delete_job(store: Store, job: Any) -> None:
 
 def restart_count(pod: Pod) -> int:
     """The containers' restarts, as the kubelet reports them in containerStatuses."""
-    return sum(int(s.get("restartCount", 0)) for s in pod.status.extra.get("containerStatuses")
-               or () if hasattr(s, "get"))
+    total = 0
+    for s in pod.status.extra.get("containerStatuses") or ():
+        try:
+            total += int(s.get("restartCount") or 0) if hasattr(s, "get") else 0
+        except (TypeError, ValueError):
+            pass   # (a loaded export's count of another shape)
+    return total
 
 
 def _condition_true(conditions: list[Any], type_: str) -> bool:

@@ -26,12 +26,13 @@ the resync that follows the recovery; a deleted pod's restart ends with the pod.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..api.codec import FrozenDict
 from ..api.evolve import evolve
 from ..sim.clock import PRIORITY_KUBELET
 from .generation import post_status
+from .pod_completion import readiness, restarts_of, running_since
 
 if TYPE_CHECKING:
     from ..api.core import Pod
@@ -53,16 +54,19 @@ def changed_images(old: Pod, new: Pod) -> tuple[str, ...]:
                  if c.name in before and before[c.name] != c.image)
 
 
-def _statuses(pod: Pod) -> dict[str, Any]:
+def _statuses(pod: Pod) -> dict[Any, Any]:
     return {s.get("name"): s for s in pod.status.extra.get("containerStatuses") or ()
-            if hasattr(s, "get")}
+            if isinstance(s, Mapping)}
+
+
+def _is_running(status: Any) -> bool:
+    state = status.get("state") if isinstance(status, Mapping) else None
+    return isinstance(state, Mapping) and bool(state.get("running"))
 
 
 def _running_image(status: Any) -> str | None:
     """The image a container status says runs, or None when it is not running."""
-    if status is None or not (status.get("state") or {}).get("running"):
-        return None
-    return status.get("image")
+    return status.get("image") if _is_running(status) else None
 
 
 class _Restart:
@@ -106,20 +110,28 @@ class ContainerRestarts:
 
     def freeze(self) -> None:
         """The kubelet went silent or its runtime down: each restart under way stops where it
-        is and is flagged again, to be begun anew at the resync after the recovery."""
+        is, flagged again for the resync after the recovery: one still stopping its old
+        containers begins anew, one whose old containers are gone starts the new ones."""
         for key, r in list(self.under_way.items()):
             if r.timer is not None:
                 r.timer.cancel()
-            del self.under_way[key]
+                r.timer = None
+            if r.stopped_at is None:
+                del self.under_way[key]
             self.flag(key, r.names)
 
     def sync(self, key: tuple[str, str], pod: Pod) -> None:
         """The pod worker's sync of a running pod: begin restarting the flagged containers
         whose running image is not the spec's (computePodActions' containerChanged)."""
         names = self.flagged.pop(key, ())
-        if not names or key in self.under_way:
-            if names:
+        under_way = self.under_way.get(key)
+        if under_way is not None:
+            if under_way.timer is None and under_way.stopped_at is not None:
+                self._stopped(key, under_way)   # cut short after the stop: start them now
+            elif names:
                 self.flagged[key] = names   # the restart under way starts them as they are
+            return
+        if not names:
             return
         statuses = _statuses(pod)
         spec = {c.name: c.image for c in pod.spec.containers}
@@ -128,9 +140,11 @@ class ContainerRestarts:
         if not changed:
             return
         r = _Restart(pod.metadata.uid, changed, {
-            n: ((statuses[n].get("state") or {}).get("running") or {}).get("startedAt")
+            n: running_since(statuses[n])
             for n in changed})
         self.under_way[key] = r
+        # the new instance runs its own time (pod_completion): the old one's exit is off
+        self.workers.completion.cancel_exit(key)
         for name in changed:
             self.store.record_event(pod, "Normal", "Killing",
                                     f"Container {name} definition changed, will be restarted",
@@ -160,7 +174,8 @@ class ContainerRestarts:
             return
         workers = self.workers
         now = self.clock.now
-        r.stopped_at = now
+        if r.stopped_at is None:
+            r.stopped_at = now
         lo, hi = workers.start_delay
         when = now + round(workers.rand.uniform(lo, hi), 1)
         node = self.store.get("Node", workers.name)
@@ -187,6 +202,7 @@ class ContainerRestarts:
         node = self.store.get("Node", workers.name)
         took = round(self.clock.now - (r.stopped_at or self.clock.now), 3)
         started = []
+        waiting: dict[str, tuple[str, str]] = {}
         for c in pod.spec.containers:
             if c.name not in r.names:
                 continue
@@ -194,35 +210,53 @@ class ContainerRestarts:
             for type_, reason, message in events:
                 self.store.record_event(pod, type_, reason, message, COMPONENT)
             if not ok:
-                continue   # ErrImageNeverPull: this container does not start
+                # ErrImageNeverPull: this container does not start; it waits, not ready
+                type_, reason, message = events[-1]
+                waiting[c.name] = (reason, message)
+                continue
             self.store.record_event(pod, "Normal", "Created", f"Created container: {c.name}",
                                     COMPONENT)
             self.store.record_event(pod, "Normal", "Started", f"Started container {c.name}",
                                     COMPONENT)
             started.append(c)
-        if started:
-            post_status(self.store, pod, new_instance_status(pod, started, r, self.clock.now))
+        pod = post_status(self.store, pod, new_instance_status(pod, started, waiting, r,
+                                                               self.clock.now))
+        if started and not waiting:
+            workers.completion.schedule_exit(key, pod)
 
 
-def new_instance_status(pod: Pod, started: list[Any], r: _Restart, now: float) -> Any:
-    """``pod``'s status with each container of ``started`` running anew: its image, one more
-    restart, the stopped instance as its last state."""
+def new_instance_status(pod: Pod, started: list[Any], waiting: dict[str, tuple[str, str]],
+                        r: _Restart, now: float) -> Any:
+    """``pod``'s status with each container of ``started`` running anew (its image, one more
+    restart) and each of ``waiting`` (name -> (reason, message)) waiting, not ready; the
+    stopped instance the last state of each. A container waiting makes the pod not ready."""
     images = {c.name: c.image for c in started}
     out = []
     for s in pod.status.extra.get("containerStatuses") or ():
-        name = s.get("name") if hasattr(s, "get") else None
-        if name not in images:
+        name = s.get("name") if isinstance(s, Mapping) else None
+        if name is None or name not in images and name not in waiting:
             out.append(s)
             continue
-        out.append(FrozenDict({
-            **s, "image": images[name], "ready": True, "started": True,
-            "restartCount": int(s.get("restartCount", 0)) + 1,
-            "state": FrozenDict({"running": FrozenDict({"startedAt": now})}),
-            "lastState": FrozenDict({"terminated": FrozenDict({
-                "exitCode": KILLED_EXIT_CODE, "reason": "Error",
-                "startedAt": r.started.get(name), "finishedAt": r.stopped_at})}),
-        }))
-    return evolve(pod.status, extra=pod.status.extra.set("containerStatuses", tuple(out)))
+        last = {"lastState": FrozenDict({"terminated": FrozenDict({
+            "exitCode": KILLED_EXIT_CODE, "reason": "Error",
+            "startedAt": r.started.get(name), "finishedAt": r.stopped_at})})}
+        if name in images:
+            out.append(FrozenDict({
+                **s, **last, "image": images[name], "ready": True, "started": True,
+                "restartCount": restarts_of(s) + 1,
+                "state": FrozenDict({"running": FrozenDict({"startedAt": now})})}))
+        else:
+            reason, message = waiting[str(name)]
+            out.append(FrozenDict({
+                **s, **last, "ready": False, "started": False,
+                "state": FrozenDict({"waiting": FrozenDict({"reason": reason,
+                                                             "message": message})})}))
+    status = evolve(pod.status, extra=pod.status.extra.set("containerStatuses", tuple(out)))
+    if waiting:
+        unready = f"containers with unready status: [{' '.join(sorted(waiting))}]"
+        status = evolve(status, conditions=readiness(pod, "False", now, "ContainersNotReady",
+                                                     unready))
+    return status
 
 
 def kept_instances(olds: Any, statuses: tuple) -> tuple:
@@ -234,8 +268,8 @@ def kept_instances(olds: Any, statuses: tuple) -> tuple:
     out = []
     changed = False
     for s in statuses:
-        old = before.get(s.get("name"))
-        if old is None or not (old.get("state") or {}).get("running"):
+        old = before.get(s.get("name"))   # (statuses: the kubelet's own, all mappings)
+        if old is None or not _is_running(old):
             out.append(s)
             continue
         kept = FrozenDict({**s, **{k: old[k] for k in ("image", "restartCount", "lastState",

@@ -24,7 +24,7 @@ and ready again.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..api.codec import FrozenDict
 from ..api.core import FAILED, SUCCEEDED, PodCondition
@@ -79,13 +79,45 @@ def exit_code(pod: Pod) -> int:
         return 1
 
 
+
+def running_since(s: Any) -> Any:
+    """When a container status says its container started running (None: not running, or a
+    loaded export's status of another shape)."""
+    state = s.get("state") if isinstance(s, Mapping) else None
+    running = state.get("running") if isinstance(state, Mapping) else None
+    return running.get("startedAt") if isinstance(running, Mapping) else None
+
+
+def restarts_of(s: Any) -> int:
+    """A container status's restartCount (0 when it has none it can say)."""
+    try:
+        return int(s.get("restartCount") or 0) if isinstance(s, Mapping) else 0
+    except (TypeError, ValueError):
+        return 0
+
+
 def restart_count(pod: Pod) -> int:
-    return sum(int(s.get("restartCount", 0)) for s in pod.status.extra.get("containerStatuses")
-               or () if hasattr(s, "get"))
+    return sum(restarts_of(s) for s in pod.status.extra.get("containerStatuses") or ())
+
 
 
 def backoff(restarts: int) -> float:
-    return min(BACKOFF_BASE * (2 ** max(0, restarts - 1)), BACKOFF_MAX)
+    """The crash-loop back-off before a failed container's next start, ``restarts`` the
+    restarts it had so far: none before the first restart (doBackOff finds no back-off entry
+    for the container yet and starts it at once), then 10 s, doubling, at most 5 minutes."""
+    if restarts <= 0:
+        return 0.0
+    return min(BACKOFF_BASE * (2 ** (restarts - 1)), BACKOFF_MAX)
+
+
+def has_waiting(pod: Pod) -> bool:
+    """Whether a container of ``pod`` waits (its crash-loop back-off, an image it may not
+    pull): the pod is not ready for that, and no re-post makes it Running."""
+    for s in pod.status.extra.get("containerStatuses") or ():
+        state = s.get("state") if isinstance(s, Mapping) else None
+        if isinstance(state, Mapping) and state.get("waiting") is not None:
+            return True
+    return False
 
 
 def terminated_status(pod: Pod, now: float, code: int) -> Any:
@@ -100,7 +132,9 @@ def terminated_status(pod: Pod, now: float, code: int) -> Any:
             conds.append(c)
     statuses = []
     for s in old.extra.get("containerStatuses") or ():
-        started = ((s.get("state") or {}).get("running") or {}).get("startedAt")
+        if not isinstance(s, Mapping):
+            continue   # (a loaded export's status of another shape)
+        started = running_since(s)
         statuses.append(FrozenDict({**s, "ready": False, "started": False,
                                     "state": FrozenDict({"terminated": FrozenDict({
                                         "exitCode": code,
@@ -123,7 +157,7 @@ def go_duration(seconds: float) -> str:
     return f"{h}h{m}m{s}s"
 
 
-def _readiness(pod: Pod, status: str, now: float, reason: str = "", message: str = ""
+def readiness(pod: Pod, status: str, now: float, reason: str = "", message: str = ""
                ) -> tuple:
     """The pod's conditions with Ready and ContainersReady set to ``status`` (their
     transition time ``now`` when it changes)."""
@@ -147,9 +181,11 @@ def crash_loop_status(pod: Pod, now: float, code: int, delay: float) -> Any:
     names = []
     meta = pod.metadata
     for s in pod.status.extra.get("containerStatuses") or ():
+        if not isinstance(s, Mapping):
+            continue   # (a loaded export's status of another shape)
         name = s.get("name")
         names.append(str(name))
-        started = ((s.get("state") or {}).get("running") or {}).get("startedAt")
+        started = running_since(s)
         message = (f"back-off {go_duration(delay)} restarting failed container={name} "
                    f"pod={meta.name}_{meta.namespace}({meta.uid})")
         statuses.append(FrozenDict({
@@ -160,21 +196,34 @@ def crash_loop_status(pod: Pod, now: float, code: int, delay: float) -> Any:
                 "exitCode": code, "reason": "Error", "startedAt": started,
                 "finishedAt": now})})}))
     unready = f"containers with unready status: [{' '.join(names)}]"
-    return evolve(pod.status, conditions=_readiness(pod, "False", now, "ContainersNotReady",
+    return evolve(pod.status, conditions=readiness(pod, "False", now, "ContainersNotReady",
                                                     unready),
                   extra=pod.status.extra.set("containerStatuses", tuple(statuses)))
 
 
-def restarted_status(pod: Pod, now: float) -> Any:
-    """A container restarted in place after its back-off (OnFailure): running and ready
-    again since ``now``, one more restart; its last state the instance that failed."""
+def restarted_status(pod: Pod, now: float, exited: tuple[int, float] | None = None) -> Any:
+    """A container restarted in place (OnFailure): running and ready again since ``now``, one
+    more restart, the image its spec names now. Its last state: the instance that exited
+    with ``exited`` = (exit code, when), for a restart without a back-off; else the failed
+    instance the back-off's status holds already."""
+    images = {c.name: c.image for c in pod.spec.containers}
     statuses = []
     for s in pod.status.extra.get("containerStatuses") or ():
-        statuses.append(FrozenDict({**s, "ready": True, "started": True,
-                                    "restartCount": int(s.get("restartCount", 0)) + 1,
-                                    "state": FrozenDict({"running": FrozenDict(
-                                        {"startedAt": now})})}))
-    return evolve(pod.status, conditions=_readiness(pod, "True", now),
+        if not isinstance(s, Mapping):
+            continue   # (a loaded export's status of another shape)
+        new = {**s, "ready": True, "started": True,
+               "restartCount": restarts_of(s) + 1,
+               "state": FrozenDict({"running": FrozenDict({"startedAt": now})})}
+        name = s.get("name")
+        if isinstance(name, str) and name in images:
+            new["image"] = images[name]
+        if exited is not None:
+            started = running_since(s)
+            new["lastState"] = FrozenDict({"terminated": FrozenDict({
+                "exitCode": exited[0], "reason": "Error", "startedAt": started,
+                "finishedAt": exited[1]})})
+        statuses.append(FrozenDict(new))
+    return evolve(pod.status, conditions=readiness(pod, "True", now),
                   extra=pod.status.extra.set("containerStatuses", tuple(statuses)))
 
 
@@ -190,6 +239,9 @@ class PodCompletion:
         self.name = kubelet.name
         self.workers = workers
         self._exit_timers: dict[tuple[str, str], Any] = {}
+        # what came due while the kubelet was silent or its runtime down: the container exited
+        # (or its back-off ended) all the same, and the kubelet acts on it when it is back
+        self._due: dict[tuple[str, str], tuple[Any, ...]] = {}
 
     def schedule_exit(self, key: tuple[str, str], pod: Pod) -> None:
         seconds = run_seconds(pod)
@@ -207,39 +259,75 @@ class PodCompletion:
         timer = self._exit_timers.pop(key, None)
         if timer is not None:
             timer.cancel()
+        if self._due:
+            self._due.pop(key, None)
 
-    def _exit(self, key: tuple[str, str], uid: str) -> None:
-        self._exit_timers.pop(key, None)
-        if self.kubelet.halted:
-            return
+    def resume(self) -> None:
+        """The kubelet is back: act on the exits and back-off ends that came meanwhile."""
+        due, self._due = self._due, {}
+        for fn, *args in due.values():
+            fn(*args)
+
+    def _live(self, key: tuple[str, str], uid: str) -> Pod | None:
+        """The pod while it still runs here (not deleted, not finished), else None."""
         pod = self.store.get("Pod", key[1], key[0])
-        st = self.workers.pods.get(key)
         if pod is None or pod.metadata.uid != uid or pod.is_terminated or \
-                pod.metadata.deletion_timestamp is not None or st is None:
+                pod.metadata.deletion_timestamp is not None or key not in self.workers.pods:
+            return None
+        return pod
+
+    def _exit(self, key: tuple[str, str], uid: str, at: float | None = None) -> None:
+        """The containers exit (at ``at``: when they did, if the kubelet hears it later)."""
+        self._exit_timers.pop(key, None)
+        now = self.clock.now if at is None else at
+        if self.kubelet.halted:
+            self._due[key] = (self._exit, key, uid, now)
             return
-        now = self.clock.now
+        pod = self._live(key, uid)
+        if pod is None:
+            return
         code = exit_code(pod)
         if code != 0 and pod.spec.restart_policy == "OnFailure":
-            delay = backoff(restart_count(pod) + 1)
+            delay = backoff(restart_count(pod))
+            if not delay:   # the first restart: at once
+                self._start_again(key, pod, restarted_status(pod, self.clock.now, (code, now)))
+                return
             self.store.record_event(pod, "Warning", "BackOff",
                                     "Back-off restarting failed container "
                                     f"{pod.spec.containers[0].name} in pod "
                                     f"{pod.metadata.name}_{pod.metadata.namespace}({uid})",
                                     "kubelet")
             post_status(self.store, pod, crash_loop_status(pod, now, code, delay))
-
-            def restart() -> None:
-                cur = self.store.get("Pod", key[1], key[0])
-                if cur is None or cur.metadata.uid != uid or cur.is_terminated or \
-                        self.kubelet.halted:
-                    return
-                post_status(self.store, cur, restarted_status(cur, self.clock.now))
-                self.schedule_exit(key, cur)
-
-            self._exit_timers[key] = self.clock.call_later(delay, restart, PRIORITY_KUBELET,
-                                                           f"kubelet/{self.name}/restart")
+            self._exit_timers[key] = self.clock.call_later(
+                max(0.0, now + delay - self.clock.now), lambda: self._back_off_ended(key, uid),
+                PRIORITY_KUBELET, f"kubelet/{self.name}/restart")
             return
         post_status(self.store, pod, terminated_status(pod, now, code))
         cur = self.workers.pods.get(key)
         if cur is not None:
             self.workers.forget(key, cur)
+
+    def _back_off_ended(self, key: tuple[str, str], uid: str) -> None:
+        self._exit_timers.pop(key, None)
+        if self.kubelet.halted:
+            self._due[key] = (self._back_off_ended, key, uid)
+            return
+        pod = self._live(key, uid)
+        if pod is not None:
+            self._start_again(key, pod, restarted_status(pod, self.clock.now))
+
+    def _start_again(self, key: tuple[str, str], pod: Pod, status: Any) -> None:
+        """The failed container starts again: its events (the image as its policy finds it
+        on the node, Created, Started), the status, its next exit."""
+        node = self.store.get("Node", self.name)
+        images = self.workers.images
+        for c in pod.spec.containers:
+            if not images.must_pull(c, node) and images.present(c.image, node):
+                self.store.record_event(pod, "Normal", "Pulled",
+                                        f'Container image "{c.image}" already present on '
+                                        "machine", "kubelet")
+            self.store.record_event(pod, "Normal", "Created", f"Created container: {c.name}",
+                                    "kubelet")
+            self.store.record_event(pod, "Normal", "Started", f"Started container {c.name}",
+                                    "kubelet")
+        self.schedule_exit(key, post_status(self.store, pod, status))

@@ -31,7 +31,7 @@ from . import eviction as ev
 from .container_restart import ContainerRestarts, kept_instances
 from .generation import kubelet_generation, post_status
 from .images import ImageManager
-from .pod_completion import PodCompletion
+from .pod_completion import PodCompletion, has_waiting, running_since
 from .predicates import fit_failures, fit_order, spec_failures
 from .static import mirror_key
 
@@ -294,12 +294,13 @@ class PodWorkers:
         """After a recovery: re-post what drifted, restart what never started, stop what was
         deleted meanwhile (with its full grace), and queue every pod of the node."""
         now = self.clock.now
+        self.completion.resume()   # the exits and back-off ends that came meanwhile
         for key, st in list(self.pods.items()):
             pod = self.store.get("Pod", key[1], key[0])
             if pod is None:
                 continue
             if st.started and not pod.is_terminated and pod.metadata.deletion_timestamp is None:
-                if _ready_status(pod) != "True":
+                if _ready_status(pod) != "True" and not has_waiting(pod):
                     self.write_running(pod, st)
             elif not st.started and pod.metadata.deletion_timestamp is None:
                 self.schedule_start(key, st)
@@ -326,6 +327,9 @@ class PodWorkers:
             self.sync_mirror(key, pod)
             if st is None:
                 self._admit(key, self.static_pods[key], True, node, held, now, specs)
+            if self.restarts.flagged:
+                # a static pod runs its manifest: an update of its mirror changes nothing
+                self.restarts.flagged.pop(key, None)
             return
         if pod is None or pod.spec.node_name != self.name:
             if st is not None:
@@ -772,7 +776,7 @@ def _started_at(pod: Pod) -> Any:
     """When the pod's first container started, as its status says (an export's RFC 3339
     string is kept as it is), or None."""
     for cs in pod.status.extra.get("containerStatuses") or ():
-        started = ((cs.get("state") or {}).get("running") or {}).get("startedAt")
+        started = running_since(cs)
         if started is not None:
             return started
     return None

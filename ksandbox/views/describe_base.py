@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping
 from ..api.quantity import Quantity
 from .age import age
 from .table import DESCRIBE_MINWIDTH, DESCRIBE_PADDING, tabwrite
-from .timefmt import rfc1123z
+from .timefmt import rfc1123z, sim_seconds
 
 LEVEL_0, LEVEL_1, LEVEL_2, LEVEL_3 = 0, 1, 2, 3
 # describe.go: annotations longer than this are folded and shortened.
@@ -188,39 +188,57 @@ def containers(w: Writer, label: str, items: Iterable[Any], space: str = "",
 def container_state(w: Writer, status: Mapping) -> None:
     """describeContainerState: the state, the last state when it terminated, readiness and
     the restart count."""
-    _state(w, "State", status.get("state") or {})
-    last = status.get("lastState") or {}
-    if last.get("terminated"):
+    state = status.get("state")
+    _state(w, "State", state if isinstance(state, Mapping) else {})
+    last = status.get("lastState")
+    if isinstance(last, Mapping) and isinstance(last.get("terminated"), Mapping):
         _state(w, "Last State", last)
     w.write(LEVEL_2, f"Ready:\t{'True' if status.get('ready') else 'False'}\n")
-    w.write(LEVEL_2, f"Restart Count:\t{int(status.get('restartCount') or 0)}\n")
+    w.write(LEVEL_2, f"Restart Count:\t{_int(status.get('restartCount'))}\n")
 
 
 def _state(w: Writer, title: str, state: Mapping) -> None:
     """describeStatus: Running (since), Waiting (reason) or Terminated (reason, message, exit
     code, signal, start and finish)."""
-    if state.get("running") is not None:
+    def part(name: str) -> Mapping | None:
+        value = state.get(name)
+        return None if value is None else value if isinstance(value, Mapping) else {}
+
+    running, waiting, terminated = part("running"), part("waiting"), part("terminated")
+    if running is not None:
         w.write(LEVEL_2, f"{title}:\tRunning\n")
-        w.write(LEVEL_3, f"Started:\t{rfc1123z((state['running'] or {}).get('startedAt'))}\n")
-    elif state.get("waiting") is not None:
+        w.write(LEVEL_3, f"Started:\t{_when(running.get('startedAt'))}\n")
+    elif waiting is not None:
         w.write(LEVEL_2, f"{title}:\tWaiting\n")
-        reason = (state["waiting"] or {}).get("reason")
+        reason = waiting.get("reason")
         if reason:
             w.write(LEVEL_3, f"Reason:\t{reason}\n")
-    elif state.get("terminated") is not None:
-        t = state["terminated"] or {}
+    elif terminated is not None:
+        t = terminated
         w.write(LEVEL_2, f"{title}:\tTerminated\n")
         if t.get("reason"):
             w.write(LEVEL_3, f"Reason:\t{t['reason']}\n")
         if t.get("message"):
             w.write(LEVEL_3, f"Message:\t{t['message']}\n")
-        w.write(LEVEL_3, f"Exit Code:\t{int(t.get('exitCode') or 0)}\n")
-        if int(t.get("signal") or 0) > 0:
-            w.write(LEVEL_3, f"Signal:\t{int(t['signal'])}\n")
-        w.write(LEVEL_3, f"Started:\t{rfc1123z(t.get('startedAt'))}\n")
-        w.write(LEVEL_3, f"Finished:\t{rfc1123z(t.get('finishedAt'))}\n")
+        w.write(LEVEL_3, f"Exit Code:\t{_int(t.get('exitCode'))}\n")
+        if _int(t.get("signal")) > 0:
+            w.write(LEVEL_3, f"Signal:\t{_int(t.get('signal'))}\n")
+        w.write(LEVEL_3, f"Started:\t{_when(t.get('startedAt'))}\n")
+        w.write(LEVEL_3, f"Finished:\t{_when(t.get('finishedAt'))}\n")
     else:
         w.write(LEVEL_2, f"{title}:\tWaiting\n")
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _when(value: Any) -> str:
+    """A status time as describe prints it (Go's zero time for one unset or unreadable)."""
+    return rfc1123z(sim_seconds(value))
 
 
 def volumes(w: Writer, items: Iterable[Any], space: str = "") -> None:

@@ -118,6 +118,19 @@ def _container_statuses(pod: Pod) -> list[Any]:
     return [s for s in raw if isinstance(s, dict)]
 
 
+def _count(value: Any) -> int:
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0   # (a loaded export's count of another shape)
+
+
+def _mapping(value: Any) -> Any:
+    """A state's part as a mapping (a loaded export's odd value, a string, reads as set but
+    empty)."""
+    return value if isinstance(value, dict) or value is None else {}
+
+
 def _terminal(pod: Pod) -> bool:
     return pod.status.phase in ("Succeeded", "Failed")
 
@@ -140,10 +153,12 @@ def _pod_containers(pod: Pod) -> tuple[int, int, str | None, bool]:
             (s.get("state") or {}).get("terminated") for s in statuses):
         reason = "Completed"
     for s in reversed(statuses):
-        restarts += int(s.get("restartCount") or 0)
-        state = s.get("state") or {}
-        waiting, terminated, running = (state.get("waiting"), state.get("terminated"),
-                                        state.get("running"))
+        restarts += _count(s.get("restartCount"))
+        state = s.get("state")
+        if not isinstance(state, dict):
+            state = {}
+        waiting, terminated, running = (_mapping(state.get("waiting")),
+                                        _mapping(state.get("terminated")), state.get("running"))
         if waiting and waiting.get("reason"):
             reason = waiting["reason"]
         elif terminated is not None and terminated.get("reason"):
@@ -205,9 +220,10 @@ def pod_restarts(pod: Pod, now: float) -> str:
     restarts = 0
     last: float | None = None
     for s in _container_statuses(pod):
-        restarts += int(s.get("restartCount") or 0)
-        terminated = (s.get("lastState") or {}).get("terminated")
-        if terminated:
+        restarts += _count(s.get("restartCount"))
+        last_state = s.get("lastState")
+        terminated = last_state.get("terminated") if isinstance(last_state, dict) else None
+        if isinstance(terminated, dict):
             at = sim_seconds(terminated.get("finishedAt"))
             if at is not None and (last is None or at > last):
                 last = at

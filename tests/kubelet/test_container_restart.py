@@ -163,43 +163,146 @@ def test_a_restart_cut_short_by_a_node_failure_is_begun_again_after_the_recovery
     assert cs["lastState"]["terminated"]["finishedAt"] == kills[1] + 10
 
 
-def test_a_failed_container_waits_in_crash_loop_back_off_then_restarts_with_its_last_state():
-    s = cluster(node("node-1"), json.dumps({
+def _failing(policy="OnFailure"):
+    return json.dumps({
         "apiVersion": "v1", "kind": "Pod",
         "metadata": {"name": "job", "annotations": {"ksandbox.io/run-seconds": "5",
                                                     "ksandbox.io/exit-code": "2"}},
-        "spec": {"restartPolicy": "OnFailure",
-                 "containers": [{"name": "app", "image": "busybox:1.36"}]}}))
+        "spec": {"restartPolicy": policy, "terminationGracePeriodSeconds": 10,
+                 "containers": [{"name": "app", "image": "busybox:1.36"}]}})
+
+
+def test_a_failed_container_restarts_at_once_then_waits_in_crash_loop_back_off():
+    s = cluster(node("node-1"), _failing())
     s.run_until(5)
     started = status_of(get_pod(s, "job"))["state"]["running"]["startedAt"]
-    exited = started + 5
-    s.run_until(exited + 1)
+    first = started + 5
+    s.run_until(first + 0.5)
+    # the first failure: no back-off yet (doBackOff finds no entry), started again at once
+    cs = status_of(get_pod(s, "job"))
+    assert cs["state"] == {"running": {"startedAt": first}}
+    assert cs["restartCount"] == 1
+    assert cs["lastState"] == {"terminated": {"exitCode": 2, "reason": "Error",
+                                              "startedAt": started, "finishedAt": first}}
+    assert [r for t, r, _m in kubelet_events(s, "job") if t == first] == \
+        ["Pulled", "Created", "Started"]
+    second = first + 5
+    s.run_until(second + 1)
     job = get_pod(s, "job")
     cs = status_of(job)
-    # the first back-off: 10 s; waiting, not ready, restartCount still 0
+    # the second: 10 s of back-off; waiting, not ready
     assert cs["state"] == {"waiting": {
         "reason": "CrashLoopBackOff",
         "message": "back-off 10s restarting failed container=app "
                    f"pod=job_default({job.metadata.uid})"}}
     assert cs["lastState"] == {"terminated": {"exitCode": 2, "reason": "Error",
-                                              "startedAt": started, "finishedAt": exited}}
-    assert (cs["ready"], cs["started"], cs["restartCount"]) == (False, False, 0)
+                                              "startedAt": first, "finishedAt": second}}
+    assert (cs["ready"], cs["started"], cs["restartCount"]) == (False, False, 1)
     ready = job.status.condition("Ready")
     assert (ready.status, ready.reason, ready.message, ready.last_transition_time) == \
-        ("False", "ContainersNotReady", "containers with unready status: [app]", exited)
+        ("False", "ContainersNotReady", "containers with unready status: [app]", second)
     assert job.status.phase == "Running"
     row = s.submit("kubectl get pod job").output.splitlines()[1].split()
-    assert row[1:4] == ["0/1", "CrashLoopBackOff", "0"]
-    s.run_until(exited + 10.5)
+    assert row[1:5] == ["0/1", "CrashLoopBackOff", "1", "(1s"]
+    s.run_until(second + 10.5)
     job = get_pod(s, "job")
     cs = status_of(job)
-    assert cs["state"] == {"running": {"startedAt": exited + 10}}
-    assert (cs["ready"], cs["restartCount"]) == (True, 1)
-    assert cs["lastState"]["terminated"]["finishedAt"] == exited
+    assert cs["state"] == {"running": {"startedAt": second + 10}}
+    assert (cs["ready"], cs["restartCount"]) == (True, 2)
+    assert cs["lastState"]["terminated"]["finishedAt"] == second
     ready = job.status.condition("Ready")
-    assert (ready.status, ready.last_transition_time) == ("True", exited + 10)
-    row = s.submit("kubectl get pod job").output.splitlines()[1].split()
-    assert row[1:5] == ["1/1", "Running", "1", "(10s"]
+    assert (ready.status, ready.last_transition_time) == ("True", second + 10)
+    # the third failure waits 20 s
+    s.run_until(second + 16)
+    assert "back-off 20s" in status_of(get_pod(s, "job"))["state"]["waiting"]["message"]
+
+
+def test_a_pod_deleted_in_its_back_off_does_not_start_again():
+    s = cluster(node("node-1"), _failing())
+    s.run_until(14)   # the second failure: in back-off until 24
+    assert "CrashLoopBackOff" in s.submit("kubectl get pod job").output
+    play(s, [(15, "kubectl delete pod job --wait=false")])
+    s.run_until(24.5)
+    job = get_pod(s, "job")
+    assert job is not None and job.metadata.deletion_timestamp is not None
+    assert status_of(job)["restartCount"] == 1
+    assert [r for t, r, _m in kubelet_events(s, "job") if t > 15] == []
+
+
+def test_a_back_off_that_ends_while_the_node_is_down_starts_the_container_after():
+    s = cluster(node("node-1"), _failing())
+    play(s, [(15, "ksandbox fail node node-1")])   # in back-off until 24
+    s.run_until(60)
+    assert status_of(get_pod(s, "job"))["restartCount"] == 1
+    play(s, [(61, "ksandbox recover node node-1")])
+    s.run_until(61.5)
+    cs = status_of(get_pod(s, "job"))
+    assert (cs["restartCount"], cs["state"]) == (2, {"running": {"startedAt": 61.0}})
+    assert cs["lastState"]["terminated"]["exitCode"] == 2
+    # and it fails again 5 s later, as before
+    s.run_until(67)
+    assert "back-off 20s" in status_of(get_pod(s, "job"))["state"]["waiting"]["message"]
+
+
+def test_a_container_that_exits_while_the_node_is_down_is_seen_to_after_the_recovery():
+    s = cluster(node("node-1"), _failing("Never"))
+    play(s, [(4, "ksandbox fail node node-1")])     # it exits at ~7-8, unheard
+    s.run_until(30)
+    assert get_pod(s, "job").status.phase == "Running"
+    play(s, [(31, "ksandbox recover node node-1")])
+    s.run_until(32)
+    job = get_pod(s, "job")
+    term = status_of(job)["state"]["terminated"]
+    assert job.status.phase == "Failed"
+    assert term["exitCode"] == 2 and term["finishedAt"] < 10   # when it exited, not 31
+
+
+def test_an_image_set_in_the_back_off_is_the_one_that_starts():
+    s = cluster(node("node-1"), _failing())
+    play(s, [(15, "kubectl set image pod/job app=busybox:1.37")])   # in back-off until 24
+    s.run_until(25)
+    cs = status_of(get_pod(s, "job"))
+    assert (cs["image"], cs["restartCount"]) == ("busybox:1.37", 2)
+
+
+def test_an_image_restart_takes_over_the_old_instances_run():
+    s = cluster(node("node-1"), _failing("Never"))
+    play(s, [(4, "kubectl set image pod/job app=busybox:1.37")])   # the old one would exit ~8
+    s.run_until(13)
+    job = get_pod(s, "job")
+    cs = status_of(job)
+    # stopped at 14 (grace 10): no exit of the old instance meanwhile
+    assert job.status.phase == "Running" and cs["image"] == "busybox:1.36"
+    s.run_until(30)
+    job = get_pod(s, "job")
+    cs = status_of(job)
+    # the new instance ran its own 5 s, then failed (restartPolicy Never)
+    assert job.status.phase == "Failed"
+    assert cs["image"] == "busybox:1.37" and cs["restartCount"] == 1
+    term = cs["state"]["terminated"]
+    assert round(term["finishedAt"] - term["startedAt"], 6) == 5
+
+
+def test_an_image_the_node_may_not_pull_leaves_the_container_waiting():
+    with_image = json.loads(node("node-1"))
+    with_image["status"]["images"] = [{"names": ["nginx:1.27"], "sizeBytes": 1000}]
+    s = cluster(json.dumps(with_image), json.dumps({
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web"},
+        "spec": {"terminationGracePeriodSeconds": 0,
+                 "containers": [{"name": "app", "image": "nginx:1.27",
+                                 "imagePullPolicy": "Never"}]}}))
+    s.run_until(10)
+    assert get_pod(s, "web").status.phase == "Running"   # its image is on the node
+    play(s, [(12, "kubectl set image pod/web app=nginx:9.99")])
+    s.run_until(20)
+    web = get_pod(s, "web")
+    cs = status_of(web)
+    assert cs["state"]["waiting"]["reason"] == "ErrImageNeverPull"
+    assert (cs["ready"], cs["restartCount"]) == (False, 0)
+    assert cs["lastState"]["terminated"]["exitCode"] == 137
+    assert web.status.condition("Ready").status == "False"
+    assert s.submit("kubectl get pod web").output.splitlines()[1].split()[1:3] == \
+        ["0/1", "ErrImageNeverPull"]
 
 
 def test_restarts_ago_reads_an_exported_time():
