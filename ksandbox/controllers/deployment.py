@@ -172,7 +172,9 @@ class DeploymentController(Controller):
 
     def _rs_changed(self, ns: str, owner: str | None, ev: WatchEvent) -> None:
         if owner is not None:
-            self.queue.add((ns, owner))
+            key = (ns, owner)
+            if key not in self.queue._pending:   # (else add returns at once: no call)
+                self.queue.add(key)
             return
         if ev.type == DELETED:
             return
@@ -360,7 +362,15 @@ class DeploymentController(Controller):
         if fam is not None and new_rs is not None and fam.revision_kept and \
                 new_rs.spec.min_ready_seconds == d.spec.min_ready_seconds:
             # _new_rs of an existing new ReplicaSet that needs no write
-            self._new_rs_found(d, fam.revision, new_rs.metadata.name, created=False)
+            rev = fam.revision
+            if d is self._read and self._read_progressing is not None and \
+                    self.store.resource_version == self._read_rv and \
+                    (not rev or d.metadata.annotations.get(du.REVISION) == rev):
+                # _new_rs_found's answer without its call: nothing written since the sync
+                # read d (the stored one then), its revision already rev, a Progressing
+                # condition stored — every sync of a rollout under way
+                return new_rs, old_rss
+            self._new_rs_found(d, rev, new_rs.metadata.name, created=False)
             return new_rs, old_rss
         return self._new_rs(d, old_rss, new_rs, create), old_rss
 

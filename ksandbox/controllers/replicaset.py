@@ -223,14 +223,31 @@ class ReplicaSetController(Controller):
             return
         if counted == 3:
             node = new.spec.node_name
-            if old.spec.node_name == node:
+            left = old.spec.node_name
+            if left == node:
                 return
-            self._family_step(parent, old.spec.node_name, -1)
-            self._family_step(parent, node, 1)
+            steps: tuple[tuple[str, int], ...] = ((left, -1), (node, 1))
         elif counted == 1:
-            self._family_step(parent, old.spec.node_name, -1)
+            steps = ((old.spec.node_name, -1),)
         else:
-            self._family_step(parent, new.spec.node_name, 1)
+            steps = ((new.spec.node_name, 1),)
+        # self._family_step(parent, node, sign) of each, inline (a pod write that moves
+        # its pod's count, ~3 a rolling pod's life)
+        family = self._family.get(parent)
+        if family is None:
+            family = self._family[parent] = {}
+        touched = self._touched.get(parent)
+        if touched is None:
+            touched = self._touched[parent] = {}
+        for node, sign in steps:
+            before = family.get(node, 0)
+            if node not in touched:
+                touched[node] = before
+            n = before + sign
+            if n > 0:
+                family[node] = n
+            else:
+                family.pop(node, None)
 
     def _family_step(self, parent: str, node: str, sign: int) -> None:
         """An active pod of the family enters (+1) or leaves (-1) ``node``."""
