@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from ..api import loadprogress
 from ..api.codec import BUILDING_TWINS
+from ..api.core import TERMINATED_PHASES
 from ..api.errors import ApiError, KsandboxError
 from ..api.evolve import (
     evolve,
@@ -797,10 +798,13 @@ class Store:
         ``grace_period=0``, kubectl's ``--force``). Everything else goes at once.
         """
         info = BY_KIND[kind]
-        obj = self.get(kind, name, namespace)
+        key = (namespace if info.namespaced else "", name)
+        obj = self._objects[kind].get(key)   # (self.get's)
         if obj is None:
             raise ApiError.not_found(info.display_resource, name)
-        if kind == "Pod" and obj.spec.node_name and not obj.is_terminated:
+        # (not obj.is_terminated, read as its phases: a property is a frame)
+        if kind == "Pod" and obj.spec.node_name and \
+                obj.status.phase not in TERMINATED_PHASES:
             grace = grace_period
             if grace is None or grace < 0:
                 grace = obj.spec.termination_grace_period_seconds
@@ -824,10 +828,24 @@ class Store:
                 # _write(obj, marked) with the metadata built once, stamped as _write's
                 # (uid and creationTimestamp kept), with the generation above
                 rv = self.resource_version = self.resource_version + 1   # (_next_rv's)
-                new = _with_metadata(obj, _MARK_META(
-                    meta, self._time._now + grace, grace, str(rv), meta.uid,
-                    meta.creation_timestamp, generation))
-                return self._replace(kind, (meta.namespace, meta.name), obj, new, False)
+                now = self._time._now
+                build = _WITH_META.get(type(obj))   # (_with_metadata's)
+                if build is None:
+                    build = _with_meta_of(type(obj))
+                new = build(obj, _MARK_META(meta, now + grace, grace, str(rv), meta.uid,
+                                            meta.creation_timestamp, generation))
+                # _replace's, inline: the pod keeps its spec, so its node: the new version
+                # in its place among its node's pods (_index_pod's)
+                key = (meta.namespace, meta.name)
+                self._objects["Pod"][key] = new
+                bucket = self._pods_by_node.get(new.spec.node_name)
+                if bucket is not None:
+                    bucket[key] = new
+                else:
+                    self._index_pod(key, obj, new)
+                self.last_change_time = now
+                self._notify(MODIFIED, new, obj)
+                return new
         return self.remove(kind, name, namespace)
 
     def _index_pod(self, key: Key, old: Any, new: Any) -> None:
