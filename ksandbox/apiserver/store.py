@@ -708,7 +708,12 @@ class Store:
         """POST pods/NAME/binding: assign the pod to ``node_name``, with ``status`` (the
         scheduler's PodScheduled condition). A pod already assigned is refused (409), as
         upstream's binding REST does."""
-        old = self._current(pod)
+        # _current's lookup, inline (a Pod: namespaced)
+        pod_meta = pod.metadata
+        table = self._objects["Pod"]
+        old = table.get((pod_meta.namespace, pod_meta.name))
+        if old is None:
+            raise ApiError.not_found(BY_KIND["Pod"].display_resource, pod_meta.name)
         if old.spec.node_name:
             raise ApiError.conflict("pods", old.metadata.name,
                                     f"pod {old.metadata.name} is already assigned to node "
@@ -725,8 +730,14 @@ class Store:
         obj = build(old, (_STAMP_OBJECT_META if type(meta) is ObjectMeta else _stamp_any)(
             meta, str(rv), meta.uid, meta.creation_timestamp, meta.generation),
             old.spec.with_node_name(node_name), status)
-        self._objects["Pod"][key] = obj
-        self._index_pod(key, old, obj)
+        table[key] = obj
+        # _index_pod's, inline: the pod had no node (refused above), now it has its own
+        new_node = obj.spec.node_name
+        if new_node:
+            bucket = self._pods_by_node.get(new_node)
+            if bucket is None:
+                bucket = self._pods_by_node[new_node] = {}
+            bucket[key] = obj
         self.last_change_time = self._time._now
         self._notify(MODIFIED, obj, old)
         return obj
@@ -783,7 +794,14 @@ class Store:
             raise ApiError.not_found(info.display_resource, name)
         self._count -= 1
         if kind == "Pod":
-            self._index_pod(key, old, None)
+            # _index_pod(key, old, None)'s, inline: out of its node's pods
+            old_node = old.spec.node_name
+            if old_node:
+                bucket = self._pods_by_node.get(old_node)
+                if bucket is not None:
+                    bucket.pop(key, None)
+                    if not bucket:
+                        del self._pods_by_node[old_node]
         self.resource_version += 1   # (_next_rv's)
         self.last_change_time = self._time._now
         self._notify(DELETED, old, old)
