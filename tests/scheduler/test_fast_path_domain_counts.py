@@ -96,6 +96,11 @@ def _check(fp, pl, pods):
                     ids, values, _ = fp.topology(key)
                     present = np.bincount(ids[mask], minlength=len(values)) > 0
                     assert (fp.domains_present(key, incl, k) == present).all()
+                    # the class keys of the hostname counts over these domains (asked
+                    # before the changes too: kept current with the counts)
+                    low = len(values)
+                    assert (fp.class_keys(ns, sel, ids, low)
+                            == fp.match_counts(ns, sel) * low + ids).all(), (ns, sel, key)
         # The plugin's states from those counts read as the plain ones.
         nodes = fp.infos
         plain, fast = CycleState(), CycleState()
@@ -191,5 +196,15 @@ def test_a_stale_sum_is_caught():
     try:
         _check(fp, next(p for p in fwk.score_plugins if p.name == "PodTopologySpread"), [pod])
     except AssertionError:
+        pass
+    else:
+        raise AssertionError("a wrong sum passed the check")
+    # and a class key moved by hand
+    per[0] -= 1
+    ids, values, _ = fp.topology(RACK)
+    fp.class_keys("default", _sel(app="a0"), ids, len(values))[1] += 1
+    try:
+        _check(fp, next(p for p in fwk.score_plugins if p.name == "PodTopologySpread"), [pod])
+    except AssertionError:
         return
-    raise AssertionError("a wrong sum passed the check")
+    raise AssertionError("a wrong class key passed the check")

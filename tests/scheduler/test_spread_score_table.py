@@ -149,3 +149,11 @@ def test_the_classes_give_the_weighted_normalized_scores_of_every_candidate(cycl
             continue
         assert got.dtype == np.int64
         assert got.tolist() == want.tolist()
+        if cyc["shape"] in ("host+zone", "zone+host"):
+            # the fast path's live class keys (FastPath.class_keys): the hostname count times
+            # the zone's domains plus the zone id, per node (garbage off the candidates)
+            per, at = domains[ZONE]
+            keyed = rng.integers(0, 99, n).astype(np.int64)
+            keyed[idx] = host[idx] * len(per) + at
+            got = plugin._weighted_by_class(s, reads, idx, cyc["weight"], keyed=keyed)
+            assert got is not None and got.tolist() == want.tolist()

@@ -325,7 +325,7 @@ class IndexedNodes:
 
 
 class _Counter:
-    __slots__ = ("pred", "counts", "route", "domains", "_counts")
+    __slots__ = ("pred", "counts", "route", "domains", "keyed", "_counts")
 
     def __init__(self, pred: Callable[[Any], bool], counts: np.ndarray,
                  route: tuple[str, str, str] | None) -> None:
@@ -341,16 +341,20 @@ class _Counter:
         # until asked; dropped whenever the nodes' static parts change (the domain ids and
         # the masks are static), kept current from the same pod events as ``counts``.
         self.domains: dict | None = None
+        # The counts as class keys over a topology's domain ids (FastPath.class_keys):
+        # id(ids) -> _Keyed. None until asked; dropped with ``domains``, kept current alike.
+        self.keyed: dict | None = None
 
     def __getstate__(self) -> dict:
         # a copy (sim/snapshot's fork, deepcopy) takes the arrays; a memoryview cannot be
         # copied, and the copy's must be of the copied arrays
         return {"pred": self.pred, "counts": self.counts, "route": self.route,
-                "domains": self.domains}
+                "domains": self.domains, "keyed": self.keyed}
 
     def __setstate__(self, state: dict) -> None:
         self.__init__(state["pred"], state["counts"], state["route"])  # type: ignore[misc]
         self.domains = state["domains"]
+        self.keyed = state.get("keyed")
 
     def move(self, idx: int, sign: int) -> None:
         """One accepted pod came to (sign 1) or left (-1) node ``idx``."""
@@ -359,6 +363,9 @@ class _Counter:
             for d in self.domains.values():
                 if d._mask[idx]:
                     d._per[d._ids[idx]] += sign
+        if self.keyed is not None:
+            for k in self.keyed.values():
+                k._keys[idx] += sign * k.low
 
 
 def _swap(c: _Counter, idx: int, old: Any, new: Any) -> None:
@@ -402,6 +409,29 @@ class _Domains:
         for k, v in state.items():
             setattr(self, k, v)
         self._views()
+
+
+class _Keyed:
+    """A counter's counts as class keys over one topology's domain ids: per node,
+    ``counts * low + ids`` (``low``: how many domains the topology has), kept current with the
+    counts (a pod event moves its node's key by ``low``). ``_keys``: a memoryview of the
+    array, for _Counter.move's one-element writes."""
+
+    __slots__ = ("ids", "low", "keys", "_keys")
+
+    def __init__(self, ids: np.ndarray, counts: np.ndarray, low: int) -> None:
+        self.ids = ids
+        self.low = low
+        self.keys = counts * low + ids
+        self._keys = _view(self.keys)
+
+    def __getstate__(self) -> dict:
+        # (see _Counter.__getstate__)
+        return {"ids": self.ids, "low": self.low, "keys": self.keys}
+
+    def __setstate__(self, state: dict) -> None:
+        self.ids, self.low, self.keys = state["ids"], state["low"], state["keys"]
+        self._keys = _view(self.keys)
 
 
 class FastPath:
@@ -507,6 +537,7 @@ class FastPath:
             self._anti.clear()
             for c in self._counters.values():
                 c.domains = None
+                c.keyed = None
 
     def invalidate_counters(self) -> None:
         self._counters.clear()
@@ -783,6 +814,27 @@ class FastPath:
             self.epoch += 1
         d = doms[dkey] = _Domains(incl, keys, ids, c.counts, len(values))
         return d.per
+
+    def class_keys(self, namespace: str, selector: Any, ids: np.ndarray, low: int) -> np.ndarray:
+        """Per node: ``match_counts(namespace, selector) * low + ids`` — the node's matching
+        pods and its domain id (``ids``: a topology's ids, ``low``: its number of domains) as
+        one class key (PodTopologySpread's classes of candidates, hostname over a domain) —
+        made once, then kept current from the cache's pod events with the counts, so a
+        template's pods gather their candidates' keys without a product and a sum over them.
+        ``ids`` must stay the same object while the nodes' static parts do (``topology``'s).
+        Read-only for the caller (it moves with the next pod event)."""
+        c = self._match_counter(namespace, selector)
+        keyed = c.keyed
+        if keyed is None:
+            keyed = c.keyed = {}
+        k = keyed.get(id(ids))
+        if k is not None and k.ids is ids and k.low == low:
+            return k.keys
+        if len(keyed) >= self.MAX_DOMAIN_SUMS:
+            keyed.clear()
+            self.epoch += 1
+        k = keyed[id(ids)] = _Keyed(ids, c.counts, low)
+        return k.keys
 
     def domains_present(self, key: str, incl: np.ndarray,
                         keys: np.ndarray | None = None) -> np.ndarray:

@@ -326,7 +326,7 @@ class PodTopologySpread:
         constraints = self.get_constraints(pod, SCHEDULE_ANYWAY)
         if not constraints:
             return Status.skip()
-        require_all, keys, sources, complete = self._score_sources(pod, ctx, constraints)
+        require_all, keys, sources, complete, keyed = self._score_sources(pod, ctx, constraints)
         s = PreScoreState()
         s.constraints = constraints
         s._counts = None
@@ -360,7 +360,7 @@ class PodTopologySpread:
             arrays.append((per, present, values))
             weights.append(topology_normalizing_weight(domains))
             reads.append(at)
-        s.reads = (idx, reads, complete)
+        s.reads = (idx, reads, complete, keyed)
         state.write(PRE_SCORE_STATE_KEY, s)
         return None
 
@@ -372,7 +372,9 @@ class PodTopologySpread:
         with every key or None, per constraint (None, the live per-node matching counts)
         for hostname or (domain id per node, domain values, the live matching counts per
         domain over the nodes that count) for another key, whether every node has every
-        key). The arrays are the fast path's, kept current by it: remembered per
+        key, and for a hostname constraint with one of another key the fast path's live class
+        keys of the two (``class_keys``) or None). The arrays are the fast path's, kept current
+        by it: remembered per
         constraints list and spec object (the pods of a template) while the fast path's
         ``epoch`` says it still keeps them current and the nodes' static parts stand."""
         spec = pod.spec
@@ -399,7 +401,14 @@ class PodTopologySpread:
         # (whether every node has every key: asked once per constraints list and node set)
         complete = ctx.static_of(constraints, "every node has every key", lambda: all(
             ctx.topology_complete(c.topology_key) for c in constraints))
-        out = (require_all, keys, sources, complete)
+        keyed = None
+        if len(sources) == 2 and (sources[0][0] is None) != (sources[1][0] is None):
+            # hostname and another key: _weighted_by_class's classes, the hostname count high
+            h = 0 if sources[0][0] is None else 1
+            ids, values = sources[1 - h][0], sources[1 - h][1]
+            if constraints[h].selector is not None:
+                keyed = ctx.class_keys(ns, constraints[h].selector, ids, len(values))
+        out = (require_all, keys, sources, complete, keyed)
         if ctx.epoch != epoch:
             # Asking made a counter or domain sums that dropped others, maybe one asked for
             # above: right for this cycle (nothing moves within it), not to be kept.
@@ -551,10 +560,10 @@ class PodTopologySpread:
         if reads is None or reads[0] is not idx or not reads[2] or s.ignored or \
                 len(reads[1]) not in (1, 2):
             return None
-        return self._weighted_by_class(s, reads[1], idx, weight, ctx.gather)
+        return self._weighted_by_class(s, reads[1], idx, weight, ctx.gather, reads[3])
 
     def _weighted_by_class(self, s: Any, reads: list, idx: np.ndarray, weight: int,
-                           gather: Any = None) -> np.ndarray | None:
+                           gather: Any = None, keyed: Any = None) -> np.ndarray | None:
         """Score and NormalizeScore over classes of candidates instead of per candidate.
 
         A candidate's score is a function of its counts (one per constraint: the node's own
@@ -565,7 +574,9 @@ class PodTopologySpread:
         ``reversed_score`` as per candidate (the minimum and maximum over the candidates are
         those over the classes present), and every candidate reads its class's weighted
         score: a handful of array operations instead of gathers of each count, a 2-D lookup,
-        a minimum, a maximum and the normalization over every candidate."""
+        a minimum, a maximum and the normalization over every candidate. ``keyed``: for a
+        hostname constraint with one of another key, the fast path's per-node class keys
+        (``class_keys``: the same numbers), gathered instead of made per pod."""
         constraints = s.constraints
         weights = s.weights
         c0 = constraints[0]
@@ -601,8 +612,11 @@ class PodTopologySpread:
                 lo_i, hi_i, host_hi = 1, 0, host0
             low_per = s.arrays[lo_i][0]
             low = len(low_per)
-            key = (gather(reads[hi_i], idx) if host_hi else reads[hi_i]) * low
-            key += reads[lo_i]
+            if host_hi and keyed is not None:
+                key = gather(keyed, idx)
+            else:
+                key = (gather(reads[hi_i], idx) if host_hi else reads[hi_i]) * low
+                key += reads[lo_i]
             present = np.bincount(key).nonzero()[0].tolist()
             lows = low_per.tolist()
             highs = None if host_hi else s.arrays[hi_i][0].tolist()
