@@ -445,6 +445,9 @@ class FastPath:
     # (index array, slice) when the candidates are one unbroken run of the node list (every
     # node passed and the search did not wrap round): gather() then slices, no fancy index.
     _run: Any = None
+    # (index array, start) when the candidates are every node's rotation from ``start`` (every
+    # node passed): candidate_domains then answers from what it kept for that start and count.
+    _rot: Any = None
 
     def __init__(self, cache: Any, fwk: Any) -> None:
         self.cache = cache
@@ -980,6 +983,7 @@ class FastPath:
                                     fail_plugin, fail_code, scalar, diagnosis)
                 if start + len(feasible_idx) <= m:
                     self._run = (feasible_idx, slice(start, start + len(feasible_idx)))
+                self._rot = (feasible_idx, start)
                 return found
             ok = np.flatnonzero(fail_plugin == 0)
             if not len(ok):
@@ -1023,7 +1027,32 @@ class FastPath:
         feasible = IndexedNodes(infos, feasible_idx)
         self._last = (feasible, feasible_idx)
         self._run = None
+        self._rot = None
         return feasible, diagnosis
+
+    def candidate_domains(self, ids: np.ndarray, domains: int,
+                          idx: np.ndarray) -> tuple[np.ndarray, int]:
+        """Per domain of ``ids`` (a topology's ids, ``domains`` of them): whether a candidate
+        of ``idx`` is in it (read-only), and how many are. When ``idx`` is this cycle's
+        rotation of every node (every node passed: ``_rot``) the answer is a function of the
+        static ids, the start and the count: kept per (ids, start, count) until the nodes'
+        static parts change, where each pod of a roomy cluster made it with four array
+        calls (PodTopologySpread's PreScore, per domain constraint)."""
+        rot = self._rot
+        key = None
+        if rot is not None and rot[0] is idx:
+            key = ("candidate_domains", id(ids), rot[1], len(idx))
+            hit = self._static.get(key)
+            if hit is not None and hit[0] is ids:
+                return hit[1], hit[2]
+        present = np.zeros(domains, dtype=bool)
+        present[self.gather(ids, idx)] = True
+        count = int(np.count_nonzero(present))
+        if key is not None:
+            present.flags.writeable = False
+            # The entry holds ids, so its id is not reused while the entry stands.
+            self._static[key] = (ids, present, count)
+        return present, count
 
     def gather(self, values: np.ndarray, idx: np.ndarray) -> np.ndarray:
         """``values[idx]`` (read-only for the caller, and only until ``values`` next

@@ -349,13 +349,17 @@ class PodTopologySpread:
                 reads.append(src[1])
                 continue
             ids, values, per = src
-            present = np.zeros(len(values), dtype=bool)
             at = ctx.gather(ids, idx)   # (static: a view of a run of nodes stays right)
-            present[at if kept is idx else ids[kept]] = True
+            if kept is idx:
+                # (kept by the fast path for a rotation of every node: read-only)
+                present, domains = ctx.candidate_domains(ids, len(values), idx)
+            else:
+                present = np.zeros(len(values), dtype=bool)
+                present[ids[kept]] = True
+                domains = int(np.count_nonzero(present))
             # Matching pods per domain over the nodes that count (kept current by the fast
             # path, not summed over every node per pod); only the candidates' domains count
             # (zeros elsewhere; a copy: the state is this cycle's).
-            domains = int(np.count_nonzero(present))
             per = per.copy() if domains == len(per) else per * present
             arrays.append((per, present, values))
             weights.append(topology_normalizing_weight(domains))
