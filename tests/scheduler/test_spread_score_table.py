@@ -149,6 +149,9 @@ def test_the_classes_give_the_weighted_normalized_scores_of_every_candidate(cycl
             continue
         assert got.dtype == np.int64
         assert got.tolist() == want.tolist()
+        # a caller's constant scores taken into the classes' scores
+        got = plugin._weighted_by_class(s, reads, idx, cyc["weight"], offset=cyc["weight"] * 7)
+        assert got is not None and got.tolist() == (want + cyc["weight"] * 7).tolist()
         if cyc["shape"] in ("host+zone", "zone+host"):
             # the fast path's live class keys (FastPath.class_keys): the hostname count times
             # the zone's domains plus the zone id, per node (garbage off the candidates)

@@ -498,7 +498,7 @@ class FastPath:
         # and the last pod's (plan, set, steps).
         self._tsteps: dict[frozenset, list] = {}
         self._tsteps_of: Any = None
-        self._tsteps_last: tuple = (None, None, None)
+        self._tsteps_last: tuple = (None, None, None, False)
         # The PodPlan find_nodes_that_fit used, for prioritize of the same pod.
         self._cycle_plan: PodPlan | None = None
         cache.on_pod_added.append(self._pod_added)
@@ -1309,10 +1309,9 @@ class FastPath:
         tests/scheduler/test_prioritize_totals.py holds them to prioritize's."""
         skip_score = state.skip_score
         last = self._tsteps_last
-        if last[0] is score and last[1] == skip_score:
-            steps = last[2]
-        else:
-            steps = self._totals_steps(score, skip_score)
+        if last[0] is not score or last[1] != skip_score:
+            last = self._totals_steps(score, skip_score)
+        steps, folds = last[2], last[3]
         const = 0
         totals = None
         for pl, vec, nv, ns, weight, constant, weighted in steps:
@@ -1321,19 +1320,27 @@ class FastPath:
                 if c is not None:
                     const += c * weight
                     continue
-            s = weighted(state, pod, self, idx, weight) if weighted is not None else None
-            if s is not None:   # a new array: added to, or kept as the totals
-                if totals is None:
-                    totals = s
-                else:
-                    totals += s
-                continue
+            if weighted is not None:
+                # the constants so far go into its scores (a number per class), not into
+                # every candidate by an array operation
+                s = weighted(state, pod, self, idx, weight, const)
+                if s is not None:   # a new array: added to, or kept as the totals
+                    const = 0
+                    if totals is None:
+                        totals = s
+                    else:
+                        totals += s
+                    continue
             s = _normalized(pl, vec, nv, ns, state, pod, self, idx, feasible)
             # A plugin's array may be shared (read-only): totals is always a new array.
-            if totals is None:   # a new int64 array (the constants so far folded in)
-                totals = np.add(s, const, dtype=_I64) if weight == 1 else \
-                    np.multiply(s, weight, dtype=_I64)
-                if weight == 1:
+            if totals is None:   # a new int64 array (the constants so far folded in,
+                # unless a weighted step to come takes them: a copy, not a sum with a number)
+                if weight != 1:
+                    totals = np.multiply(s, weight, dtype=_I64)
+                elif folds:
+                    totals = s.astype(_I64)
+                else:
+                    totals = np.add(s, const, dtype=_I64)
                     const = 0
             elif weight == 1:
                 totals += s
@@ -1345,9 +1352,11 @@ class FastPath:
             totals += const
         return totals
 
-    def _totals_steps(self, score: list, skip: set) -> list:
+    def _totals_steps(self, score: list, skip: set) -> tuple:
         """_totals' steps for the skip set ``skip``: the score plan's plugins not skipped,
-        without their names (kept by skip set: a skipped plugin costs a pod nothing)."""
+        without their names (kept by skip set: a skipped plugin costs a pod nothing), and
+        whether one of them has ``weighted_score_vec`` (which takes the constants into its
+        scores); kept as ``_tsteps_last``, which it returns."""
         if self._tsteps_of is not score:
             self._tsteps = {}
             self._tsteps_of = score
@@ -1357,8 +1366,9 @@ class FastPath:
             if len(self._tsteps) >= self.MAX_PLANS:
                 self._tsteps.clear()
             steps = self._tsteps[key] = [step[1:] for step in score if step[0] not in skip]
-        self._tsteps_last = (score, key, steps)
-        return steps
+        folds = any(step[6] is not None for step in steps)
+        self._tsteps_last = (score, key, steps, folds)
+        return self._tsteps_last
 
 
 def _normalized(pl: Any, vec: Any, nv: Any, ns: Any, state: Any, pod: Pod, ctx: FastPath,

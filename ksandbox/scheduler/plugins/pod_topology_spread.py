@@ -555,19 +555,22 @@ class PodTopologySpread:
         return table
 
     def weighted_score_vec(self, state: Any, pod: Pod, ctx: Any, idx: np.ndarray,
-                           weight: int) -> np.ndarray | None:
-        """``weight * normalize_vec(score_vec(...))`` for the candidates ``idx`` as a new
-        array, or None: then the caller runs the two (the scheduler's own cycle asks this
-        when no one reads the per-plugin scores; explain reads them from the two)."""
+                           weight: int, offset: int = 0) -> np.ndarray | None:
+        """``weight * normalize_vec(score_vec(...)) + offset`` for the candidates ``idx`` as
+        a new array, or None: then the caller runs the two (the scheduler's own cycle asks
+        this when no one reads the per-plugin scores; explain reads them from the two).
+        ``offset``: a number the caller adds to every candidate (its constant scores), added
+        to the few classes' scores instead of by an array operation."""
         s = state.read(PRE_SCORE_STATE_KEY)
         reads = s.reads
         if reads is None or reads[0] is not idx or not reads[2] or s.ignored or \
                 len(reads[1]) not in (1, 2):
             return None
-        return self._weighted_by_class(s, reads[1], idx, weight, ctx.gather, reads[3])
+        return self._weighted_by_class(s, reads[1], idx, weight, ctx.gather, reads[3], offset)
 
     def _weighted_by_class(self, s: Any, reads: list, idx: np.ndarray, weight: int,
-                           gather: Any = None, keyed: Any = None) -> np.ndarray | None:
+                           gather: Any = None, keyed: Any = None,
+                           offset: int = 0) -> np.ndarray | None:
         """Score and NormalizeScore over classes of candidates instead of per candidate.
 
         A candidate's score is a function of its counts (one per constraint: the node's own
@@ -649,14 +652,14 @@ class PodTopologySpread:
         lo, hi = min(raw), max(raw)
         lookup = [0] * (present[-1] + 1)
         if hi <= 0:   # max(max, 0) == 0: every candidate scores MAX_NODE_SCORE
-            full = weight * MAX_NODE_SCORE
+            full = weight * MAX_NODE_SCORE + offset
             for k in present:
                 lookup[k] = full
         else:
             # reversed_score(r, lo, hi) per class, inline (the same integer arithmetic)
             top = hi + lo
             for k, r in zip(present, raw):
-                lookup[k] = weight * (MAX_NODE_SCORE * (top - r) // hi)
+                lookup[k] = weight * (MAX_NODE_SCORE * (top - r) // hi) + offset
         return np.array(lookup, dtype=np.int64)[key]
 
     def normalize_vec(self, state: Any, pod: Pod, scores: np.ndarray, ctx: Any,
