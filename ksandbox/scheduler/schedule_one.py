@@ -231,7 +231,11 @@ def select_host(nodes: list, totals: Any, rand: Any) -> str:
         best = max(totals)
         ties = [i for i, t in enumerate(totals) if t == best]
     else:                                   # the fast path's numpy array (no list of
-        ties = (totals == totals.max()).nonzero()[0]   # the hundreds of tied positions)
+        # the hundreds of tied positions); the best as the first one's one-element slice
+        # (argmax and an array comparison: ~3k instructions less than max and a comparison
+        # with its numpy scalar)
+        i = int(totals.argmax())
+        ties = (totals == totals[i:i + 1]).nonzero()[0]
     if len(ties) == 1:
         return nodes[int(ties[0])].name
     return nodes[int(ties[rand.randrange(len(ties))])].name
