@@ -221,6 +221,17 @@ class KsandboxApp(App[int]):
             self._last_tick = time.perf_counter()
             self.set_interval(1 / TICK_HZ, self._tick, name="clock")
             self.set_interval(FREEZE_EVERY, lambda: freeze_heap(collect=False), name="gc")
+        if not self.is_headless:
+            from . import hangup
+
+            fd = hangup.terminal_fd()
+            if fd is not None:
+                def watch() -> None:
+                    if hangup.hung_up(fd):
+                        hangup.end_within()   # the shutdown below may wait on the terminal
+                        self.exit(return_code=hangup.EXIT_STATUS)
+
+                self.set_interval(hangup.CHECK_EVERY, watch, name="hangup")
 
     def _on_notify(self, event: Any) -> None:
         """A message already on screen is shown once, its time restarted: a key pressed three
