@@ -22,7 +22,9 @@ pod to delete — nearly every scale-down — is the top's; more are merged acro
 crowded nodes. The few other pods are sorted with the full key. The result is exactly the
 full sort's.
 
-Not here: container restart counts (not modelled), the controllers themselves.
+Not here: ActivePodsWithRanks' "more restarts first" rule (the kubelet keeps restart counts,
+but an owned pod restarts only when a user changes its image: the rule is not applied), the
+controllers themselves.
 """
 
 from __future__ import annotations

@@ -22,8 +22,9 @@ How it differs from a real one, on purpose:
   released. Cascading deletion of a deleted ReplicaSet's pods is the garbage collector's
   business (the ``kubectl delete`` command does it when no garbage collector runs).
 
-Not here: Deployments (``deployment.py``), container restart counts (not modelled, so the
-"more restarts first" rule never decides).
+Not here: Deployments (``deployment.py``); the "more restarts first" rule of the pods to
+delete (the kubelet keeps restart counts, but a ReplicaSet's pods restart only when a user
+changes one's image, and the rule is not applied).
 """
 
 from __future__ import annotations

@@ -110,6 +110,16 @@ def backoff(restarts: int) -> float:
     return min(BACKOFF_BASE * (2 ** (restarts - 1)), BACKOFF_MAX)
 
 
+def waiting_containers(pod: Pod) -> tuple[str, ...]:
+    """The containers of ``pod`` whose status says they wait (nothing of them runs)."""
+    out: tuple[str, ...] = ()
+    for s in pod.status.extra.get("containerStatuses") or ():
+        state = s.get("state") if isinstance(s, Mapping) else None
+        if isinstance(state, Mapping) and state.get("waiting") is not None:
+            out += (str(s.get("name")),)
+    return out
+
+
 def has_waiting(pod: Pod) -> bool:
     """Whether a container of ``pod`` waits (its crash-loop back-off, an image it may not
     pull): the pod is not ready for that, and no re-post makes it Running."""

@@ -31,7 +31,7 @@ from . import eviction as ev
 from .container_restart import ContainerRestarts, kept_instances
 from .generation import kubelet_generation, post_status
 from .images import ImageManager
-from .pod_completion import PodCompletion, has_waiting, running_since
+from .pod_completion import PodCompletion, has_waiting, running_since, waiting_containers
 from .predicates import fit_failures, fit_order, spec_failures
 from .static import mirror_key
 
@@ -633,9 +633,16 @@ class PodWorkers:
             # syncTerminatingPod posts the status of the pod it now syncs first: the graceful
             # deletion moved the generation one up, and observedGeneration follows (KEP 5067)
             pod = post_status(self.store, pod, pod.status)
+            # (killContainersWithSyncResult stops the containers the runtime runs: one that
+            # waits out a crash-loop back-off has nothing to stop, and a pod with none running
+            # is stopped at once)
+            waiting = waiting_containers(pod)
             for c in pod.spec.containers:
-                self.store.record_event(pod, "Normal", "Killing", f"Stopping container {c.name}",
-                                        COMPONENT)
+                if c.name not in waiting:
+                    self.store.record_event(pod, "Normal", "Killing",
+                                            f"Stopping container {c.name}", COMPONENT)
+            if waiting and len(waiting) >= len(pod.spec.containers):
+                at = self.clock.now
         timer = self.clock.call_at(max(at, self.clock.now), self._finish_kill_arg,
                                    PRIORITY_KUBELET, self._kill_label, arg=(key, st.uid))
         rare = st._rare   # st.stop_timer = timer (its setter's, inline)

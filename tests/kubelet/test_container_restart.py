@@ -217,16 +217,27 @@ def test_a_failed_container_restarts_at_once_then_waits_in_crash_loop_back_off()
     assert "back-off 20s" in status_of(get_pod(s, "job"))["state"]["waiting"]["message"]
 
 
-def test_a_pod_deleted_in_its_back_off_does_not_start_again():
+def test_a_pod_deleted_in_its_back_off_has_nothing_to_stop_and_goes_at_once():
     s = cluster(node("node-1"), _failing())
     s.run_until(14)   # the second failure: in back-off until 24
     assert "CrashLoopBackOff" in s.submit("kubectl get pod job").output
+    seen = len(kubelet_events(s, "job"))
     play(s, [(15, "kubectl delete pod job --wait=false")])
-    s.run_until(24.5)
-    job = get_pod(s, "job")
-    assert job is not None and job.metadata.deletion_timestamp is not None
-    assert status_of(job)["restartCount"] == 1
-    assert [r for t, r, _m in kubelet_events(s, "job") if t > 15] == []
+    s.run_until(15.5)
+    # no container runs: no Killing, no grace period to wait, and no start after
+    assert get_pod(s, "job") is None
+    s.run_until(30)
+    assert kubelet_events(s, "job")[seen:] == []
+
+
+def test_a_running_pods_deletion_still_stops_its_containers_within_the_grace_period():
+    s = cluster(node("node-1"), pod("web", grace=10))
+    play(s, [(12, "kubectl delete pod web --wait=false")])
+    s.run_until(21.9)
+    assert get_pod(s, "web") is not None
+    assert [r for t, r, _m in kubelet_events(s) if t == 12] == ["Killing"]
+    s.run_until(22.5)
+    assert get_pod(s, "web") is None
 
 
 def test_a_back_off_that_ends_while_the_node_is_down_starts_the_container_after():
