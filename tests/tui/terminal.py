@@ -95,6 +95,20 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"the screen never matched; last:\n{text}")
 
+    def wait_steady(self, still: float = 0.5, timeout: float = DEADLINE) -> str:
+        """The screen once it has not changed for ``still`` seconds: a layout the app is
+        still settling (a pane re-rendered a moment after it first showed) is done."""
+        end = time.monotonic() + timeout
+        last, since = self.screen(), time.monotonic()
+        while time.monotonic() < end:
+            time.sleep(0.1)
+            now = self.screen()
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= still:
+                return now
+        raise AssertionError(f"the screen never held still; last:\n{last}")
+
     def wait_toasts_gone(self, timeout: float = DEADLINE) -> str:
         """The screen once no notification is drawn: a step's or a command's toast covers the
         bottom right of the screen for a few seconds."""
