@@ -32,7 +32,7 @@ from ..api.codec import FrozenDict
 from ..api.evolve import evolve
 from ..sim.clock import PRIORITY_KUBELET
 from .generation import post_status
-from .pod_completion import readiness, restarts_of, running_since
+from .pod_completion import container_state, readiness, restarts_of, running_since
 
 if TYPE_CHECKING:
     from ..api.core import Pod
@@ -60,8 +60,7 @@ def _statuses(pod: Pod) -> dict[Any, Any]:
 
 
 def _is_running(status: Any) -> bool:
-    state = status.get("state") if isinstance(status, Mapping) else None
-    return isinstance(state, Mapping) and bool(state.get("running"))
+    return bool(container_state(status).get("running"))
 
 
 def _running_image(status: Any) -> str | None:

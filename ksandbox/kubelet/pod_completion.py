@@ -80,11 +80,17 @@ def exit_code(pod: Pod) -> int:
 
 
 
+def container_state(s: Any) -> Mapping:
+    """A container status's state, ``{}`` when it has none (or a loaded export's status of
+    another shape gives one that is not a mapping)."""
+    state = s.get("state") if isinstance(s, Mapping) else None
+    return state if isinstance(state, Mapping) else {}
+
+
 def running_since(s: Any) -> Any:
     """When a container status says its container started running (None: not running, or a
     loaded export's status of another shape)."""
-    state = s.get("state") if isinstance(s, Mapping) else None
-    running = state.get("running") if isinstance(state, Mapping) else None
+    running = container_state(s).get("running")
     return running.get("startedAt") if isinstance(running, Mapping) else None
 
 
@@ -111,23 +117,11 @@ def backoff(restarts: int) -> float:
 
 
 def waiting_containers(pod: Pod) -> tuple[str, ...]:
-    """The containers of ``pod`` whose status says they wait (nothing of them runs)."""
-    out: tuple[str, ...] = ()
-    for s in pod.status.extra.get("containerStatuses") or ():
-        state = s.get("state") if isinstance(s, Mapping) else None
-        if isinstance(state, Mapping) and state.get("waiting") is not None:
-            out += (str(s.get("name")),)
-    return out
-
-
-def has_waiting(pod: Pod) -> bool:
-    """Whether a container of ``pod`` waits (its crash-loop back-off, an image it may not
-    pull): the pod is not ready for that, and no re-post makes it Running."""
-    for s in pod.status.extra.get("containerStatuses") or ():
-        state = s.get("state") if isinstance(s, Mapping) else None
-        if isinstance(state, Mapping) and state.get("waiting") is not None:
-            return True
-    return False
+    """The containers of ``pod`` whose status says they wait (a crash-loop back-off, an image
+    it may not pull): nothing of them runs, the pod is not ready for them, and no re-post
+    makes it Running."""
+    return tuple(str(s.get("name")) for s in pod.status.extra.get("containerStatuses") or ()
+                 if container_state(s).get("waiting") is not None)
 
 
 def terminated_status(pod: Pod, now: float, code: int) -> Any:

@@ -31,7 +31,7 @@ from . import eviction as ev
 from .container_restart import ContainerRestarts, kept_instances
 from .generation import kubelet_generation, post_status
 from .images import ImageManager
-from .pod_completion import PodCompletion, has_waiting, running_since, waiting_containers
+from .pod_completion import PodCompletion, running_since, waiting_containers
 from .predicates import fit_failures, fit_order, spec_failures
 from .static import mirror_key
 
@@ -300,7 +300,7 @@ class PodWorkers:
             if pod is None:
                 continue
             if st.started and not pod.is_terminated and pod.metadata.deletion_timestamp is None:
-                if _ready_status(pod) != "True" and not has_waiting(pod):
+                if _ready_status(pod) != "True" and not waiting_containers(pod):
                     self.write_running(pod, st)
             elif not st.started and pod.metadata.deletion_timestamp is None:
                 self.schedule_start(key, st)
